@@ -1,0 +1,50 @@
+"""Exceptions the core raises; user errors carry a one-line message for the CLI and GUI."""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+class ReaderError(Exception):
+    """A problem the user can act on (bad input, unknown id); shown as one line, never a traceback."""
+
+
+class UsageError(ReaderError):
+    """A command was called the wrong way (CLI exit status 2)."""
+
+
+class InputFileError(ReaderError):
+    """A file cannot be imported at all; names the file and, where known, the line or record."""
+
+    def __init__(self, path, message: str, line: int | None = None):
+        self.path = str(path)
+        self.line = line
+        self.reason = message
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {message}")
+
+
+class LibraryEnvironmentError(ReaderError):
+    """The library cannot be used because of its environment (disk full, locked, read-only)."""
+
+
+_ENV_MARKERS = (
+    ("database or disk is full", "The disk is full: free some space and try again."),
+    ("disk i/o error", "The library file could not be read or written (disk I/O error)."),
+    ("database is locked", "The library is locked by another program (is Reader open twice?)."),
+    ("readonly database", "The library is read-only: check the folder's permissions."),
+    ("attempt to write a readonly", "The library is read-only: check the folder's permissions."),
+    ("unable to open database", "The library file cannot be opened: check the folder exists and is writable."),
+)
+
+
+def classify_sqlite_error(exc: BaseException) -> BaseException:
+    """Map an environment-caused SQLite error to a friendly LibraryEnvironmentError; keep bugs as they are."""
+    if isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError):
+        text = str(exc).lower()
+        for marker, message in _ENV_MARKERS:
+            if marker in text:
+                return LibraryEnvironmentError(message)
+    if isinstance(exc, OSError) and exc.errno in (28, 30, 13):  # ENOSPC, EROFS, EACCES
+        return LibraryEnvironmentError(f"The library folder cannot be written: {exc.strerror}.")
+    return exc

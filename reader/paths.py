@@ -1,0 +1,59 @@
+"""Where the library lives: the data dir (CLI option, env var or platformdirs) and its files."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from . import APP_NAME
+
+ENV_DATA_DIR = "READER_DATA_DIR"
+
+
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def resolve_data_dir(cli_value: str | os.PathLike | None = None) -> Path:
+    """The CLI option wins, then the READER_DATA_DIR env var, then the OS user-data dir."""
+    if cli_value:
+        return Path(cli_value).expanduser().resolve()
+    env = os.environ.get(ENV_DATA_DIR)
+    if env:
+        return Path(env).expanduser().resolve()
+    return default_data_dir()
+
+
+@dataclass(frozen=True)
+class LibraryPaths:
+    """The files inside one library folder."""
+
+    root: Path
+
+    @property
+    def database(self) -> Path:
+        return self.root / "library.sqlite3"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.root / "index"
+
+    @property
+    def backups_dir(self) -> Path:
+        return self.root / "backups"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.root / "logs"
+
+    @property
+    def settings_file(self) -> Path:
+        return self.root / "settings.ini"
+
+    def ensure(self) -> LibraryPaths:
+        for d in (self.root, self.backups_dir, self.logs_dir):
+            d.mkdir(parents=True, exist_ok=True)
+        return self

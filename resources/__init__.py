@@ -1,0 +1,1 @@
+"""Bundled resources: icons, fonts and style sheets."""

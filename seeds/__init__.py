@@ -1,0 +1,1 @@
+"""Bundled sample library: ICML 2025 abstracts imported on first start."""
