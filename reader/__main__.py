@@ -1,0 +1,15 @@
+"""Entry point: `reader` / `python -m reader` (GUI without a subcommand, headless CLI with one)."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .cli import run
+
+    return run(sys.argv[1:] if argv is None else argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

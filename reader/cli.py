@@ -1,0 +1,333 @@
+"""The `reader` command line: headless access to the whole core (import, search, tag, export...)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .errors import ReaderError, UsageError
+from .paths import resolve_data_dir
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse's default exits 2 too; keep the one-line form
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="reader", description="Read, triage and annotate research-paper abstracts.")
+    p.add_argument("--version", action="version", version=f"Reader {__version__}")
+    p.add_argument("--data-dir", metavar="DIR", help="library folder (default: $READER_DATA_DIR or the OS user-data dir)")
+    p.add_argument("--smoke-test", action="store_true", help="run the GUI self-test in a temporary library and exit")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    s = sub.add_parser("import", help="import seed .txt, JSON/JSONL, CSV files or a Reader JSON backup")
+    s.add_argument("paths", nargs="+", metavar="PATH")
+
+    s = sub.add_parser("list", help="list papers")
+    s.add_argument("--starred", action="store_true")
+    s.add_argument("--unread", action="store_true")
+    s.add_argument("--tag", metavar="TAG")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("search", help="search with the query language")
+    s.add_argument("query")
+    s.add_argument("--limit", type=int, default=20)
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("show", help="show one paper, math rendered")
+    s.add_argument("id")
+    s.add_argument("--json", action="store_true")
+
+    for name, help_ in (("star", "star papers"), ("unstar", "remove stars"), ("read", "mark read"),
+                        ("unread", "mark unread"), ("delete", "delete papers")):
+        s = sub.add_parser(name, help=help_)
+        s.add_argument("ids", nargs="+", metavar="ID")
+
+    for name, help_ in (("tag", "add tags to a paper"), ("untag", "remove tags from a paper")):
+        s = sub.add_parser(name, help=help_)
+        s.add_argument("id")
+        s.add_argument("tags", nargs="+", metavar="TAG")
+
+    s = sub.add_parser("title", help="set a paper's title (empty: back to the derived one)")
+    s.add_argument("id")
+    s.add_argument("title")
+
+    s = sub.add_parser("note", help="set a paper's Markdown note")
+    s.add_argument("id")
+    g = s.add_mutually_exclusive_group(required=True)
+    g.add_argument("--text", metavar="T")
+    g.add_argument("--file", metavar="F")
+
+    s = sub.add_parser("highlight", help="highlight a span of a paper's abstract (plain-text offsets)")
+    s.add_argument("id")
+    s.add_argument("start", type=int)
+    s.add_argument("end", type=int)
+    s.add_argument("--color", default="#ffe066")
+    s.add_argument("--comment", default="")
+
+    s = sub.add_parser("related", help="papers like this one")
+    s.add_argument("id")
+    s.add_argument("--limit", type=int, default=10)
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("export", help="export Markdown or a JSON backup")
+    esub = s.add_subparsers(dest="kind", metavar="KIND", required=True, parser_class=_Parser)
+    m = esub.add_parser("markdown", help="a reading list (or a folder with --per-paper)")
+    m.add_argument("path")
+    g = m.add_mutually_exclusive_group()
+    g.add_argument("--query", metavar="Q")
+    g.add_argument("--starred", action="store_true")
+    g.add_argument("--tag", metavar="T")
+    m.add_argument("--per-paper", action="store_true")
+    m.add_argument("--with-abstracts", action="store_true")
+    m.add_argument("--group-by", choices=["tag", "venue"])
+    m.add_argument("--title", default=None)
+    j = esub.add_parser("json", help="a full backup (papers, stars, read state, tags, notes, highlights)")
+    j.add_argument("path")
+
+    sub.add_parser("reindex", help="rebuild the search index from the library")
+    sub.add_parser("stats", help="counts of papers, stars, notes and tags")
+    return p
+
+
+def _row_json(lib, ids: Sequence[str], scores: dict[str, float] | None = None) -> list[dict]:
+    rows = lib.rows(ids)
+    out = []
+    for pid in ids:
+        r = rows.get(pid)
+        if r is None:
+            continue
+        item = {"id": r.id, "title": r.title, "venue": r.venue, "year": r.year, "starred": r.starred,
+                "read": r.read, "tags": list(r.tags), "method": r.method or None, "has_note": r.has_note}
+        if scores is not None:
+            item["score"] = round(scores[pid], 4)
+        out.append(item)
+    return out
+
+
+def _print_rows(items: list[dict], out) -> None:
+    for it in items:
+        star = "★" if it["starred"] else " "
+        unread = "•" if not it["read"] else " "
+        venue = " ".join(str(x) for x in (it["venue"], it["year"]) if x)
+        tags = "  " + " ".join(f"#{t}" for t in it["tags"]) if it["tags"] else ""
+        score = f"  ({it['score']:.2f})" if "score" in it else ""
+        print(f"{it['id'][:10]} {star}{unread} {it['title']}  [{venue}]{tags}{score}", file=out)
+
+
+def _show_text(p: dict) -> str:
+    from .text import abstract_plain
+
+    lines = [p["title"], "=" * min(len(p["title"]), 100)]
+    meta = [x for x in (p["venue"], str(p["year"] or "")) if x]
+    lines.append(f"id: {p['id']}   {' '.join(meta)}")
+    if p["authors"]:
+        lines.append("authors: " + ", ".join(p["authors"]))
+    flags = ("★ starred" if p["starred"] else "not starred") + ", " + ("read" if p["read"] else "unread")
+    lines.append(flags)
+    if p["method"]:
+        lines.append(f"method: {p['method']}")
+    if p["tags"]:
+        lines.append("tags: " + ", ".join(p["tags"]))
+    for link in p["code_links"]:
+        lines.append(f"code: {link}")
+    lines.append("")
+    lines.extend(textwrap.wrap(abstract_plain(p["abstract"]), 100))
+    if p["highlights"]:
+        lines.append("")
+        lines.append("Highlights:")
+        for h in p["highlights"]:
+            lines.append(f"  “{h['quote']}”" + (f" — {h['comment']}" if h["comment"] else ""))
+    if p["note"]:
+        lines.append("")
+        lines.append("Note:")
+        lines.extend("  " + ln for ln in p["note"].splitlines())
+    return "\n".join(lines)
+
+
+def _dispatch(args, lib) -> int:
+    out = sys.stdout
+    cmd = args.command
+    if cmd == "import":
+        from .services import summarize
+
+        summaries = lib.import_files(args.paths)
+        failed = False
+        for s in summaries:
+            if s.error:
+                failed = True
+                print(f"reader: {s.error}", file=sys.stderr)
+                continue
+            print(f"{s.path}: {s.new} new, {s.duplicates} duplicates, {len(s.skipped)} skipped", file=out)
+            for prob in s.skipped:
+                print(f"  skipped {prob}", file=out)
+        if len(summaries) > 1:
+            print("total: " + summarize(summaries), file=out)
+        return 1 if failed else 0
+    if cmd == "list":
+        from .services import View
+
+        view = View("tag", args.tag) if args.tag else View("starred") if args.starred else View()
+        ids = lib.paper_ids(view, sort="added", descending=False)
+        items = [
+            it for it in _row_json(lib, ids)
+            if (not args.starred or it["starred"]) and (not args.unread or not it["read"])
+        ]
+        if args.json:
+            print(json.dumps(items, ensure_ascii=False, indent=1), file=out)
+        else:
+            _print_rows(items, out)
+        return 0
+    if cmd == "search":
+        lib.sync_index()
+        res = lib.search(args.query, limit=max(1, args.limit))
+        if res.problem:
+            print(f"reader: query problem: {res.problem}", file=sys.stderr)
+        ids = [h.id for h in res.hits]
+        items = _row_json(lib, ids, {h.id: h.score for h in res.hits})
+        if args.json:
+            print(json.dumps(items, ensure_ascii=False, indent=1), file=out)
+        else:
+            _print_rows(items, out)
+            if not items:
+                hint = f" — did you mean: {res.suggestion}" if res.suggestion else ""
+                print(f"no papers match {args.query!r}{hint}", file=out)
+        return 0
+    if cmd == "show":
+        p = lib.paper(lib.resolve_id(args.id))
+        if args.json:
+            print(json.dumps(p, ensure_ascii=False, indent=1), file=out)
+        else:
+            print(_show_text(p), file=out)
+        return 0
+    if cmd in ("star", "unstar", "read", "unread", "delete"):
+        ids = [lib.resolve_id(i) for i in args.ids]
+        if cmd == "delete":
+            lib.delete_papers(ids)
+        elif cmd in ("star", "unstar"):
+            lib.set_starred(ids, cmd == "star")
+        else:
+            lib.set_read(ids, cmd == "read")
+        return 0
+    if cmd in ("tag", "untag"):
+        pid = lib.resolve_id(args.id)
+        (lib.add_tags if cmd == "tag" else lib.remove_tags)([pid], args.tags)
+        return 0
+    if cmd == "title":
+        lib.set_title(lib.resolve_id(args.id), args.title)
+        return 0
+    if cmd == "note":
+        pid = lib.resolve_id(args.id)
+        if args.file is not None:
+            try:
+                text = Path(args.file).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ReaderError(f"{args.file}: cannot read note ({exc})") from exc
+        else:
+            text = args.text
+        lib.set_note(pid, text)
+        return 0
+    if cmd == "highlight":
+        hid = lib.add_highlight(lib.resolve_id(args.id), args.start, args.end, args.color, args.comment)
+        print(hid, file=out)
+        return 0
+    if cmd == "related":
+        lib.sync_index()
+        found = lib.related(lib.resolve_id(args.id), limit=args.limit)
+        items = _row_json(lib, [i for i, _ in found], dict(found))
+        if args.json:
+            print(json.dumps(items, ensure_ascii=False, indent=1), file=out)
+        else:
+            _print_rows(items, out)
+        return 0
+    if cmd == "export":
+        return _export(args, lib, out)
+    if cmd == "reindex":
+        lib.reindex()
+        print(f"indexed {lib.counts().total} papers", file=out)
+        return 0
+    if cmd == "stats":
+        c = lib.counts()
+        print(f"{c.total} papers · {c.starred} starred · {c.read}/{c.total} read · {c.with_notes} with notes · "
+              f"{len(lib.tags())} tags", file=out)
+        return 0
+    raise UsageError(f"unknown command {cmd}")
+
+
+def _export(args, lib, out) -> int:
+    from .services import View
+
+    if args.kind == "json":
+        path = lib.export_json(args.path)
+        print(f"wrote {path} ({lib.counts().total} papers)", file=out)
+        return 0
+    if args.query:
+        lib.sync_index()
+        res = lib.search(args.query, limit=100000)
+        if res.problem:
+            print(f"reader: query problem: {res.problem}", file=sys.stderr)
+        ids = [h.id for h in res.hits]
+        title = args.title or f"Reading list: {args.query}"
+    elif args.starred:
+        ids = lib.paper_ids(View("starred"), descending=False)
+        title = args.title or "Starred papers"
+    elif args.tag:
+        ids = lib.paper_ids(View("tag", args.tag), descending=False)
+        title = args.title or f"Papers tagged {args.tag}"
+    else:
+        ids = lib.paper_ids(View(), descending=False)
+        title = args.title or "Reading list"
+    if args.per_paper:
+        written = lib.export_per_paper(args.path, ids, with_abstracts=args.with_abstracts)
+        print(f"wrote {len(written)} files to {args.path}", file=out)
+    else:
+        path = lib.export_reading_list(args.path, ids, title=title, group_by=args.group_by,
+                                       with_abstracts=args.with_abstracts)
+        print(f"wrote {path} ({len(ids)} papers)", file=out)
+    return 0
+
+
+def run(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    if args.smoke_test:
+        from .ui.smoke import run_smoke_test
+
+        return run_smoke_test()
+    data_dir = resolve_data_dir(args.data_dir)
+    if args.command is None:
+        from .ui.app import run as run_gui
+
+        return run_gui(data_dir)
+    from .logs import setup_logging
+    from .services import Library
+
+    lib = None
+    try:
+        lib = Library.open(data_dir)
+        setup_logging(lib.paths.logs_dir)
+        return _dispatch(args, lib)
+    except UsageError as exc:
+        print(f"reader: {exc}", file=sys.stderr)
+        return 2
+    except ReaderError as exc:
+        print(f"reader: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("reader: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug: log the traceback, keep the terminal readable
+        logging.getLogger("reader").exception("unhandled error in %s", args.command)
+        print(f"reader: internal error: {type(exc).__name__}: {exc} (details in the log)", file=sys.stderr)
+        return 1
+    finally:
+        if lib is not None:
+            lib.close()

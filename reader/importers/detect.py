@@ -1,0 +1,43 @@
+"""Choose an importer from a file's content, using the extension only to break ties."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .csvfmt import looks_like_csv
+
+JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".jsonlines")
+CSV_EXTENSIONS = (".csv", ".tsv")
+
+
+def _first_line_is_object(text: str) -> bool:
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        return isinstance(json.loads(first), dict)
+    except json.JSONDecodeError:
+        return False
+
+
+def detect_format(path: str | Path, text: str) -> str:
+    """'jsonl', 'json' (also backups), 'csv' or 'seed' for decoded text."""
+    ext = Path(path).suffix.lower()
+    start = text.lstrip()[:1]
+    if start in ("{", "["):
+        if ext in JSONL_EXTENSIONS:
+            return "jsonl"
+        if start == "[":
+            return "json"
+        # Several top-level objects, one per line, is JSON Lines whatever the extension says;
+        # a whole-file parse fails fast with "Extra data" right after the first object.
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as exc:
+            if exc.msg == "Extra data" or (
+                "\n" in text.strip() and _first_line_is_object(text)
+            ):
+                return "jsonl"
+        return "json"
+    if ext in CSV_EXTENSIONS or looks_like_csv(text):
+        return "csv"
+    return "seed"

@@ -1,0 +1,294 @@
+"""The Reader query language: checks the query, then turns it into a Whoosh query."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from whoosh import qparser
+from whoosh import query as wq
+from whoosh.fields import Schema
+
+from reader.search.schema import TEXT_FIELDS
+
+FLAGS = {
+    "is:starred": "starred",
+    "is:unstarred": "unstarred",
+    "is:read": "read",
+    "is:unread": "unread",
+    "has:note": "hasnote",
+}
+FIELD_ALIASES = {
+    "title": "title",
+    "abstract": "abstract",
+    "author": "authors",
+    "authors": "authors",
+    "venue": "venue",
+    "year": "year",
+    "tag": "tags",
+    "tags": "tags",
+    "note": "note",
+    "method": "method",
+    "comment": "comments",
+    "comments": "comments",
+}
+# Fields whose words are highlighted in the abstract/title.
+_HIGHLIGHT_FIELDS = {"title", "abstract", "method", "note", "comments", "tagtext", "authors"}
+_OPS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+_BINARY = _OPS - {"NOT"}
+_TOKEN = re.compile(r'\(|\)|"[^"]*"?|[^\s()"]+(?:"[^"]*"?)?')
+_WORD = re.compile(r"\w+(?:\.?\w+)*")
+_FIELD = re.compile(r"^(\w+):(.*)$", re.S)
+_YEAR_RANGE = re.compile(r"^(\d{4})-(\d{4})$")
+_YEAR_CMP = re.compile(r"^(?:[<>]=?)?\d{1,4}$")
+_FUZZY = re.compile(r"^(.*?)~(\d*)$")
+
+
+@dataclass
+class ParsedQuery:
+    """A checked query: `query` is None when there is nothing to search."""
+
+    text: str
+    query: wq.Query | None
+    problem: str | None = None
+    terms: list[str] = field(default_factory=list)
+    filters_only: bool = False
+    fallback: bool = False
+
+
+def make_parser(schema: Schema) -> qparser.QueryParser:
+    """Multifield parser: AND by default, fuzzy `~`, `year:>2019`, no `*:*` and no `^` boosts."""
+    p = qparser.MultifieldParser(TEXT_FIELDS, schema, group=qparser.AndGroup)
+    p.remove_plugin_class(qparser.EveryPlugin)
+    p.remove_plugin_class(qparser.BoostPlugin)
+    p.add_plugin(qparser.FuzzyTermPlugin())
+    p.add_plugin(qparser.GtLtPlugin())
+    return p
+
+
+class _Bad(Exception):
+    """A query that can't be parsed as written; the message is shown to the user."""
+
+
+def _rewrite(text: str, terms: list[str], problems: list[str]) -> tuple[str, bool]:
+    """Check syntax and rewrite to Whoosh syntax; returns (text, has_non_filter_parts).
+
+    Raises _Bad for structural errors (then the query is searched as plain words). Softer
+    problems (unknown filter, bad year) are appended to `problems` and the part is dropped.
+    """
+    toks = _TOKEN.findall(text)
+    out: list[str] = []
+    depth = 0
+    has_words = False
+    negate_next = False
+    for i, tok in enumerate(toks):
+        prev = out[-1] if out else None
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        if tok == "(":
+            depth += 1
+            if prev is not None and prev.endswith(":") and prev[:-1] in FIELD_ALIASES.values():
+                out[-1] = prev + "("  # field:( group ) must stay glued for Whoosh
+            else:
+                out.append(tok)
+            continue
+        if tok == ")":
+            depth -= 1
+            if depth < 0:
+                raise _Bad('Unbalanced ")"')
+            out.append(tok)
+            continue
+        if tok in _OPS:
+            if tok in _BINARY and (prev is None or prev == "(" or prev in _OPS):
+                raise _Bad(f'"{tok}" needs words on both sides')
+            if prev is not None and prev.endswith(":"):
+                raise _Bad(f'Nothing after "{prev}"')
+            if nxt is None or nxt == ")" or nxt in _BINARY:
+                raise _Bad(f'"{tok}" needs a word after it')
+            out.append(tok)
+            negate_next = tok in ("NOT", "ANDNOT")
+            continue
+        negated = negate_next
+        negate_next = False
+        if tok.startswith("-") and len(tok) > 1:
+            out.append("NOT")
+            tok = tok[1:]
+            negated = True
+        low = tok.lower()
+        if low in FLAGS:
+            out.append("flags:" + FLAGS[low])
+            continue
+        m = _FIELD.match(tok)
+        fname = None
+        value = tok
+        if m and m.group(1).lower() in ("is", "has"):
+            problems.append(
+                f'Unknown filter "{tok}" (use is:starred, is:unstarred, is:read, is:unread, '
+                "has:note) — ignored"
+            )
+            if out and out[-1] == "NOT":
+                out.pop()
+            continue
+        if m and m.group(1).lower() in FIELD_ALIASES:
+            fname = FIELD_ALIASES[m.group(1).lower()]
+            value = m.group(2)
+            if value == "":
+                if nxt == "(":
+                    out.append(fname + ":")
+                    continue
+                raise _Bad(f'Nothing after "{tok}"')
+        if value.startswith('"'):
+            if len(value) < 2 or not value.endswith('"'):
+                raise _Bad("Unbalanced quote (\")")
+            words = _WORD.findall(value)
+            if fname == "tags":
+                # A tag is one keyword even with spaces; single quotes keep it whole.
+                value = "'" + value[1:-1].replace("'", " ").strip() + "'"
+            elif not negated and fname not in ("year", "venue"):
+                terms.extend(w.lower() for w in words)
+            has_words = has_words or bool(words)
+            out.append(f"{fname}:{value}" if fname else value)
+            continue
+        if fname == "year":
+            ym = _YEAR_RANGE.match(value)
+            if ym:
+                value = f"[{ym.group(1)} TO {ym.group(2)}]"
+            elif not _YEAR_CMP.match(value):
+                problems.append(f'"{tok}": year must be like 2020, 2018-2021 or >2019 — ignored')
+                if out and out[-1] == "NOT":
+                    out.pop()
+                continue
+            has_words = True
+            out.append("year:" + value)
+            continue
+        # Plain word, prefix or fuzzy (possibly with a field).
+        fz = _FUZZY.match(value)
+        core = value
+        if fz:
+            core = fz.group(1)
+            dist = fz.group(2)
+            if len(_WORD.findall(core)) != 1 or "*" in core:
+                raise _Bad(f'"~" needs a word before it ({tok})')
+            if dist and int(dist) > 2:
+                value = f"{core}~2"
+        if "*" in core:
+            stem = core.split("*", 1)[0]
+            if len(stem) < 2 or not _WORD.fullmatch(stem):
+                raise _Bad(f'"{tok}": a prefix needs at least 2 letters before "*"')
+            core = stem
+        if fname == "tags":
+            # Whole value is the tag (it may contain hyphens); quote to keep it one keyword.
+            value = "'" + value.replace("'", " ") + "'"
+        words = _WORD.findall(core)
+        if not words:
+            # Bare punctuation: nothing to search in this token.
+            if out and out[-1] == "NOT":
+                out.pop()
+            continue
+        has_words = True
+        if not negated and fname not in ("tags", "venue"):
+            terms.extend(w.lower() for w in words)
+        out.append(f"{fname}:{value}" if fname else value)
+    if depth > 0:
+        raise _Bad('Unbalanced "("')
+    return " ".join(out), has_words
+
+
+def _plain(text: str) -> tuple[str, list[str]]:
+    """Fallback: the words of the query (field names and operators dropped) plus its filters."""
+    flags = [FLAGS[t.lower()] for t in text.split() if t.lower() in FLAGS]
+    words = []
+    for m in re.finditer(r"(\w+)(:?)", text):
+        w, colon = m.group(1), m.group(2)
+        if colon and w.lower() in FIELD_ALIASES or w in _OPS:
+            continue
+        if w.lower() in ("is", "has") and colon:
+            continue
+        words.append(w.lower())
+    words = [w for w in words if w not in {"starred", "unstarred", "read", "unread", "note"}
+             or not flags]
+    return " ".join(["flags:" + f for f in flags] + words), words
+
+
+def _leaf_fields(q: wq.Query) -> set[str]:
+    names = set()
+    for leaf in q.leaves():
+        fn = getattr(leaf, "fieldname", None)
+        if fn is not None:
+            names.add(fn)
+    return names
+
+
+def parse_query(text: str, parser: qparser.QueryParser) -> ParsedQuery:
+    """Check and parse `text`; never raises. Malformed queries are searched as plain words."""
+    problems: list[str] = []
+    terms: list[str] = []
+    cleaned = text.replace("?", " ").strip()
+    fallback = False
+    try:
+        rewritten, has_words = _rewrite(cleaned, terms, problems)
+    except _Bad as e:
+        fallback = True
+        rewritten, words = _plain(cleaned)
+        terms = words
+        shown = cleaned if len(cleaned) <= 40 else cleaned[:37] + "…"
+        tail = "searched as plain words" if words else "nothing to search"
+        problems.insert(0, f"{e} in {shown} — {tail}")
+        has_words = bool(words)
+    if not rewritten.strip():
+        if not problems and not cleaned:
+            return ParsedQuery(text, None, None, [], False, fallback)
+        return ParsedQuery(text, None, "; ".join(problems) or "Nothing to search for",
+                           [], False, fallback)
+    try:
+        q = parser.parse(rewritten)
+    except Exception as e:  # Whoosh's parser is lenient; this is a last resort
+        fallback = True
+        rewritten, terms = _plain(cleaned)
+        problems.insert(0, f"Could not parse the query ({e}) — searched as plain words")
+        q = parser.parse(rewritten) if rewritten else wq.NullQuery
+    q = q.normalize()
+    if q is wq.NullQuery or isinstance(q, type(wq.NullQuery)):
+        msg = "; ".join(problems) if problems else "Only common words — nothing to search"
+        return ParsedQuery(text, None, msg, [], False, fallback)
+    fields = _leaf_fields(q)
+    filters_only = bool(fields) and fields <= {"flags"} and not has_words
+    seen: set[str] = set()
+    terms = [t for t in terms if not (t in seen or seen.add(t))]
+    return ParsedQuery(text, q, "; ".join(problems) or None, terms, filters_only, fallback)
+
+
+def highlight_terms(q: wq.Query, reader) -> tuple[frozenset[str], tuple[str, ...]]:
+    """Indexed terms (stems) and prefixes a snippet should highlight, negated parts excluded."""
+    stems: set[str] = set()
+    prefixes: list[str] = []
+
+    def walk(node: wq.Query) -> None:
+        if isinstance(node, wq.Not):
+            return
+        if isinstance(node, wq.AndNot):
+            walk(node.a)
+            return
+        if isinstance(node, wq.Phrase):
+            if node.fieldname in _HIGHLIGHT_FIELDS:
+                stems.update(node.words)
+            return
+        if isinstance(node, wq.Prefix):
+            if node.fieldname in _HIGHLIGHT_FIELDS:
+                prefixes.append(node.text)
+            return
+        if isinstance(node, wq.FuzzyTerm):
+            if node.fieldname in _HIGHLIGHT_FIELDS:
+                for _, t in node.expanded_terms(reader):
+                    stems.add(t.decode("utf-8") if isinstance(t, bytes) else t)
+            return
+        if isinstance(node, wq.Term):
+            if node.fieldname in _HIGHLIGHT_FIELDS and isinstance(node.text, str):
+                stems.add(node.text)
+            return
+        if node.is_leaf():
+            return
+        for child in node.children():
+            walk(child)
+
+    walk(q)
+    return frozenset(stems), tuple(prefixes)

@@ -1,0 +1,711 @@
+"""The Library facade: every user action as one transaction, kept in step with the search index."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from importlib.resources import as_file
+from pathlib import Path
+
+from . import __version__
+from .errors import InputFileError, ReaderError, classify_sqlite_error
+from .models import ImportSummary, ParseResult, paper_id_for
+from .paths import LibraryPaths
+from .store import migrate, open_connection, open_database
+from .store import papers as q
+from .store.index_docs import count_changed, docs_for_ids, iter_docs
+from .store.papers import Counts, PaperRow, now_iso
+from .store.views import SORT_KEYS, View, paper_ids
+
+__all__ = ["Counts", "Library", "PaperRow", "SORT_KEYS", "View"]
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int, str], None] | None
+Cancelled = Callable[[], bool] | None
+
+# Below this many pending changes the index catches up incrementally; above, it is rebuilt.
+_REBUILD_THRESHOLD = 5000
+_IMPORT_PROGRESS_EVERY = 1000
+ALL = View()
+
+
+class Cancelled_(Exception):
+    """Raised inside a transaction to roll it back when the user cancels."""
+
+
+def _clean_tag(tag: str) -> str:
+    return " ".join(str(tag).split()).strip(" ,#")
+
+
+def _clean_tags(tags: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+    for t in tags:
+        c = _clean_tag(t)
+        if c and c.casefold() not in seen:
+            seen.add(c.casefold())
+            out.append(c)
+    return out
+
+
+class Library:
+    """One library folder: the SQLite store (source of truth) and its derived Whoosh index."""
+
+    def __init__(self, paths: LibraryPaths, conn, index):
+        self.paths = paths
+        self._wconn = conn
+        self._wdb = open_database(conn)
+        self.index = index
+        self._store_lock = threading.RLock()
+        self._index_lock = threading.Lock()
+        self._local = threading.local()
+        self._readers: list = []
+        self._readers_lock = threading.Lock()
+        self._closed = False
+
+    # ------------------------------------------------------------------ lifecycle
+    @classmethod
+    def open(cls, data_dir: Path | str, *, seed_if_empty: bool = True) -> Library:
+        """Open (creating and migrating as needed) the library in data_dir; fast, no indexing."""
+        from .search import SearchIndex
+
+        paths = LibraryPaths(Path(data_dir)).ensure()
+        try:
+            conn = open_connection(paths.database)
+            db = open_database(conn)
+            migrate(db, paths.database, paths.backups_dir)
+        except Exception as exc:  # environment problems become one readable line
+            raise classify_sqlite_error(exc) from exc
+        index = SearchIndex.open(paths.index_dir)
+        lib = cls(paths, conn, index)
+        if seed_if_empty and lib._is_new():
+            lib.import_seeds(index=False)
+        return lib
+
+    def _is_new(self) -> bool:
+        c = self._wconn
+        return (
+            c.execute("SELECT count(*) FROM papers").fetchone()[0] == 0
+            and c.execute("SELECT count(*) FROM imports").fetchone()[0] == 0
+        )
+
+    def import_seeds(self, *, index: bool = True) -> list[ImportSummary]:
+        from .bundled import seed_files
+
+        summaries = []
+        for res in seed_files():
+            with as_file(res) as path:
+                summaries.extend(self.import_files([path], index=index))
+        return summaries
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with self._store_lock:
+            with self._readers_lock:
+                for c in self._readers:
+                    try:
+                        c.close()
+                    except Exception:  # a reader on another thread may already be gone
+                        pass
+                self._readers.clear()
+            self.index.close()
+            try:
+                self._wconn.execute("PRAGMA optimize")
+            finally:
+                self._wconn.close()
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ connections
+    def _reader(self):
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = open_connection(self.paths.database)
+            self._local.conn = conn
+            with self._readers_lock:
+                self._readers.append(conn)
+        return conn
+
+    @contextmanager
+    def _write(self):
+        """One transaction on the writer connection; yields the new change sequence number."""
+        with self._store_lock:
+            try:
+                with self._wdb.atomic():
+                    yield q.bump_seq(self._wconn)
+            except (Cancelled_, ReaderError):
+                raise
+            except Exception as exc:
+                mapped = classify_sqlite_error(exc)
+                if mapped is exc:
+                    raise
+                raise mapped from exc
+
+    # ------------------------------------------------------------------ index upkeep
+    def index_needs_sync(self) -> bool:
+        return self.index.stamp != q.current_seq(self._reader())
+
+    def _index_changes(self) -> None:
+        """Bring the index up to the store; skipped while a sync holds it (the sync catches up)."""
+        if not self._index_lock.acquire(blocking=False):
+            return
+        try:
+            self._catch_up(self._reader())
+        finally:
+            self._index_lock.release()
+
+    def _catch_up(self, conn, progress: Progress = None, cancelled: Cancelled = None) -> None:
+        seq = q.current_seq(conn)
+        stamp = self.index.stamp
+        if stamp == seq:
+            return
+        changed, deleted = count_changed(conn, max(stamp, 0))
+        if stamp < 0 or stamp > seq or changed > max(_REBUILD_THRESHOLD, self.index.doc_count // 2):
+            total = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+
+            def prog(done: int, tot: int) -> None:
+                if progress:
+                    progress(done, tot, "Indexing")
+
+            self.index.rebuild(iter_docs(conn), stamp=seq, total=total, progress=prog, cancelled=cancelled)
+            return
+        ids = [r[0] for r in conn.execute("SELECT id FROM papers WHERE seq > ?", [stamp])]
+        done = 0
+        for i in range(0, max(len(ids), 1), 1000):
+            if cancelled and cancelled():
+                return
+            part = ids[i : i + 1000]
+            last = i + 1000 >= len(ids)
+            self.index.update(docs_for_ids(conn, part), deleted=deleted if last else [], stamp=seq if last else stamp)
+            done += len(part)
+            if progress:
+                progress(done, len(ids), "Indexing")
+
+    def sync_index(self, progress: Progress = None, cancelled: Cancelled = None) -> None:
+        """Catch the index up with the store (rebuilding it if missing, corrupt or stale).
+
+        Safe to run on its own thread: store writes go on meanwhile and are picked up at the end."""
+        conn = self._reader()
+        while True:
+            with self._index_lock:
+                self._catch_up(conn, progress, cancelled)
+            if cancelled and cancelled():
+                return
+            if self.index.stamp == q.current_seq(conn):
+                return
+
+    def reindex(self, progress: Progress = None, cancelled: Cancelled = None) -> None:
+        """Rebuild the index from SQLite from scratch."""
+        conn = self._reader()
+        with self._index_lock:
+            seq = q.current_seq(conn)
+            total = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+
+            def prog(done: int, tot: int) -> None:
+                if progress:
+                    progress(done, tot, "Indexing")
+
+            self.index.rebuild(iter_docs(conn), stamp=seq, total=total, progress=prog, cancelled=cancelled)
+        self.sync_index(progress, cancelled)
+
+    # ------------------------------------------------------------------ reads
+    def paper_ids(self, view: View = ALL, sort: str = "added", descending: bool = True) -> list[str]:
+        return paper_ids(self._reader(), view, sort, descending)
+
+    def rows(self, ids: Sequence[str]) -> dict[str, PaperRow]:
+        return q.rows(self._reader(), list(ids))
+
+    def paper(self, paper_id: str) -> dict | None:
+        found = q.papers_full(self._reader(), [paper_id])
+        return found[0] if found else None
+
+    def papers(self, ids: Sequence[str]) -> list[dict]:
+        return q.papers_full(self._reader(), list(ids))
+
+    def resolve_id(self, prefix: str) -> str:
+        prefix = prefix.strip().lower()
+        if not prefix or any(ch not in "0123456789abcdef" for ch in prefix):
+            raise ReaderError(f"'{prefix}' is not a paper id (ids are hexadecimal, see `reader list`)")
+        found = [
+            r[0]
+            for r in self._reader().execute(
+                "SELECT id FROM papers WHERE id >= ? AND id < ? LIMIT 3", [prefix, prefix + "g"]
+            )
+        ]
+        if not found:
+            raise ReaderError(f"no paper with id {prefix}")
+        if len(found) > 1:
+            raise ReaderError(f"id prefix {prefix} is ambiguous ({', '.join(found[:2])}, …)")
+        return found[0]
+
+    def counts(self) -> Counts:
+        r = self._reader().execute(
+            "SELECT count(*), coalesce(sum(read = 0), 0), coalesce(sum(read), 0), coalesce(sum(starred), 0), "
+            "(SELECT count(*) FROM notes) FROM papers"
+        ).fetchone()
+        return Counts(total=r[0], unread=r[1], read=r[2], starred=r[3], with_notes=r[4])
+
+    def collections(self) -> list[tuple[str, int]]:
+        return [
+            (r[0], r[1])
+            for r in self._reader().execute(
+                "SELECT collection, count(*) FROM papers WHERE collection != '' "
+                "GROUP BY collection ORDER BY collection COLLATE NOCASE"
+            )
+        ]
+
+    def tags(self) -> list[tuple[str, int]]:
+        return [
+            (r[0], r[1])
+            for r in self._reader().execute(
+                "SELECT t.name, count(pt.paper_id) FROM tags t JOIN paper_tags pt ON pt.tag_id = t.id "
+                "GROUP BY t.id ORDER BY t.name COLLATE NOCASE"
+            )
+        ]
+
+    def saved_searches(self) -> list[dict]:
+        return [
+            dict(r)
+            for r in self._reader().execute(
+                "SELECT id, name, query FROM saved_searches ORDER BY name COLLATE NOCASE"
+            )
+        ]
+
+    def search(self, query: str, *, view: View | None = None, limit: int = 1000):
+        restrict = None
+        if view is not None and view.kind != "all":
+            restrict = set(self.paper_ids(view))
+        return self.index.search(query, limit=limit, restrict=restrict)
+
+    def related(self, paper_id: str, limit: int = 10) -> list[tuple[str, float]]:
+        return self.index.related(paper_id, limit=limit)
+
+    def imports_log(self) -> list[dict]:
+        return [dict(r) for r in self._reader().execute("SELECT * FROM imports ORDER BY id")]
+
+    # ------------------------------------------------------------------ writes
+    def _existing(self, ids: Iterable[str]) -> list[str]:
+        ids = list(dict.fromkeys(ids))
+        found = q.existing_ids(self._wconn, ids)
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise ReaderError(f"no paper with id {missing[0]}")
+        return ids
+
+    def _flag(self, column: str, ids: Iterable[str], value: bool) -> None:
+        with self._write() as seq:
+            ids = self._existing(ids)
+            for part in q.chunks(ids):
+                self._wconn.execute(
+                    f"UPDATE papers SET {column} = ?, seq = ?, updated_at = ? WHERE id IN ({q.marks(len(part))})",
+                    [int(bool(value)), seq, now_iso(), *part],
+                )
+        self._index_changes()
+
+    def set_starred(self, ids: Iterable[str], value: bool) -> None:
+        self._flag("starred", ids, value)
+
+    def set_read(self, ids: Iterable[str], value: bool) -> None:
+        self._flag("read", ids, value)
+
+    def add_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
+        tags = _clean_tags(tags)
+        if not tags:
+            raise ReaderError("no tag given")
+        with self._write() as seq:
+            ids = self._existing(ids)
+            for name in tags:
+                tid = q.tag_id(self._wconn, name, create=True)
+                self._wconn.executemany(
+                    "INSERT OR IGNORE INTO paper_tags (paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids]
+                )
+            q.touch(self._wconn, ids, seq)
+        self._index_changes()
+
+    def remove_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
+        tags = _clean_tags(tags)
+        with self._write() as seq:
+            ids = self._existing(ids)
+            for name in tags:
+                tid = q.tag_id(self._wconn, name, create=False)
+                if tid is not None:
+                    self._wconn.executemany(
+                        "DELETE FROM paper_tags WHERE paper_id = ? AND tag_id = ?", [(i, tid) for i in ids]
+                    )
+            q.drop_unused_tags(self._wconn)
+            q.touch(self._wconn, ids, seq)
+        self._index_changes()
+
+    def _tag_papers(self, tid: int) -> list[str]:
+        return [r[0] for r in self._wconn.execute("SELECT paper_id FROM paper_tags WHERE tag_id = ?", [tid])]
+
+    def rename_tag(self, old: str, new: str) -> None:
+        new = _clean_tag(new)
+        if not new:
+            raise ReaderError("the new tag name is empty")
+        with self._write() as seq:
+            old_id = q.tag_id(self._wconn, _clean_tag(old), create=False)
+            if old_id is None:
+                raise ReaderError(f"no tag named {old!r}")
+            affected = self._tag_papers(old_id)
+            target = q.tag_id(self._wconn, new, create=False)
+            if target is None or target == old_id:
+                self._wconn.execute("UPDATE tags SET name = ? WHERE id = ?", [new, old_id])
+            else:  # merge
+                self._wconn.execute(
+                    "INSERT OR IGNORE INTO paper_tags (paper_id, tag_id) SELECT paper_id, ? FROM paper_tags "
+                    "WHERE tag_id = ?", [target, old_id]
+                )
+                self._wconn.execute("DELETE FROM tags WHERE id = ?", [old_id])
+            q.touch(self._wconn, affected, seq)
+        self._index_changes()
+
+    def delete_tag(self, name: str) -> None:
+        with self._write() as seq:
+            tid = q.tag_id(self._wconn, _clean_tag(name), create=False)
+            if tid is None:
+                raise ReaderError(f"no tag named {name!r}")
+            affected = self._tag_papers(tid)
+            self._wconn.execute("DELETE FROM tags WHERE id = ?", [tid])
+            q.touch(self._wconn, affected, seq)
+        self._index_changes()
+
+    def set_title(self, paper_id: str, title: str) -> None:
+        from .text import derive_title
+
+        title = " ".join(title.split())
+        with self._write() as seq:
+            pid = self._existing([paper_id])[0]
+            row = self._wconn.execute(
+                "SELECT derived_title, abstract, method FROM papers WHERE id = ?", [pid]
+            ).fetchone()
+            if not title or title == row["derived_title"]:
+                source = "derived" if derive_title(row["abstract"], row["method"] or None) == row["derived_title"] else "imported"
+                title = row["derived_title"]
+            else:
+                source = "edited"
+            self._wconn.execute(
+                "UPDATE papers SET title = ?, title_source = ? WHERE id = ?", [title[:500], source, pid]
+            )
+            q.touch(self._wconn, [pid], seq)
+        self._index_changes()
+
+    def set_note(self, paper_id: str, text: str) -> None:
+        with self._write() as seq:
+            pid = self._existing([paper_id])[0]
+            old = self._wconn.execute("SELECT body FROM notes WHERE paper_id = ?", [pid]).fetchone()
+            if (old[0] if old else "") == (text if text.strip() else ""):
+                return
+            q.set_note(self._wconn, pid, text)
+            q.touch(self._wconn, [pid], seq)
+        self._index_changes()
+
+    def add_highlight(self, paper_id: str, start: int, end: int, color: str, comment: str = "") -> int:
+        from .text import abstract_plain
+
+        with self._write() as seq:
+            pid = self._existing([paper_id])[0]
+            plain = abstract_plain(self._wconn.execute("SELECT abstract FROM papers WHERE id = ?", [pid]).fetchone()[0])
+            start, end = int(start), int(end)
+            if not (0 <= start < end <= len(plain)):
+                raise ReaderError(f"highlight {start}–{end} is outside the abstract (0–{len(plain)})")
+            hid = self._wconn.execute(
+                'INSERT INTO highlights (paper_id, start, "end", quote, color, comment, created_at) '
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [pid, start, end, plain[start:end], color, comment, now_iso()],
+            ).lastrowid
+            q.touch(self._wconn, [pid], seq)
+        self._index_changes()
+        return hid
+
+    def _highlight_paper(self, highlight_id: int) -> str:
+        row = self._wconn.execute("SELECT paper_id FROM highlights WHERE id = ?", [highlight_id]).fetchone()
+        if row is None:
+            raise ReaderError(f"no highlight {highlight_id}")
+        return row[0]
+
+    def update_highlight(self, highlight_id: int, *, color: str | None = None, comment: str | None = None) -> None:
+        with self._write() as seq:
+            pid = self._highlight_paper(highlight_id)
+            if color is not None:
+                self._wconn.execute("UPDATE highlights SET color = ? WHERE id = ?", [color, highlight_id])
+            if comment is not None:
+                self._wconn.execute("UPDATE highlights SET comment = ? WHERE id = ?", [comment, highlight_id])
+            q.touch(self._wconn, [pid], seq)
+        self._index_changes()
+
+    def remove_highlight(self, highlight_id: int) -> None:
+        with self._write() as seq:
+            pid = self._highlight_paper(highlight_id)
+            self._wconn.execute("DELETE FROM highlights WHERE id = ?", [highlight_id])
+            q.touch(self._wconn, [pid], seq)
+        self._index_changes()
+
+    def delete_papers(self, ids: Iterable[str]) -> None:
+        with self._write() as seq:
+            ids = self._existing(ids)
+            q.delete_papers(self._wconn, ids, seq)
+            q.drop_unused_tags(self._wconn)
+        self._index_changes()
+
+    def snapshot(self, ids: Iterable[str]) -> list[dict]:
+        with self._store_lock:
+            return q.papers_full(self._wconn, list(ids))
+
+    def restore(self, snapshots: Sequence[dict], *, remove_ids: Iterable[str] = ()) -> None:
+        remove_ids = list(remove_ids)
+        with self._write() as seq:
+            for snap in snapshots:
+                q.write_paper_state(self._wconn, snap, seq)
+            present = q.existing_ids(self._wconn, remove_ids)
+            if present:
+                q.delete_papers(self._wconn, [i for i in remove_ids if i in present], seq)
+            q.drop_unused_tags(self._wconn)
+        self._index_changes()
+
+    def save_search(self, name: str, query: str) -> int:
+        name = " ".join(name.split())
+        if not name or not query.strip():
+            raise ReaderError("a saved search needs a name and a query")
+        with self._write():
+            return self._wconn.execute(
+                "INSERT INTO saved_searches (name, query, created_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET query = excluded.query RETURNING id",
+                [name, query.strip(), now_iso()],
+            ).fetchone()[0]
+
+    def rename_saved_search(self, search_id: int, name: str) -> None:
+        name = " ".join(name.split())
+        if not name:
+            raise ReaderError("the new name is empty")
+        with self._write():
+            try:
+                self._wconn.execute("UPDATE saved_searches SET name = ? WHERE id = ?", [name, search_id])
+            except Exception as exc:
+                if "UNIQUE" in str(exc):
+                    raise ReaderError(f"a saved search named {name!r} already exists") from exc
+                raise
+
+    def delete_saved_search(self, search_id: int) -> None:
+        with self._write():
+            self._wconn.execute("DELETE FROM saved_searches WHERE id = ?", [search_id])
+
+    # ------------------------------------------------------------------ import
+    def import_files(
+        self, paths: Iterable[str | Path], *, progress: Progress = None, cancelled: Cancelled = None,
+        index: bool = True,
+    ) -> list[ImportSummary]:
+        """Import each file in its own transaction; a rejected file writes nothing."""
+        from .importers import parse_file
+
+        paths = [Path(p) for p in paths]
+        summaries: list[ImportSummary] = []
+        for n, path in enumerate(paths):
+            if cancelled and cancelled():
+                break
+            if progress:
+                progress(n, len(paths), f"Reading {path.name}")
+            summary = ImportSummary(path=str(path))
+            try:
+                parsed = parse_file(path)
+                summary.format = parsed.format
+                self._store_parsed(parsed, summary, progress, cancelled)
+            except InputFileError as exc:
+                summary.error = str(exc)
+            except Cancelled_:
+                summary.error = f"{path}: import cancelled, nothing was added"
+                summaries.append(summary)
+                break
+            summaries.append(summary)
+        if progress:
+            progress(len(paths), len(paths), "Imported")
+        if index:
+            self.sync_index(progress, cancelled)
+        return summaries
+
+    def _store_parsed(self, parsed: ParseResult, summary: ImportSummary, progress: Progress, cancelled: Cancelled) -> None:
+        from .text import derive_title, detect_method, extract_code_links
+
+        summary.skipped = list(parsed.problems)
+        source = Path(parsed.path).name
+        collection = (parsed.collection or "").strip()
+        with self._write() as seq:
+            seen: set[str] = set()
+            by_id = [(paper_id_for(r.abstract), r) for r in parsed.records]
+            existing = q.existing_ids(self._wconn, [pid for pid, _ in by_id])
+            rows: list[dict] = []
+            backups: list[dict] = []
+            dup_ids: list[str] = []
+            ts = now_iso()
+            for i, (pid, rec) in enumerate(by_id):
+                if i % _IMPORT_PROGRESS_EVERY == 0:
+                    if cancelled and cancelled():
+                        raise Cancelled_()
+                    if progress and len(by_id) > _IMPORT_PROGRESS_EVERY:
+                        progress(i, len(by_id), f"Importing {source}")
+                if pid in seen or pid in existing:
+                    summary.duplicates += 1
+                    dup_ids.append(pid)
+                    if rec.backup and pid in existing:
+                        self._merge_backup(pid, rec.backup, seq)
+                    continue
+                seen.add(pid)
+                if rec.backup:
+                    state = dict(rec.backup)
+                    state["id"] = pid
+                    state.setdefault("sources", [source])
+                    backups.append(state)
+                    continue
+                method = detect_method(rec.abstract) or ""
+                derived = derive_title(rec.abstract, method or None)
+                title = " ".join((rec.title or "").split())
+                links = list(dict.fromkeys([*([rec.url] if rec.url else []), *rec.links]))
+                code = extract_code_links(rec.abstract)
+                code += [u for u in links if "github.com/" in u and u not in code]
+                rows.append({
+                    "id": pid, "title": title or derived, "title_source": "imported" if title else "derived",
+                    "derived_title": title or derived, "abstract": rec.abstract, "venue": rec.venue or "",
+                    "year": rec.year, "authors": json.dumps(rec.authors, ensure_ascii=False),
+                    "links": json.dumps(links, ensure_ascii=False),
+                    "code_links": json.dumps(code, ensure_ascii=False), "method": method,
+                    "collection": collection or rec.venue or Path(parsed.path).stem,
+                    "sources": json.dumps([source], ensure_ascii=False), "added_at": ts, "updated_at": ts,
+                    "read": 0, "starred": 0, "seq": seq,
+                })
+            if rows:
+                self._wdb["papers"].insert_all(rows, batch_size=500)
+            for state in backups:
+                q.write_paper_state(self._wconn, state, seq)
+            self._add_source(dup_ids, existing, source)
+            summary.new = len(rows) + len(backups)
+            summary.new_ids = [r["id"] for r in rows] + [b["id"] for b in backups]
+            for s in parsed.saved_searches:
+                if s.get("name") and s.get("query"):
+                    self._wconn.execute(
+                        "INSERT OR IGNORE INTO saved_searches (name, query, created_at) VALUES (?, ?, ?)",
+                        [s["name"], s["query"], now_iso()],
+                    )
+            self._wconn.execute(
+                "INSERT INTO imports (path, format, imported_at, new, duplicates, skipped, problems) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [str(parsed.path), parsed.format, now_iso(), summary.new, summary.duplicates,
+                 len(summary.skipped), json.dumps([str(p) for p in summary.skipped], ensure_ascii=False)],
+            )
+
+    def _add_source(self, dup_ids: list[str], existing: set[str], source: str) -> None:
+        """Remember that a paper also came from this file (not a searchable change)."""
+        for pid in dict.fromkeys(d for d in dup_ids if d in existing):
+            row = self._wconn.execute("SELECT sources FROM papers WHERE id = ?", [pid]).fetchone()
+            sources = json.loads(row[0])
+            if source not in sources:
+                sources.append(source)
+                self._wconn.execute("UPDATE papers SET sources = ? WHERE id = ?", [json.dumps(sources), pid])
+
+    def _merge_backup(self, pid: str, backup: dict, seq: int) -> None:
+        """A backup of a paper we already hold: keep both sides' stars, tags, notes and highlights."""
+        current = q.papers_full(self._wconn, [pid])[0]
+        merged = dict(current)
+        merged["starred"] = current["starred"] or bool(backup.get("starred"))
+        merged["read"] = current["read"] or bool(backup.get("read"))
+        merged["tags"] = _clean_tags([*current["tags"], *(backup.get("tags") or [])])
+        if not current["note"].strip():
+            merged["note"] = backup.get("note") or ""
+            merged["note_updated_at"] = backup.get("note_updated_at")
+        spans = {(h["start"], h["end"]) for h in current["highlights"]}
+        merged["highlights"] = current["highlights"] + [
+            {k: v for k, v in h.items() if k != "id"}
+            for h in backup.get("highlights") or []
+            if (h.get("start"), h.get("end")) not in spans
+        ]
+        if current["title_source"] != "edited" and backup.get("title_source") == "edited":
+            merged["title"], merged["title_source"] = backup["title"], "edited"
+        q.write_paper_state(self._wconn, merged, seq)
+
+    # ------------------------------------------------------------------ export
+    def _export_papers(self, ids: Sequence[str] | None) -> list[dict]:
+        if ids is None:
+            ids = self.paper_ids(View(), sort="added", descending=False)
+        return self.papers(ids)
+
+    def reading_list_markdown(
+        self, ids: Sequence[str], *, title: str = "Reading list", group_by: str | None = None,
+        with_abstracts: bool = False,
+    ) -> str:
+        from .exporters.markdown import reading_list
+        from .text import abstract_markdown
+
+        return reading_list(
+            self._export_papers(ids), title=title, generated=datetime.now(), group_by=group_by,
+            with_abstracts=with_abstracts, abstract_markdown=abstract_markdown,
+        )
+
+    def export_reading_list(
+        self, path: str | Path, ids: Sequence[str], *, title: str = "Reading list",
+        group_by: str | None = None, with_abstracts: bool = False,
+    ) -> Path:
+        text = self.reading_list_markdown(ids, title=title, group_by=group_by, with_abstracts=with_abstracts)
+        return _write_text_atomic(Path(path), text)
+
+    def export_per_paper(self, folder: str | Path, ids: Sequence[str], *, with_abstracts: bool = False) -> list[Path]:
+        from .exporters.markdown import write_per_paper
+        from .text import abstract_markdown
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        return write_per_paper(
+            self._export_papers(ids), folder, with_abstracts=with_abstracts, abstract_markdown=abstract_markdown
+        )
+
+    def backup_data(self) -> dict:
+        papers = self._export_papers(None)
+        for p in papers:
+            for h in p["highlights"]:
+                h.pop("id", None)
+        return {
+            "format": "reader-backup",
+            "version": 1,
+            "app_version": __version__,
+            "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "papers": papers,
+            "saved_searches": [{"name": s["name"], "query": s["query"]} for s in self.saved_searches()],
+        }
+
+    def export_json(self, path: str | Path) -> Path:
+        text = json.dumps(self.backup_data(), ensure_ascii=False, indent=1)
+        return _write_text_atomic(Path(path), text + "\n")
+
+
+def _write_text_atomic(path: Path, text: str) -> Path:
+    """Write via a temp file and rename, so a failed export never leaves half a file."""
+    if path.is_dir():
+        raise ReaderError(f"{path} is a folder; give a file name")
+    if not path.parent.exists():
+        raise ReaderError(f"{path.parent}: folder does not exist")
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ReaderError(f"{path}: cannot write ({exc.strerror})") from exc
+    return path
+
+
+def summarize(summaries: Sequence[ImportSummary]) -> str:
+    new = sum(s.new for s in summaries)
+    dup = sum(s.duplicates for s in summaries)
+    skipped = sum(len(s.skipped) for s in summaries)
+    errors = sum(1 for s in summaries if s.error)
+    return f"{new} new, {dup} duplicates, {skipped} skipped, {errors} files rejected"
+

@@ -1,0 +1,81 @@
+"""Build search-index documents from the store, in bulk and in one pass."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+
+from ..text import abstract_plain
+from .papers import chunks, marks
+
+_BATCH = 2000
+
+
+def _added_ts(iso: str) -> float:
+    try:
+        return datetime.fromisoformat(iso).timestamp()
+    except ValueError:
+        return 0.0
+
+
+def _docs_for(conn: sqlite3.Connection, ids: Sequence[str]) -> list[dict]:
+    q = marks(len(ids))
+    tags: dict[str, list[str]] = {}
+    for pid, name in conn.execute(
+        f"SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id "
+        f"WHERE pt.paper_id IN ({q})", ids
+    ):
+        tags.setdefault(pid, []).append(name)
+    notes = dict(conn.execute(f"SELECT paper_id, body FROM notes WHERE paper_id IN ({q})", ids).fetchall())
+    comments: dict[str, list[str]] = {}
+    for pid, comment in conn.execute(
+        f"SELECT paper_id, comment FROM highlights WHERE paper_id IN ({q}) AND comment != ''", ids
+    ):
+        comments.setdefault(pid, []).append(comment)
+    docs = []
+    for r in conn.execute(
+        f"SELECT id, title, abstract, method, venue, year, authors, starred, read, added_at "
+        f"FROM papers WHERE id IN ({q})", ids
+    ):
+        pid = r[0]
+        docs.append({
+            "id": pid,
+            "title": r[1],
+            "abstract": abstract_plain(r[2]),
+            "method": r[3] or "",
+            "venue": r[4] or "",
+            "year": r[5],
+            "authors": "; ".join(json.loads(r[6])),
+            "tags": tags.get(pid, []),
+            "note": notes.get(pid, ""),
+            "comments": "\n".join(comments.get(pid, [])),
+            "starred": bool(r[7]),
+            "read": bool(r[8]),
+            "added": _added_ts(r[9]),
+        })
+    return docs
+
+
+def docs_for_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> list[dict]:
+    out: list[dict] = []
+    for part in chunks(list(ids)):
+        out.extend(_docs_for(conn, part))
+    return out
+
+
+def iter_docs(conn: sqlite3.Connection, *, since_seq: int | None = None) -> Iterator[dict]:
+    """Every paper's document (or those changed after since_seq), in batches."""
+    if since_seq is None:
+        ids = [r[0] for r in conn.execute("SELECT id FROM papers ORDER BY rowid")]
+    else:
+        ids = [r[0] for r in conn.execute("SELECT id FROM papers WHERE seq > ? ORDER BY rowid", [since_seq])]
+    for i in range(0, len(ids), _BATCH):
+        yield from docs_for_ids(conn, ids[i : i + _BATCH])
+
+
+def count_changed(conn: sqlite3.Connection, since_seq: int) -> tuple[int, list[str]]:
+    changed = conn.execute("SELECT count(*) FROM papers WHERE seq > ?", [since_seq]).fetchone()[0]
+    deleted = [r[0] for r in conn.execute("SELECT paper_id FROM tombstones WHERE seq > ?", [since_seq])]
+    return changed, deleted

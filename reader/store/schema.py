@@ -1,0 +1,103 @@
+"""The versioned schema: sqlite-utils migrations, with a file copy taken before migrating."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlite_utils
+from sqlite_utils.migrations import Migrations
+
+SCHEMA_MIGRATIONS = Migrations("reader")
+
+
+@SCHEMA_MIGRATIONS()
+def m0001_initial(db: sqlite_utils.Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO meta (key, value) VALUES ('change_seq', '0');
+        CREATE TABLE papers (
+            id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            title_source TEXT NOT NULL CHECK (title_source IN ('derived', 'imported', 'edited')),
+            derived_title TEXT NOT NULL,
+            abstract TEXT NOT NULL,
+            venue TEXT NOT NULL DEFAULT '',
+            year INTEGER,
+            authors TEXT NOT NULL DEFAULT '[]',
+            links TEXT NOT NULL DEFAULT '[]',
+            code_links TEXT NOT NULL DEFAULT '[]',
+            method TEXT NOT NULL DEFAULT '',
+            collection TEXT NOT NULL DEFAULT '',
+            sources TEXT NOT NULL DEFAULT '[]',
+            added_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            read INTEGER NOT NULL DEFAULT 0,
+            starred INTEGER NOT NULL DEFAULT 0,
+            seq INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX papers_seq ON papers (seq);
+        CREATE INDEX papers_added ON papers (added_at);
+        CREATE INDEX papers_collection ON papers (collection);
+        CREATE TABLE tombstones (paper_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+        CREATE TABLE tags (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE);
+        CREATE TABLE paper_tags (
+            paper_id TEXT NOT NULL REFERENCES papers (id) ON DELETE CASCADE,
+            tag_id INTEGER NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
+            PRIMARY KEY (paper_id, tag_id)
+        );
+        CREATE INDEX paper_tags_tag ON paper_tags (tag_id);
+        CREATE TABLE notes (
+            paper_id TEXT PRIMARY KEY REFERENCES papers (id) ON DELETE CASCADE,
+            body TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE highlights (
+            id INTEGER PRIMARY KEY,
+            paper_id TEXT NOT NULL REFERENCES papers (id) ON DELETE CASCADE,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            quote TEXT NOT NULL,
+            color TEXT NOT NULL,
+            comment TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX highlights_paper ON highlights (paper_id);
+        CREATE TABLE imports (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL,
+            format TEXT NOT NULL,
+            imported_at TEXT NOT NULL,
+            new INTEGER NOT NULL,
+            duplicates INTEGER NOT NULL,
+            skipped INTEGER NOT NULL,
+            problems TEXT NOT NULL DEFAULT '[]'
+        );
+        CREATE TABLE saved_searches (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            query TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        """
+    )
+
+
+def migrate(db: sqlite_utils.Database, db_path: Path | None, backups_dir: Path | None) -> Path | None:
+    """Apply pending migrations; copy the DB file first when it already holds data."""
+    pending = SCHEMA_MIGRATIONS.pending(db)
+    if not pending:
+        return None
+    backup = None
+    has_data = db_path is not None and db_path.exists() and "papers" in db.table_names()
+    if has_data and backups_dir is not None:
+        backups_dir.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        backup = backups_dir / f"library-before-{pending[0].name}-{stamp}.sqlite3"
+        db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        shutil.copy2(db_path, backup)
+    SCHEMA_MIGRATIONS.apply(db)
+    return backup

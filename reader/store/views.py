@@ -1,0 +1,63 @@
+"""Which paper ids a sidebar view selects, in the table's sort order."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class View:
+    """What the sidebar selected."""
+
+    kind: str = "all"  # all | unread | starred | notes | collection | tag
+    value: str | None = None
+
+
+_SORTS = {
+    "starred": "p.starred",
+    "title": "p.title COLLATE NOCASE",
+    "method": "p.method = '', p.method COLLATE NOCASE",
+    "venue": "p.venue COLLATE NOCASE",
+    "year": "p.year",
+    "tags": "(SELECT group_concat(t.name) FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id "
+            "WHERE pt.paper_id = p.id) COLLATE NOCASE",
+    "note": "EXISTS (SELECT 1 FROM notes n WHERE n.paper_id = p.id)",
+    "added": "p.added_at",
+    "read": "p.read",
+}
+SORT_KEYS = tuple(_SORTS)
+
+
+def where_for(view: View) -> tuple[str, list]:
+    kind = view.kind
+    if kind == "all":
+        return "", []
+    if kind == "unread":
+        return "WHERE p.read = 0", []
+    if kind == "read":
+        return "WHERE p.read = 1", []
+    if kind == "starred":
+        return "WHERE p.starred = 1", []
+    if kind == "notes":
+        return "WHERE EXISTS (SELECT 1 FROM notes n WHERE n.paper_id = p.id)", []
+    if kind == "collection":
+        return "WHERE p.collection = ?", [view.value or ""]
+    if kind == "tag":
+        return (
+            "WHERE p.id IN (SELECT pt.paper_id FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id "
+            "WHERE t.name = ?)",
+            [view.value or ""],
+        )
+    raise ValueError(f"unknown view kind {kind!r}")
+
+
+def paper_ids(conn: sqlite3.Connection, view: View, sort: str = "added", descending: bool = True) -> list[str]:
+    if sort not in _SORTS:
+        raise ValueError(f"unknown sort key {sort!r}")
+    where, params = where_for(view)
+    direction = "DESC" if descending else "ASC"
+    order = ", ".join(f"{part} {direction}" for part in _SORTS[sort].split(", "))
+    # rowid as the tie-breaker keeps the order stable between refreshes.
+    sql = f"SELECT p.id FROM papers p {where} ORDER BY {order}, p.rowid {direction}"
+    return [r[0] for r in conn.execute(sql, params)]

@@ -1,0 +1,397 @@
+"""The paper pane: title, metadata, star/read, tags, rendered abstract, highlights, note, related."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reader.text.render import abstract_html, note_html
+
+from .tag_editor import TagEditor
+
+NOTE_SAVE_DELAY_MS = 700  # saved ≤ 1 s after typing stops
+HIGHLIGHT_COLOURS = {  # stored name -> (light css, dark css)
+    "yellow": ("#fff1a8", "#6b5d12"),
+    "green": ("#c8f0c0", "#2f5a2a"),
+    "blue": ("#c6ddff", "#2b4a73"),
+    "pink": ("#ffc9de", "#6e2f47"),
+}
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def highlight_css(color: str, dark: bool) -> str:
+    light_css, dark_css = HIGHLIGHT_COLOURS.get(color, HIGHLIGHT_COLOURS["yellow"])
+    return dark_css if dark else light_css
+
+
+class PaperPane(QWidget):
+    """Shows one paper and turns the user's edits into signals the window writes."""
+
+    starToggled = Signal(bool)
+    readToggled = Signal(bool)
+    tagAdded = Signal(str)
+    tagRemoved = Signal(str)
+    titleEdited = Signal(str)
+    noteSaveRequested = Signal(str, str)  # paper id, text
+    highlightRequested = Signal(int, int, str, str)  # start, end, colour, comment
+    highlightRemoveRequested = Signal(int)
+    highlightCommentRequested = Signal(int)
+    relatedActivated = Signal(str)
+    linkActivated = Signal(QUrl)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("paperPane")
+        self.paper: dict[str, Any] | None = None
+        self.terms: list[str] = []
+        self.dark = False
+        self._note_paper: str | None = None
+        self._note_saved = ""
+        self._loading = False
+
+        self.titleEdit = QLineEdit(self)
+        self.titleEdit.setObjectName("titleEdit")
+        self.titleEdit.setPlaceholderText("Title")
+        self.titleEdit.setFrame(False)
+        font = QFont(self.titleEdit.font())
+        font.setPointSizeF(font.pointSizeF() * 1.35)
+        font.setBold(True)
+        self.titleEdit.setFont(font)
+        self.titleEdit.editingFinished.connect(self._title_finished)
+
+        self.metaLabel = QLabel(self)
+        self.metaLabel.setObjectName("metaLabel")
+        self.metaLabel.setWordWrap(True)
+        self.metaLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.starButton = QToolButton(self)
+        self.starButton.setObjectName("starButton")
+        self.starButton.setCheckable(True)
+        self.starButton.setToolTip("Star (S)")
+        self.starButton.clicked.connect(lambda checked: self._emit_unless_loading(self.starToggled, checked))
+        self.readButton = QToolButton(self)
+        self.readButton.setObjectName("readButton")
+        self.readButton.setCheckable(True)
+        self.readButton.setToolTip("Mark read / unread (R)")
+        self.readButton.clicked.connect(lambda checked: self._emit_unless_loading(self.readToggled, checked))
+
+        self.highlightButton = QToolButton(self)
+        self.highlightButton.setObjectName("highlightButton")
+        self.highlightButton.setText("Highlight")
+        self.highlightButton.setToolTip("Highlight the text selected in the abstract")
+        self.highlightButton.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.highlightButton.setEnabled(False)
+        self.highlightButton.clicked.connect(lambda: self.request_highlight("yellow"))
+        colours = QMenu(self.highlightButton)
+        for name in HIGHLIGHT_COLOURS:
+            colours.addAction(name.capitalize(), lambda n=name: self.request_highlight(n))
+        self.highlightButton.setMenu(colours)
+        self.highlightComment = QLineEdit(self)
+        self.highlightComment.setObjectName("highlightComment")
+        self.highlightComment.setPlaceholderText("Comment for the highlight (optional)")
+        self.highlightComment.returnPressed.connect(lambda: self.request_highlight("yellow"))
+
+        buttons = QHBoxLayout()
+        buttons.setSpacing(6)
+        buttons.addWidget(self.starButton)
+        buttons.addWidget(self.readButton)
+        buttons.addSpacing(12)
+        buttons.addWidget(self.highlightButton)
+        buttons.addWidget(self.highlightComment, 1)
+
+        self.tagEditor = TagEditor(self)
+        self.tagEditor.tagAdded.connect(self.tagAdded)
+        self.tagEditor.tagRemoved.connect(self.tagRemoved)
+
+        self.abstractView = QTextBrowser(self)
+        self.abstractView.setObjectName("abstractView")
+        self.abstractView.setOpenLinks(False)
+        self.abstractView.setOpenExternalLinks(False)
+        self.abstractView.anchorClicked.connect(self.linkActivated)
+        self.abstractView.copyAvailable.connect(self.highlightButton.setEnabled)
+        self.abstractView.document().setDocumentMargin(8)
+
+        self.codeLinks = QLabel(self)
+        self.codeLinks.setObjectName("codeLinks")
+        self.codeLinks.setWordWrap(True)
+        self.codeLinks.setTextFormat(Qt.TextFormat.RichText)
+        self.codeLinks.linkActivated.connect(lambda url: self.linkActivated.emit(QUrl(url)))
+
+        top = QWidget(self)
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(8, 8, 8, 4)
+        top_layout.addWidget(self.titleEdit)
+        top_layout.addWidget(self.metaLabel)
+        top_layout.addLayout(buttons)
+        top_layout.addWidget(self.tagEditor)
+        top_layout.addWidget(self.abstractView, 1)
+        top_layout.addWidget(self.codeLinks)
+
+        # Note: Markdown source or its preview
+        self.noteEditor = QPlainTextEdit(self)
+        self.noteEditor.setObjectName("noteEditor")
+        self.noteEditor.setPlaceholderText("Notes (Markdown) — saved as you type")
+        self.noteEditor.textChanged.connect(self._note_changed)
+        self.notePreview = QTextBrowser(self)
+        self.notePreview.setObjectName("notePreview")
+        self.notePreview.setOpenLinks(False)
+        self.notePreview.anchorClicked.connect(self.linkActivated)
+        self.noteStack = QStackedWidget(self)
+        self.noteStack.addWidget(self.noteEditor)
+        self.noteStack.addWidget(self.notePreview)
+        self.previewButton = QToolButton(self)
+        self.previewButton.setObjectName("previewButton")
+        self.previewButton.setText("Preview")
+        self.previewButton.setCheckable(True)
+        self.previewButton.toggled.connect(self.set_preview)
+        self.noteStatus = QLabel(self)
+        self.noteStatus.setObjectName("noteStatus")
+        note_page = QWidget(self)
+        note_layout = QVBoxLayout(note_page)
+        note_layout.setContentsMargins(4, 4, 4, 4)
+        note_bar = QHBoxLayout()
+        note_bar.addWidget(self.previewButton)
+        note_bar.addStretch(1)
+        note_bar.addWidget(self.noteStatus)
+        note_layout.addLayout(note_bar)
+        note_layout.addWidget(self.noteStack, 1)
+
+        self.highlightList = QListWidget(self)
+        self.highlightList.setObjectName("highlightList")
+        self.highlightList.itemActivated.connect(
+            lambda item: self.highlightCommentRequested.emit(item.data(ID_ROLE))
+        )
+        remove = QAction("Remove highlight", self.highlightList)
+        remove.setShortcut(QKeySequence(Qt.Key.Key_Delete))
+        remove.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        remove.triggered.connect(self.remove_selected_highlight)
+        self.highlightList.addAction(remove)
+        self.removeHighlightButton = QPushButton("Remove", self)
+        self.removeHighlightButton.setObjectName("removeHighlightButton")
+        self.removeHighlightButton.clicked.connect(self.remove_selected_highlight)
+        hl_page = QWidget(self)
+        hl_layout = QVBoxLayout(hl_page)
+        hl_layout.setContentsMargins(4, 4, 4, 4)
+        hl_layout.addWidget(self.highlightList, 1)
+        hl_bar = QHBoxLayout()
+        hl_bar.addWidget(QLabel("Double-click a highlight to edit its comment.", self))
+        hl_bar.addStretch(1)
+        hl_bar.addWidget(self.removeHighlightButton)
+        hl_layout.addLayout(hl_bar)
+
+        self.relatedList = QListWidget(self)
+        self.relatedList.setObjectName("relatedList")
+        self.relatedList.itemActivated.connect(lambda item: self.relatedActivated.emit(item.data(ID_ROLE)))
+
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("paneTabs")
+        self.tabs.addTab(note_page, "Note")
+        self.tabs.addTab(hl_page, "Highlights")
+        self.tabs.addTab(self.relatedList, "Related")
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setObjectName("paneSplitter")
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        self._note_timer = QTimer(self)
+        self._note_timer.setSingleShot(True)
+        self._note_timer.setInterval(NOTE_SAVE_DELAY_MS)
+        self._note_timer.timeout.connect(self.flush_note)
+        self.set_paper(None)
+
+    # -- showing --------------------------------------------------------------------------
+    @property
+    def paper_id(self) -> str | None:
+        return self.paper["id"] if self.paper else None
+
+    def set_paper(self, paper: dict[str, Any] | None, *, terms: list[str] | None = None) -> None:
+        """Show `paper`; re-showing the same paper keeps what is being typed."""
+        same = bool(paper and self.paper and paper["id"] == self.paper["id"])
+        if not same:
+            self.flush_note()
+        self.paper = paper
+        if terms is not None:
+            self.terms = terms
+        self._loading = True
+        try:
+            self._fill(paper, same)
+        finally:
+            self._loading = False
+
+    def _fill(self, paper: dict[str, Any] | None, same: bool) -> None:
+        enabled = paper is not None
+        for w in (self.titleEdit, self.starButton, self.readButton, self.tagEditor, self.tabs, self.highlightComment):
+            w.setEnabled(enabled)
+        if paper is None:
+            self.titleEdit.clear()
+            self.metaLabel.clear()
+            self.abstractView.setHtml("<p style='color:gray'>Select a paper.</p>")
+            self.codeLinks.clear()
+            self.tagEditor.set_tags([])
+            self.highlightList.clear()
+            self.relatedList.clear()
+            self._set_note(None, "")
+            self._sync_buttons(False, False)
+            return
+        if not (same and self.titleEdit.hasFocus()):
+            self.titleEdit.setText(paper.get("title") or "")
+            self.titleEdit.setCursorPosition(0)
+        meta = [str(x) for x in (paper.get("venue"), paper.get("year")) if x]
+        authors = paper.get("authors") or []
+        if authors:
+            shown = ", ".join(authors[:12]) + (f" … (+{len(authors) - 12})" if len(authors) > 12 else "")
+            meta.append(shown)
+        if paper.get("method"):
+            meta.append(f"method: {paper['method']}")
+        self.metaLabel.setText(" · ".join(meta))
+        self._sync_buttons(bool(paper.get("starred")), bool(paper.get("read")))
+        self.tagEditor.set_tags(list(paper.get("tags") or []))
+        self.render_abstract()
+        links = [u for u in (paper.get("code_links") or []) if isinstance(u, str)]
+        links += [u for u in (paper.get("links") or []) if isinstance(u, str) and u not in links]
+        self.codeLinks.setText(
+            " · ".join(f"<a href='{html.escape(u, quote=True)}'>{html.escape(_short(u))}</a>" for u in links[:6])
+        )
+        self.codeLinks.setVisible(bool(links))
+        self.highlightList.clear()
+        for h in paper.get("highlights") or []:
+            text = f"“{h.get('quote', '')}”"
+            if h.get("comment"):
+                text += f" — {h['comment']}"
+            item = QListWidgetItem(text, self.highlightList)
+            item.setData(ID_ROLE, h["id"])
+            item.setToolTip(f"{h.get('color', 'yellow')} highlight")
+        count = len(paper.get("highlights") or [])
+        self.tabs.setTabText(1, f"Highlights ({count})" if count else "Highlights")
+        if not same:
+            self.relatedList.clear()
+        note = paper.get("note") or ""
+        if not same or (not self.note_dirty() and self.noteEditor.toPlainText() != note):
+            self._set_note(paper["id"], note)
+        elif same:
+            self._note_saved = note if not self.note_dirty() else self._note_saved
+        if self.previewButton.isChecked():
+            self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
+
+    def render_abstract(self) -> None:
+        if not self.paper:
+            return
+        highlights = [
+            (h["start"], h["end"], highlight_css(h.get("color", "yellow"), self.dark))
+            for h in self.paper.get("highlights") or []
+        ]
+        scroll = self.abstractView.verticalScrollBar().value()
+        self.abstractView.setHtml(abstract_html(self.paper.get("abstract") or "", highlights=highlights, terms=self.terms))
+        self.abstractView.verticalScrollBar().setValue(scroll)
+
+    def set_related(self, items: list[tuple[str, str]]) -> None:
+        self.relatedList.clear()
+        for pid, title in items:
+            item = QListWidgetItem(title, self.relatedList)
+            item.setData(ID_ROLE, pid)
+            item.setToolTip(title)
+
+    def _sync_buttons(self, starred: bool, read: bool) -> None:
+        self.starButton.setChecked(starred)
+        self.starButton.setText("★ Starred" if starred else "☆ Star")
+        self.readButton.setChecked(read)
+        self.readButton.setText("✓ Read" if read else "Unread")
+
+    def _emit_unless_loading(self, signal: Any, value: Any) -> None:
+        if not self._loading:
+            signal.emit(value)
+
+    def _title_finished(self) -> None:
+        if self.paper is None or self._loading:
+            return
+        text = self.titleEdit.text().strip()
+        if text != (self.paper.get("title") or ""):
+            self.titleEdited.emit(text)
+
+    # -- highlights -----------------------------------------------------------------------
+    def selected_range(self) -> tuple[int, int] | None:
+        cursor = self.abstractView.textCursor()
+        if not cursor.hasSelection():
+            return None
+        return cursor.selectionStart(), cursor.selectionEnd()
+
+    def request_highlight(self, color: str = "yellow") -> bool:
+        span = self.selected_range()
+        if self.paper is None or span is None:
+            return False
+        comment = self.highlightComment.text().strip()
+        self.highlightComment.clear()
+        self.highlightRequested.emit(span[0], span[1], color, comment)
+        return True
+
+    def remove_selected_highlight(self) -> None:
+        item = self.highlightList.currentItem()
+        if item is not None:
+            self.highlightRemoveRequested.emit(item.data(ID_ROLE))
+
+    # -- note -----------------------------------------------------------------------------
+    def _set_note(self, paper_id: str | None, text: str) -> None:
+        self._note_timer.stop()
+        self._note_paper = paper_id
+        self._note_saved = text
+        self.noteEditor.blockSignals(True)
+        self.noteEditor.setPlainText(text)
+        self.noteEditor.blockSignals(False)
+        self.noteStatus.setText("")
+
+    def note_dirty(self) -> bool:
+        return self._note_paper is not None and self.noteEditor.toPlainText() != self._note_saved
+
+    def _note_changed(self) -> None:
+        if self.note_dirty():
+            self.noteStatus.setText("Editing…")
+            self._note_timer.start()
+
+    def flush_note(self) -> bool:
+        """Ask the window to save the note now if it changed; True when a save was requested."""
+        self._note_timer.stop()
+        if not self.note_dirty():
+            return False
+        text = self.noteEditor.toPlainText()
+        self._note_saved = text
+        self.noteStatus.setText("Saved")
+        self.noteSaveRequested.emit(self._note_paper, text)
+        return True
+
+    def set_preview(self, on: bool) -> None:
+        if on:
+            self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
+        self.noteStack.setCurrentIndex(1 if on else 0)
+        self.previewButton.setChecked(on)
+
+
+def _short(url: str) -> str:
+    text = url.split("://", 1)[-1]
+    return text if len(text) <= 48 else text[:45] + "…"

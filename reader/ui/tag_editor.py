@@ -1,0 +1,67 @@
+"""Tag chips with a completing line edit: add with Enter, remove with the chip's ×."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLineEdit, QToolButton, QWidget
+
+
+class TagEditor(QWidget):
+    """Shows a paper's tags as chips; emits tagAdded / tagRemoved."""
+
+    tagAdded = Signal(str)
+    tagRemoved = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("tagEditor")
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(4)
+        self._chips: list[QToolButton] = []
+        self.input = QLineEdit(self)
+        self.input.setObjectName("tagInput")
+        self.input.setPlaceholderText("Add tag…")
+        self.input.setMaximumWidth(180)
+        self._completions = QStringListModel(self)
+        completer = QCompleter(self._completions, self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.input.setCompleter(completer)
+        self.input.returnPressed.connect(self._commit)
+        self._layout.addWidget(self.input)
+        self._layout.addStretch(1)
+        self._tags: list[str] = []
+
+    def tags(self) -> list[str]:
+        return list(self._tags)
+
+    def set_tags(self, tags: list[str]) -> None:
+        if list(tags) == self._tags:
+            return
+        self._tags = list(tags)
+        for chip in self._chips:
+            chip.deleteLater()
+        self._chips = []
+        for i, tag in enumerate(self._tags):
+            chip = QToolButton(self)
+            chip.setObjectName("tagChip")
+            chip.setText(f"{tag}  ×")
+            chip.setToolTip(f"Remove the tag “{tag}”")
+            chip.setAutoRaise(False)
+            chip.clicked.connect(lambda _=False, t=tag: self.tagRemoved.emit(t))
+            self._layout.insertWidget(i, chip)
+            self._chips.append(chip)
+
+    def set_known_tags(self, names: list[str]) -> None:
+        self._completions.setStringList(names)
+
+    def _commit(self) -> None:
+        text = self.input.text().strip()
+        if not text:
+            return
+        self.input.clear()
+        # Several tags at once: "a, b"
+        for tag in (t.strip() for t in text.split(",")):
+            if tag and tag not in self._tags:
+                self.tagAdded.emit(tag)

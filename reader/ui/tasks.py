@@ -1,0 +1,156 @@
+"""Background task runner: one serialized writer, latest-wins readers, results back on the GUI thread."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+Callback = Callable[[Any], None] | None
+ErrorCallback = Callable[[BaseException], None] | None
+
+
+class Task:
+    """A handle on a submitted job: its future, a cancel flag and a progress callback."""
+
+    def __init__(self, runner: TaskRunner, label: str | None) -> None:
+        self.label = label
+        self.future: Future | None = None
+        self._cancel = threading.Event()
+        self._runner = runner
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def progress(self, done: int, total: int, message: str = "") -> None:
+        # Called on a worker thread; the signal is queued to the GUI thread.
+        self._runner.progressed.emit(self, int(done), int(total), str(message))
+
+
+class TaskRunner(QObject):
+    """Runs every store/index write on ONE writer thread and reads on latest-wins workers.
+
+    Results and exceptions are delivered to the GUI thread through a queued signal, so
+    callbacks may touch widgets.
+    """
+
+    _finished = Signal(object, object, object, object)  # origin, on_done, on_error, (result, error)
+    progressed = Signal(object, int, int, str)  # task, done, total, message
+    started = Signal(object)  # task with a label (shown in the status bar)
+    ended = Signal(object)
+    error = Signal(object)  # an exception nobody handled
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="reader-writer")
+        self._readers: dict[str, ThreadPoolExecutor] = {}
+        self._generations: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._pending_writes = 0
+        self._closed = False
+        self._finished.connect(self._deliver)
+
+    # -- writer -------------------------------------------------------------------------
+    def write(
+        self,
+        fn: Callable[..., Any],
+        on_done: Callback = None,
+        on_error: ErrorCallback = None,
+        *,
+        label: str | None = None,
+        with_task: bool = False,
+    ) -> Task:
+        """Queue `fn()` (or `fn(task)` when with_task) on the single writer thread."""
+        if self._closed:
+            raise RuntimeError("the task runner is shut down")
+        task = Task(self, label)
+        self._pending_writes += 1
+        if label:
+            self.started.emit(task)
+
+        def job() -> None:
+            try:
+                result = fn(task) if with_task else fn()
+            except BaseException as exc:  # delivered to the GUI thread, never swallowed
+                self._finished.emit(task, on_done, on_error, (None, exc))
+                return
+            self._finished.emit(task, on_done, on_error, (result, None))
+
+        task.future = self._writer.submit(job)
+        return task
+
+    def write_sync(self, fn: Callable[[], Any], timeout: float = 30.0) -> Any:
+        """Run `fn` on the writer and block until it ran (after everything queued before it)."""
+        return self._writer.submit(fn).result(timeout=timeout)
+
+    def drain(self, timeout: float = 60.0) -> None:
+        """Block until every write queued so far has run."""
+        self._writer.submit(lambda: None).result(timeout=timeout)
+
+    @property
+    def busy(self) -> bool:
+        return self._pending_writes > 0
+
+    # -- latest-wins readers ------------------------------------------------------------
+    def read(self, channel: str, fn: Callable[[], Any], on_done: Callback, on_error: ErrorCallback = None) -> int:
+        """Run `fn` on the channel's worker; only the newest request's result is delivered."""
+        with self._lock:
+            gen = self._generations.get(channel, 0) + 1
+            self._generations[channel] = gen
+            pool = self._readers.get(channel)
+            if pool is None:
+                pool = self._readers[channel] = ThreadPoolExecutor(1, thread_name_prefix=f"reader-{channel}")
+        key = (channel, gen)
+
+        def job() -> None:
+            if self._generations.get(channel) != gen:
+                return  # a newer request is queued: don't even start this one
+            try:
+                result = fn()
+            except BaseException as exc:
+                self._finished.emit(key, on_done, on_error, (None, exc))
+                return
+            self._finished.emit(key, on_done, on_error, (result, None))
+
+        if not self._closed:
+            pool.submit(job)
+        return gen
+
+    def invalidate(self, channel: str) -> None:
+        """Drop whatever the channel is computing now."""
+        with self._lock:
+            self._generations[channel] = self._generations.get(channel, 0) + 1
+
+    # -- delivery (GUI thread) ------------------------------------------------------------
+    @Slot(object, object, object, object)
+    def _deliver(self, origin: Any, on_done: Callback, on_error: ErrorCallback, outcome: tuple) -> None:
+        result, error = outcome
+        if isinstance(origin, Task):
+            self._pending_writes -= 1
+            if origin.label:
+                self.ended.emit(origin)
+        else:
+            channel, gen = origin
+            if self._generations.get(channel) != gen:
+                return  # stale: a newer read was requested meanwhile
+        if error is not None:
+            if on_error is not None:
+                on_error(error)
+            else:
+                self.error.emit(error)
+        elif on_done is not None:
+            on_done(result)
+
+    def shutdown(self, wait: bool = True) -> None:
+        self._closed = True
+        for gen_channel in list(self._generations):
+            self.invalidate(gen_channel)
+        for pool in self._readers.values():
+            pool.shutdown(wait=wait, cancel_futures=True)
+        self._writer.shutdown(wait=wait)

@@ -1,0 +1,107 @@
+"""The `reader` CLI end to end in subprocesses: exit codes, JSON output, show, export."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+def run(data_dir, *args, check=True):
+    env = dict(os.environ, READER_DATA_DIR=str(data_dir))
+    proc = subprocess.run([sys.executable, "-m", "reader", *args], capture_output=True, text=True, env=env,
+                          timeout=120)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{args}: {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cli")
+    run(d, "stats")
+    return d
+
+
+def _ids(data_dir):
+    return [p["id"] for p in json.loads(run(data_dir, "list", "--json").stdout)]
+
+
+def test_list_json_shape(data_dir):
+    items = json.loads(run(data_dir, "list", "--json").stdout)
+    assert len(items) == 56
+    assert {"id", "title", "venue", "year", "starred", "read", "tags", "method"} <= set(items[0])
+
+
+def test_show_every_seed_paper_is_clean(data_dir):
+    for pid in _ids(data_dir):
+        text = run(data_dir, "show", pid[:8]).stdout
+        for raw in ("$", "\\mathbf", "\\textit", "\\%", "**"):
+            assert raw not in text, (pid, raw, text)
+
+
+def test_search_star_tag_note_flow(data_dir, tmp_path):
+    hits = json.loads(run(data_dir, "search", "sparse attention", "--json").stdout)
+    pid = hits[0]["id"]
+    assert "score" in hits[0] and hits[0]["method"] == "SpargeAttn"
+    run(data_dir, "star", pid[:6])
+    run(data_dir, "tag", pid[:6], "attention", "to-read")
+    run(data_dir, "note", pid[:6], "--text", "Read the kernel section.")
+    run(data_dir, "read", pid[:6])
+    assert [h["id"] for h in json.loads(run(data_dir, "search", "is:starred", "--json").stdout)] == [pid]
+    assert [h["id"] for h in json.loads(run(data_dir, "search", "tag:to-read", "--json").stdout)] == [pid]
+    assert [h["id"] for h in json.loads(run(data_dir, "search", "note:kernel", "--json").stdout)] == [pid]
+    starred = json.loads(run(data_dir, "list", "--starred", "--json").stdout)
+    assert [s["id"] for s in starred] == [pid] and starred[0]["tags"] == ["attention", "to-read"]
+    out = tmp_path / "list.md"
+    run(data_dir, "export", "markdown", str(out), "--starred", "--with-abstracts")
+    text = out.read_text(encoding="utf-8")
+    assert "★" in text and "Read the kernel section." in text and "to-read" in text
+    folder = tmp_path / "per"
+    run(data_dir, "export", "markdown", str(folder), "--tag", "attention", "--per-paper")
+    assert len(list(folder.glob("*.md"))) == 1
+    related = json.loads(run(data_dir, "related", pid[:8], "--json").stdout)
+    assert related and pid not in [r["id"] for r in related]
+    run(data_dir, "unstar", pid)
+    assert json.loads(run(data_dir, "search", "is:starred", "--json").stdout) == []
+
+
+def test_user_errors_exit_1_with_one_line(data_dir, tmp_path):
+    for args in (("show", "ffffffffffff"), ("import", str(tmp_path / "nope.txt")), ("star", "xyz")):
+        proc = run(data_dir, *args, check=False)
+        assert proc.returncode == 1, (args, proc.stderr)
+        assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_usage_errors_exit_2(data_dir):
+    proc = run(data_dir, "frobnicate", check=False)
+    assert proc.returncode == 2
+    proc = run(data_dir, "note", "abc", check=False)
+    assert proc.returncode == 2
+
+
+def test_malformed_query_does_not_crash(data_dir):
+    proc = run(data_dir, "search", "title:(", check=False)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+
+
+def test_import_summary_and_reimport(data_dir, tmp_path):
+    path = tmp_path / "papers.csv"
+    path.write_text(
+        'Title,Summary,Author,Year\n"A, quoted title","An abstract that spans\nseveral lines, with commas, '
+        'and is long enough.",Grace Hopper,2019\n', encoding="utf-8")
+    out = run(data_dir, "import", str(path)).stdout
+    assert "1 new, 0 duplicates, 0 skipped" in out
+    out = run(data_dir, "import", str(path)).stdout
+    assert "0 new, 1 duplicates" in out
+
+
+def test_data_dir_option_overrides_env(tmp_path):
+    other = tmp_path / "other"
+    env = dict(os.environ, READER_DATA_DIR=str(tmp_path / "env"))
+    subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(other), "stats"], check=True, env=env,
+                   capture_output=True)
+    assert (other / "library.sqlite3").exists() and not (tmp_path / "env").exists()
