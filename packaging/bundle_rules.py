@@ -17,6 +17,9 @@ EXCLUDED_MODULES: tuple[str, ...] = (
     "_tkinter",
     "ssl",  # no network: drops libssl (libcrypto stays for hashlib)
     "_ssl",
+    "_hashlib",  # hashlib falls back to the builtin _sha1/_sha256/_md5: drops libcrypto
+    "readline",  # drops libreadline/libtinfo
+    "pygments",  # markdown's codehilite would pull it in; Reader doesn't highlight code
     "PySide6.QtNetwork",
     "PySide6.QtDBus",
     "PySide6.QtQml",
@@ -70,6 +73,9 @@ DROPPED_LIBS = re.compile(
     r"(?i)(^|/)(lib)?Qt6(Pdf|Qml|Quick|Network|OpenGL|VirtualKeyboard|EglFS|EglFsKms|WlShell)\w*"
     r"|(^|/)opengl32sw\.dll$"
 )
+# Linux: taken from the system, never bundled. Every distribution has them (apt itself needs
+# them) and a bundled libstdc++ older than the system's breaks loading Mesa's GL drivers.
+SYSTEM_LIBS = frozenset({"libstdc++.so.6", "libgcc_s.so.1"})
 # Loaded with dlopen(), so no DT_NEEDED entry points at them; never drop them by closure.
 DLOPENED_LIBS = frozenset({"libdbus-1.so.3"})
 
@@ -86,7 +92,7 @@ def _stem(filename: str) -> str:
 
 def keep_entry(dest_name: str) -> bool:
     """False for Qt translations, unwanted Qt plugins and unused Qt libraries."""
-    dest = PurePath(dest_name).as_posix()
+    dest = dest_name.replace("\\", "/")  # Windows TOC names use backslashes
     if _TRANSLATION_RE.search(dest):
         return False
     match = _PLUGIN_RE.search(dest)
@@ -110,15 +116,17 @@ def _is_shared_lib(dest: str) -> bool:
 
 
 def drop_unreferenced_libs(
-    binaries: Iterable[TocEntry], needed_by: Callable[[str], Iterable[str]]
+    binaries: list[TocEntry], needed_by: Callable[[str], Iterable[str]]
 ) -> tuple[list[TocEntry], list[TocEntry]]:
-    """Linux: drop bundled lib*.so* that no kept extension module, plugin or library needs.
+    """Linux: drop bundled lib*.so* that no kept extension module, plugin or library needs,
+    and the SYSTEM_LIBS.
 
     Roots are everything that is not a plain shared library (Python extension modules, Qt
     plugins, libpython); needed_by(src) lists the sonames a binary links against
     (transitively is fine). Returns (kept, dropped).
     """
-    entries = list(binaries)
+    system = [e for e in binaries if PurePath(e[0]).name in SYSTEM_LIBS]
+    entries = [e for e in binaries if PurePath(e[0]).name not in SYSTEM_LIBS]
     libs = {PurePath(e[0]).name: e for e in entries if _is_shared_lib(e[0]) and "/plugins/" not in e[0]}
     roots = [e for e in entries if PurePath(e[0]).name not in libs]
     reachable = {name for name in libs if name in DLOPENED_LIBS or name.startswith("libpython")}
@@ -135,7 +143,7 @@ def drop_unreferenced_libs(
                 reachable.add(base)
                 queue.append(libs[base][1])
     kept = [e for e in entries if PurePath(e[0]).name not in libs or PurePath(e[0]).name in reachable]
-    dropped = [e for e in entries if PurePath(e[0]).name in libs and PurePath(e[0]).name not in reachable]
+    dropped = system + [e for e in entries if PurePath(e[0]).name in libs and PurePath(e[0]).name not in reachable]
     return kept, dropped
 
 

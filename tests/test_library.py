@@ -133,10 +133,10 @@ def test_highlights_quote_the_plain_text(lib):
     pid = _find(lib, "mode connectivity")
     plain = abstract_plain(lib.paper(pid)["abstract"])
     start = plain.index("mode connectivity")
-    hid = lib.add_highlight(pid, start, start + 17, "#ffe066", "key idea")
+    hid = lib.add_highlight(pid, start, start + 17, "#ffe066", "zebrafinch idea")
     h = lib.paper(pid)["highlights"][0]
-    assert (h["id"], h["quote"], h["comment"]) == (hid, "mode connectivity", "key idea")
-    assert [x.id for x in lib.search("key idea").hits] == [pid]
+    assert (h["id"], h["quote"], h["comment"]) == (hid, "mode connectivity", "zebrafinch idea")
+    assert [x.id for x in lib.search("zebrafinch").hits] == [pid]
     with pytest.raises(ReaderError):
         lib.add_highlight(pid, 5, 10_000, "#fff")
     lib.remove_highlight(hid)

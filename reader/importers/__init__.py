@@ -1,4 +1,4 @@
-"""Parse paper files (seed text, JSON Lines, JSON, CSV, Reader backups) into ParseResults."""
+"""Parse paper files (seed text, JSON Lines, JSON, CSV, RIS, BibTeX, Reader backups) into ParseResults."""
 
 from __future__ import annotations
 
@@ -7,15 +7,18 @@ from pathlib import Path
 from reader.errors import InputFileError
 from reader.models import ParseResult
 
+from .bibtex import parse_bibtex
 from .csvfmt import parse_csv
 from .decode import read_text
 from .detect import detect_format
 from .jsonfmt import parse_json, parse_jsonl
+from .ris import parse_ris
 from .seed import parse_seed
 
 __all__ = ["parse_file", "parse_text", "detect_format"]
 
-_PARSERS = {"seed": parse_seed, "jsonl": parse_jsonl, "json": parse_json, "csv": parse_csv}
+_PARSERS = {"seed": parse_seed, "jsonl": parse_jsonl, "json": parse_json, "csv": parse_csv,
+            "ris": parse_ris, "bibtex": parse_bibtex}
 
 
 def parse_text(text: str, path: str | Path, fmt: str | None = None) -> ParseResult:

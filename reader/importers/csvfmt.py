@@ -50,7 +50,8 @@ def looks_like_csv(text: str) -> bool:
 def parse_csv(text: str, path: str) -> ParseResult:
     """Parse CSV text (LF line ends); Record.line is the physical line where the row starts."""
     delimiter = sniff_delimiter(text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    # strict: an unterminated quote is an error, not a silently swallowed rest of file.
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         header = next(reader)
     except (StopIteration, csv.Error) as exc:
@@ -68,8 +69,10 @@ def parse_csv(text: str, path: str) -> ParseResult:
         except StopIteration:
             break
         except csv.Error as exc:
-            result.problems.append(Problem(start, f"unreadable CSV row ({exc})"))
-            break
+            # The reader resets per row, so the rows after a badly quoted one still parse.
+            result.problems.append(Problem(start, f"badly quoted CSV row ({exc})"))
+            previous_end = reader.line_num
+            continue
         previous_end = reader.line_num
         if not any(cell.strip() for cell in row):
             continue

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .bibtex import looks_like_bibtex
 from .csvfmt import looks_like_csv
+from .ris import looks_like_ris
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".jsonlines")
 CSV_EXTENSIONS = (".csv", ".tsv")
@@ -20,7 +22,7 @@ def _first_line_is_object(text: str) -> bool:
 
 
 def detect_format(path: str | Path, text: str) -> str:
-    """'jsonl', 'json' (also backups), 'csv' or 'seed' for decoded text."""
+    """'jsonl', 'json' (also backups), 'csv', 'ris', 'bibtex' or 'seed' for decoded text."""
     ext = Path(path).suffix.lower()
     start = text.lstrip()[:1]
     if start in ("{", "["):
@@ -38,6 +40,10 @@ def detect_format(path: str | Path, text: str) -> str:
             ):
                 return "jsonl"
         return "json"
+    if ext == ".bib" or looks_like_bibtex(text):
+        return "bibtex"
+    if looks_like_ris(text):
+        return "ris"
     if ext in CSV_EXTENSIONS or looks_like_csv(text):
         return "csv"
     return "seed"

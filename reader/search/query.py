@@ -218,6 +218,22 @@ def _leaf_fields(q: wq.Query) -> set[str]:
     return names
 
 
+def _tune(q: wq.Query) -> wq.Query:
+    """Cheaper fuzzy matching: the first letter must match (Whoosh otherwise scans the whole
+    term list), and free-word fuzzy terms skip the large author-name vocabulary."""
+
+    def fix(node: wq.Query) -> wq.Query:
+        if isinstance(node, wq.FuzzyTerm):
+            node.prefixlength = max(node.prefixlength, 1)
+        elif isinstance(node, wq.Or) and len(node.subqueries) > 1 and all(
+            isinstance(c, wq.FuzzyTerm) for c in node.subqueries
+        ):
+            node.subqueries = [c for c in node.subqueries if c.fieldname != "authors"]
+        return node
+
+    return q.accept(fix)
+
+
 def parse_query(text: str, parser: qparser.QueryParser) -> ParsedQuery:
     """Check and parse `text`; never raises. Malformed queries are searched as plain words."""
     problems: list[str] = []
@@ -246,7 +262,7 @@ def parse_query(text: str, parser: qparser.QueryParser) -> ParsedQuery:
         rewritten, terms = _plain(cleaned)
         problems.insert(0, f"Could not parse the query ({e}) — searched as plain words")
         q = parser.parse(rewritten) if rewritten else wq.NullQuery
-    q = q.normalize()
+    q = _tune(q.normalize())
     if q is wq.NullQuery or isinstance(q, type(wq.NullQuery)):
         msg = "; ".join(problems) if problems else "Only common words — nothing to search"
         return ParsedQuery(text, None, msg, [], False, fallback)

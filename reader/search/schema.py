@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pickle import dumps
 
 from whoosh.analysis import (
     CharsetFilter,
@@ -16,9 +17,9 @@ from whoosh.analysis import (
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
 from whoosh.formats import Positions
-from whoosh.system import pack_uint
 from whoosh.lang.porter import stem as porter_stem
 from whoosh.support.charset import accent_map
+from whoosh.system import pack_uint
 
 # Bump when the schema or analysis changes: an index with another version is rebuilt.
 SCHEMA_VERSION = 1
@@ -60,6 +61,8 @@ class FastText(TEXT):
     Query-time analysis still uses the regular analyzer chain, which yields the same terms.
     """
 
+    stemmed = True  # else: accent-folded names (see _name_analyzer)
+
     def index(self, value, **kwargs) -> Iterator[tuple[bytes, int, float, bytes]]:
         if not isinstance(value, str):
             yield from super().index(value, **kwargs)
@@ -72,9 +75,12 @@ class FastText(TEXT):
                 continue
             if pos < 0:
                 pos = i  # Whoosh's StopFilter numbers from the first kept word's position
-            s = _stem_cache.get(w)
-            if s is None:
-                s = cached_stem(w)
+            if self.stemmed:
+                s = _stem_cache.get(w)
+                if s is None:
+                    s = cached_stem(w)
+            else:
+                s = w.translate(accent_map)
             lst = poses.get(s)
             if lst is None:
                 poses[s] = [pos]
@@ -84,17 +90,17 @@ class FastText(TEXT):
         fmt = self.format
         boost = fmt.field_boost
         if isinstance(fmt, Positions):
-            enc = fmt.encode
+            # Inlined Positions.encode: delta-coded positions, pickled.
             for s, lst in poses.items():
-                yield s.encode("utf-8"), len(lst), len(lst) * boost, enc(lst)
+                n = len(lst)
+                if n == 1:
+                    deltas = lst
+                else:
+                    deltas = [lst[0]] + [b - a for a, b in zip(lst, lst[1:], strict=False)]
+                yield s.encode("utf-8"), n, n * boost, pack_uint(n) + dumps(deltas, 2)
         else:  # Frequency
             for s, lst in poses.items():
                 yield s.encode("utf-8"), len(lst), len(lst) * boost, pack_uint(len(lst))
-
-    def spellable_words(self, value):
-        if isinstance(value, str):
-            return sorted(set(plain_words(value)))
-        return super().spellable_words(value)
 
 
 def _name_analyzer():
@@ -108,6 +114,12 @@ def _name_analyzer():
     )
 
 
+class FastNames(FastText):
+    """Author names: like FastText but accent-folded instead of stemmed."""
+
+    stemmed = False
+
+
 def build_schema() -> Schema:
     """Fields: `id` is stored (and a column, for fast hit lists); everything else is index-only.
 
@@ -116,15 +128,17 @@ def build_schema() -> Schema:
     stem = stem_analyzer()
     return Schema(
         id=ID(stored=True, unique=True, sortable=True),
-        title=FastText(analyzer=stem, stored=True, field_boost=3.0, spelling=True),
-        abstract=FastText(analyzer=stem, stored=True, spelling=True),
+        title=FastText(analyzer=stem, stored=True, field_boost=3.0),
+        abstract=FastText(analyzer=stem, stored=True),
         method=FastText(analyzer=stem, field_boost=2.0),
-        authors=TEXT(analyzer=_name_analyzer()),
-        venue=TEXT(analyzer=StandardAnalyzer(stoplist=None), phrase=False),
-        year=NUMERIC(int, bits=32, signed=False),
+        authors=FastNames(analyzer=_name_analyzer()),
+        venue=TEXT(analyzer=StandardAnalyzer(stoplist=None)),
+        # shift_step=0: one term per year instead of 8 tiered ones; ranges over ~100 years
+        # of terms are cheap anyway.
+        year=NUMERIC(int, bits=32, signed=False, shift_step=0),
         # Tags: exact lowercase keywords for `tag:`, and their words in `tagtext` for free text.
         tags=KEYWORD(commas=True, lowercase=True, scorable=True),
-        tagtext=FastText(analyzer=stem, phrase=False),
+        tagtext=FastText(analyzer=stem),
         note=FastText(analyzer=stem),
         comments=FastText(analyzer=stem),
         # is:/has: filters as keywords: starred/unstarred/read/unread/hasnote.

@@ -121,14 +121,16 @@ _FRACS = frozenset("frac dfrac tfrac cfrac nicefrac sfrac flatfrac".split())
 _BINOMS = frozenset("binom dbinom tbinom choose".split())
 
 _SUP = dict(zip(
-    "0123456789+-=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWαβγδεθιφχ·∗′*",
-    "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵅᵝᵞᵟᵋᶿᶥᵠᵡ˙*′*",
+    "0123456789+-=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWαβγδεθιφχ∗′*",
+    "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵅᵝᵞᵟᵋᶿᶥᵠᵡ*′*",
+    strict=True,
 ))
 _SUP["⊤"] = "ᵀ"
 _SUP["−"] = "⁻"
 _SUB = dict(zip(
     "0123456789+-=()aehijklmnoprstuvxβγρφχ",
     "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ",
+    strict=True,
 ))
 _SUB["−"] = "₋"
 
@@ -261,7 +263,7 @@ class _Parser:
 
     def command(self, name: str, out: list[str]) -> str:
         if name in _GREEK or name in _SYMBOLS:
-            self.skip_spaces()
+            # Unlike TeX, keep the source's space after a symbol: "\alpha + \beta".
             return _GREEK.get(name) or _SYMBOLS[name]
         if name in _TIGHT:
             return _RELATIONS[name]  # keep the source's own spacing: "2\times3", "a \pm b"

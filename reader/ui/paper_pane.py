@@ -69,14 +69,8 @@ class PaperPane(QWidget):
         self._note_saved = ""
         self._loading = False
 
-        self.titleEdit = QLineEdit(self)
+        self.titleEdit = TitleEdit(self)
         self.titleEdit.setObjectName("titleEdit")
-        self.titleEdit.setPlaceholderText("Title")
-        self.titleEdit.setFrame(False)
-        font = QFont(self.titleEdit.font())
-        font.setPointSizeF(font.pointSizeF() * 1.35)
-        font.setBold(True)
-        self.titleEdit.setFont(font)
         self.titleEdit.editingFinished.connect(self._title_finished)
 
         self.metaLabel = QLabel(self)
@@ -262,7 +256,6 @@ class PaperPane(QWidget):
             return
         if not (same and self.titleEdit.hasFocus()):
             self.titleEdit.setText(paper.get("title") or "")
-            self.titleEdit.setCursorPosition(0)
         meta = [str(x) for x in (paper.get("venue"), paper.get("year")) if x]
         authors = paper.get("authors") or []
         if authors:
@@ -294,9 +287,7 @@ class PaperPane(QWidget):
             self.relatedList.clear()
         note = paper.get("note") or ""
         if not same or (not self.note_dirty() and self.noteEditor.toPlainText() != note):
-            self._set_note(paper["id"], note)
-        elif same:
-            self._note_saved = note if not self.note_dirty() else self._note_saved
+            self._set_note(paper["id"], note)  # same paper: only when nothing unsaved is typed
         if self.previewButton.isChecked():
             self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
 
@@ -322,7 +313,7 @@ class PaperPane(QWidget):
         self.starButton.setChecked(starred)
         self.starButton.setText("★ Starred" if starred else "☆ Star")
         self.readButton.setChecked(read)
-        self.readButton.setText("✓ Read" if read else "Unread")
+        self.readButton.setText("✓ Read" if read else "○ Unread")
 
     def _emit_unless_loading(self, signal: Any, value: Any) -> None:
         if not self._loading:
@@ -385,11 +376,69 @@ class PaperPane(QWidget):
         self.noteSaveRequested.emit(self._note_paper, text)
         return True
 
+    def commit_edits(self) -> None:
+        """Save whatever is being edited (title and note) now."""
+        self._title_finished()
+        self.flush_note()
+
     def set_preview(self, on: bool) -> None:
         if on:
             self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
         self.noteStack.setCurrentIndex(1 if on else 0)
         self.previewButton.setChecked(on)
+
+
+class TitleEdit(QPlainTextEdit):
+    """An editable title that wraps instead of clipping; Enter or leaving it commits."""
+
+    editingFinished = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        font.setBold(True)
+        self.setFont(font)
+        self.setFrameShape(QPlainTextEdit.Shape.NoFrame)
+        self.setPlaceholderText("Title")
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setTabChangesFocus(True)
+        self.document().setDocumentMargin(2)
+        self.document().documentLayout().documentSizeChanged.connect(lambda _: self._fit())
+        self._fit()
+
+    def text(self) -> str:
+        return " ".join(self.toPlainText().split())
+
+    def setText(self, text: str) -> None:
+        self.setPlainText(text)
+        self.setToolTip(text)
+        self._fit()
+
+    def _fit(self) -> None:
+        lines = max(1, min(4, self.document().lineCount() if self.document().blockCount() > 1 else
+                           self._visual_lines()))
+        height = lines * self.fontMetrics().lineSpacing() + 2 * int(self.document().documentMargin()) + 6
+        self.setFixedHeight(height)
+
+    def _visual_lines(self) -> int:
+        layout = self.document().firstBlock().layout()
+        return layout.lineCount() if layout is not None and layout.lineCount() else 1
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def keyPressEvent(self, event: Any) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.editingFinished.emit()  # a title is one line
+            return
+        super().keyPressEvent(event)
+
+    def focusOutEvent(self, event: Any) -> None:
+        super().focusOutEvent(event)
+        self.editingFinished.emit()
 
 
 def _short(url: str) -> str:

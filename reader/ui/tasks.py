@@ -40,7 +40,9 @@ class TaskRunner(QObject):
     callbacks may touch widgets.
     """
 
-    _finished = Signal(object, object, object, object)  # origin, on_done, on_error, (result, error)
+    # One tuple per delivery (origin, on_done, on_error, result, error): PySide6 mishandles the
+    # reference counts of bare None/True/False passed as `object` signal arguments across threads.
+    _finished = Signal(object)
     progressed = Signal(object, int, int, str)  # task, done, total, message
     started = Signal(object)  # task with a label (shown in the status bar)
     ended = Signal(object)
@@ -78,9 +80,9 @@ class TaskRunner(QObject):
             try:
                 result = fn(task) if with_task else fn()
             except BaseException as exc:  # delivered to the GUI thread, never swallowed
-                self._finished.emit(task, on_done, on_error, (None, exc))
+                self._finished.emit((task, on_done, on_error, None, exc))
                 return
-            self._finished.emit(task, on_done, on_error, (result, None))
+            self._finished.emit((task, on_done, on_error, result, None))
 
         task.future = self._writer.submit(job)
         return task
@@ -114,9 +116,9 @@ class TaskRunner(QObject):
             try:
                 result = fn()
             except BaseException as exc:
-                self._finished.emit(key, on_done, on_error, (None, exc))
+                self._finished.emit((key, on_done, on_error, None, exc))
                 return
-            self._finished.emit(key, on_done, on_error, (result, None))
+            self._finished.emit((key, on_done, on_error, result, None))
 
         if not self._closed:
             pool.submit(job)
@@ -128,9 +130,9 @@ class TaskRunner(QObject):
             self._generations[channel] = self._generations.get(channel, 0) + 1
 
     # -- delivery (GUI thread) ------------------------------------------------------------
-    @Slot(object, object, object, object)
-    def _deliver(self, origin: Any, on_done: Callback, on_error: ErrorCallback, outcome: tuple) -> None:
-        result, error = outcome
+    @Slot(object)
+    def _deliver(self, delivery: tuple) -> None:
+        origin, on_done, on_error, result, error = delivery
         if isinstance(origin, Task):
             self._pending_writes -= 1
             if origin.label:

@@ -1,0 +1,364 @@
+"""SearchIndex: the Whoosh full-text index derived from the store (rebuildable at any time)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+from collections.abc import Callable, Iterable
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as windex
+from whoosh import query as wq
+from whoosh.codec.whoosh3 import W3Codec
+from whoosh.filedb.filestore import FileStorage
+from whoosh.searching import Searcher
+from whoosh.writing import CLEAR
+
+from reader.search.query import ParsedQuery, highlight_terms, make_parser, parse_query
+from reader.search.results import Hit, SearchResults
+from reader.search.schema import SCHEMA_VERSION, build_schema, cached_stem, plain_words
+from reader.search.snippets import make_snippet
+from reader.search.writer import BulkWriter
+
+STAMP_FILE = "reader-stamp.json"
+SNIPPETS = 50  # hits that get a snippet; the rest have snippet ""
+_PROGRESS_EVERY = 250
+
+
+def doc_fields(doc: dict[str, Any]) -> dict[str, Any]:
+    """Map a store document to Whoosh fields, leaving out empty values (less work)."""
+    f: dict[str, Any] = {"id": doc["id"]}
+    for name in ("title", "abstract", "method", "venue", "note", "comments"):
+        v = doc.get(name)
+        if v:
+            f[name] = v
+    if doc.get("authors"):
+        f["authors"] = doc["authors"]
+    if doc.get("year") is not None:
+        f["year"] = int(doc["year"])
+    tags = [t.strip().lower().replace(",", " ") for t in doc.get("tags") or () if t.strip()]
+    if tags:
+        f["tags"] = ",".join(tags)
+        f["tagtext"] = " ".join(tags)
+    flags = ["starred" if doc.get("starred") else "unstarred",
+             "read" if doc.get("read") else "unread"]
+    if (doc.get("note") or "").strip():
+        flags.append("hasnote")
+    f["flags"] = " ".join(flags)
+    return f
+
+
+class SearchIndex:
+    """Whoosh index in one directory. Writes from one thread; searches from any thread."""
+
+    # Writer options for rebuild(); measured in benchmarks/bench_search.py.
+    # Uncompressed posting blocks build ~10-30% faster; the index grows (see the benchmark).
+    rebuild_options: dict[str, Any] = {"limitmb": 256, "codec": W3Codec(compression=0)}
+
+    def __init__(self, index_dir: Path, ix: windex.Index, stamp: int,
+                 was_reset: bool = False, reset_reason: str | None = None) -> None:
+        self.index_dir = Path(index_dir)
+        self._ix = ix
+        self.stamp = stamp
+        self.was_reset = was_reset
+        self.reset_reason = reset_reason
+        self._parser = make_parser(ix.schema)
+        self._write_lock = threading.Lock()
+        # Whoosh searchers share file handles (seek+read), so reads are serialised too.
+        self._read_lock = threading.RLock()
+        self._searcher: Searcher | None = ix.searcher()
+
+    # -- opening -------------------------------------------------------------------------
+
+    @staticmethod
+    def _storage(index_dir: Path) -> FileStorage:
+        # No mmap: opening a segment then costs ~7 ms instead of ~90 ms at 100k docs.
+        return FileStorage(str(index_dir), supports_mmap=False)
+
+    @classmethod
+    def open(cls, index_dir: Path) -> SearchIndex:
+        """Open (or create) the index; a corrupt or outdated one is wiped and recreated empty."""
+        index_dir = Path(index_dir)
+        reason: str | None = None
+        try:
+            index_dir.mkdir(parents=True, exist_ok=True)
+            storage = cls._storage(index_dir)
+            if windex.exists(storage):
+                meta = _read_meta(index_dir)
+                if meta is None:
+                    reason = "the index has no readable stamp file"
+                elif meta.get("schema") != SCHEMA_VERSION:
+                    reason = "the index was built by another version of Reader"
+                else:
+                    ix = storage.open_index()
+                    _check(ix)
+                    return cls(index_dir, ix, int(meta.get("stamp", -1)))
+            elif any(index_dir.iterdir()):
+                reason = "the index directory holds no usable index"
+            else:
+                ix = storage.create_index(build_schema())
+                _write_meta(index_dir, -1)
+                return cls(index_dir, ix, -1)
+        except Exception as e:  # any failure to read means: start again
+            reason = f"the index could not be read ({type(e).__name__}: {e})"
+        shutil.rmtree(index_dir, ignore_errors=True)
+        index_dir.mkdir(parents=True, exist_ok=True)
+        ix = cls._storage(index_dir).create_index(build_schema())
+        _write_meta(index_dir, -1)
+        return cls(index_dir, ix, -1, was_reset=True, reset_reason=reason)
+
+    # -- writing -------------------------------------------------------------------------
+
+    def rebuild(self, docs: Iterable[dict], *, stamp: int, total: int | None = None,
+                progress: Callable[[int, int], None] | None = None,
+                cancelled: Callable[[], bool] | None = None) -> None:
+        """Replace the whole index with `docs` in one commit; if cancelled, nothing changes."""
+        with self._write_lock:
+            opts = dict(self.rebuild_options)
+            if opts.get("procs", 1) > 1:
+                w = self._ix.writer(**opts)
+            else:
+                opts.pop("procs", None)
+                w = BulkWriter(self._ix, **opts)
+            n = 0
+            try:
+                add = w.add_document
+                for doc in docs:
+                    if n % _PROGRESS_EVERY == 0:
+                        if cancelled is not None and cancelled():
+                            w.cancel()
+                            return
+                        if progress is not None:
+                            progress(n, total or 0)
+                    add(**doc_fields(doc))
+                    n += 1
+                if cancelled is not None and cancelled():
+                    w.cancel()
+                    return
+                w.commit(mergetype=CLEAR)
+            except BaseException:
+                _cancel_quietly(w)
+                raise
+            self._after_commit(stamp)
+            if progress is not None:
+                progress(n, total or n)
+
+    def update(self, docs: list[dict], *, deleted: Iterable[str] = (), stamp: int) -> None:
+        """Add/replace `docs` and delete ids in `deleted`, in one commit."""
+        deleted = list(deleted)
+        with self._write_lock:
+            if docs or deleted:
+                w = self._ix.writer()
+                try:
+                    for pid in deleted:
+                        w.delete_by_term("id", pid)
+                    for doc in docs:
+                        w.update_document(**doc_fields(doc))
+                    w.commit()
+                except BaseException:
+                    _cancel_quietly(w)
+                    raise
+            self._after_commit(stamp)
+
+    def _after_commit(self, stamp: int) -> None:
+        # The stamp is written after the commit: a crash in between leaves an older stamp,
+        # and replaying changes since then is harmless (updates are by unique id).
+        _write_meta(self.index_dir, stamp)
+        self.stamp = stamp
+        with self._read_lock:
+            old = self._searcher
+            if old is None:
+                return
+            if old.doc_count_all() == 0:
+                # Whoosh can't refresh() from an empty reader (TypeError in _reader).
+                self._searcher = self._ix.searcher()
+                old.close()
+            else:
+                self._searcher = old.refresh()  # reuses unchanged segment readers
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def doc_count(self) -> int:
+        with self._read_lock:
+            return self._s().doc_count()
+
+    def _s(self) -> Searcher:
+        if self._searcher is None:
+            raise RuntimeError("SearchIndex is closed")
+        return self._searcher
+
+    def parse(self, query: str) -> ParsedQuery:
+        """The checked query (no search); useful for showing `problem` as the user types."""
+        return parse_query(query, self._parser)
+
+    def search(self, query: str, *, limit: int | None = 200,
+               restrict: set[str] | None = None) -> SearchResults:
+        """Best `limit` hits (None: all); `restrict` limits hits to those paper ids."""
+        pq = parse_query(query, self._parser)
+        res = SearchResults(query=query, problem=pq.problem, terms=pq.terms,
+                            filters_only=pq.filters_only)
+        if pq.query is None:
+            return res
+        with self._read_lock:
+            s = self._s()
+            flt = None
+            if restrict is not None:
+                flt = self._docnums(s, restrict)
+                if not flt:
+                    return res
+            try:
+                r = s.search(pq.query, limit=limit, filter=flt, scored=not pq.filters_only,
+                             terms=False)
+                ids = s.reader().column_reader("id")
+                docnums = [(hit.docnum, hit.score) for hit in r]
+                res.total = r.estimated_length() if limit is not None else len(docnums)
+                if not r.has_exact_length() and limit is not None:
+                    res.total = len(r)
+                stems, prefixes = highlight_terms(pq.query, s.reader())
+                for i, (dn, score) in enumerate(docnums):
+                    snippet = ""
+                    if i < SNIPPETS:
+                        stored = s.stored_fields(dn)
+                        snippet = make_snippet(stored.get("abstract", ""), stems, prefixes)
+                    res.hits.append(Hit(ids[dn], float(score or 0.0), snippet))
+            except Exception as e:  # a damaged segment: report, don't crash the GUI
+                res.problem = f"Search failed ({type(e).__name__}: {e}); rebuild the index"
+                return res
+        if not res.hits and not pq.filters_only and not pq.fallback:
+            res.suggestion = self.suggest(query)
+        return res
+
+    def _docnums(self, s: Searcher, ids: set[str]) -> set[int]:
+        out: set[int] = set()
+        for pid in ids:
+            dn = s.document_number(id=pid)
+            if dn is not None:
+                out.add(dn)
+        return out
+
+    def snippet(self, text: str, query: str) -> str:
+        """Snippet of any `text` for `query` (e.g. for hits past the first SNIPPETS)."""
+        pq = parse_query(query, self._parser)
+        if pq.query is None:
+            return make_snippet(text, frozenset())
+        with self._read_lock:
+            stems, prefixes = highlight_terms(pq.query, self._s().reader())
+        return make_snippet(text, stems, prefixes)
+
+    def related(self, paper_id: str, *, limit: int = 10) -> list[tuple[str, float]]:
+        """More-like-this over title+abstract key terms; the paper itself is excluded."""
+        with self._read_lock:
+            s = self._s()
+            dn = s.document_number(id=paper_id)
+            if dn is None:
+                return []
+            stored = s.stored_fields(dn)
+            text = f"{stored.get('title', '')} {stored.get('abstract', '')}"
+            keys = s.key_terms_from_text("abstract", text, numterms=15)
+            if not keys:
+                return []
+            top = max(w for _, w in keys) or 1.0
+            q = wq.Or([wq.Term(f, t, boost=w / top) for t, w in keys
+                       for f in ("title", "abstract")])
+            r = s.search(q, limit=limit + 1, mask={dn}, terms=False)
+            ids = s.reader().column_reader("id")
+            return [(ids[h.docnum], float(h.score)) for h in r][:limit]
+
+    def suggest(self, query: str) -> str | None:
+        """A corrected query ("did you mean") if some word is unknown and has a close match.
+
+        The stemmed fields have no separate spelling word list (it would slow indexing and
+        breaks Whoosh's fuzzy terms on stemmed fields), so the corrector proposes a stem and
+        a word with that stem is read back from a paper that contains it.
+        """
+        pq = parse_query(query, self._parser)
+        if not pq.terms:
+            return None
+        with self._read_lock:
+            s = self._s()
+            reader = s.reader()
+            text = query
+            changed = False
+            for word in pq.terms:
+                if not plain_words(word):
+                    continue
+                st = cached_stem(word)
+                if reader.doc_frequency("abstract", st) or reader.doc_frequency("title", st):
+                    continue
+                best: tuple[float, str, str] | None = None
+                for fn in ("title", "abstract"):
+                    for cand in s.corrector(fn).suggest(st, limit=1, maxdist=2):
+                        freq = reader.doc_frequency(fn, cand)
+                        if best is None or freq > best[0]:
+                            best = (freq, fn, cand)
+                if best is None:
+                    continue
+                surface = self._surface_word(s, best[1], best[2])
+                if surface and surface != word:
+                    text, n = _replace_word(text, word, surface)
+                    changed = changed or n > 0
+        return text if changed else None
+
+    @staticmethod
+    def _surface_word(s: Searcher, fieldname: str, stem: str) -> str | None:
+        """A word as written in some paper whose stem is `stem`."""
+        for dn in islice(s.reader().postings(fieldname, stem).all_ids(), 3):
+            stored = s.stored_fields(dn)
+            for w in plain_words(stored.get(fieldname, "")):
+                if cached_stem(w) == stem:
+                    return w
+        return stem
+
+    def close(self) -> None:
+        with self._write_lock, self._read_lock:
+            if self._searcher is not None:
+                self._searcher.close()
+                self._searcher = None
+            self._ix.close()
+
+
+def _replace_word(text: str, word: str, new: str) -> tuple[str, int]:
+    import re
+
+    return re.subn(rf"(?i)(?<!\w){re.escape(word)}(?!\w)", new, text, count=1)
+
+
+def _cancel_quietly(w) -> None:
+    try:
+        w.cancel()
+    except Exception:
+        pass
+
+
+def _check(ix: windex.Index) -> None:
+    """Touch every segment's files so a damaged index fails here, not in the first search."""
+    if set(ix.schema.names()) != set(build_schema().names()):
+        raise ValueError("schema differs")
+    with ix.searcher() as s:
+        r = s.reader()
+        s.doc_count()
+        for fn in ("title", "abstract"):
+            list(islice(r.lexicon(fn), 3))
+        if r.doc_count_all():
+            s.stored_fields(0)
+            r.column_reader("id")[0]
+
+
+def _read_meta(index_dir: Path) -> dict | None:
+    try:
+        data = json.loads((index_dir / STAMP_FILE).read_text("utf-8"))
+        return data if isinstance(data, dict) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _write_meta(index_dir: Path, stamp: int) -> None:
+    path = index_dir / STAMP_FILE
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"stamp": stamp, "schema": SCHEMA_VERSION}), "utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,175 @@
+"""Dialogs: export options, keyboard shortcuts, import summary text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHeaderView,
+    QLineEdit,
+    QRadioButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reader.models import ImportSummary
+
+SCOPES = (("selection", "Selected papers"), ("view", "Current list (search / filter)"),
+          ("starred", "Starred papers"), ("tag", "Papers with the tag"))
+KINDS = (("reading_list", "Reading list (one Markdown file)"),
+         ("per_paper", "One Markdown file per paper (folder)"),
+         ("json", "JSON backup of the whole library"))
+GROUPS = (("", "No grouping"), ("venue", "By venue"), ("tag", "By tag"))
+
+
+@dataclass
+class ExportOptions:
+    """What the export dialog asked for."""
+
+    kind: str = "reading_list"  # reading_list | per_paper | json
+    scope: str = "selection"  # selection | view | starred | tag
+    tag: str | None = None
+    with_abstracts: bool = False
+    title: str = "Reading list"
+    group_by: str | None = None
+
+
+class ExportDialog(QDialog):
+    """Choose the scope and kind of an export; the window then asks for the file or folder."""
+
+    def __init__(self, parent: QWidget | None, tags: Sequence[str], selected: int, options: ExportOptions):
+        super().__init__(parent)
+        self.setObjectName("exportDialog")
+        self.setWindowTitle("Export")
+        layout = QVBoxLayout(self)
+
+        kind_box = QGroupBox("Export as", self)
+        kind_layout = QVBoxLayout(kind_box)
+        self._kinds = QButtonGroup(self)
+        for i, (key, label) in enumerate(KINDS):
+            b = QRadioButton(label, kind_box)
+            b.setProperty("key", key)
+            b.setChecked(key == options.kind)
+            self._kinds.addButton(b, i)
+            kind_layout.addWidget(b)
+        layout.addWidget(kind_box)
+
+        scope_box = QGroupBox("Papers", self)
+        scope_layout = QVBoxLayout(scope_box)
+        self._scopes = QButtonGroup(self)
+        for i, (key, label) in enumerate(SCOPES):
+            text = f"{label} ({selected})" if key == "selection" else label
+            b = QRadioButton(text, scope_box)
+            b.setProperty("key", key)
+            b.setChecked(key == options.scope)
+            self._scopes.addButton(b, i)
+            scope_layout.addWidget(b)
+            if key == "selection" and not selected:
+                b.setEnabled(False)
+        self.tagCombo = QComboBox(scope_box)
+        self.tagCombo.addItems(list(tags))
+        if options.tag in tags:
+            self.tagCombo.setCurrentText(options.tag)
+        scope_layout.addWidget(self.tagCombo)
+        layout.addWidget(scope_box)
+        self._scope_box = scope_box
+
+        form = QFormLayout()
+        self.titleEdit = QLineEdit(options.title, self)
+        form.addRow("Title", self.titleEdit)
+        self.groupCombo = QComboBox(self)
+        for key, label in GROUPS:
+            self.groupCombo.addItem(label, key)
+        self.groupCombo.setCurrentIndex(max(0, [k for k, _ in GROUPS].index(options.group_by or "")))
+        form.addRow("Group", self.groupCombo)
+        self.abstractsCheck = QCheckBox("Include the abstracts", self)
+        self.abstractsCheck.setChecked(options.with_abstracts)
+        form.addRow("", self.abstractsCheck)
+        layout.addLayout(form)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export…")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self._kinds.buttonToggled.connect(self._update)
+        self._scopes.buttonToggled.connect(self._update)
+        if not selected and options.scope == "selection":
+            self._scopes.button(1).setChecked(True)
+        self._update()
+
+    def _update(self, *_: object) -> None:
+        kind = self._kinds.checkedButton().property("key")
+        json_backup = kind == "json"
+        self._scope_box.setEnabled(not json_backup)  # a backup is always the whole library
+        self.titleEdit.setEnabled(kind == "reading_list")
+        self.groupCombo.setEnabled(kind == "reading_list")
+        self.abstractsCheck.setEnabled(not json_backup)
+        scope = self._scopes.checkedButton().property("key") if self._scopes.checkedButton() else "view"
+        self.tagCombo.setEnabled(scope == "tag" and self.tagCombo.count() > 0)
+
+    def options(self) -> ExportOptions:
+        scope = self._scopes.checkedButton().property("key") if self._scopes.checkedButton() else "view"
+        return ExportOptions(
+            kind=self._kinds.checkedButton().property("key"),
+            scope=scope,
+            tag=self.tagCombo.currentText() or None,
+            with_abstracts=self.abstractsCheck.isChecked(),
+            title=self.titleEdit.text().strip() or "Reading list",
+            group_by=self.groupCombo.currentData() or None,
+        )
+
+
+class ShortcutsDialog(QDialog):
+    """Help → Keyboard Shortcuts: every action that has a shortcut."""
+
+    def __init__(self, parent: QWidget | None, actions: Sequence[QAction]):
+        super().__init__(parent)
+        self.setObjectName("shortcutsDialog")
+        self.setWindowTitle("Keyboard Shortcuts")
+        rows = [(a.text().replace("&", "").rstrip("…"), ", ".join(k.toString() for k in a.shortcuts()))
+                for a in actions if a.shortcuts()]
+        table = QTableWidget(len(rows), 2, self)
+        table.setObjectName("shortcutsTable")
+        table.setHorizontalHeaderLabels(["Action", "Keys"])
+        table.verticalHeader().setVisible(False)
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        for r, (name, keys) in enumerate(rows):
+            table.setItem(r, 0, QTableWidgetItem(name))
+            table.setItem(r, 1, QTableWidgetItem(keys))
+        table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        layout = QVBoxLayout(self)
+        layout.addWidget(table)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+        layout.addWidget(close)
+        self.resize(460, 520)
+
+
+def import_summary_text(summaries: Sequence[ImportSummary], max_problems: int = 20) -> str:
+    """One paragraph per file: counts, then a rejected file's reason or the skipped lines."""
+    new = sum(s.new for s in summaries)
+    dup = sum(s.duplicates for s in summaries)
+    lines = [f"Imported {new} new papers ({dup} duplicates) from {len(summaries)} file(s)."]
+    for s in summaries:
+        if s.error:
+            lines.append(f"✗ {s.error}")
+            continue
+        lines.append(f"• {s.describe()}")
+        for problem in s.skipped[:max_problems]:
+            lines.append(f"    {s.path}: {problem}")
+        if len(s.skipped) > max_problems:
+            lines.append(f"    … and {len(s.skipped) - max_problems} more")
+    return "\n".join(lines)

@@ -1,0 +1,1020 @@
+"""The main window: sidebar, search, paper table and paper pane, wired to the Library."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import (
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QSettings,
+    Qt,
+    QTimer,
+    QUrl,
+)
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDesktopServices,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QUndoStack,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reader.errors import ReaderError
+from reader.services import Library, View
+
+from . import theme as themes
+from .dialogs import ExportDialog, ExportOptions, ShortcutsDialog, import_summary_text
+from .paper_model import (
+    COL_ADDED,
+    COL_METHOD,
+    COL_NOTE,
+    COL_STAR,
+    COL_TAGS,
+    COL_TITLE,
+    COL_VENUE,
+    COL_YEAR,
+    SORT_KEYS,
+    PaperModel,
+)
+from .paper_pane import PaperPane
+from .sidebar import Sidebar, view_key
+from .tasks import Task, TaskRunner
+from .undo import SnapshotCommand
+
+SEARCH_DEBOUNCE_MS = 150
+SEARCH_LIMIT = 1000
+DEFAULT_WIDTHS = {COL_STAR: 28, COL_TITLE: 300, COL_METHOD: 84, COL_VENUE: 64, COL_YEAR: 46,
+                  COL_TAGS: 96, COL_NOTE: 28, COL_ADDED: 84}
+
+
+def is_text_field(widget: QWidget | None) -> bool:
+    """True when typed letters belong to the widget (single-letter shortcuts must not fire)."""
+    if isinstance(widget, QLineEdit):
+        return not widget.isReadOnly()
+    if isinstance(widget, QPlainTextEdit | QTextEdit):
+        return not widget.isReadOnly()
+    if isinstance(widget, QComboBox):
+        return widget.isEditable()
+    return isinstance(widget, QAbstractSpinBox)
+
+
+class MainWindow(QMainWindow):
+    """Everything the user sees; every write goes through `self.runner` (one writer thread)."""
+
+    def __init__(self, library: Library, *, theme: str | None = None) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("Reader")
+        self.library = library
+        self.settings = QSettings(str(library.paths.settings_file), QSettings.Format.IniFormat)
+        self.runner = TaskRunner(self)
+        self.runner.error.connect(self.handle_error)
+        self.runner.started.connect(self._task_started)
+        self.runner.progressed.connect(self._task_progress)
+        self.runner.ended.connect(self._task_ended)
+        self.undo_stack = QUndoStack(self)
+        self.view = View()
+        self.sort_column = COL_ADDED
+        self.sort_order = Qt.SortOrder.DescendingOrder
+        self.search_results: Any = None
+        self.index_ready = False
+        self.last_import_summaries: list = []
+        self.last_import_text = ""
+        self.last_export: Any = None
+        self._tasks: list[Task] = []
+        self._pending_select: str | None = None
+        self._message_boxes: list[QMessageBox] = []
+        self._closing = False
+        self.list_generation = 0  # bumped each time the table's ids are replaced (tests wait on it)
+        self.theme = theme or str(self.settings.value("theme", "system"))
+
+        self._build_widgets()
+        self._build_actions()
+        self._restore_settings()
+        self.setAcceptDrops(True)
+        self.apply_theme(self.theme)
+        hints = QApplication.styleHints()
+        if hasattr(hints, "colorSchemeChanged"):  # follow the system while the theme is "system"
+            hints.colorSchemeChanged.connect(lambda _=None: self.theme == "system" and self.apply_theme("system"))
+        # First fill synchronously so the table is usable at once; later fills are async.
+        self._list_ready(self._compute_list("", self.view, *self._sort_args()))
+        self.refresh_sidebar()
+        QTimer.singleShot(0, self.start_index_sync)
+
+    # ------------------------------------------------------------------ construction
+    def _build_widgets(self) -> None:
+        self.sidebar = Sidebar(self)
+        self.sidebar.viewSelected.connect(self.set_view)
+        self.sidebar.searchSelected.connect(self._saved_search_selected)
+        self.sidebar.renameTagRequested.connect(self._ask_rename_tag)
+        self.sidebar.mergeTagRequested.connect(self._ask_merge_tag)
+        self.sidebar.deleteTagRequested.connect(self.delete_tag)
+        self.sidebar.renameSearchRequested.connect(self._ask_rename_search)
+        self.sidebar.deleteSearchRequested.connect(lambda s: self.delete_saved_search(s["id"]))
+        self.sidebar.saveSearchRequested.connect(lambda: self.save_current_search())
+
+        self.searchBox = QLineEdit(self)
+        self.searchBox.setObjectName("searchBox")
+        self.searchBox.setPlaceholderText('Search  (e.g. sparse attention   tag:rl   is:starred   year:2020-2023)   — / or Ctrl+F')
+        self.searchBox.setClearButtonEnabled(True)
+        self.searchBox.textChanged.connect(self._search_text_changed)
+        self.searchBox.returnPressed.connect(self._search_now_and_focus_table)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DEBOUNCE_MS)
+        self._search_timer.timeout.connect(self.refresh_list)
+        self.resultLabel = QLabel(self)
+        self.resultLabel.setObjectName("resultLabel")
+        self.suggestionLabel = QLabel(self)
+        self.suggestionLabel.setObjectName("suggestionLabel")
+        self.suggestionLabel.setTextFormat(Qt.TextFormat.RichText)
+        self.suggestionLabel.linkActivated.connect(self._accept_suggestion)
+        self.suggestionLabel.hide()
+        self.problemLabel = QLabel(self)
+        self.problemLabel.setObjectName("problemLabel")
+        self.problemLabel.setStyleSheet("color: #d9534f;")
+        self.problemLabel.setWordWrap(True)
+        self.problemLabel.hide()
+
+        self.model = PaperModel(self.library, self)
+        self.model.sortRequested.connect(self._sort_requested)
+        self.table = QTableView(self)
+        self.table.setObjectName("paperTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setShowGrid(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.setTabKeyNavigation(False)
+        vh = self.table.verticalHeader()
+        vh.setVisible(False)
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # no per-row size hints: 100k rows stay fast
+        vh.setDefaultSectionSize(self.fontMetrics().height() + 8)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setHighlightSections(False)
+        hh.setStretchLastSection(False)
+        hh.setSortIndicator(self.sort_column, self.sort_order)
+        for col, width in DEFAULT_WIDTHS.items():
+            self.table.setColumnWidth(col, width)
+        hh.setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Stretch)  # the title takes what is left
+        hh.setMinimumSectionSize(24)
+        self.table.setSortingEnabled(True)
+        self.table.selectionModel().currentRowChanged.connect(self._current_row_changed)
+        self.table.doubleClicked.connect(lambda _: self.pane.titleEdit.setFocus())
+
+        self.pane = PaperPane(self)
+        self.pane.starToggled.connect(lambda on: self.set_starred(self.target_ids(), on))
+        self.pane.readToggled.connect(lambda on: self.set_read(self.target_ids(), on))
+        self.pane.tagAdded.connect(lambda tag: self.add_tags(self.target_ids(), [tag]))
+        self.pane.tagRemoved.connect(lambda tag: self.remove_tags([self.pane.paper_id], [tag]))
+        self.pane.titleEdited.connect(lambda title: self.set_title(self.pane.paper_id, title))
+        self.pane.noteSaveRequested.connect(self.save_note)
+        self.pane.highlightRequested.connect(
+            lambda s, e, c, comment: self.add_highlight(self.pane.paper_id, s, e, c, comment))
+        self.pane.highlightRemoveRequested.connect(self.remove_highlight)
+        self.pane.highlightCommentRequested.connect(self._ask_highlight_comment)
+        self.pane.relatedActivated.connect(self.select_paper)
+        self.pane.linkActivated.connect(self.open_link)
+
+        search_row = QHBoxLayout()
+        search_row.setContentsMargins(6, 6, 6, 2)
+        search_row.addWidget(self.searchBox, 1)
+        search_row.addWidget(self.resultLabel)
+        search_row.addWidget(self.suggestionLabel)
+        middle = QWidget(self)
+        middle_layout = QVBoxLayout(middle)
+        middle_layout.setContentsMargins(0, 0, 0, 0)
+        middle_layout.setSpacing(2)
+        middle_layout.addLayout(search_row)
+        middle_layout.addWidget(self.problemLabel)
+        middle_layout.addWidget(self.table, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(middle)
+        self.splitter.addWidget(self.pane)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setStretchFactor(2, 2)
+        self.splitter.setSizes([180, 640, 460])
+        self.setCentralWidget(self.splitter)
+
+        status = self.statusBar()
+        self.countsLabel = QLabel(self)
+        self.countsLabel.setObjectName("countsLabel")
+        self.taskLabel = QLabel(self)
+        self.taskLabel.setObjectName("taskLabel")
+        self.progressBar = QProgressBar(self)
+        self.progressBar.setObjectName("progressBar")
+        self.progressBar.setMaximumWidth(180)
+        self.progressBar.setTextVisible(False)
+        self.cancelButton = QPushButton("Cancel", self)
+        self.cancelButton.setObjectName("cancelButton")
+        self.cancelButton.clicked.connect(self.cancel_tasks)
+        status.addWidget(self.countsLabel, 1)
+        status.addPermanentWidget(self.taskLabel)
+        status.addPermanentWidget(self.progressBar)
+        status.addPermanentWidget(self.cancelButton)
+        for w in (self.taskLabel, self.progressBar, self.cancelButton):
+            w.hide()
+        self.resize(1280, 800)
+
+    def _action(self, text: str, slot: Callable, keys: Sequence[Any] = (), *, letter: bool = False,
+                name: str | None = None) -> QAction:
+        action = QAction(text, self)
+        if name:
+            action.setObjectName(name)
+        if keys:
+            action.setShortcuts([QKeySequence(k) for k in keys])
+        if letter:
+            # Single-letter keys only act outside text fields (the field normally eats them first).
+            action.triggered.connect(lambda: None if is_text_field(QApplication.focusWidget()) else slot())
+        else:
+            action.triggered.connect(lambda: slot())
+        self.addAction(action)
+        self.shortcut_actions.append(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.shortcut_actions: list[QAction] = []
+        mb = self.menuBar()
+        file_menu = mb.addMenu("&File")
+        file_menu.addAction(self._action("&Import…", self.ask_import, ["Ctrl+I"], name="importAction"))
+        file_menu.addAction(self._action("&Export…", self.ask_export, ["Ctrl+E"], name="exportAction"))
+        file_menu.addSeparator()
+        file_menu.addAction(self._action("Rebuild search index", self.reindex))
+        file_menu.addSeparator()
+        file_menu.addAction(self._action("&Quit", self.close, ["Ctrl+Q"], name="quitAction"))
+
+        edit = mb.addMenu("&Edit")
+        self.undoAction = self.undo_stack.createUndoAction(self, "&Undo")
+        self.undoAction.setShortcuts([QKeySequence("Ctrl+Z")])
+        self.redoAction = self.undo_stack.createRedoAction(self, "&Redo")
+        self.redoAction.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        for a in (self.undoAction, self.redoAction):
+            self.addAction(a)
+            self.shortcut_actions.append(a)
+            edit.addAction(a)
+        edit.addSeparator()
+        edit.addAction(self._action("Copy as &Markdown", self.copy_markdown, ["Ctrl+Shift+C"]))
+        edit.addAction(self._action("&Delete papers", self.delete_selected, ["Delete"], name="deleteAction"))
+        edit.addSeparator()
+        edit.addAction(self._action("Save current search…", lambda: self.save_current_search()))
+
+        paper = mb.addMenu("&Paper")
+        paper.addAction(self._action("Toggle &star", self.toggle_star, ["S"], letter=True))
+        paper.addAction(self._action("Toggle &read", self.toggle_read, ["R"], letter=True))
+        paper.addAction(self._action("Add &tag", self.focus_tag_input, ["T"], letter=True))
+        paper.addAction(self._action("Edit &note", self.focus_note, ["N"], letter=True))
+        paper.addAction(self._action("Highlight selection", lambda: self.pane.request_highlight("yellow"), ["H"],
+                                     letter=True))
+        paper.addSeparator()
+        paper.addAction(self._action("&Next paper", lambda: self.move_current(1), ["J"], letter=True))
+        paper.addAction(self._action("&Previous paper", lambda: self.move_current(-1), ["K"], letter=True))
+
+        view = mb.addMenu("&View")
+        view.addAction(self._action("&Find", self.focus_search, ["Ctrl+F"]))
+        view.addAction(self._action("Find (/)", self.focus_search, ["/"], letter=True))
+        view.addAction(self._action("Back to the list", self.focus_table, ["Esc"]))
+        theme_menu = view.addMenu("&Theme")
+        group = QActionGroup(self)
+        self.theme_actions: dict[str, QAction] = {}
+        for key in themes.THEMES:
+            a = QAction(key.capitalize(), self, checkable=True)
+            a.triggered.connect(lambda _=False, k=key: self.apply_theme(k))
+            group.addAction(a)
+            theme_menu.addAction(a)
+            self.theme_actions[key] = a
+
+        help_menu = mb.addMenu("&Help")
+        help_menu.addAction(self._action("&Keyboard Shortcuts", self.show_shortcuts, ["F1"]))
+        help_menu.addAction(self._action("&About Reader", self.show_about))
+
+    # ------------------------------------------------------------------ settings
+    def _restore_settings(self) -> None:
+        s = self.settings
+        if s.value("geometry") is not None:
+            self.restoreGeometry(s.value("geometry"))
+        if s.value("windowState") is not None:
+            self.restoreState(s.value("windowState"))
+        if s.value("splitter") is not None:
+            self.splitter.restoreState(s.value("splitter"))
+        if s.value("paneSplitter") is not None:
+            self.pane.splitter.restoreState(s.value("paneSplitter"))
+        if s.value("header") is not None:
+            self.table.horizontalHeader().restoreState(s.value("header"))
+        try:
+            self.sort_column = int(s.value("sortColumn", self.sort_column))
+            self.sort_order = Qt.SortOrder(int(s.value("sortOrder", self.sort_order.value)))
+        except (TypeError, ValueError):
+            pass
+        self.table.horizontalHeader().setSortIndicator(self.sort_column, self.sort_order)
+        key = str(s.value("sidebar", "all:"))
+        kind, _, value = key.partition(":")
+        if kind in ("all", "unread", "starred", "notes", "collection", "tag"):
+            self.view = View(kind, value or None)
+            self.sidebar.current_key = view_key(self.view)
+            self.sidebar.blockSignals(True)
+            self.sidebar.select_key(self.sidebar.current_key)
+            self.sidebar.blockSignals(False)
+
+    def _save_settings(self) -> None:
+        s = self.settings
+        s.setValue("geometry", self.saveGeometry())
+        s.setValue("windowState", self.saveState())
+        s.setValue("splitter", self.splitter.saveState())
+        s.setValue("paneSplitter", self.pane.splitter.saveState())
+        s.setValue("header", self.table.horizontalHeader().saveState())
+        s.setValue("sortColumn", self.sort_column)
+        s.setValue("sortOrder", self.sort_order.value)
+        s.setValue("sidebar", view_key(self.view))
+        s.setValue("theme", self.theme)
+        s.sync()
+
+    def apply_theme(self, theme: str) -> None:
+        if theme not in themes.THEMES:
+            theme = "system"
+        self.theme = theme
+        self.theme_actions[theme].setChecked(True)
+        app = QApplication.instance()
+        dark = themes.apply_theme(app, theme) if isinstance(app, QApplication) else False
+        self.pane.dark = dark
+        self.pane.render_abstract()
+
+    # ------------------------------------------------------------------ index sync
+    def start_index_sync(self) -> None:
+        if self._closing:
+            return
+        if not self.library.index_needs_sync():
+            self._index_synced(None)
+            return
+        lib = self.library
+        task = self.runner.write(lambda t: lib.sync_index(t.progress, t.cancelled), self._index_synced,
+                                 label="Indexing", with_task=True)
+        self._tasks.append(task)
+
+    def _index_synced(self, _: Any) -> None:
+        self.index_ready = True
+        if self.searchBox.text().strip():
+            self.refresh_list()
+        if self.pane.paper_id:
+            self._load_related(self.pane.paper_id)
+
+    def reindex(self) -> None:
+        lib = self.library
+        self.runner.write(lambda t: lib.reindex(t.progress, t.cancelled), lambda _: self._index_synced(None),
+                          label="Rebuilding the index", with_task=True)
+
+    # ------------------------------------------------------------------ list
+    def _sort_args(self) -> tuple[str, bool]:
+        return SORT_KEYS.get(self.sort_column, "added"), self.sort_order == Qt.SortOrder.DescendingOrder
+
+    def _compute_list(self, query: str, view: View, sort: str, descending: bool) -> tuple:
+        """Runs on a worker: the ids to show (and the search results when a query is typed)."""
+        lib = self.library
+        if not query:
+            return query, None, lib.paper_ids(view, sort, descending)
+        results = lib.search(query, view=view, limit=SEARCH_LIMIT)
+        ids = list(dict.fromkeys(h.id for h in results.hits))  # defensive: an index may repeat a doc
+        if getattr(results, "filters_only", False):
+            wanted = set(ids)  # only is:/has: filters: keep the table's own order
+            ids = [i for i in lib.paper_ids(view, sort, descending) if i in wanted]
+        return query, results, ids
+
+    def refresh_list(self) -> None:
+        """Re-query the ids (view, sort, search) off the GUI thread; the newest request wins."""
+        self._search_timer.stop()
+        args = (self.searchBox.text().strip(), self.view, *self._sort_args())
+        self.runner.read("list", lambda: self._compute_list(*args), self._list_ready, self.handle_error)
+
+    def _list_ready(self, out: tuple) -> None:
+        query, results, ids = out
+        self.search_results = results
+        terms = list(getattr(results, "terms", []) or []) if results else []
+        current_id = self.current_id()
+        current_row = self.table.currentIndex().row()
+        selected = self.selected_ids()
+        if ids != self.model.ids():
+            self.model.set_ids(ids)
+            self.list_generation += 1
+            self._reselect(selected, current_id, current_row)
+        else:
+            self.model.invalidate()
+            self.list_generation += 1
+        self._show_search_state(query, results)
+        if terms != self.pane.terms:
+            self.pane.terms = terms
+            self.pane.render_abstract()
+        if self.model.rowCount() and self.current_id() is None:
+            self._reselect([], None, 0)
+
+    def _reselect(self, selected: list[str], current_id: str | None, current_row: int) -> None:
+        target = self._pending_select or current_id
+        self._pending_select = None
+        sm = self.table.selectionModel()
+        rows = sorted(r for r in (self.model.row_of(i) for i in selected) if r >= 0)
+        row = self.model.row_of(target) if target else -1
+        if row < 0:
+            if not self.model.rowCount():
+                self.pane.set_paper(None)
+                return
+            row = min(max(current_row, 0), self.model.rowCount() - 1)
+            rows = [row]
+        if target and self.model.row_of(target) >= 0 and self.model.row_of(target) not in rows:
+            rows = [row]
+        selection = QItemSelection()
+        last = self.model.columnCount() - 1
+        for r in rows:
+            selection.select(self.model.index(r, 0), self.model.index(r, last))
+        flags = QItemSelectionModel.SelectionFlag
+        sm.setCurrentIndex(self.model.index(row, COL_TITLE), flags.NoUpdate)
+        sm.select(selection, flags.ClearAndSelect | flags.Rows)
+        self.table.scrollTo(self.model.index(row, COL_TITLE))
+        self._current_row_changed(self.model.index(row, 0), QModelIndex())
+
+    def _show_search_state(self, query: str, results: Any) -> None:
+        if not query or results is None:
+            self.resultLabel.setText("")
+            self.suggestionLabel.hide()
+            self.problemLabel.hide()
+            return
+        shown = self.model.rowCount()
+        # The total may count a repeated hit more than once; never show fewer than the rows.
+        total = max(int(getattr(results, "total", shown)) - (len(results.hits) - shown), shown)
+        text = f"{total} result{'s' if total != 1 else ''}"
+        if shown < total:
+            text = f"{shown} of {total} results"
+        self.resultLabel.setText(text)
+        suggestion = getattr(results, "suggestion", None)
+        if suggestion and not results.hits:
+            import html
+
+            self.suggestionLabel.setText(
+                f"Did you mean <a href='suggest'>{html.escape(suggestion)}</a>?")
+            self.suggestionLabel.setProperty("suggestion", suggestion)
+            self.suggestionLabel.show()
+        else:
+            self.suggestionLabel.hide()
+        problem = getattr(results, "problem", None)
+        self.problemLabel.setText(problem or "")
+        self.problemLabel.setVisible(bool(problem))
+
+    def _accept_suggestion(self, _link: str = "") -> None:
+        suggestion = self.suggestionLabel.property("suggestion")
+        if suggestion:
+            self.searchBox.setText(str(suggestion))
+            self.refresh_list()
+
+    def _search_text_changed(self, _text: str) -> None:
+        self._search_timer.start()
+
+    def _search_now_and_focus_table(self) -> None:
+        self.refresh_list()
+        self.focus_table()
+
+    def set_view(self, view: View) -> None:
+        self.view = view
+        self.sidebar.current_key = view_key(view)
+        self.refresh_list()
+
+    def _saved_search_selected(self, search: dict) -> None:
+        self.view = View()
+        self.searchBox.setText(search["query"])
+        self.refresh_list()
+
+    def _sort_requested(self, column: int, order: Qt.SortOrder) -> None:
+        if column not in SORT_KEYS:
+            return
+        self.sort_column, self.sort_order = column, order
+        self.refresh_list()
+
+    def refresh_sidebar(self) -> None:
+        lib = self.library
+
+        def compute() -> tuple:
+            return lib.counts(), lib.collections(), lib.tags(), lib.saved_searches()
+
+        self.runner.read("sidebar", compute, self._sidebar_ready, self.handle_error)
+
+    def _sidebar_ready(self, out: tuple) -> None:
+        counts, collections, tags, searches = out
+        self.counts = counts
+        self.sidebar.update_data(counts, collections, tags, searches)
+        self.pane.tagEditor.set_known_tags([name for name, _ in tags])
+        self.countsLabel.setText(
+            f"{counts.total} papers · {counts.starred} starred · {counts.read}/{counts.total} read")
+
+    # ------------------------------------------------------------------ selection
+    def current_id(self) -> str | None:
+        index = self.table.currentIndex()
+        return self.model.id_at(index.row()) if index.isValid() else None
+
+    def selected_ids(self) -> list[str]:
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [pid for pid in (self.model.id_at(r) for r in rows) if pid]
+
+    def target_ids(self) -> list[str]:
+        """The selected papers, or the one in the pane."""
+        ids = self.selected_ids()
+        if not ids and self.pane.paper_id:
+            ids = [self.pane.paper_id]
+        return ids
+
+    def _current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        pid = self.model.id_at(current.row()) if current.isValid() else None
+        if pid == self.pane.paper_id:
+            return
+        self.load_paper(pid)
+
+    def load_paper(self, pid: str | None) -> None:
+        paper = self.library.paper(pid) if pid else None
+        self.pane.set_paper(paper)
+        if paper:
+            self._load_related(paper["id"])
+
+    def _load_related(self, pid: str) -> None:
+        lib = self.library
+
+        def compute() -> list[tuple[str, str]]:
+            if not self.index_ready:
+                return []
+            pairs = lib.related(pid, limit=10)
+            rows = lib.rows([p for p, _ in pairs])
+            return [(p, rows[p].title) for p, _ in pairs if p in rows]
+
+        def done(items: list[tuple[str, str]]) -> None:
+            if self.pane.paper_id == pid:
+                self.pane.set_related(items)
+
+        self.runner.read("related", compute, done, self.handle_error)
+
+    def move_current(self, step: int) -> None:
+        count = self.model.rowCount()
+        if not count:
+            return
+        row = self.table.currentIndex().row()
+        row = 0 if row < 0 else min(max(row + step, 0), count - 1)
+        index = self.model.index(row, COL_TITLE)
+        flags = QItemSelectionModel.SelectionFlag
+        self.table.selectionModel().setCurrentIndex(index, flags.ClearAndSelect | flags.Rows)
+        self.table.scrollTo(index)
+
+    def select_paper(self, pid: str) -> None:
+        """Select a paper; if the current list hides it, show the whole library first."""
+        row = self.model.row_of(pid)
+        if row >= 0:
+            index = self.model.index(row, COL_TITLE)
+            flags = QItemSelectionModel.SelectionFlag
+            self.table.selectionModel().setCurrentIndex(index, flags.ClearAndSelect | flags.Rows)
+            self.table.scrollTo(index)
+            return
+        self._pending_select = pid
+        self.view = View()
+        self.sidebar.current_key = view_key(self.view)
+        self.sidebar.blockSignals(True)
+        self.sidebar.select_key(self.sidebar.current_key)
+        self.sidebar.blockSignals(False)
+        self.searchBox.blockSignals(True)
+        self.searchBox.clear()
+        self.searchBox.blockSignals(False)
+        self.refresh_list()
+
+    # ------------------------------------------------------------------ focus
+    def focus_search(self) -> None:
+        self.searchBox.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.searchBox.selectAll()
+
+    def focus_table(self) -> None:
+        self.pane.flush_note()
+        self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def focus_tag_input(self) -> None:
+        if self.pane.paper_id:
+            self.pane.tagEditor.input.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def focus_note(self) -> None:
+        if self.pane.paper_id:
+            self.pane.tabs.setCurrentIndex(0)
+            self.pane.set_preview(False)
+            self.pane.noteEditor.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            self.pane.noteEditor.moveCursor(self.pane.noteEditor.textCursor().MoveOperation.End)
+
+    # ------------------------------------------------------------------ writes
+    def change(self, text: str, ids: Sequence[str] | Callable[[], Sequence[str]], op: Callable[[], Any], *,
+               merge_key: Any = None, on_done: Callable[[Any], None] | None = None) -> Task | None:
+        """Run `op` on the writer between two snapshots of `ids`, and push it as one undo step."""
+        if self._closing:
+            return None
+        lib = self.library
+
+        def job() -> tuple:
+            paper_ids = list(ids() if callable(ids) else ids)
+            before = lib.snapshot(paper_ids)
+            result = op()
+            after = lib.snapshot(paper_ids)
+            return paper_ids, before, after, result
+
+        def done(out: tuple) -> None:
+            paper_ids, before, after, result = out
+            if before != after:
+                self.undo_stack.push(SnapshotCommand(self, text, before, after, merge_key))
+            self.after_write(paper_ids)
+            if on_done is not None:
+                on_done(result)
+
+        return self.runner.write(job, done, self.handle_error)
+
+    def restore_snapshots(self, snapshots: list[dict], remove_ids: list[str]) -> None:
+        """Undo/redo: write the snapshots back on the writer thread."""
+        lib = self.library
+        ids = [s["id"] for s in snapshots] + list(remove_ids)
+        self.runner.write(lambda: lib.restore(snapshots, remove_ids=remove_ids),
+                          lambda _: self.after_write(ids), self.handle_error)
+
+    def after_write(self, ids: Sequence[str] = ()) -> None:
+        """Show the new state: rows, the pane (keeping what is typed), counts and the list."""
+        if self._closing:
+            return
+        self.model.invalidate()
+        pid = self.pane.paper_id
+        if pid and (not ids or pid in ids):
+            # Same paper: the pane keeps a note being typed and takes the stored one otherwise.
+            self.pane.set_paper(self.library.paper(pid))
+        self.refresh_sidebar()
+        self.refresh_list()
+
+    def set_starred(self, ids: Sequence[str], value: bool) -> None:
+        if ids:
+            lib = self.library
+            self.change("Star" if value else "Unstar", ids, lambda: lib.set_starred(ids, value))
+
+    def set_read(self, ids: Sequence[str], value: bool) -> None:
+        if ids:
+            lib = self.library
+            self.change("Mark read" if value else "Mark unread", ids, lambda: lib.set_read(ids, value))
+
+    def toggle_star(self) -> None:
+        ids = self.target_ids()
+        if ids:
+            paper = self.pane.paper
+            self.set_starred(ids, not (paper and paper.get("starred")))
+
+    def toggle_read(self) -> None:
+        ids = self.target_ids()
+        if ids:
+            paper = self.pane.paper
+            self.set_read(ids, not (paper and paper.get("read")))
+
+    def add_tags(self, ids: Sequence[str], tags: list[str]) -> None:
+        if ids and tags:
+            lib = self.library
+            self.change(f"Tag {', '.join(tags)}", ids, lambda: lib.add_tags(ids, tags))
+
+    def remove_tags(self, ids: Sequence[str], tags: list[str]) -> None:
+        if ids and tags:
+            lib = self.library
+            self.change(f"Remove tag {', '.join(tags)}", ids, lambda: lib.remove_tags(ids, tags))
+
+    def set_title(self, pid: str | None, title: str) -> None:
+        if pid:
+            lib = self.library
+            self.change("Edit title", [pid], lambda: lib.set_title(pid, title))
+
+    def save_note(self, pid: str, text: str) -> Task | None:
+        lib = self.library
+        return self.change("Edit note", [pid], lambda: lib.set_note(pid, text), merge_key=("note", pid))
+
+    def add_highlight(self, pid: str | None, start: int, end: int, color: str = "yellow", comment: str = "") -> None:
+        if pid:
+            lib = self.library
+            self.change("Highlight", [pid], lambda: lib.add_highlight(pid, start, end, color, comment))
+
+    def _highlight_paper(self, highlight_id: int) -> str | None:
+        paper = self.pane.paper
+        if paper and any(h["id"] == highlight_id for h in paper.get("highlights") or []):
+            return paper["id"]
+        return None
+
+    def remove_highlight(self, highlight_id: int) -> None:
+        pid = self._highlight_paper(highlight_id)
+        if pid:
+            lib = self.library
+            self.change("Remove highlight", [pid], lambda: lib.remove_highlight(highlight_id))
+
+    def set_highlight_comment(self, highlight_id: int, comment: str) -> None:
+        pid = self._highlight_paper(highlight_id)
+        if pid:
+            lib = self.library
+            self.change("Edit highlight comment", [pid], lambda: lib.update_highlight(highlight_id, comment=comment))
+
+    def _ask_highlight_comment(self, highlight_id: int) -> None:
+        paper = self.pane.paper or {}
+        current = next((h.get("comment", "") for h in paper.get("highlights", []) if h["id"] == highlight_id), "")
+        text, ok = QInputDialog.getText(self, "Highlight comment", "Comment:", text=current)
+        if ok:
+            self.set_highlight_comment(highlight_id, text.strip())
+
+    def delete_selected(self) -> None:
+        if self.pane.highlightList.hasFocus():
+            self.pane.remove_selected_highlight()
+            return
+        ids = self.selected_ids()
+        if not ids:
+            return
+        self.pane.flush_note()
+        lib = self.library
+        text = f"Delete {len(ids)} paper{'s' if len(ids) != 1 else ''}"
+        self.change(text, ids, lambda: lib.delete_papers(ids))
+        self.statusBar().showMessage(f"{text} — Ctrl+Z to undo", 5000)
+
+    def rename_tag(self, old: str, new: str) -> None:
+        lib = self.library
+        self.change(f"Rename tag {old}", lambda: lib.paper_ids(View("tag", old)), lambda: lib.rename_tag(old, new))
+        if self.view == View("tag", old):
+            self.set_view(View("tag", new))
+
+    def delete_tag(self, name: str) -> None:
+        lib = self.library
+        self.change(f"Delete tag {name}", lambda: lib.paper_ids(View("tag", name)), lambda: lib.delete_tag(name))
+        if self.view == View("tag", name):
+            self.sidebar.select_view(View())
+
+    def _ask_rename_tag(self, old: str) -> None:
+        new, ok = QInputDialog.getText(self, "Rename tag", f"New name for “{old}”:", text=old)
+        if ok and new.strip() and new.strip() != old:
+            self.rename_tag(old, new.strip())
+
+    def _ask_merge_tag(self, old: str) -> None:
+        others = [t for t in self.sidebar.tag_names() if t != old]
+        if not others:
+            return
+        new, ok = QInputDialog.getItem(self, "Merge tag", f"Merge “{old}” into:", others, 0, False)
+        if ok and new:
+            self.rename_tag(old, new)
+
+    def save_current_search(self, name: str | None = None) -> None:
+        query = self.searchBox.text().strip()
+        if not query:
+            self.statusBar().showMessage("Type a search first, then save it.", 4000)
+            return
+        if name is None:
+            name, ok = QInputDialog.getText(self, "Save search", "Name:", text=query)
+            if not ok or not name.strip():
+                return
+        lib = self.library
+        self.runner.write(lambda: lib.save_search(name, query), lambda _: self.refresh_sidebar(), self.handle_error)
+
+    def _ask_rename_search(self, search: dict) -> None:
+        name, ok = QInputDialog.getText(self, "Rename saved search", "Name:", text=search["name"])
+        if ok and name.strip():
+            self.rename_saved_search(search["id"], name.strip())
+
+    def rename_saved_search(self, search_id: int, name: str) -> None:
+        lib = self.library
+        self.runner.write(lambda: lib.rename_saved_search(search_id, name), lambda _: self.refresh_sidebar(),
+                          self.handle_error)
+
+    def delete_saved_search(self, search_id: int) -> None:
+        lib = self.library
+        self.runner.write(lambda: lib.delete_saved_search(search_id), lambda _: self.refresh_sidebar(),
+                          self.handle_error)
+
+    # ------------------------------------------------------------------ import
+    def ask_import(self) -> None:
+        start = str(self.settings.value("lastImportFolder", str(Path.home())))
+        paths, _ = QFileDialog.getOpenFileNames(
+            self, "Import papers", start,
+            "Paper lists (*.txt *.jsonl *.json *.csv *.bib *.ris *.xml);;All files (*)")
+        if paths:
+            self.settings.setValue("lastImportFolder", str(Path(paths[0]).parent))
+            self.import_paths(paths)
+
+    def import_paths(self, paths: Sequence[str | Path]) -> Task:
+        """The import code path of the dialog and of drag-and-drop: background, with progress."""
+        self.pane.flush_note()  # a typed note is saved before anything can fail
+        lib = self.library
+        files = [str(p) for p in paths]
+
+        def job(task: Task) -> list:
+            return lib.import_files(files, progress=task.progress, cancelled=task.cancelled)
+
+        task = self.runner.write(job, self._import_done, self._import_failed, label="Importing", with_task=True)
+        self._tasks.append(task)
+        return task
+
+    def _import_done(self, summaries: list) -> None:
+        self.last_import_summaries = summaries
+        self.last_import_text = import_summary_text(summaries)
+        new = sum(s.new for s in summaries)
+        self.statusBar().showMessage(f"Imported {new} new papers", 8000)
+        self.after_write()
+        errors = any(s.error or s.skipped for s in summaries)
+        self.show_message("Import finished", self.last_import_text,
+                          QMessageBox.Icon.Warning if errors else QMessageBox.Icon.Information, "importSummary")
+
+    def _import_failed(self, exc: BaseException) -> None:
+        self.last_import_text = f"Import failed: {exc}"
+        self.after_write()
+        self.handle_error(exc)
+
+    # ------------------------------------------------------------------ export
+    def ask_export(self) -> None:
+        options = getattr(self, "_export_options", None) or ExportOptions(
+            scope="selection" if len(self.selected_ids()) > 1 else "view")
+        dialog = ExportDialog(self, self.sidebar.tag_names(), len(self.selected_ids()), options)
+        if dialog.exec() != ExportDialog.DialogCode.Accepted:
+            return
+        options = dialog.options()
+        self._export_options = options
+        folder = str(self.settings.value("lastExportFolder", str(Path.home())))
+        if options.kind == "per_paper":
+            path = QFileDialog.getExistingDirectory(self, "Export to folder", folder)
+        else:
+            suffix = ".json" if options.kind == "json" else ".md"
+            name = "reader-backup.json" if options.kind == "json" else "reading-list.md"
+            path, _ = QFileDialog.getSaveFileName(self, "Export", str(Path(folder) / name), f"*{suffix}")
+        if path:
+            self.export_to(path, options)
+
+    def scope_ids(self, options: ExportOptions) -> Callable[[], list[str]]:
+        """The ids an export covers, resolved on the writer (after pending saves)."""
+        lib = self.library
+        if options.scope == "selection":
+            ids = self.selected_ids() or self.target_ids()
+            return lambda: ids
+        if options.scope == "view":
+            ids = list(self.model.ids())
+            return lambda: ids
+        if options.scope == "starred":
+            return lambda: lib.paper_ids(View("starred"))
+        tag = options.tag or ""
+        return lambda: lib.paper_ids(View("tag", tag))
+
+    def export_to(self, path: str | Path, options: ExportOptions | None = None) -> Task:
+        """The export code path of the dialog: runs on the writer after the note is saved."""
+        options = options or ExportOptions()
+        self.pane.flush_note()
+        self.settings.setValue("lastExportFolder", str(Path(path) if options.kind == "per_paper" else Path(path).parent))
+        lib = self.library
+        ids = self.scope_ids(options)
+
+        def job() -> Any:
+            if options.kind == "json":
+                return lib.export_json(path)
+            if options.kind == "per_paper":
+                return lib.export_per_paper(path, ids(), with_abstracts=options.with_abstracts)
+            return lib.export_reading_list(path, ids(), title=options.title, group_by=options.group_by,
+                                           with_abstracts=options.with_abstracts)
+
+        def done(result: Any) -> None:
+            self.last_export = result
+            count = len(result) if isinstance(result, list) else 1
+            self.statusBar().showMessage(f"Exported {count} file{'s' if count != 1 else ''} to {path}", 8000)
+
+        return self.runner.write(job, done, self.handle_error, label="Exporting")
+
+    def copy_markdown(self) -> Task | None:
+        ids = self.target_ids()
+        if not ids:
+            return None
+        self.pane.flush_note()
+        lib = self.library
+
+        def done(text: str) -> None:
+            QApplication.clipboard().setText(text)
+            self.statusBar().showMessage(f"Copied {len(ids)} paper(s) as Markdown", 4000)
+
+        return self.runner.write(lambda: lib.reading_list_markdown(ids, title="Reading list"), done,
+                                 self.handle_error)
+
+    # ------------------------------------------------------------------ drag and drop
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.import_paths(paths)
+
+    # ------------------------------------------------------------------ tasks & errors
+    def _task_started(self, task: Task) -> None:
+        self.taskLabel.setText(f"{task.label}…")
+        self.progressBar.setRange(0, 0)
+        for w in (self.taskLabel, self.progressBar):
+            w.show()
+        self.cancelButton.setVisible(any(t in self._tasks for t in [task]) or task.label == "Importing")
+
+    def _task_progress(self, task: Task, done: int, total: int, message: str) -> None:
+        self.taskLabel.setText(message or task.label or "")
+        self.progressBar.setRange(0, max(total, 0))
+        self.progressBar.setValue(min(done, total) if total else 0)
+
+    def _task_ended(self, task: Task) -> None:
+        if task in self._tasks:
+            self._tasks.remove(task)
+        if not self.runner.busy or not self._tasks:
+            for w in (self.taskLabel, self.progressBar, self.cancelButton):
+                w.hide()
+        self.cancelButton.setVisible(bool(self._tasks) and self.cancelButton.isVisible())
+
+    def cancel_tasks(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        self.taskLabel.setText("Cancelling…")
+
+    def handle_error(self, exc: BaseException) -> None:
+        """User-facing errors become a readable message; anything else is a bug: report it."""
+        if isinstance(exc, ReaderError):
+            self.statusBar().showMessage(str(exc), 10000)
+            self.show_message("Reader", str(exc), QMessageBox.Icon.Warning, "errorMessage")
+            return
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+
+    def show_message(self, title: str, text: str, icon: QMessageBox.Icon, name: str) -> QMessageBox | None:
+        if self._closing:
+            return None
+        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName(name)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._message_boxes.append(box)
+        box.finished.connect(lambda _=0, b=box: self._message_boxes.remove(b) if b in self._message_boxes else None)
+        box.open()  # window-modal but never blocks the event loop
+        return box
+
+    def open_link(self, url: QUrl) -> bool:
+        """Open http/https links in the system browser; ignore every other scheme."""
+        if url.scheme().lower() not in ("http", "https"):
+            return False
+        return QDesktopServices.openUrl(url)
+
+    def show_shortcuts(self) -> None:
+        self._shortcuts = ShortcutsDialog(self, self.shortcut_actions)
+        self._shortcuts.show()
+
+    def show_about(self) -> None:
+        from reader import __version__
+
+        self.show_message("About Reader",
+                          f"Reader {__version__}\nRead, triage and annotate research-paper abstracts.\n"
+                          f"Library: {self.library.paths.root}", QMessageBox.Icon.Information, "aboutBox")
+
+    # ------------------------------------------------------------------ closing
+    def flush(self, timeout: float = 30.0) -> None:
+        """Save what is being typed and wait for every queued write (blocks the GUI thread)."""
+        self.pane.commit_edits()
+        self.runner.drain(timeout)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._closing:
+            event.accept()
+            return
+        self.pane.commit_edits()
+        for task in list(self._tasks):
+            task.cancel()  # an import/sync in progress stops between batches
+        try:
+            self.runner.drain(60.0)
+        except Exception as exc:  # noqa: BLE001 - never keep the user from quitting
+            sys.stderr.write(f"reader: waiting for pending writes failed: {exc}\n")
+        self._closing = True
+        self._save_settings()
+        self.runner.shutdown(wait=True)
+        for box in list(self._message_boxes):
+            box.close()
+        event.accept()

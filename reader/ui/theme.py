@@ -1,0 +1,57 @@
+"""Light/dark palettes on the Fusion style, following the system unless the user forces one."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+THEMES = ("system", "light", "dark")
+
+
+def system_is_dark() -> bool:
+    hints = QGuiApplication.styleHints()
+    scheme = getattr(hints, "colorScheme", None)
+    return bool(scheme and scheme() == Qt.ColorScheme.Dark)
+
+
+def dark_palette() -> QPalette:
+    p = QPalette()
+    window, base, text = QColor(37, 38, 41), QColor(28, 29, 31), QColor(226, 226, 228)
+    roles = {
+        QPalette.ColorRole.Window: window,
+        QPalette.ColorRole.WindowText: text,
+        QPalette.ColorRole.Base: base,
+        QPalette.ColorRole.AlternateBase: QColor(42, 43, 47),
+        QPalette.ColorRole.ToolTipBase: QColor(50, 51, 55),
+        QPalette.ColorRole.ToolTipText: text,
+        QPalette.ColorRole.PlaceholderText: QColor(140, 140, 145),
+        QPalette.ColorRole.Text: text,
+        QPalette.ColorRole.Button: QColor(48, 49, 53),
+        QPalette.ColorRole.ButtonText: text,
+        QPalette.ColorRole.BrightText: QColor(255, 90, 90),
+        QPalette.ColorRole.Link: QColor(110, 170, 255),
+        QPalette.ColorRole.LinkVisited: QColor(170, 140, 255),
+        QPalette.ColorRole.Highlight: QColor(52, 101, 164),
+        QPalette.ColorRole.HighlightedText: QColor(255, 255, 255),
+        QPalette.ColorRole.Light: QColor(70, 71, 75),
+        QPalette.ColorRole.Midlight: QColor(58, 59, 63),
+        QPalette.ColorRole.Mid: QColor(45, 46, 50),
+        QPalette.ColorRole.Dark: QColor(22, 22, 24),
+        QPalette.ColorRole.Shadow: QColor(0, 0, 0),
+    }
+    for role, colour in roles.items():
+        p.setColor(role, colour)
+    disabled = QColor(120, 120, 125)
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+        p.setColor(QPalette.ColorGroup.Disabled, role, disabled)
+    return p
+
+
+def apply_theme(app: QApplication, theme: str) -> bool:
+    """Apply "system" | "light" | "dark"; returns True when the result is dark."""
+    if app.style().name().lower() != "fusion":
+        app.setStyle("Fusion")
+    dark = theme == "dark" or (theme == "system" and system_is_dark())
+    app.setPalette(dark_palette() if dark else app.style().standardPalette())
+    return dark

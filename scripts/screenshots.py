@@ -1,0 +1,89 @@
+"""Save PNGs of the main window on the bundled seeds (light and dark) into screenshots/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _wait(app, condition, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    for _ in range(5):
+        app.processEvents()
+
+
+def main() -> int:
+    from reader.services import Library
+    from reader.ui.app import make_app
+    from reader.ui.main_window import MainWindow
+
+    out = ROOT / "screenshots"
+    out.mkdir(exist_ok=True)
+    app = make_app()
+    with tempfile.TemporaryDirectory(prefix="reader-shots-") as tmp:
+        library = Library.open(Path(tmp))
+        window = MainWindow(library, theme="light")
+        window.resize(1280, 800)
+        window.show()
+        _wait(app, lambda: window.index_ready and not window.runner.busy)
+        ids = window.model.ids()
+        window.add_tags(ids[:4], ["diffusion"])
+        window.add_tags(ids[2:5], ["to-read"])
+        window.set_starred(ids[1:6:2], True)
+        window.set_read(ids[3:12], True)
+        _wait(app, lambda: not window.runner.busy)
+
+        window.searchBox.setText("diffusion")
+        _wait(app, lambda: window.search_results is not None and not window.runner.busy)
+        window.move_current(0)
+        window.move_current(1)
+        pid = window.pane.paper_id
+        window.set_starred([pid], True)
+        window.add_tags([pid], ["must-read"])
+        window.pane.noteEditor.setPlainText(
+            "**Why it matters:** the guidance trick could replace our sampler.\n\n"
+            "- check the ablation in Table 2\n- compare with $O(n \\log n)$ baseline")
+        window.flush()
+        plain = window.pane.abstractView.toPlainText()
+        start = plain.find(" ", 40) + 1
+        window.add_highlight(pid, start, start + 60, "yellow", "key claim")
+        _wait(app, lambda: not window.runner.busy)
+        _wait(app, lambda: window.pane.relatedList.count() > 0, timeout=5)
+        window.table.setFocus()
+
+        for theme in ("light", "dark"):
+            window.apply_theme(theme)
+            _wait(app, lambda: False, timeout=0.3)
+            path = out / f"reader-{theme}.png"
+            window.grab().save(str(path))
+            print(path)
+        window.pane.tabs.setCurrentIndex(1)
+        window.apply_theme("light")
+        _wait(app, lambda: False, timeout=0.2)
+        window.grab().save(str(out / "reader-highlights.png"))
+        window.pane.tabs.setCurrentIndex(0)
+        window.pane.set_preview(True)
+        _wait(app, lambda: False, timeout=0.2)
+        window.grab().save(str(out / "reader-note-preview.png"))
+        window.pane.set_preview(False)
+        (ROOT / "docs").mkdir(exist_ok=True)
+        shutil.copyfile(out / "reader-light.png", ROOT / "docs" / "screenshot.png")
+        window.close()
+        library.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+"""Shared pytest setup: Qt runs offscreen, GUI tests are auto-marked `gui`."""
+
+from __future__ import annotations
+
+import os
+
+# Before anything imports Qt: no display needed, and crash dialogs only log.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
+
+import pytest  # noqa: E402
+
+GUI_FIXTURES = {"qapp", "qtbot"}
+# The offscreen platform plugin warns about a feature it lacks; not a problem of the app.
+OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if GUI_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.gui)
+            item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))

@@ -1,0 +1,374 @@
+"""Fast checks of the packaging: prune rules, icons, .desktop, install scripts, fonts, CI files."""
+
+from __future__ import annotations
+
+import configparser
+import importlib.util
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tarfile
+import textwrap
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGING = ROOT / "packaging"
+RESOURCES = ROOT / "resources"
+PNG_SIG = b"\x89PNG\r\n\x1a\n"
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"packaging_{name}", PACKAGING / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def rules() -> ModuleType:
+    return load("bundle_rules")
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == PNG_SIG and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+# --- spec and prune rules -------------------------------------------------------------------
+
+def test_spec_is_valid_python_and_uses_the_rules():
+    text = (PACKAGING / "reader.spec").read_text()
+    compile(text, "reader.spec", "exec")
+    for needle in ("launcher.py", "bundle_rules.EXCLUDED_MODULES", "bundle_rules.prune(a.binaries)",
+                   "COLLECT(", "BUNDLE(", '"NSRequiresAquaSystemAppearance": False',
+                   '"NSHighResolutionCapable": True', "bundle_identifier=APP_ID", "console=False",
+                   '"reader/seeds"', '"reader/resources"'):
+        assert needle in text, needle
+
+
+@pytest.mark.parametrize(
+    ("dest", "kept"),
+    [
+        ("PySide6/Qt/translations/qtbase_de.qm", False),
+        ("PySide6/translations/qt_en.qm", False),
+        ("PySide6/Qt/plugins/platforms/libqxcb.so", True),
+        ("PySide6/Qt/plugins/platforms/libqoffscreen.so", True),
+        ("PySide6/Qt/plugins/platforms/libqwayland.so", True),
+        ("PySide6/Qt/plugins/platforms/libqeglfs.so", False),
+        ("PySide6/Qt/plugins/platforms/libqvnc.so", False),
+        ("PySide6/Qt/plugins/platformthemes/libqgtk3.so", False),
+        ("PySide6/Qt/plugins/platformthemes/libqxdgdesktopportal.so", True),
+        ("PySide6/Qt/plugins/imageformats/libqsvg.so", True),
+        ("PySide6/Qt/plugins/imageformats/libqtiff.so", False),
+        ("PySide6/Qt/plugins/iconengines/libqsvgicon.so", True),
+        ("PySide6/Qt/plugins/tls/libqopensslbackend.so", False),
+        ("PySide6/Qt/plugins/networkinformation/libqglib.so", False),
+        ("PySide6/Qt/plugins/egldeviceintegrations/libqeglfs-x11-integration.so", False),
+        ("PySide6/Qt/plugins/wayland-shell-integration/libxdg-shell.so", True),
+        ("PySide6/Qt/plugins/wayland-shell-integration/libivi-shell.so", False),
+        ("PySide6\\plugins\\platforms\\qwindows.dll", True),
+        ("PySide6\\plugins\\styles\\qmodernwindowsstyle.dll", True),
+        ("PySide6\\plugins\\platforms\\qdirect2d.dll", False),
+        ("PySide6/Qt/plugins/platforms/libqcocoa.dylib", True),
+        ("PySide6/Qt/lib/libQt6Network.so.6", False),
+        ("PySide6/Qt/lib/libQt6Pdf.so.6", False),
+        ("PySide6/Qt/lib/libQt6QmlModels.so.6", False),
+        ("PySide6\\Qt6Quick.dll", False),
+        ("PySide6\\opengl32sw.dll", False),
+        ("PySide6/Qt/lib/libQt6Core.so.6", True),
+        ("PySide6/Qt/lib/libQt6Widgets.so.6", True),
+        ("PySide6/Qt/lib/libicudata.so.73", True),
+        ("reader/seeds/000_80f75b3151cd2819.txt", True),
+    ],
+)
+def test_keep_entry(rules, dest, kept):
+    assert rules.keep_entry(dest) is kept
+
+
+def test_excluded_modules_drop_unused_qt_and_network(rules):
+    for mod in ("PySide6.QtNetwork", "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtPdf", "ssl", "tkinter"):
+        assert mod in rules.EXCLUDED_MODULES
+    for mod in ("PySide6.QtWidgets", "PySide6.QtGui", "PySide6.QtSvg", "sqlite3", "hashlib"):
+        assert mod not in rules.EXCLUDED_MODULES
+
+
+def test_drop_unreferenced_libs_keeps_only_the_closure(rules):
+    graph = {
+        "/s/QtCore.abi3.so": ["libQt6Core.so.6"],
+        "/s/libQt6Core.so.6": ["libicuuc.so.73", "libc.so.6"],
+        "/s/libicuuc.so.73": ["libicudata.so.73"],
+        "/s/libqgtk3.so": ["libgtk-3.so.0"],
+    }
+    toc = [
+        ("PySide6/QtCore.abi3.so", "/s/QtCore.abi3.so", "EXTENSION"),
+        ("PySide6/Qt/lib/libQt6Core.so.6", "/s/libQt6Core.so.6", "BINARY"),
+        ("PySide6/Qt/lib/libicuuc.so.73", "/s/libicuuc.so.73", "BINARY"),
+        ("PySide6/Qt/lib/libicudata.so.73", "/s/libicudata.so.73", "BINARY"),
+        ("libcairo.so.2", "/s/libcairo.so.2", "BINARY"),  # only the dropped gtk3 theme wanted it
+        ("libdbus-1.so.3", "/s/libdbus-1.so.3", "BINARY"),  # dlopen()ed by QtDBus
+        ("libpython3.11.so.1.0", "/s/libpython3.11.so.1.0", "BINARY"),
+        ("libstdc++.so.6", "/s/libstdc++.so.6", "BINARY"),  # always taken from the system
+    ]
+    kept, dropped = rules.drop_unreferenced_libs(toc, lambda src: graph.get(src, []))
+    assert sorted(e[0] for e in dropped) == ["libcairo.so.2", "libstdc++.so.6"]
+    assert len(kept) == len(toc) - 2
+
+
+def test_app_code_imports_no_excluded_module(rules):
+    """The bundle leaves these out, so the app must not import them (directly)."""
+    import ast
+
+    offenders = []
+    for path in (ROOT / "reader").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            offenders += [f"{path.name}: {n}" for n in names if n in rules.EXCLUDED_MODULES]
+    assert not offenders
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF only")
+def test_elf_needed_reads_dt_needed(rules):
+    import PySide6
+
+    core = Path(PySide6.__file__).parent / "Qt" / "lib" / "libQt6Widgets.so.6"
+    needed = rules.elf_needed(str(core))
+    assert "libQt6Gui.so.6" in needed and "libQt6Core.so.6" in needed
+    assert rules.elf_needed(str(ROOT / "pyproject.toml")) == []
+
+
+# --- icons ----------------------------------------------------------------------------------
+
+def test_svg_and_pngs_exist_with_right_sizes():
+    assert (RESOURCES / "reader.svg").read_text().lstrip().startswith("<?xml")
+    for size in (16, 32, 48, 64, 128, 256, 512):
+        data = (RESOURCES / "icons" / f"reader-{size}.png").read_bytes()
+        assert png_size(data) == (size, size)
+
+
+def test_ico_header_and_png_entries():
+    data = (RESOURCES / "reader.ico").read_bytes()
+    reserved, kind, count = struct.unpack_from("<HHH", data, 0)
+    assert (reserved, kind) == (0, 1) and count >= 5
+    sizes = set()
+    for i in range(count):
+        w, h, _colors, _res, planes, bpp, length, offset = struct.unpack_from("<BBBBHHII", data, 6 + 16 * i)
+        assert planes == 1 and bpp == 32 and offset + length <= len(data)
+        blob = data[offset : offset + length]
+        real = png_size(blob)
+        assert real == ((w or 256), (h or 256))
+        sizes.add(real[0])
+    assert {16, 32, 48, 256} <= sizes
+
+
+def test_icns_container_is_consistent():
+    data = (RESOURCES / "reader.icns").read_bytes()
+    assert data[:4] == b"icns"
+    assert struct.unpack(">I", data[4:8])[0] == len(data)
+    expected = {b"icp4": 16, b"icp5": 32, b"ic07": 128, b"ic08": 256, b"ic09": 512, b"ic10": 1024}
+    found = {}
+    pos = 8
+    while pos < len(data):
+        kind, length = data[pos : pos + 4], struct.unpack(">I", data[pos + 4 : pos + 8])[0]
+        assert length > 8
+        found[kind] = png_size(data[pos + 8 : pos + length])[0]
+        pos += length
+    assert pos == len(data)
+    for kind, size in expected.items():
+        assert found[kind] == size
+
+
+def test_container_writers_roundtrip():
+    icons = load("make_icons")
+    fake = {16: PNG_SIG + b"a" * 10, 256: PNG_SIG + b"b" * 20}
+    ico = icons.build_ico(fake)
+    assert struct.unpack_from("<HHH", ico, 0) == (0, 1, 2)
+    w, _h, *_rest, length, offset = struct.unpack_from("<BBBBHHII", ico, 6 + 16)
+    assert w == 0 and ico[offset : offset + length] == fake[256]  # 256 px is stored as 0
+
+
+# --- Linux desktop integration --------------------------------------------------------------
+
+def test_desktop_file_has_valid_keys():
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str  # keys are case-sensitive
+    parser.read(PACKAGING / "linux" / "reader.desktop")
+    entry = parser["Desktop Entry"]
+    assert entry["Type"] == "Application"
+    assert entry["Name"] == "Reader"
+    assert entry["Exec"].split()[0] == "reader"
+    assert entry["Icon"] == "reader"  # themed name: install.sh puts it in hicolor
+    assert entry["Terminal"] == "false"
+    assert entry["Categories"].endswith(";") and "Office" in entry["Categories"]
+    allowed = {"Type", "Version", "Name", "GenericName", "Comment", "Exec", "Icon", "Terminal",
+               "Categories", "Keywords", "StartupNotify", "TryExec", "MimeType", "StartupWMClass"}
+    assert set(entry) <= allowed
+
+
+def _fake_tarball_tree(tmp_path: Path) -> Path:
+    stage = tmp_path / "reader-0.1.0-linux-x86_64"
+    app = stage / "reader"
+    (app / "_internal").mkdir(parents=True)
+    exe = app / "reader"
+    exe.write_text("#!/bin/sh\necho frozen-reader \"$@\"\n")
+    exe.chmod(0o755)
+    (stage / "icons").mkdir()
+    for size in (16, 256):
+        shutil.copy2(RESOURCES / "icons" / f"reader-{size}.png", stage / "icons")
+    shutil.copy2(PACKAGING / "linux" / "reader.desktop", stage)
+    for script in ("install.sh", "uninstall.sh"):
+        shutil.copy2(PACKAGING / "linux" / script, stage)
+    return stage
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX shell scripts")
+def test_install_and_uninstall_use_xdg_paths(tmp_path):
+    stage = _fake_tarball_tree(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    subprocess.run(["sh", str(stage / "install.sh")], env=env, check=True, capture_output=True)
+
+    opt = home / ".local" / "opt" / "reader"
+    link = home / ".local" / "bin" / "reader"
+    desktop = home / ".local" / "share" / "applications" / "reader.desktop"
+    icon = home / ".local" / "share" / "icons" / "hicolor" / "256x256" / "apps" / "reader.png"
+    assert (opt / "reader").is_file() and (opt / "_internal").is_dir()
+    assert link.is_symlink() and os.readlink(link) == str(opt / "reader")
+    assert f"Exec={opt / 'reader'}\n" in desktop.read_text()
+    assert icon.read_bytes() == (RESOURCES / "icons" / "reader-256.png").read_bytes()
+    out = subprocess.run([str(link), "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "frozen-reader --version"
+
+    (home / ".local" / "share" / "Reader").mkdir()  # the user's library must survive
+    subprocess.run(["sh", str(opt / "uninstall.sh")], env=env, check=True, capture_output=True)
+    assert not opt.exists() and not link.exists() and not link.is_symlink()
+    assert not desktop.exists() and not icon.exists()
+    assert (home / ".local" / "share" / "Reader").is_dir()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX shell scripts")
+def test_install_honours_xdg_data_home(tmp_path):
+    stage = _fake_tarball_tree(tmp_path)
+    home, data = tmp_path / "home", tmp_path / "xdg-data"
+    home.mkdir()
+    env = {"HOME": str(home), "XDG_DATA_HOME": str(data), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    subprocess.run(["sh", str(stage / "install.sh")], env=env, check=True, capture_output=True)
+    assert (data / "applications" / "reader.desktop").is_file()
+    assert (data / "icons" / "hicolor" / "16x16" / "apps" / "reader.png").is_file()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux packing")
+def test_build_linux_packs_tarball_and_skips_appimage_without_tool(tmp_path, monkeypatch, capsys):
+    build = load("build")
+    app = tmp_path / "dist" / "reader"
+    (app / "_internal").mkdir(parents=True)
+    (app / "reader").write_text("#!/bin/sh\n")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
+    monkeypatch.delenv("APPIMAGETOOL", raising=False)
+    outputs = build.build_linux(tmp_path / "dist")
+    assert len(outputs) == 1 and outputs[0].name.endswith(".tar.gz")
+    with tarfile.open(outputs[0]) as tar:
+        names = {Path(n).relative_to(Path(n).parts[0]).as_posix() for n in tar.getnames() if "/" in n}
+        modes = {Path(m.name).name: m.mode for m in tar.getmembers()}
+    assert {"reader/reader", "reader.desktop", "install.sh", "uninstall.sh", "icons/reader-512.png"} <= names
+    assert modes["install.sh"] & 0o111
+    assert "AppImage: skipped" in capsys.readouterr().out
+
+
+# --- Windows and macOS scripts --------------------------------------------------------------
+
+def test_inno_setup_script_is_per_user_with_optional_association():
+    iss = (PACKAGING / "windows" / "reader.iss").read_text()
+    assert "PrivilegesRequired=lowest" in iss
+    assert r"DefaultDirName={localappdata}\Programs\{#AppName}" in iss
+    assert "{autoprograms}" in iss  # Start-menu entry
+    assoc = next(line for line in iss.splitlines() if line.startswith('Name: "associate"'))
+    assert "Flags: unchecked" in assoc  # off by default
+    for ext in (".txt", ".jsonl"):
+        assert f"Software\\Classes\\{ext}\\OpenWithProgids" in iss
+    assert all("Tasks: associate" in line for line in iss.splitlines() if line.startswith("Root: HKA"))
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_sign_script_skips_without_credentials(tmp_path):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MACOS_SIGN_IDENTITY", "APPLE_ID", "APPLE_TEAM_ID", "APPLE_APP_PASSWORD")}
+    out = subprocess.run(["bash", str(PACKAGING / "macos" / "sign_and_notarize.sh"), str(tmp_path / "Reader.app")],
+                         env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and "skipped" in out.stdout
+    for script in ("make_dmg.sh", "sign_and_notarize.sh"):
+        assert subprocess.run(["bash", "-n", str(PACKAGING / "macos" / script)]).returncode == 0
+    sign = (PACKAGING / "macos" / "sign_and_notarize.sh").read_text()
+    for needle in ("--options runtime", "--entitlements", "notarytool submit", "--wait", "stapler staple"):
+        assert needle in sign
+
+
+def test_release_workflow_covers_three_oses():
+    wf = (ROOT / ".github" / "workflows" / "release.yml").read_text()
+    for needle in ("ubuntu-", "windows-", "macos-", 'python-version: "3.11"', 'pip install ".[package]"',
+                   "python packaging/build.py", "--smoke-test", "QT_QPA_PLATFORM: offscreen",
+                   "actions/upload-artifact"):
+        assert needle in wf, needle
+
+
+# --- fallback font --------------------------------------------------------------------------
+
+FONT_PROBE = textwrap.dedent(
+    """
+    import sys
+    from reader.ui.fonts import ensure_fonts, has_usable_font, prepare_font_env
+    prepare_font_env()
+    from PySide6.QtWidgets import QApplication, QLabel
+    app = QApplication(sys.argv[:1])
+    before = has_usable_font()
+    ensure_fonts(app)
+
+    def ink(text):
+        label = QLabel(text)
+        label.resize(240, 40)
+        img = label.grab().toImage()
+        bg = img.pixel(0, 0)
+        return sum(img.pixel(x, y) != bg for y in range(img.height()) for x in range(img.width()))
+
+    # Missing glyphs all draw the same box; real glyphs differ in ink.
+    print(before, has_usable_font(), app.font().family(), ink("iiiii"), ink("MMMMM"))
+    """
+)
+
+
+def test_fallback_font_draws_text_without_system_fonts(tmp_path):
+    pytest.importorskip("PySide6")
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(f'<?xml version="1.0"?>\n<fontconfig><cachedir>{tmp_path}/cache</cachedir></fontconfig>\n')
+    env = {**os.environ, "FONTCONFIG_FILE": str(conf), "QT_QPA_PLATFORM": "offscreen"}
+    env.pop("QT_QPA_FONTDIR", None)
+    out = subprocess.run([sys.executable, "-c", FONT_PROBE], env=env, capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    before, after, family, thin, wide = _parse(out.stdout)
+    assert before == "False"  # the empty fontconfig really has no fonts
+    assert after == "True" and family == "DejaVu Sans"
+    assert int(thin) > 0 and int(wide) > 2 * int(thin)
+    assert "WARNING" not in out.stderr.upper() and "Cannot find font" not in out.stderr
+
+
+def _parse(stdout: str) -> tuple[str, str, str, str, str]:
+    words = stdout.strip().splitlines()[-1].split()
+    # family may contain spaces: first two and last two words are fixed
+    return words[0], words[1], " ".join(words[2:-2]), words[-2], words[-1]
+
+
+def test_bundled_font_and_licence_present():
+    fonts = RESOURCES / "fonts"
+    assert (fonts / "DejaVuSans.ttf").read_bytes()[:4] == b"\x00\x01\x00\x00"
+    assert "bitstream-vera" in (fonts / "LICENSE.txt").read_text()

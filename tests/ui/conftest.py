@@ -1,0 +1,37 @@
+"""Fixtures for GUI tests: a seeded library in tmp_path and the real main window on it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from reader.services import Library
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "library"
+
+
+@pytest.fixture
+def library(data_dir: Path) -> Iterator[Library]:
+    lib = Library.open(data_dir)
+    yield lib
+    lib.close()
+
+
+@pytest.fixture
+def window(qtbot, library: Library):
+    from reader.ui.main_window import MainWindow
+
+    w = MainWindow(library, theme="light")
+    qtbot.addWidget(w)
+    w.show()
+    w.activateWindow()
+    qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: w.index_ready and not w.runner.busy, timeout=30000)
+    qtbot.waitUntil(lambda: w.model.rowCount() > 0 and w.pane.paper_id is not None)
+    yield w
+    w.close()
