@@ -169,16 +169,13 @@ class SearchIndex:
         # and replaying changes since then is harmless (updates are by unique id).
         _write_meta(self.index_dir, stamp)
         self.stamp = stamp
+        # A new searcher, not Searcher.refresh(): whoosh-reloaded 2.7.5's refresh keeps the
+        # readers of segments that a merge or CLEAR removed (duplicate or stale hits).
+        new = self._ix.searcher()
         with self._read_lock:
-            old = self._searcher
-            if old is None:
-                return
-            if old.doc_count_all() == 0:
-                # Whoosh can't refresh() from an empty reader (TypeError in _reader).
-                self._searcher = self._ix.searcher()
-                old.close()
-            else:
-                self._searcher = old.refresh()  # reuses unchanged segment readers
+            old, self._searcher = self._searcher, new
+        if old is not None:
+            old.close()
 
     # -- reading -------------------------------------------------------------------------
 

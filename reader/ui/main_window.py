@@ -69,7 +69,7 @@ from .paper_model import (
 from .paper_pane import PaperPane
 from .sidebar import Sidebar, view_key
 from .tasks import Task, TaskRunner
-from .undo import SnapshotCommand
+from .undo import SnapshotCommand, push_change
 
 SEARCH_DEBOUNCE_MS = 150
 SEARCH_LIMIT = 1000
@@ -652,7 +652,7 @@ class MainWindow(QMainWindow):
         def done(out: tuple) -> None:
             paper_ids, before, after, result = out
             if before != after:
-                self.undo_stack.push(SnapshotCommand(self, text, before, after, merge_key))
+                push_change(self.undo_stack, SnapshotCommand(self, text, before, after, merge_key))
             self.after_write(paper_ids)
             if on_done is not None:
                 on_done(result)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from PySide6.QtGui import QUndoCommand
-
-NOTE_MERGE_ID = 1001
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 
 class Restorer(Protocol):
@@ -18,6 +16,8 @@ class SnapshotCommand(QUndoCommand):
 
     The change itself already ran when the command is pushed, so the first redo() is skipped.
     Papers present before but not after (deleted) are removed on redo, and the reverse on undo.
+    Merging is done by `push_change`, not by overriding id()/mergeWith(): PySide6 6.12 drops a
+    reference to None on every push when id() is overridden in Python (a crash at exit).
     """
 
     def __init__(self, target: Restorer, text: str, before: list[dict], after: list[dict], merge_key: Any = None):
@@ -42,12 +42,13 @@ class SnapshotCommand(QUndoCommand):
         added = sorted(self._ids(self.after) - self._ids(self.before))
         self._target.restore_snapshots(self.before, added)
 
-    def id(self) -> int:
-        return NOTE_MERGE_ID if self.merge_key is not None else -1
 
-    def mergeWith(self, other: QUndoCommand) -> bool:
-        # Consecutive autosaves of the same note become one undo step.
-        if isinstance(other, SnapshotCommand) and other.merge_key == self.merge_key:
-            self.after = other.after
-            return True
-        return False
+def push_change(stack: QUndoStack, command: SnapshotCommand) -> None:
+    """Push `command`, or fold it into the top command when both edit the same note."""
+    index = stack.index()
+    if command.merge_key is not None and index == stack.count() and index > 0:
+        top = stack.command(index - 1)
+        if isinstance(top, SnapshotCommand) and top.merge_key == command.merge_key:
+            top.after = command.after  # consecutive autosaves of one note: one undo step
+            return
+    stack.push(command)

@@ -1,0 +1,346 @@
+"""Tests for reader.search: index lifecycle, query language, snippets, related, suggestions."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from reader.search import SearchIndex
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+
+
+def doc(n: int, title: str, abstract: str, **kw) -> dict:
+    d = {
+        "id": f"{n:016x}", "title": title, "abstract": abstract, "method": "", "venue": "",
+        "year": None, "authors": "", "tags": [], "note": "", "comments": "",
+        "starred": False, "read": False, "added": float(n),
+    }
+    d.update(kw)
+    return d
+
+
+DOCS = [
+    doc(1, "SpargeAttn: Accurate Sparse Attention Accelerating Any Model Inference",
+        "An efficient attention implementation is essential for large models due to its "
+        "quadratic time complexity. Fortunately, attention commonly exhibits sparsity: many "
+        "values in the attention map are near zero. We propose a universal sparse and "
+        "quantized attention for any model.",
+        method="SpargeAttn", venue="ICML", year=2025, authors="Jintao Zhang; Jia Wei",
+        tags=["Deep Learning", "Efficient-Inference"]),
+    doc(2, "Dense retrieval with transformers",
+        "We train dense retrievers. Sparse lexical baselines are compared; the attention "
+        "layers of the transformer are analysed.",
+        venue="NeurIPS", year=2020, authors="José Müller; Ann Smith", tags=["RL"]),
+    doc(3, "Loss landscapes and mode connectivity",
+        "We study mode connectivity of neural network minima found by stochastic gradient "
+        "descent <and> show paths of low loss between modes.",
+        venue="ICLR", year=2018, authors="Timur Garipov"),
+    doc(4, "Connectivity of graph modes",
+        "Graph connectivity is measured per mode in our clustering analysis of sparse graphs.",
+        venue="KDD", year=2016, authors="Wei Chen"),
+    doc(5, "Policy gradients for robot control",
+        "Reinforcement learning with policy gradients controls a simulated robot arm.",
+        venue="CoRL", year=2019, authors="Ann Lee", tags=["rl", "robotics"]),
+]
+
+
+@pytest.fixture
+def ix(tmp_path: Path):
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(DOCS, stamp=3, total=len(DOCS))
+    yield index
+    index.close()
+
+
+def ids(results) -> list[str]:
+    return [h.id for h in results.hits]
+
+
+def num(i: int) -> str:
+    return f"{i:016x}"
+
+
+# -- index lifecycle ----------------------------------------------------------------------
+
+
+def test_new_index_is_empty_with_unknown_stamp(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "new")
+    assert index.stamp == -1 and index.doc_count == 0 and not index.was_reset
+    assert ids(index.search("attention")) == []
+    index.close()
+
+
+def test_rebuild_counts_and_progress(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    calls: list[tuple[int, int]] = []
+    index.rebuild(iter(DOCS), stamp=11, total=len(DOCS), progress=lambda a, b: calls.append((a, b)))
+    assert index.doc_count == len(DOCS) and index.stamp == 11
+    assert calls[-1] == (len(DOCS), len(DOCS))
+    # A second rebuild replaces, not appends.
+    index.rebuild(DOCS[:2], stamp=12)
+    assert index.doc_count == 2
+    index.close()
+
+
+def test_cancelled_rebuild_leaves_index_unchanged(ix: SearchIndex) -> None:
+    ix.rebuild([doc(99, "other", "other words entirely")], stamp=50, cancelled=lambda: True)
+    assert ix.doc_count == len(DOCS) and ix.stamp == 3
+    assert ids(ix.search("sparse attention"))[0] == num(1)
+
+
+def test_stamp_persists_across_reopen(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(DOCS, stamp=7)
+    index.update([doc(6, "New paper", "fresh abstract about kernels")], stamp=9)
+    index.close()
+    again = SearchIndex.open(tmp_path / "ix")
+    assert again.stamp == 9 and again.doc_count == len(DOCS) + 1 and not again.was_reset
+    assert ids(again.search("kernels")) == [num(6)]
+    again.close()
+
+
+@pytest.mark.parametrize("damage", ["garbage_files", "truncate", "bad_stamp", "old_version"])
+def test_corrupt_index_is_reset(tmp_path: Path, damage: str) -> None:
+    d = tmp_path / "ix"
+    index = SearchIndex.open(d)
+    index.rebuild(DOCS, stamp=5)
+    index.close()
+    if damage == "garbage_files":
+        for f in d.iterdir():
+            if f.suffix in (".toc", ".seg"):
+                f.write_bytes(b"\x00garbage" * 10)
+    elif damage == "truncate":
+        for f in d.iterdir():
+            if f.suffix == ".seg":
+                f.write_bytes(f.read_bytes()[:100])
+    elif damage == "bad_stamp":
+        (d / "reader-stamp.json").write_text("{not json")
+    else:
+        (d / "reader-stamp.json").write_text(json.dumps({"stamp": 5, "schema": -1}))
+    again = SearchIndex.open(d)
+    assert again.was_reset and again.reset_reason
+    assert again.stamp == -1 and again.doc_count == 0
+    again.rebuild(DOCS, stamp=6)  # and it is usable again
+    assert ids(again.search("sparse attention"))[0] == num(1)
+    again.close()
+
+
+def test_unrelated_files_in_index_dir_cause_reset(tmp_path: Path) -> None:
+    d = tmp_path / "ix"
+    d.mkdir()
+    (d / "junk.txt").write_text("hello")
+    index = SearchIndex.open(d)
+    assert index.was_reset and index.doc_count == 0
+    index.close()
+
+
+# -- queries ------------------------------------------------------------------------------
+
+
+def test_sparse_attention_ranks_sparse_attention_paper_first(ix: SearchIndex) -> None:
+    r = ix.search("sparse attention")
+    assert ids(r)[0] == num(1)
+    assert set(ids(r)) == {num(1), num(2)}  # AND: both words needed
+    assert r.terms == ["sparse", "attention"] and r.problem is None and not r.filters_only
+
+
+def test_stemming(ix: SearchIndex) -> None:
+    assert num(5) in ids(ix.search("gradient controlling"))
+
+
+def test_fuzzy(ix: SearchIndex) -> None:
+    assert ids(ix.search("atention~"))[0] == num(1)
+    assert num(5) in ids(ix.search("reinforcment~2"))
+    assert ids(ix.search("atention")) == []
+
+
+def test_phrase(ix: SearchIndex) -> None:
+    r = ix.search('"mode connectivity"')
+    assert ids(r) == [num(3)]  # doc 4 has both words, not as a phrase
+    assert set(ids(ix.search("mode connectivity"))) == {num(3), num(4)}
+
+
+def test_prefix(ix: SearchIndex) -> None:
+    assert set(ids(ix.search("spars*"))) == {num(1), num(2), num(4)}
+    assert num(5) in ids(ix.search("reinforc*"))
+
+
+def test_boolean_operators(ix: SearchIndex) -> None:
+    assert set(ids(ix.search("robot OR retrievers"))) == {num(2), num(5)}
+    assert set(ids(ix.search("sparse -attention"))) == {num(4)}
+    assert set(ids(ix.search("sparse NOT attention"))) == {num(4)}
+    assert set(ids(ix.search("(robot OR graph) AND connectivity"))) == {num(4)}
+    assert set(ids(ix.search("sparse AND (quantized OR lexical)"))) == {num(1), num(2)}
+
+
+def test_fields(ix: SearchIndex) -> None:
+    assert set(ids(ix.search("title:sparse"))) == {num(1)}
+    assert set(ids(ix.search("abstract:sparse"))) == {num(1), num(2), num(4)}
+    assert ids(ix.search("author:muller")) == [num(2)]  # accents folded
+    assert ids(ix.search("author:Müller")) == [num(2)]
+    assert ids(ix.search("venue:iclr")) == [num(3)]
+    assert ids(ix.search("method:spargeattn")) == [num(1)]
+    assert set(ids(ix.search("title:(landscapes OR robot)"))) == {num(3), num(5)}
+
+
+def test_year(ix: SearchIndex) -> None:
+    assert ids(ix.search("year:2018")) == [num(3)]
+    assert set(ids(ix.search("year:2018-2020"))) == {num(2), num(3), num(5)}
+    assert set(ids(ix.search("year:>2019"))) == {num(1), num(2)}
+    r = ix.search("year:abc sparse")
+    assert r.problem and "year" in r.problem and set(ids(r)) == {num(1), num(2), num(4)}
+
+
+def test_tags_case_insensitive_with_spaces_and_hyphens(ix: SearchIndex) -> None:
+    assert ids(ix.search('tag:"deep learning"')) == [num(1)]
+    assert ids(ix.search('tag:"Deep Learning"')) == [num(1)]
+    assert set(ids(ix.search("tag:rl"))) == {num(2), num(5)}
+    assert set(ids(ix.search("tag:RL"))) == {num(2), num(5)}
+    assert ids(ix.search("tag:efficient-inference")) == [num(1)]
+    assert ids(ix.search("tag:deep")) == []  # a tag is matched whole
+    assert num(5) in ids(ix.search("robotics"))  # free words also search tags
+
+
+def test_update_note_and_starred(ix: SearchIndex) -> None:
+    assert ids(ix.search("is:starred")) == []
+    assert ids(ix.search("note:brilliant")) == []
+    d = dict(DOCS[2], starred=True, read=True, note="A *brilliant* idea", comments="check proof")
+    ix.update([d], stamp=4)
+    assert ix.stamp == 4 and ix.doc_count == len(DOCS)
+    r = ix.search("is:starred")
+    assert ids(r) == [num(3)] and r.filters_only
+    assert ids(ix.search("has:note")) == [num(3)]
+    assert ids(ix.search("note:brilliant")) == [num(3)]
+    assert ids(ix.search("brilliant")) == [num(3)]  # free words search notes
+    assert ids(ix.search("proof")) == [num(3)]  # ... and highlight comments
+    assert num(3) not in ids(ix.search("is:unread"))
+    assert ids(ix.search("is:read")) == [num(3)]
+    assert set(ids(ix.search("is:unstarred"))) == {num(i) for i in (1, 2, 4, 5)}
+    r = ix.search("is:starred connectivity")
+    assert ids(r) == [num(3)] and not r.filters_only
+    # Unstar again: the filter follows.
+    ix.update([dict(d, starred=False, note="")], stamp=5)
+    assert ids(ix.search("is:starred")) == [] and ids(ix.search("has:note")) == []
+
+
+def test_update_delete(ix: SearchIndex) -> None:
+    ix.update([], deleted=[num(1)], stamp=8)
+    assert ix.doc_count == len(DOCS) - 1 and ix.stamp == 8
+    assert num(1) not in ids(ix.search("attention"))
+
+
+MALFORMED = ["title:(", '"unbalanced quote', "AND", "OR", "NOT", "*", "~", "", "   ", "(((",
+             "sparse)", "a OR", "title:", "year:", "-", ":", "title:)", "*:*", "?", "^2",
+             "tag:", 'tag:"', "is:", "has:", "is:bogus", "sparse ~ attention", "x* y~ z~9",
+             "AND OR NOT", "title:(sparse", "[2018 TO", "year:[2018 TO 2020", "{", "\\", "'"]
+
+
+@pytest.mark.parametrize("q", MALFORMED)
+def test_malformed_queries_never_raise(ix: SearchIndex, q: str) -> None:
+    r = ix.search(q)
+    assert isinstance(r.hits, list)
+    assert r.total >= len(r.hits)
+
+
+def test_malformed_query_problems(ix: SearchIndex) -> None:
+    r = ix.search("title:(")
+    assert r.problem and 'Unbalanced "("' in r.problem and "title:(" in r.problem
+    assert r.hits == []
+    r = ix.search("title:(sparse attention")
+    assert r.problem and "plain words" in r.problem
+    assert ids(r)[0] == num(1)
+    r = ix.search('"sparse attention')
+    assert r.problem and "quote" in r.problem and ids(r)[0] == num(1)
+    for q in ("AND", "*", "~"):
+        r = ix.search(q)
+        assert r.problem and r.hits == [], q
+    assert ix.search("").problem is None and ix.search("").hits == []
+    r = ix.search("is:bogus sparse")
+    assert r.problem and "is:bogus" in r.problem and num(1) in ids(r)
+
+
+def test_snippets_escape_and_highlight(ix: SearchIndex) -> None:
+    r = ix.search("stochastic")
+    snip = r.hits[0].snippet
+    assert "<b>stochastic</b>" in snip
+    assert "&lt;and&gt;" in snip and "<and>" not in snip
+    # Stemmed matches are highlighted as written.
+    snip = ix.search("controlling")
+    assert "<b>controls</b>" in snip.hits[0].snippet
+    snip = ix.search("spars*").hits
+    assert any("<b>sparsity</b>" in h.snippet for h in snip)
+    # Negated words are not highlighted (doc 2 has "attention" in its abstract only).
+    r = ix.search("lexical -title:attention")
+    assert ids(r) == [num(2)]
+    assert "<b>lexical</b>" in r.hits[0].snippet and "<b>attention" not in r.hits[0].snippet
+
+
+def test_suggestion_when_nothing_matches(ix: SearchIndex) -> None:
+    r = ix.search("atension")
+    assert r.hits == [] and r.suggestion == "attention"
+    assert ix.suggest("sparse atension") == "sparse attention"
+    assert ix.suggest("sparse attention") is None
+    assert ix.search("sparse attention").suggestion is None
+
+
+def test_related_excludes_itself(ix: SearchIndex) -> None:
+    rel = ix.related(num(3))
+    assert rel and rel[0][0] == num(4)  # shares "mode", "connectivity"
+    assert num(3) not in [pid for pid, _ in rel]
+    assert ix.related("ffffffffffffffff") == []
+
+
+def test_restrict(ix: SearchIndex) -> None:
+    assert ids(ix.search("sparse", restrict={num(2), num(5)})) == [num(2)]
+    assert ids(ix.search("sparse", restrict=set())) == []
+
+
+def test_limit_and_total(ix: SearchIndex) -> None:
+    r = ix.search("sparse", limit=1)
+    assert len(r.hits) == 1 and r.total == 3
+
+
+def test_concurrent_searches_during_updates(ix: SearchIndex) -> None:
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def reader() -> None:
+        try:
+            while not stop.is_set():
+                ix.search("sparse attention")
+                ix.search("is:starred")
+        except BaseException as e:  # pragma: no cover - the failure we look for
+            errors.append(e)
+
+    t = threading.Thread(target=reader)
+    t.start()
+    for i in range(15):
+        ix.update([dict(DOCS[i % 5], starred=bool(i % 2), note=f"n{i}")], stamp=10 + i)
+    stop.set()
+    t.join()
+    assert errors == []
+    assert ids(ix.search("note:n14")) == [num(5)]
+
+
+@pytest.mark.corpus
+def test_real_corpus_titles_are_found(tmp_path: Path) -> None:
+    path = CORPUS / "ml_conference_corpus" / "papers.jsonl"
+    if not path.exists():
+        pytest.skip("shared corpus not available")
+    docs = []
+    with path.open(encoding="utf-8") as f:
+        for i, line in zip(range(300), f, strict=False):
+            r = json.loads(line)
+            docs.append(doc(i + 1, r["title"], r["abstract"], year=r.get("year"),
+                            authors="; ".join(r.get("authors") or [])))
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(docs, stamp=1)
+    for d in docs[::37]:
+        q = '"' + d["title"].replace('"', " ") + '"'
+        found = ids(index.search(f"title:{q}"))
+        assert d["id"] in found, d["title"]
+    index.close()
