@@ -25,7 +25,9 @@ from reader.search.snippets import make_snippet
 from reader.search.writer import BulkWriter
 
 STAMP_FILE = "reader-stamp.json"
-SNIPPETS = 50  # hits that get a snippet; the rest have snippet ""
+SNIPPETS = 50
+EXACT_TOTAL_UP_TO = 2000  # count matches exactly when Whoosh estimates at most this many
+SUGGEST_PREFIX = 1  # "did you mean" keeps the first letter (a full scan is ~1 s at 50k)  # hits that get a snippet; the rest have snippet ""
 _PROGRESS_EVERY = 250
 
 
@@ -209,14 +211,20 @@ class SearchIndex:
                 if not flt:
                     return res
             try:
-                r = s.search(pq.query, limit=limit, filter=flt, scored=not pq.filters_only,
+                q = pq.query
+                r = s.search(q, limit=limit, filter=flt, scored=not pq.filters_only,
                              terms=False)
                 ids = s.reader().column_reader("id")
                 docnums = [(hit.docnum, hit.score) for hit in r]
-                res.total = r.estimated_length() if limit is not None else len(docnums)
-                if not r.has_exact_length() and limit is not None:
+                if limit is None or len(docnums) < limit:
+                    res.total = len(docnums)
+                elif r.has_exact_length() or r.estimated_length() <= EXACT_TOTAL_UP_TO:
                     res.total = len(r)
-                stems, prefixes = highlight_terms(pq.query, s.reader())
+                else:
+                    # Counting every match would re-run the query; an estimate is enough
+                    # for "200 of about N".
+                    res.total = max(len(docnums), min(r.estimated_length(), s.doc_count()))
+                stems, prefixes = highlight_terms(q, s.reader())
                 for i, (dn, score) in enumerate(docnums):
                     snippet = ""
                     if i < SNIPPETS:
@@ -289,7 +297,7 @@ class SearchIndex:
                     continue
                 best: tuple[float, str, str] | None = None
                 for fn in ("title", "abstract"):
-                    for cand in s.corrector(fn).suggest(st, limit=1, maxdist=2):
+                    for cand in s.corrector(fn).suggest(st, limit=1, maxdist=2, prefix=SUGGEST_PREFIX):
                         freq = reader.doc_frequency(fn, cand)
                         if best is None or freq > best[0]:
                             best = (freq, fn, cand)

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from whoosh import qparser
 from whoosh import query as wq
 from whoosh.fields import Schema
+from whoosh.matching import ListMatcher, NullMatcher
 
-from reader.search.schema import TEXT_FIELDS
+from reader.search.schema import TEXT_FIELDS, FastText
 
 FLAGS = {
     "is:starred": "starred",
@@ -42,6 +43,7 @@ _FIELD = re.compile(r"^(\w+):(.*)$", re.S)
 _YEAR_RANGE = re.compile(r"^(\d{4})-(\d{4})$")
 _YEAR_CMP = re.compile(r"^(?:[<>]=?)?\d{1,4}$")
 _FUZZY = re.compile(r"^(.*?)~(\d*)$")
+FUZZY_PREFIX = 2  # leading letters a fuzzy term must share (speed: ~3x per letter)
 
 
 @dataclass
@@ -218,14 +220,69 @@ def _leaf_fields(q: wq.Query) -> set[str]:
     return names
 
 
+MAX_EXPANSIONS = 4000  # completions of one `word*` / `word~` per field and segment
+
+
+class _UnionMatcherMixin:
+    """Match the union of the expansions' postings with a constant score.
+
+    Whoosh ORs one scored matcher per expansion ("tra*": thousands of terms, seconds);
+    collecting the document numbers into one sorted list is 10-50x faster. Like Whoosh's
+    default for these queries, every match scores the same (the other words rank them).
+    """
+
+    def matcher(self, searcher, context=None):
+        reader = searcher.reader()
+        fieldname = self.fieldname
+        docs: set[int] = set()
+        for i, btext in enumerate(self._btexts(reader)):
+            if i >= MAX_EXPANSIONS:
+                break
+            try:
+                docs.update(reader.postings(fieldname, btext).all_ids())
+            except Exception:  # TermNotFound: the term is in another segment only
+                continue
+        if not docs:
+            return NullMatcher()
+        return ListMatcher(sorted(docs), all_weights=self.boost)
+
+
+class FastPrefix(_UnionMatcherMixin, wq.Prefix):
+    """`word*` as one union matcher; in stemmed fields it also finds stems shorter than the
+    typed prefix ("avoida*" finds "avoid", indexed for "avoidable")."""
+
+    def _btexts(self, ixreader):
+        yield from ixreader.expand_prefix(self.fieldname, self.text)
+        field = ixreader.schema[self.fieldname]
+        if isinstance(field, FastText) and field.stemmed:
+            p = self.text
+            for n in range(len(p) - 1, max(3, len(p) - 4) - 1, -1):
+                if (self.fieldname, p[:n]) in ixreader:
+                    yield p[:n].encode("utf-8")
+
+
+class FastFuzzy(_UnionMatcherMixin, wq.FuzzyTerm):
+    """`word~` as one union matcher."""
+
+    def _btexts(self, ixreader):
+        to_bytes = ixreader.schema[self.fieldname].to_bytes
+        for word in ixreader.terms_within(self.fieldname, self.text, self.maxdist,
+                                          prefix=self.prefixlength):
+            yield to_bytes(word)
+
+
 def _tune(q: wq.Query) -> wq.Query:
-    """Cheaper fuzzy matching: the first letter must match (Whoosh otherwise scans the whole
-    term list), and free-word fuzzy terms skip the large author-name vocabulary."""
+    """Faster prefix and fuzzy terms. Fuzzy terms keep the first FUZZY_PREFIX letters (Whoosh
+    otherwise scans the whole term list) and free-word ones skip the author-name vocabulary."""
 
     def fix(node: wq.Query) -> wq.Query:
-        if isinstance(node, wq.FuzzyTerm):
-            node.prefixlength = max(node.prefixlength, 1)
-        elif isinstance(node, wq.Or) and len(node.subqueries) > 1 and all(
+        if type(node) is wq.FuzzyTerm:
+            return FastFuzzy(node.fieldname, node.text, boost=node.boost,
+                             maxdist=node.maxdist,
+                             prefixlength=max(node.prefixlength, FUZZY_PREFIX))
+        if type(node) is wq.Prefix:
+            return FastPrefix(node.fieldname, node.text, boost=node.boost)
+        if isinstance(node, wq.Or) and len(node.subqueries) > 1 and all(
             isinstance(c, wq.FuzzyTerm) for c in node.subqueries
         ):
             node.subqueries = [c for c in node.subqueries if c.fieldname != "authors"]

@@ -10,6 +10,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reader.errors import ReaderError
+from reader.ui.fonts import ensure_fonts, prepare_font_env
 
 
 def app_icon() -> QIcon:
@@ -33,18 +34,17 @@ def app_icon() -> QIcon:
 def make_app(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if not isinstance(app, QApplication):
+        prepare_font_env()
         app = QApplication(argv if argv is not None else sys.argv[:1])
+    # Workers run pure-Python Whoosh/SQLite code; a short GIL switch interval lets the GUI thread
+    # (which needs the GIL for every model data() call) in quickly, so typing never stalls.
+    sys.setswitchinterval(0.001)
     app.setApplicationName("Reader")
     app.setOrganizationName("Reader")
     app.setDesktopFileName("reader")
     app.setStyle("Fusion")
     app.setWindowIcon(app_icon())
-    try:
-        from reader.ui.fonts import ensure_fonts  # owned by the packaging engineer
-
-        ensure_fonts(app)
-    except ImportError:
-        pass
+    ensure_fonts(app)
     return app
 
 

@@ -73,6 +73,7 @@ from .undo import SnapshotCommand, push_change
 
 SEARCH_DEBOUNCE_MS = 150
 SEARCH_LIMIT = 1000
+RELATED_DELAY_MS = 250
 DEFAULT_WIDTHS = {COL_STAR: 28, COL_TITLE: 300, COL_METHOD: 84, COL_VENUE: 64, COL_YEAR: 46,
                   COL_TAGS: 96, COL_NOTE: 28, COL_ADDED: 84}
 
@@ -153,6 +154,10 @@ class MainWindow(QMainWindow):
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(SEARCH_DEBOUNCE_MS)
         self._search_timer.timeout.connect(self.refresh_list)
+        self._related_timer = QTimer(self)
+        self._related_timer.setSingleShot(True)
+        self._related_timer.setInterval(RELATED_DELAY_MS)
+        self._related_timer.timeout.connect(lambda: self.pane.paper_id and self._load_related(self.pane.paper_id))
         self.resultLabel = QLabel(self)
         self.resultLabel.setObjectName("resultLabel")
         self.suggestionLabel = QLabel(self)
@@ -565,7 +570,8 @@ class MainWindow(QMainWindow):
         paper = self.library.paper(pid) if pid else None
         self.pane.set_paper(paper)
         if paper:
-            self._load_related(paper["id"])
+            # Related papers wait until J/K stops: a Whoosh query per step would compete for the GIL.
+            self._related_timer.start()
 
     def _load_related(self, pid: str) -> None:
         lib = self.library
