@@ -156,6 +156,8 @@ def test_fuzzy(ix: SearchIndex) -> None:
     assert ids(ix.search("atention~"))[0] == num(1)
     assert num(5) in ids(ix.search("reinforcment~2"))
     assert ids(ix.search("atention")) == []
+    # A typo in the suffix changes the stem; the cut word still matches "control".
+    assert ids(ix.search("controlng~")) == [num(5)]
 
 
 def test_phrase(ix: SearchIndex) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import threading
@@ -27,6 +28,8 @@ from reader.search.writer import BulkWriter
 STAMP_FILE = "reader-stamp.json"
 SNIPPETS = 50
 EXACT_TOTAL_UP_TO = 2000  # count matches exactly when Whoosh estimates at most this many
+MERGE_AFTER_SEGMENTS = 10  # update() lets small segments pile up to this many
+RELATED_TERMS = 12  # key terms of a paper searched by related()
 SUGGEST_PREFIX = 1  # "did you mean" keeps the first letter (a full scan is ~1 s at 50k)  # hits that get a snippet; the rest have snippet ""
 _PROGRESS_EVERY = 250
 
@@ -160,7 +163,9 @@ class SearchIndex:
                         w.delete_by_term("id", pid)
                     for doc in docs:
                         w.update_document(**doc_fields(doc))
-                    w.commit()
+                    # Merging small segments costs ~100 ms at 50k docs; do it only once
+                    # they pile up, so most single-paper updates stay ~10 ms.
+                    w.commit(merge=len(w.segments) >= MERGE_AFTER_SEGMENTS)
                 except BaseException:
                     _cancel_quietly(w)
                     raise
@@ -234,7 +239,8 @@ class SearchIndex:
             except Exception as e:  # a damaged segment: report, don't crash the GUI
                 res.problem = f"Search failed ({type(e).__name__}: {e}); rebuild the index"
                 return res
-        if not res.hits and not pq.filters_only and not pq.fallback:
+        # No "did you mean" for fuzzy queries: the user already asked for near matches.
+        if not res.hits and not pq.filters_only and not pq.fallback and "~" not in query:
             res.suggestion = self.suggest(query)
         return res
 
@@ -264,15 +270,13 @@ class SearchIndex:
                 return []
             stored = s.stored_fields(dn)
             text = f"{stored.get('title', '')} {stored.get('abstract', '')}"
-            keys = s.key_terms_from_text("abstract", text, numterms=15)
+            keys = _key_terms(s, text)
             if not keys:
                 return []
-            top = max(w for _, w in keys) or 1.0
-            q = wq.Or([wq.Term(f, t, boost=w / top) for t, w in keys
-                       for f in ("title", "abstract")])
-            r = s.search(q, limit=limit + 1, mask={dn}, terms=False)
+            q = wq.Or([wq.Term(f, t, boost=w) for t, w in keys for f in ("title", "abstract")])
+            r = s.search(q, limit=limit, mask={dn}, terms=False)
             ids = s.reader().column_reader("id")
-            return [(ids[h.docnum], float(h.score)) for h in r][:limit]
+            return [(ids[h.docnum], float(h.score)) for h in r]
 
     def suggest(self, query: str) -> str | None:
         """A corrected query ("did you mean") if some word is unknown and has a close match.
@@ -325,6 +329,27 @@ class SearchIndex:
                 self._searcher.close()
                 self._searcher = None
             self._ix.close()
+
+
+def _key_terms(s: Searcher, text: str, n: int = RELATED_TERMS) -> list[tuple[str, float]]:
+    """The `n` most distinctive stems of `text` by tf-idf, leaving out words in more than
+    5% of papers (they cost the most to search and say the least about the topic)."""
+    reader = s.reader()
+    total = max(1, s.doc_count())
+    tf: dict[str, int] = {}
+    for w in plain_words(text):
+        if not w.isdigit():
+            st = cached_stem(w)
+            tf[st] = tf.get(st, 0) + 1
+    scored = []
+    for st, f in tf.items():
+        df = max(reader.doc_frequency("abstract", st), reader.doc_frequency("title", st))
+        if 1 < df <= max(50, total // 20):
+            scored.append((f * math.log(total / df), st))
+    scored.sort(reverse=True)
+    top = scored[:n]
+    best = top[0][0] if top else 1.0
+    return [(st, sc / best) for sc, st in top]
 
 
 def _replace_word(text: str, word: str, new: str) -> tuple[str, int]:

@@ -10,7 +10,7 @@ from whoosh import query as wq
 from whoosh.fields import Schema
 from whoosh.matching import ListMatcher, NullMatcher
 
-from reader.search.schema import TEXT_FIELDS, FastText
+from reader.search.schema import TEXT_FIELDS, FastText, cached_stem
 
 FLAGS = {
     "is:starred": "starred",
@@ -43,6 +43,7 @@ _FIELD = re.compile(r"^(\w+):(.*)$", re.S)
 _YEAR_RANGE = re.compile(r"^(\d{4})-(\d{4})$")
 _YEAR_CMP = re.compile(r"^(?:[<>]=?)?\d{1,4}$")
 _FUZZY = re.compile(r"^(.*?)~(\d*)$")
+_FUZZY_WORD = re.compile(r"(\w+)~")
 FUZZY_PREFIX = 2  # leading letters a fuzzy term must share (speed: ~3x per letter)
 
 
@@ -264,22 +265,33 @@ class FastPrefix(_UnionMatcherMixin, wq.Prefix):
 class FastFuzzy(_UnionMatcherMixin, wq.FuzzyTerm):
     """`word~` as one union matcher."""
 
+    original: str = ""  # the word as typed, before stemming
+
     def _btexts(self, ixreader):
-        to_bytes = ixreader.schema[self.fieldname].to_bytes
+        field = ixreader.schema[self.fieldname]
         for word in ixreader.terms_within(self.fieldname, self.text, self.maxdist,
                                           prefix=self.prefixlength):
-            yield to_bytes(word)
+            yield field.to_bytes(word)
+        # A typo in a suffix changes the stem ("predictng" -> "predictng", not "predict"):
+        # also accept stems that are the typed word cut by one to four letters.
+        w = self.original
+        if w and isinstance(field, FastText) and field.stemmed:
+            for n in range(len(w) - 1, max(3, len(w) - 4) - 1, -1):
+                if (self.fieldname, w[:n]) in ixreader:
+                    yield w[:n].encode("utf-8")
 
 
-def _tune(q: wq.Query) -> wq.Query:
+def _tune(q: wq.Query, originals: dict[str, str]) -> wq.Query:
     """Faster prefix and fuzzy terms. Fuzzy terms keep the first FUZZY_PREFIX letters (Whoosh
     otherwise scans the whole term list) and free-word ones skip the author-name vocabulary."""
 
     def fix(node: wq.Query) -> wq.Query:
         if type(node) is wq.FuzzyTerm:
-            return FastFuzzy(node.fieldname, node.text, boost=node.boost,
+            fast = FastFuzzy(node.fieldname, node.text, boost=node.boost,
                              maxdist=node.maxdist,
                              prefixlength=max(node.prefixlength, FUZZY_PREFIX))
+            fast.original = originals.get(node.text, "")
+            return fast
         if type(node) is wq.Prefix:
             return FastPrefix(node.fieldname, node.text, boost=node.boost)
         if isinstance(node, wq.Or) and len(node.subqueries) > 1 and all(
@@ -319,7 +331,11 @@ def parse_query(text: str, parser: qparser.QueryParser) -> ParsedQuery:
         rewritten, terms = _plain(cleaned)
         problems.insert(0, f"Could not parse the query ({e}) — searched as plain words")
         q = parser.parse(rewritten) if rewritten else wq.NullQuery
-    q = _tune(q.normalize())
+    originals = {}
+    for m in _FUZZY_WORD.finditer(rewritten):
+        word = m.group(1).lower()
+        originals[cached_stem(word)] = word
+    q = _tune(q.normalize(), originals)
     if q is wq.NullQuery or isinstance(q, type(wq.NullQuery)):
         msg = "; ".join(problems) if problems else "Only common words — nothing to search"
         return ParsedQuery(text, None, msg, [], False, fallback)
