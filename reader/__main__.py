@@ -6,6 +6,10 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
+    import multiprocessing
+
+    # Frozen builds re-run this entry point for index worker processes.
+    multiprocessing.freeze_support()
     from .cli import run
 
     return run(sys.argv[1:] if argv is None else argv)

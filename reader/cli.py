@@ -295,9 +295,32 @@ def _export(args, lib, out) -> int:
     return 0
 
 
+def _split_open_paths(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[list[str], list[str]]:
+    """`reader FILE...` (e.g. a desktop "Open with"): the GUI opens and imports the files."""
+    commands = set()
+    for action in parser._subparsers._group_actions:  # noqa: SLF001 - argparse keeps them here
+        commands.update(action.choices)
+    rest, paths, i = [], [], 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--data-dir" and i + 1 < len(argv):
+            rest += argv[i : i + 2]
+            i += 2
+            continue
+        if arg.startswith("-"):
+            rest.append(arg)
+        elif arg in commands:
+            return argv, []
+        else:
+            paths.append(arg)
+        i += 1
+    return (rest, paths) if paths and all(Path(p).exists() for p in paths) else (argv, [])
+
+
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(list(argv))
+    argv, open_paths = _split_open_paths(parser, list(argv))
+    args = parser.parse_args(argv)
     if args.smoke_test:
         from .ui.smoke import run_smoke_test
 
@@ -306,6 +329,8 @@ def run(argv: Sequence[str]) -> int:
     if args.command is None:
         from .ui.app import run as run_gui
 
+        if open_paths:
+            return run_gui(data_dir, import_paths=[str(Path(p).resolve()) for p in open_paths])
         return run_gui(data_dir)
     from .logs import setup_logging
     from .services import Library

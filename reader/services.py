@@ -15,7 +15,7 @@ from . import __version__
 from .errors import InputFileError, ReaderError, classify_sqlite_error
 from .models import ImportSummary, ParseResult, paper_id_for
 from .paths import LibraryPaths
-from .store import migrate, open_connection, open_database
+from .store import migrate, open_connection, open_database, refresh_plain_texts
 from .store import papers as q
 from .store.index_docs import count_changed, docs_for_ids, iter_docs
 from .store.papers import Counts, PaperRow, now_iso
@@ -79,6 +79,9 @@ class Library:
             conn = open_connection(paths.database)
             db = open_database(conn)
             migrate(db, paths.database, paths.backups_dir)
+            from .text import TEXT_VERSION, abstract_plain
+
+            refresh_plain_texts(conn, TEXT_VERSION, abstract_plain)
         except Exception as exc:  # environment problems become one readable line
             raise classify_sqlite_error(exc) from exc
         index = SearchIndex.open(paths.index_dir)
@@ -417,6 +420,7 @@ class Library:
         with self._write() as seq:
             pid = self._existing([paper_id])[0]
             plain = abstract_plain(self._wconn.execute("SELECT abstract FROM papers WHERE id = ?", [pid]).fetchone()[0])
+            # the GUI selects in abstract_plain's text; the stored copy is only for the index
             start, end = int(start), int(end)
             if not (0 <= start < end <= len(plain)):
                 raise ReaderError(f"highlight {start}–{end} is outside the abstract (0–{len(plain)})")
@@ -535,7 +539,7 @@ class Library:
         return summaries
 
     def _store_parsed(self, parsed: ParseResult, summary: ImportSummary, progress: Progress, cancelled: Cancelled) -> None:
-        from .text import derive_title, detect_method, extract_code_links
+        from .text import abstract_plain, derive_title, detect_method, extract_code_links
 
         summary.skipped = list(parsed.problems)
         source = Path(parsed.path).name
@@ -575,7 +579,8 @@ class Library:
                 code += [u for u in links if "github.com/" in u and u not in code]
                 rows.append({
                     "id": pid, "title": title or derived, "title_source": "imported" if title else "derived",
-                    "derived_title": title or derived, "abstract": rec.abstract, "venue": rec.venue or "",
+                    "derived_title": title or derived, "abstract": rec.abstract,
+                    "abstract_text": abstract_plain(rec.abstract), "venue": rec.venue or "",
                     "year": rec.year, "authors": json.dumps(rec.authors, ensure_ascii=False),
                     "links": json.dumps(links, ensure_ascii=False),
                     "code_links": json.dumps(code, ensure_ascii=False), "method": method,

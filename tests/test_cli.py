@@ -105,3 +105,15 @@ def test_data_dir_option_overrides_env(tmp_path):
     subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(other), "stats"], check=True, env=env,
                    capture_output=True)
     assert (other / "library.sqlite3").exists() and not (tmp_path / "env").exists()
+
+
+def test_open_with_paths_goes_to_the_gui(tmp_path):
+    from reader.cli import _split_open_paths, build_parser
+
+    f = tmp_path / "a.txt"
+    f.write_text("x", encoding="utf-8")
+    parser = build_parser()
+    assert _split_open_paths(parser, ["--data-dir", "d", str(f)]) == (["--data-dir", "d"], [str(f)])
+    assert _split_open_paths(parser, ["import", str(f)]) == (["import", str(f)], [])
+    # a typo'd command is not a file: argparse reports it as a usage error
+    assert _split_open_paths(parser, ["lsit"]) == (["lsit"], [])

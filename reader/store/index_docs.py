@@ -7,7 +7,6 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 
-from ..text import abstract_plain
 from .papers import chunks, marks
 
 _BATCH = 2000
@@ -36,14 +35,14 @@ def _docs_for(conn: sqlite3.Connection, ids: Sequence[str]) -> list[dict]:
         comments.setdefault(pid, []).append(comment)
     docs = []
     for r in conn.execute(
-        f"SELECT id, title, abstract, method, venue, year, authors, starred, read, added_at "
+        f"SELECT id, title, abstract_text, method, venue, year, authors, starred, read, added_at "
         f"FROM papers WHERE id IN ({q})", ids
     ):
         pid = r[0]
         docs.append({
             "id": pid,
             "title": r[1],
-            "abstract": abstract_plain(r[2]),
+            "abstract": r[2],
             "method": r[3] or "",
             "venue": r[4] or "",
             "year": r[5],

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from ..text import abstract_plain
+
 # Long id lists go through a temp table in chunks rather than one huge IN (...).
 _CHUNK = 900
 
@@ -208,6 +210,7 @@ def paper_to_row(p: dict, seq: int) -> dict:
         "title_source": p.get("title_source") or "imported",
         "derived_title": p.get("derived_title") or p["title"],
         "abstract": p["abstract"],
+        "abstract_text": abstract_plain(p["abstract"]),
         "venue": p.get("venue") or "",
         "year": p.get("year"),
         "authors": json.dumps(list(p.get("authors") or []), ensure_ascii=False),

@@ -17,7 +17,11 @@ from reader.text.render import (
     term_spans,
 )
 
+# Bump when abstract_plain's output changes: stored plain texts are then recomputed at open.
+TEXT_VERSION = 1
+
 __all__ = [
+    "TEXT_VERSION",
     "abstract_html",
     "abstract_markdown",
     "abstract_plain",

@@ -389,9 +389,17 @@ class MainWindow(QMainWindow):
             self._index_synced(None)
             return
         lib = self.library
-        task = self.runner.write(lambda t: lib.sync_index(t.progress, t.cancelled), self._index_synced,
-                                 label="Indexing", with_task=True)
+        self._sync_index_in_background()
+
+    def _sync_index_in_background(self) -> Task | None:
+        """Catch the search index up on its own thread: the writer stays free for edits meanwhile."""
+        if self._closing:
+            return None
+        lib = self.library
+        task = self.runner.background(lambda t: lib.sync_index(t.progress, t.cancelled), self._index_synced,
+                                      self.handle_error, label="Indexing", with_task=True)
         self._tasks.append(task)
+        return task
 
     def _index_synced(self, _: Any) -> None:
         self.index_ready = True
@@ -402,8 +410,10 @@ class MainWindow(QMainWindow):
 
     def reindex(self) -> None:
         lib = self.library
-        self.runner.write(lambda t: lib.reindex(t.progress, t.cancelled), lambda _: self._index_synced(None),
-                          label="Rebuilding the index", with_task=True)
+        task = self.runner.background(lambda t: lib.reindex(t.progress, t.cancelled),
+                                      lambda _: self._index_synced(None), self.handle_error,
+                                      label="Rebuilding the index", with_task=True)
+        self._tasks.append(task)
 
     # ------------------------------------------------------------------ list
     def _sort_args(self) -> tuple[str, bool]:
@@ -837,7 +847,8 @@ class MainWindow(QMainWindow):
         files = [str(p) for p in paths]
 
         def job(task: Task) -> list:
-            return lib.import_files(files, progress=task.progress, cancelled=task.cancelled)
+            # The store only: the index catches up afterwards on its own thread (see _import_done).
+            return lib.import_files(files, progress=task.progress, cancelled=task.cancelled, index=False)
 
         task = self.runner.write(job, self._import_done, self._import_failed, label="Importing", with_task=True)
         self._tasks.append(task)
@@ -849,6 +860,7 @@ class MainWindow(QMainWindow):
         new = sum(s.new for s in summaries)
         self.statusBar().showMessage(f"Imported {new} new papers", 8000)
         self.after_write()
+        self._sync_index_in_background()
         errors = any(s.error or s.skipped for s in summaries)
         self.show_message("Import finished", self.last_import_text,
                           QMessageBox.Icon.Warning if errors else QMessageBox.Icon.Information, "importSummary")
@@ -856,6 +868,7 @@ class MainWindow(QMainWindow):
     def _import_failed(self, exc: BaseException) -> None:
         self.last_import_text = f"Import failed: {exc}"
         self.after_write()
+        self._sync_index_in_background()  # files before the failing one were stored
         self.handle_error(exc)
 
     # ------------------------------------------------------------------ export

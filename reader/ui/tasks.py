@@ -51,6 +51,7 @@ class TaskRunner(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="reader-writer")
+        self._indexer = ThreadPoolExecutor(1, thread_name_prefix="reader-index")
         self._readers: dict[str, ThreadPoolExecutor] = {}
         self._generations: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -69,6 +70,22 @@ class TaskRunner(QObject):
         with_task: bool = False,
     ) -> Task:
         """Queue `fn()` (or `fn(task)` when with_task) on the single writer thread."""
+        return self._submit(self._writer, fn, on_done, on_error, label, with_task)
+
+    def background(
+        self,
+        fn: Callable[..., Any],
+        on_done: Callback = None,
+        on_error: ErrorCallback = None,
+        *,
+        label: str | None = None,
+        with_task: bool = False,
+    ) -> Task:
+        """Queue a long job that must not hold up the writer (index sync) on its own thread."""
+        return self._submit(self._indexer, fn, on_done, on_error, label, with_task)
+
+    def _submit(self, pool: ThreadPoolExecutor, fn: Callable[..., Any], on_done: Callback,
+                on_error: ErrorCallback, label: str | None, with_task: bool) -> Task:
         if self._closed:
             raise RuntimeError("the task runner is shut down")
         task = Task(self, label)
@@ -84,7 +101,7 @@ class TaskRunner(QObject):
                 return
             self._finished.emit((task, on_done, on_error, result, None))
 
-        task.future = self._writer.submit(job)
+        task.future = pool.submit(job)
         return task
 
     def write_sync(self, fn: Callable[[], Any], timeout: float = 30.0) -> Any:
@@ -155,4 +172,5 @@ class TaskRunner(QObject):
             self.invalidate(gen_channel)
         for pool in self._readers.values():
             pool.shutdown(wait=wait, cancel_futures=True)
+        self._indexer.shutdown(wait=wait)
         self._writer.shutdown(wait=wait)
