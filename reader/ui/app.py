@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reader.errors import ReaderError
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
 from reader.ui.fonts import ensure_fonts, prepare_font_env
 
 
@@ -48,26 +53,41 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     return app
 
 
-def run(data_dir: Path) -> int:
-    """`reader` with no subcommand: open the library in data_dir and run the window."""
+def run(data_dir: Path, import_paths: Sequence[str | Path] | None = None) -> int:
+    """`reader [PATH...]`: open the library in data_dir and run the window.
+
+    import_paths (e.g. from the desktop's "Open with") are imported through the window's
+    normal import path (background, progress, summary) once the window is up."""
+    app = make_app()
+    window = open_window(Path(data_dir), import_paths)
+    if window is None:
+        return 1
+    try:
+        return app.exec()
+    finally:
+        window.library.close()
+
+
+def open_window(data_dir: Path, import_paths: Sequence[str | Path] | None = None) -> MainWindow | None:
+    """Open the library and show the main window (None after telling the user it can't open)."""
     from reader.paths import LibraryPaths
     from reader.services import Library
 
     from .crash import install_excepthook
     from .main_window import MainWindow
 
-    app = make_app()
-    paths = LibraryPaths(Path(data_dir))
+    paths = LibraryPaths(data_dir)
     install_excepthook(paths.logs_dir)
     try:
         library = Library.open(data_dir)
     except ReaderError as exc:
         QMessageBox.critical(None, "Reader", f"The library in {data_dir} cannot be opened.\n\n{exc}")
-        return 1
+        return None
     theme = str(QSettings(str(paths.settings_file), QSettings.Format.IniFormat).value("theme", "system"))
     window = MainWindow(library, theme=theme)
     window.show()
-    try:
-        return app.exec()
-    finally:
-        library.close()
+    if import_paths:
+        files = [str(Path(p).expanduser().resolve()) for p in import_paths]
+        # After the first paint: the window shows at once, the import runs in the background.
+        QTimer.singleShot(0, lambda: window.import_paths(files))
+    return window

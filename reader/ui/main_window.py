@@ -23,6 +23,8 @@ from PySide6.QtGui import (
     QDesktopServices,
     QDragEnterEvent,
     QDropEvent,
+    QFont,
+    QFontMetrics,
     QKeySequence,
     QUndoStack,
 )
@@ -74,8 +76,21 @@ from .undo import SnapshotCommand, push_change
 SEARCH_DEBOUNCE_MS = 150
 SEARCH_LIMIT = 1000
 RELATED_DELAY_MS = 250
-DEFAULT_WIDTHS = {COL_STAR: 28, COL_TITLE: 300, COL_METHOD: 84, COL_VENUE: 64, COL_YEAR: 46,
-                  COL_TAGS: 96, COL_NOTE: 28, COL_ADDED: 84}
+# Title stretches; the rest are sized for their content: sample text (measured in the bold
+# unread font) or a fixed width for the one-symbol columns.
+COLUMN_SAMPLES = {COL_STAR: 26, COL_METHOD: "FlashAttn", COL_VENUE: "NeurIPS", COL_YEAR: "2025",
+                  COL_TAGS: "to-read, rl", COL_NOTE: 26, COL_ADDED: "2025-01-01"}
+SPLITTER_SIZES = (170, 730, 380)  # sidebar, list, paper pane at 1280 px: the titles get the room
+
+
+def default_column_widths(font: QFont) -> dict[int, int]:
+    """Compact widths for every column but the (stretching) title, from the bold row font."""
+    bold = QFont(font)
+    bold.setBold(True)
+    metrics = QFontMetrics(bold)
+    padding = 18  # cell margins plus room for the header's sort arrow
+    return {col: sample if isinstance(sample, int) else metrics.horizontalAdvance(sample) + padding
+            for col, sample in COLUMN_SAMPLES.items()}
 
 
 def is_text_field(widget: QWidget | None) -> bool:
@@ -107,6 +122,9 @@ class MainWindow(QMainWindow):
         self.view = View()
         self.sort_column = COL_ADDED
         self.sort_order = Qt.SortOrder.DescendingOrder
+        # While a search is active: None = relevance (the default), else (column, order).
+        self.search_sort: tuple[int, Qt.SortOrder] | None = None
+        self._searching = False
         self.search_results: Any = None
         self.index_ready = False
         self.last_import_summaries: list = []
@@ -193,7 +211,7 @@ class MainWindow(QMainWindow):
         hh.setHighlightSections(False)
         hh.setStretchLastSection(False)
         hh.setSortIndicator(self.sort_column, self.sort_order)
-        for col, width in DEFAULT_WIDTHS.items():
+        for col, width in default_column_widths(self.table.font()).items():
             self.table.setColumnWidth(col, width)
         hh.setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Stretch)  # the title takes what is left
         hh.setMinimumSectionSize(24)
@@ -236,7 +254,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 2)
-        self.splitter.setSizes([180, 640, 460])
+        self.splitter.setSizes(list(SPLITTER_SIZES))
         self.setCentralWidget(self.splitter)
 
         status = self.statusBar()
@@ -299,7 +317,8 @@ class MainWindow(QMainWindow):
         edit.addAction(self._action("Copy as &Markdown", self.copy_markdown, ["Ctrl+Shift+C"]))
         edit.addAction(self._action("&Delete papers", self.delete_selected, ["Delete"], name="deleteAction"))
         edit.addSeparator()
-        edit.addAction(self._action("Save current search…", lambda: self.save_current_search()))
+        edit.addAction(self._action("&Save current search…", lambda: self.save_current_search(), ["Ctrl+S"],
+                                    name="saveSearchAction"))
 
         paper = mb.addMenu("&Paper")
         paper.addAction(self._action("Toggle &star", self.toggle_star, ["S"], letter=True))
@@ -316,6 +335,10 @@ class MainWindow(QMainWindow):
         view.addAction(self._action("&Find", self.focus_search, ["Ctrl+F"]))
         view.addAction(self._action("Find (/)", self.focus_search, ["/"], letter=True))
         view.addAction(self._action("Back to the list", self.focus_table, ["Esc"]))
+        self.relevanceAction = self._action("Sort search results by &relevance", self.sort_by_relevance,
+                                            name="relevanceAction")
+        self.relevanceAction.setEnabled(False)
+        view.addAction(self.relevanceAction)
         theme_menu = view.addMenu("&Theme")
         group = QActionGroup(self)
         self.theme_actions: dict[str, QAction] = {}
@@ -388,7 +411,6 @@ class MainWindow(QMainWindow):
         if not self.library.index_needs_sync():
             self._index_synced(None)
             return
-        lib = self.library
         self._sync_index_in_background()
 
     def _sync_index_in_background(self) -> Task | None:
@@ -419,23 +441,65 @@ class MainWindow(QMainWindow):
     def _sort_args(self) -> tuple[str, bool]:
         return SORT_KEYS.get(self.sort_column, "added"), self.sort_order == Qt.SortOrder.DescendingOrder
 
-    def _compute_list(self, query: str, view: View, sort: str, descending: bool) -> tuple:
+    def _search_sort_args(self) -> tuple[str, bool] | None:
+        if self.search_sort is None:
+            return None
+        column, order = self.search_sort
+        return SORT_KEYS[column], order == Qt.SortOrder.DescendingOrder
+
+    def _compute_list(self, query: str, view: View, sort: str, descending: bool,
+                      search_sort: tuple[str, bool] | None = None) -> tuple:
         """Runs on a worker: the ids to show (and the search results when a query is typed)."""
         lib = self.library
         if not query:
             return query, None, lib.paper_ids(view, sort, descending)
         results = lib.search(query, view=view, limit=SEARCH_LIMIT)
         ids = list(dict.fromkeys(h.id for h in results.hits))  # defensive: an index may repeat a doc
-        if getattr(results, "filters_only", False):
-            wanted = set(ids)  # only is:/has: filters: keep the table's own order
-            ids = [i for i in lib.paper_ids(view, sort, descending) if i in wanted]
+        order = search_sort
+        if order is None and getattr(results, "filters_only", False):
+            order = (sort, descending)  # only is:/has: filters: no relevance, keep the table's own order
+        if order is not None and ids:
+            wanted = set(ids)
+            ids = [i for i in lib.paper_ids(view, *order) if i in wanted]
         return query, results, ids
 
     def refresh_list(self) -> None:
         """Re-query the ids (view, sort, search) off the GUI thread; the newest request wins."""
         self._search_timer.stop()
-        args = (self.searchBox.text().strip(), self.view, *self._sort_args())
+        query = self.searchBox.text().strip()
+        self._set_searching(bool(query))
+        args = (query, self.view, *self._sort_args(), self._search_sort_args())
         self.runner.read("list", lambda: self._compute_list(*args), self._list_ready, self.handle_error)
+
+    def _set_searching(self, on: bool) -> None:
+        """Entering a search sorts by relevance; leaving it brings back the library's sort."""
+        if on != self._searching:
+            self._searching = on
+            self.search_sort = None
+            self._show_sort_indicator()
+
+    def _show_sort_indicator(self) -> None:
+        hh = self.table.horizontalHeader()
+        hh.blockSignals(True)  # only show it: the list is re-queried by the caller
+        try:
+            # While searching, a third click on a header clears the indicator: back to relevance.
+            hh.setSortIndicatorClearable(self._searching)
+            if self._searching:
+                column, order = self.search_sort or (-1, Qt.SortOrder.AscendingOrder)
+                hh.setSortIndicator(column, order)
+            else:
+                hh.setSortIndicator(self.sort_column, self.sort_order)
+        finally:
+            hh.blockSignals(False)
+        hh.viewport().update()
+        self.relevanceAction.setEnabled(self._searching and self.search_sort is not None)
+
+    def sort_by_relevance(self) -> None:
+        """View → Sort by Relevance: the search's own order again."""
+        if self._searching and self.search_sort is not None:
+            self.search_sort = None
+            self._show_sort_indicator()
+            self.refresh_list()
 
     def _list_ready(self, out: tuple) -> None:
         query, results, ids = out
@@ -494,6 +558,8 @@ class MainWindow(QMainWindow):
         text = f"{total} result{'s' if total != 1 else ''}"
         if shown < total:
             text = f"{shown} of {total} results"
+        if self.search_sort is None and not getattr(results, "filters_only", False) and shown > 1:
+            text += " · by relevance"
         self.resultLabel.setText(text)
         suggestion = getattr(results, "suggestion", None)
         if suggestion and not results.hits:
@@ -533,9 +599,15 @@ class MainWindow(QMainWindow):
         self.refresh_list()
 
     def _sort_requested(self, column: int, order: Qt.SortOrder) -> None:
-        if column not in SORT_KEYS:
+        self._set_searching(bool(self.searchBox.text().strip()))
+        if self._searching:
+            self.search_sort = (column, order) if column in SORT_KEYS else None
+            self._show_sort_indicator()
+        elif column in SORT_KEYS:
+            self.sort_column, self.sort_order = column, order
+        else:
+            self._show_sort_indicator()
             return
-        self.sort_column, self.sort_order = column, order
         self.refresh_list()
 
     def refresh_sidebar(self) -> None:

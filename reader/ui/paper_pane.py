@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
@@ -25,7 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader.text.render import abstract_html, note_html
+from reader.text.latex import latex_to_unicode
+from reader.text.render import HIT_STYLE, abstract_html, note_html
 
 from .tag_editor import TagEditor
 
@@ -37,6 +39,40 @@ HIGHLIGHT_COLOURS = {  # stored name -> (light css, dark css)
     "pink": ("#ffc9de", "#6e2f47"),
 }
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+# Code (fenced blocks, inline spans) is left alone; `$$…$$` / `$…$` outside it become Unicode.
+_CODE_OR_MATH = re.compile(
+    r"(?P<fence>^(?:```|~~~).*?(?:^(?:```|~~~)[^\n]*$|\Z))"
+    r"|(?P<code>`+)(?:.+?)(?P=code)"
+    r"|(?<!\\)\$\$(?P<display>.+?)\$\$"
+    r"|(?<![\\$])\$(?P<inline>[^\s$](?:[^$\n]*?[^\s$\\])?)\$(?!\d)",
+    re.MULTILINE | re.DOTALL,
+)
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|{}])")
+
+
+def _math_to_markdown(match: re.Match[str]) -> str:
+    math = match.group("display") or match.group("inline")
+    if math is None:
+        return match.group(0)
+    text = _MD_SPECIAL.sub(r"\\\1", latex_to_unicode(math.strip()))
+    return f"*{text}*" if text else ""
+
+
+def note_preview_html(markdown_text: str) -> str:
+    """The note's Markdown as HTML with its `$…$` math shown as readable (italic) Unicode."""
+    if "$" in markdown_text:
+        markdown_text = _CODE_OR_MATH.sub(_math_to_markdown, markdown_text)
+    return note_html(markdown_text)
+
+
+# Search hits: bold on orange, so they read apart from the (yellow by default) user highlights
+# and keep their contrast on the dark palette.
+HIT_STYLES = {
+    False: "background-color:#ffc98a;color:#000000;font-weight:bold",
+    True: "background-color:#9a4d12;color:#ffffff;font-weight:bold",
+}
 
 
 def highlight_css(color: str, dark: bool) -> str:
@@ -102,7 +138,8 @@ class PaperPane(QWidget):
         self.highlightButton.setMenu(colours)
         self.highlightComment = QLineEdit(self)
         self.highlightComment.setObjectName("highlightComment")
-        self.highlightComment.setPlaceholderText("Comment for the highlight (optional)")
+        self.highlightComment.setPlaceholderText("Comment")
+        self.highlightComment.setToolTip("Optional comment stored with the next highlight")
         self.highlightComment.returnPressed.connect(lambda: self.request_highlight("yellow"))
 
         buttons = QHBoxLayout()
@@ -289,7 +326,7 @@ class PaperPane(QWidget):
         if not same or (not self.note_dirty() and self.noteEditor.toPlainText() != note):
             self._set_note(paper["id"], note)  # same paper: only when nothing unsaved is typed
         if self.previewButton.isChecked():
-            self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
+            self.notePreview.setHtml(note_preview_html(self.noteEditor.toPlainText()))
 
     def render_abstract(self) -> None:
         if not self.paper:
@@ -299,7 +336,8 @@ class PaperPane(QWidget):
             for h in self.paper.get("highlights") or []
         ]
         scroll = self.abstractView.verticalScrollBar().value()
-        self.abstractView.setHtml(abstract_html(self.paper.get("abstract") or "", highlights=highlights, terms=self.terms))
+        body = abstract_html(self.paper.get("abstract") or "", highlights=highlights, terms=self.terms)
+        self.abstractView.setHtml(body.replace(HIT_STYLE, HIT_STYLES[self.dark]))
         self.abstractView.verticalScrollBar().setValue(scroll)
 
     def set_related(self, items: list[tuple[str, str]]) -> None:
@@ -383,7 +421,7 @@ class PaperPane(QWidget):
 
     def set_preview(self, on: bool) -> None:
         if on:
-            self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
+            self.notePreview.setHtml(note_preview_html(self.noteEditor.toPlainText()))
         self.noteStack.setCurrentIndex(1 if on else 0)
         self.previewButton.setChecked(on)
 

@@ -10,8 +10,16 @@ from PySide6.QtWidgets import QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem, 
 from reader.services import View
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
+HINT_ROLE = Qt.ItemDataRole.UserRole + 2
 LIBRARY_VIEWS = (("all", "All"), ("unread", "Unread"), ("starred", "Starred"), ("notes", "With notes"))
 COUNT_ATTRS = {"all": "total", "unread": "unread", "starred": "starred", "notes": "with_notes"}
+# Shown (greyed, not selectable) under a section with no entries, so every section stays visible.
+HINTS = {
+    "Collections": ("Import papers to add one", "Each imported venue or collection appears here."),
+    "Tags": ("Press T to tag a paper", "Select a paper and press T (or use the tag box) to add a tag."),
+    "Saved searches": ("Ctrl+S saves a search", "Type a search, then press Ctrl+S (or right-click here) "
+                       "to keep it in this list."),
+}
 
 
 def view_key(view: View) -> str:
@@ -56,6 +64,8 @@ class Sidebar(QTreeWidget):
             self._sections[name] = item
         for kind, label in LIBRARY_VIEWS:
             self._add(self._sections["Library"], label, 0, ("view", View(kind)))
+        for name, (text, tip) in HINTS.items():
+            self._add_hint(self._sections[name], text, tip)
         self.expandAll()
         self.current_key = view_key(View())
         self.select_key(self.current_key)
@@ -66,6 +76,24 @@ class Sidebar(QTreeWidget):
         item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         item.setToolTip(0, name)
         return item
+
+    def _add_hint(self, parent: QTreeWidgetItem, text: str, tip: str) -> QTreeWidgetItem:
+        item = QTreeWidgetItem(parent, [text, ""])
+        item.setFlags(Qt.ItemFlag.NoItemFlags)  # drawn with the palette's disabled colour, never selected
+        font = item.font(0)
+        font.setItalic(True)
+        item.setFont(0, font)
+        item.setToolTip(0, tip)
+        item.setData(0, HINT_ROLE, True)
+        item.setFirstColumnSpanned(True)
+        return item
+
+    def hint(self, section: str) -> str | None:
+        """The hint shown under an empty section, or None when it has entries."""
+        item = self._sections[section]
+        if item.childCount() == 1 and item.child(0).data(0, HINT_ROLE):
+            return item.child(0).text(0)
+        return None
 
     def _items(self) -> list[QTreeWidgetItem]:
         return [s.child(i) for s in self._sections.values() for i in range(s.childCount())]
@@ -97,7 +125,8 @@ class Sidebar(QTreeWidget):
                 section.takeChildren()
                 for label, count, key in rows:
                     self._add(section, label, count, key)
-                section.setHidden(not rows and name != "Tags")
+                if not rows:
+                    self._add_hint(section, *HINTS[name])
             self.select_key(self.current_key)
         finally:
             self.blockSignals(False)
@@ -116,7 +145,8 @@ class Sidebar(QTreeWidget):
 
     def tag_names(self) -> list[str]:
         section = self._sections["Tags"]
-        return [section.child(i).text(0) for i in range(section.childCount())]
+        return [section.child(i).text(0) for i in range(section.childCount())
+                if section.child(i).data(0, KEY_ROLE)]
 
     def _selection_changed(self) -> None:
         items = self.selectedItems()
@@ -131,8 +161,8 @@ class Sidebar(QTreeWidget):
         else:
             self.searchSelected.emit(key[1])
 
-    def _context_menu(self, pos: QPoint) -> None:
-        item = self.itemAt(pos)
+    def context_menu_for(self, item: QTreeWidgetItem | None) -> QMenu:
+        """The right-click menu of an entry: tag rename/merge/delete, saved search rename/delete."""
         key = item.data(0, KEY_ROLE) if item else None
         menu = QMenu(self)
         if key and key[0] == "view" and key[1].kind == "tag":
@@ -145,4 +175,12 @@ class Sidebar(QTreeWidget):
             menu.addAction("Rename saved search…", lambda: self.renameSearchRequested.emit(search))
             menu.addAction("Delete saved search", lambda: self.deleteSearchRequested.emit(search))
         menu.addAction("Save current search…", self.saveSearchRequested.emit)
+        return menu
+
+    def item_for(self, key: str) -> QTreeWidgetItem | None:
+        return next((item for item in self._items() if self._key_of(item) == key), None)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        menu = self.context_menu_for(self.itemAt(pos))
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(self.viewport().mapToGlobal(pos))

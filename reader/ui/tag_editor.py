@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QStringListModel, Qt, Signal
-from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLineEdit, QToolButton, QWidget
+from PySide6.QtWidgets import QCompleter, QLineEdit, QToolButton, QWidget
+
+from .flow_layout import FlowLayout
 
 
 class TagEditor(QWidget):
@@ -15,14 +17,12 @@ class TagEditor(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("tagEditor")
-        self._layout = QHBoxLayout(self)
-        self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.setSpacing(4)
+        self._layout = FlowLayout(self)  # chips wrap onto more lines instead of squeezing the input
         self._chips: list[QToolButton] = []
         self.input = QLineEdit(self)
         self.input.setObjectName("tagInput")
         self.input.setPlaceholderText("Add tag…")
-        self.input.setMaximumWidth(180)
+        self.input.setFixedWidth(150)
         self._completions = QStringListModel(self)
         completer = QCompleter(self._completions, self)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
@@ -30,7 +30,6 @@ class TagEditor(QWidget):
         self.input.setCompleter(completer)
         self.input.returnPressed.connect(self._commit)
         self._layout.addWidget(self.input)
-        self._layout.addStretch(1)
         self._tags: list[str] = []
 
     def tags(self) -> list[str]:
@@ -41,6 +40,10 @@ class TagEditor(QWidget):
             return
         self._tags = list(tags)
         for chip in self._chips:
+            # Out of the layout and hidden now: deleteLater alone leaves it drawn until the
+            # event loop gets round to deferred deletes (never, in a processEvents() loop).
+            self._layout.removeWidget(chip)
+            chip.hide()
             chip.deleteLater()
         self._chips = []
         for i, tag in enumerate(self._tags):
