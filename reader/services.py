@@ -13,10 +13,11 @@ from pathlib import Path
 
 from . import __version__
 from .errors import InputFileError, ReaderError, classify_sqlite_error
-from .models import ImportSummary, ParseResult, paper_id_for
+from .models import ImportSummary, ParseResult
 from .paths import LibraryPaths
 from .store import migrate, open_connection, open_database, refresh_plain_texts
 from .store import papers as q
+from .store.importing import store_parsed
 from .store.index_docs import count_changed, docs_for_ids, iter_docs
 from .store.papers import Counts, PaperRow, now_iso
 from .store.views import SORT_KEYS, View, paper_ids
@@ -36,21 +37,6 @@ ALL = View()
 
 class Cancelled_(Exception):
     """Raised inside a transaction to roll it back when the user cancels."""
-
-
-def _clean_tag(tag: str) -> str:
-    return " ".join(str(tag).split()).strip(" ,#")
-
-
-def _clean_tags(tags: Iterable[str]) -> list[str]:
-    out: list[str] = []
-    seen: set[str] = set()
-    for t in tags:
-        c = _clean_tag(t)
-        if c and c.casefold() not in seen:
-            seen.add(c.casefold())
-            out.append(c)
-    return out
 
 
 class Library:
@@ -323,7 +309,7 @@ class Library:
         self._flag("read", ids, value)
 
     def add_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
-        tags = _clean_tags(tags)
+        tags = q.clean_tags(tags)
         if not tags:
             raise ReaderError("no tag given")
         with self._write() as seq:
@@ -337,7 +323,7 @@ class Library:
         self._index_changes()
 
     def remove_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
-        tags = _clean_tags(tags)
+        tags = q.clean_tags(tags)
         with self._write() as seq:
             ids = self._existing(ids)
             for name in tags:
@@ -354,11 +340,11 @@ class Library:
         return [r[0] for r in self._wconn.execute("SELECT paper_id FROM paper_tags WHERE tag_id = ?", [tid])]
 
     def rename_tag(self, old: str, new: str) -> None:
-        new = _clean_tag(new)
+        new = q.clean_tag(new)
         if not new:
             raise ReaderError("the new tag name is empty")
         with self._write() as seq:
-            old_id = q.tag_id(self._wconn, _clean_tag(old), create=False)
+            old_id = q.tag_id(self._wconn, q.clean_tag(old), create=False)
             if old_id is None:
                 raise ReaderError(f"no tag named {old!r}")
             affected = self._tag_papers(old_id)
@@ -376,7 +362,7 @@ class Library:
 
     def delete_tag(self, name: str) -> None:
         with self._write() as seq:
-            tid = q.tag_id(self._wconn, _clean_tag(name), create=False)
+            tid = q.tag_id(self._wconn, q.clean_tag(name), create=False)
             if tid is None:
                 raise ReaderError(f"no tag named {name!r}")
             affected = self._tag_papers(tid)
@@ -539,114 +525,14 @@ class Library:
         return summaries
 
     def _store_parsed(self, parsed: ParseResult, summary: ImportSummary, progress: Progress, cancelled: Cancelled) -> None:
-        from .text.batch import analyze_many
+        def check(done: int, total: int) -> None:
+            if cancelled and cancelled():
+                raise Cancelled_()
+            if progress and total > _IMPORT_PROGRESS_EVERY:
+                progress(done, total, f"Importing {Path(parsed.path).name}")
 
-        summary.skipped = list(parsed.problems)
-        source = Path(parsed.path).name
-        collection = (parsed.collection or "").strip()
         with self._write() as seq:
-            seen: set[str] = set()
-            by_id = [(paper_id_for(r.abstract), r) for r in parsed.records]
-            existing = q.existing_ids(self._wconn, [pid for pid, _ in by_id])
-            rows: list[dict] = []
-            backups: list[dict] = []
-            dup_ids: list[str] = []
-            ts = now_iso()
-            fresh: dict[str, int] = {}
-            for i, (pid, rec) in enumerate(by_id):
-                if pid not in existing and pid not in fresh and not rec.backup:
-                    fresh[pid] = i
-
-            def analysis_progress(done: int, total: int) -> None:
-                if cancelled and cancelled():
-                    raise Cancelled_()
-                if progress and total > _IMPORT_PROGRESS_EVERY:
-                    progress(done, total, f"Importing {source}")
-
-            analyses = dict(zip(fresh, analyze_many([by_id[i][1].abstract for i in fresh.values()],
-                                                    progress=analysis_progress), strict=True))
-            for pid, rec in by_id:
-                if pid in seen or pid in existing:
-                    summary.duplicates += 1
-                    dup_ids.append(pid)
-                    if rec.backup and pid in existing:
-                        self._merge_backup(pid, rec.backup, seq)
-                    continue
-                seen.add(pid)
-                if rec.backup:
-                    state = dict(rec.backup)
-                    state["id"] = pid
-                    state.setdefault("sources", [source])
-                    backups.append(state)
-                    continue
-                plain, method, derived, code = analyses[pid]
-                title = " ".join((rec.title or "").split())
-                links = list(dict.fromkeys([*([rec.url] if rec.url else []), *rec.links]))
-                code = code + [u for u in links if "github.com/" in u and u not in code]
-                rows.append({
-                    "id": pid, "title": title or derived, "title_source": "imported" if title else "derived",
-                    "derived_title": title or derived, "abstract": rec.abstract,
-                    "abstract_text": plain, "venue": rec.venue or "",
-                    "year": rec.year, "authors": json.dumps(rec.authors, ensure_ascii=False),
-                    "links": json.dumps(links, ensure_ascii=False),
-                    "code_links": json.dumps(code, ensure_ascii=False), "method": method,
-                    "collection": collection or rec.venue or Path(parsed.path).stem,
-                    "sources": json.dumps([source], ensure_ascii=False), "added_at": ts, "updated_at": ts,
-                    "read": 0, "starred": 0, "seq": seq,
-                })
-            if rows:
-                # executemany over a fixed column list: ~5x faster than insert_all for 50k rows
-                cols = list(rows[0])
-                self._wconn.executemany(
-                    f"INSERT INTO papers ({', '.join(cols)}) VALUES ({q.marks(len(cols))})",
-                    (tuple(r[c] for c in cols) for r in rows),
-                )
-            for state in backups:
-                q.write_paper_state(self._wconn, state, seq)
-            self._add_source(dup_ids, existing, source)
-            summary.new = len(rows) + len(backups)
-            summary.new_ids = [r["id"] for r in rows] + [b["id"] for b in backups]
-            for s in parsed.saved_searches:
-                if s.get("name") and s.get("query"):
-                    self._wconn.execute(
-                        "INSERT OR IGNORE INTO saved_searches (name, query, created_at) VALUES (?, ?, ?)",
-                        [s["name"], s["query"], now_iso()],
-                    )
-            self._wconn.execute(
-                "INSERT INTO imports (path, format, imported_at, new, duplicates, skipped, problems) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [str(parsed.path), parsed.format, now_iso(), summary.new, summary.duplicates,
-                 len(summary.skipped), json.dumps([str(p) for p in summary.skipped], ensure_ascii=False)],
-            )
-
-    def _add_source(self, dup_ids: list[str], existing: set[str], source: str) -> None:
-        """Remember that a paper also came from this file (not a searchable change)."""
-        for pid in dict.fromkeys(d for d in dup_ids if d in existing):
-            row = self._wconn.execute("SELECT sources FROM papers WHERE id = ?", [pid]).fetchone()
-            sources = json.loads(row[0])
-            if source not in sources:
-                sources.append(source)
-                self._wconn.execute("UPDATE papers SET sources = ? WHERE id = ?", [json.dumps(sources), pid])
-
-    def _merge_backup(self, pid: str, backup: dict, seq: int) -> None:
-        """A backup of a paper we already hold: keep both sides' stars, tags, notes and highlights."""
-        current = q.papers_full(self._wconn, [pid])[0]
-        merged = dict(current)
-        merged["starred"] = current["starred"] or bool(backup.get("starred"))
-        merged["read"] = current["read"] or bool(backup.get("read"))
-        merged["tags"] = _clean_tags([*current["tags"], *(backup.get("tags") or [])])
-        if not current["note"].strip():
-            merged["note"] = backup.get("note") or ""
-            merged["note_updated_at"] = backup.get("note_updated_at")
-        spans = {(h["start"], h["end"]) for h in current["highlights"]}
-        merged["highlights"] = current["highlights"] + [
-            {k: v for k, v in h.items() if k != "id"}
-            for h in backup.get("highlights") or []
-            if (h.get("start"), h.get("end")) not in spans
-        ]
-        if current["title_source"] != "edited" and backup.get("title_source") == "edited":
-            merged["title"], merged["title_source"] = backup["title"], "edited"
-        q.write_paper_state(self._wconn, merged, seq)
+            store_parsed(self._wconn, parsed, summary, seq, check)
 
     # ------------------------------------------------------------------ export
     def _export_papers(self, ids: Sequence[str] | None) -> list[dict]:

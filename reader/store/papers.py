@@ -27,6 +27,22 @@ def marks(n: int) -> str:
     return ",".join("?" * n)
 
 
+def clean_tag(tag: str) -> str:
+    return " ".join(str(tag).split()).strip(" ,#")
+
+
+def clean_tags(tags: Iterable[str]) -> list[str]:
+    """Trimmed, de-duplicated (case-insensitively) tag names in their first spelling."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for t in tags:
+        c = clean_tag(t)
+        if c and c.casefold() not in seen:
+            seen.add(c.casefold())
+            out.append(c)
+    return out
+
+
 @dataclass(frozen=True)
 class PaperRow:
     """What the paper table shows for one paper."""
