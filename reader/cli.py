@@ -153,13 +153,28 @@ def _show_text(p: dict) -> str:
     return "\n".join(lines)
 
 
+def _tty_progress():
+    """A one-line progress display on a terminal; nothing when output is piped."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int, message: str) -> None:
+        pct = f" {100 * done // total:3d}%" if total else ""
+        sys.stderr.write(f"\r{message[:60]:<60}{pct}")
+        if total and done >= total:
+            sys.stderr.write("\r" + " " * 66 + "\r")
+        sys.stderr.flush()
+
+    return show
+
+
 def _dispatch(args, lib) -> int:
     out = sys.stdout
     cmd = args.command
     if cmd == "import":
         from .services import summarize
 
-        summaries = lib.import_files(args.paths)
+        summaries = lib.import_files(args.paths, progress=_tty_progress())
         failed = False
         for s in summaries:
             if s.error:
@@ -251,7 +266,7 @@ def _dispatch(args, lib) -> int:
     if cmd == "export":
         return _export(args, lib, out)
     if cmd == "reindex":
-        lib.reindex()
+        lib.reindex(progress=_tty_progress())
         print(f"indexed {lib.counts().total} papers", file=out)
         return 0
     if cmd == "stats":
