@@ -78,6 +78,12 @@ def main() -> int:
 
     # J/K: GUI-thread time of one step (key event + pane update), including queued deliveries.
     window.table.setFocus()
+    # Let the focus change repaint first: the first event pass after it used to be counted as a
+    # J/K step (the one 65-120 ms "outlier"); it is a one-off warm-up, reported separately.
+    s = time.perf_counter()
+    app.processEvents()
+    focus_pass = (time.perf_counter() - s) * 1000
+    spin(app, 0.3)
     steps: list[float] = []
     for i in range(200):
         k = Qt.Key.Key_J if (i // 50) % 2 == 0 else Qt.Key.Key_K
@@ -138,7 +144,8 @@ def main() -> int:
     print(f"library: {papers} papers ({CACHE})")
     print(f"start to usable window: {startup:.2f} s (target ≤ 2 s)")
     print(f"J/K step, GUI thread: median {statistics.median(steps):.1f} ms, "
-          f"p95 {sorted(steps)[int(len(steps) * 0.95)]:.1f} ms, max {max(steps):.1f} ms (target ≤ 16 ms)")
+          f"p95 {sorted(steps)[int(len(steps) * 0.95)]:.1f} ms, max {max(steps):.1f} ms (target ≤ 16 ms); "
+          f"first pass after focusing the table {focus_pass:.1f} ms")
     if pages:
         print(f"scroll one page + repaint: median {statistics.median(pages):.1f} ms, max {max(pages):.1f} ms "
               f"({len(pages)} pages)")

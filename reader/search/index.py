@@ -19,9 +19,17 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.searching import Searcher
 from whoosh.writing import CLEAR
 
+from reader.search.parallel import Cancelled, parallel_rebuild
 from reader.search.query import ParsedQuery, highlight_terms, make_parser, parse_query
 from reader.search.results import Hit, SearchResults
-from reader.search.schema import SCHEMA_VERSION, build_schema, cached_stem, plain_words
+from reader.search.schema import (
+    BIGRAM_SUFFIX,
+    SCHEMA_VERSION,
+    TEXT_FIELDS,
+    build_schema,
+    cached_stem,
+    plain_words,
+)
 from reader.search.snippets import make_snippet
 from reader.search.writer import BulkWriter
 
@@ -30,19 +38,18 @@ SNIPPETS = 50
 EXACT_TOTAL_UP_TO = 2000  # count matches exactly when Whoosh estimates at most this many
 MERGE_AFTER_SEGMENTS = 10  # update() lets small segments pile up to this many
 RELATED_TERMS = 12  # key terms of a paper searched by related()
-SUGGEST_PREFIX = 1  # "did you mean" keeps the first letter (a full scan is ~1 s at 50k)  # hits that get a snippet; the rest have snippet ""
+SUGGEST_PREFIX = 1  # "did you mean" keeps the first letter (a full scan is ~1 s at 50k)
+PARALLEL_MIN_DOCS = 5000  # smaller rebuilds stay in-process (starting processes costs ~0.5 s)
 _PROGRESS_EVERY = 250
 
 
 def doc_fields(doc: dict[str, Any]) -> dict[str, Any]:
     """Map a store document to Whoosh fields, leaving out empty values (less work)."""
     f: dict[str, Any] = {"id": doc["id"]}
-    for name in ("title", "abstract", "method", "venue", "note", "comments"):
+    for name in ("title", "abstract", "method", "venue", "note", "comments", "authors"):
         v = doc.get(name)
         if v:
             f[name] = v
-    if doc.get("authors"):
-        f["authors"] = doc["authors"]
     if doc.get("year") is not None:
         f["year"] = int(doc["year"])
     tags = [t.strip().lower().replace(",", " ") for t in doc.get("tags") or () if t.strip()]
@@ -54,6 +61,9 @@ def doc_fields(doc: dict[str, Any]) -> dict[str, Any]:
     if (doc.get("note") or "").strip():
         flags.append("hasnote")
     f["flags"] = " ".join(flags)
+    for name in TEXT_FIELDS:  # word pairs for phrases, from the same string
+        if name in f:
+            f[name + BIGRAM_SUFFIX] = f[name]
     return f
 
 
@@ -62,7 +72,9 @@ class SearchIndex:
 
     # Writer options for rebuild(); measured in benchmarks/bench_search.py.
     # Uncompressed posting blocks build ~10-30% faster; the index grows (see the benchmark).
-    rebuild_options: dict[str, Any] = {"limitmb": 256, "codec": W3Codec(compression=0)}
+    rebuild_options: dict[str, Any] = {"codec": W3Codec(compression=0)}
+    # Worker processes for large rebuilds (1: always in-process).
+    rebuild_procs: int = min(2, os.cpu_count() or 1)
 
     def __init__(self, index_dir: Path, ix: windex.Index, stamp: int,
                  was_reset: bool = False, reset_reason: str | None = None) -> None:
@@ -124,33 +136,49 @@ class SearchIndex:
         """Replace the whole index with `docs` in one commit; if cancelled, nothing changes."""
         with self._write_lock:
             opts = dict(self.rebuild_options)
-            if opts.get("procs", 1) > 1:
-                w = self._ix.writer(**opts)
-            else:
-                opts.pop("procs", None)
-                w = BulkWriter(self._ix, **opts)
-            n = 0
-            try:
-                add = w.add_document
-                for doc in docs:
-                    if n % _PROGRESS_EVERY == 0:
-                        if cancelled is not None and cancelled():
-                            w.cancel()
-                            return
-                        if progress is not None:
-                            progress(n, total or 0)
-                    add(**doc_fields(doc))
-                    n += 1
-                if cancelled is not None and cancelled():
-                    w.cancel()
+            procs = opts.pop("procs", self.rebuild_procs)
+            size = total if total is not None else (
+                len(docs) if hasattr(docs, "__len__") else 0)  # type: ignore[arg-type]
+            if procs > 1 and size >= PARALLEL_MIN_DOCS:
+                try:
+                    n = parallel_rebuild(self._ix, opts, docs, procs, total=size,
+                                         progress=progress, cancelled=cancelled,
+                                         progress_every=_PROGRESS_EVERY)
+                except Cancelled:
                     return
-                w.commit(mergetype=CLEAR)
-            except BaseException:
-                _cancel_quietly(w)
-                raise
+            else:
+                n = self._rebuild_here(opts, docs, total, progress, cancelled)
+                if n < 0:
+                    return
             self._after_commit(stamp)
             if progress is not None:
                 progress(n, total or n)
+
+    def _rebuild_here(self, opts: dict[str, Any], docs: Iterable[dict], total: int | None,
+                      progress: Callable[[int, int], None] | None,
+                      cancelled: Callable[[], bool] | None) -> int:
+        """In-process rebuild; returns the document count, or -1 if cancelled."""
+        w = BulkWriter(self._ix, **opts)
+        n = 0
+        try:
+            add = w.add_document
+            for doc in docs:
+                if n % _PROGRESS_EVERY == 0:
+                    if cancelled is not None and cancelled():
+                        w.cancel()
+                        return -1
+                    if progress is not None:
+                        progress(n, total or 0)
+                add(**doc_fields(doc))
+                n += 1
+            if cancelled is not None and cancelled():
+                w.cancel()
+                return -1
+            w.commit(mergetype=CLEAR)
+        except BaseException:
+            _cancel_quietly(w)
+            raise
+        return n
 
     def update(self, docs: list[dict], *, deleted: Iterable[str] = (), stamp: int) -> None:
         """Add/replace `docs` and delete ids in `deleted`, in one commit."""

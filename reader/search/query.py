@@ -10,7 +10,7 @@ from whoosh import query as wq
 from whoosh.fields import Schema
 from whoosh.matching import ListMatcher, NullMatcher
 
-from reader.search.schema import TEXT_FIELDS, FastText, cached_stem
+from reader.search.schema import BIGRAM_SUFFIX, TEXT_FIELDS, FastText, analyze, cached_stem
 
 FLAGS = {
     "is:starred": "starred",
@@ -281,6 +281,55 @@ class FastFuzzy(_UnionMatcherMixin, wq.FuzzyTerm):
                     yield w[:n].encode("utf-8")
 
 
+class PairPhrase(wq.Phrase):
+    """A phrase in a free-text field, matched on the field's word-pair twin (`<name>_bi`).
+
+    Two words are one pair term: exact, since pairs are built from the same kept-word
+    sequence that positions were counted on. Longer phrases are the AND of their pairs;
+    that can match pairs from different places, so in the stored fields (title, abstract)
+    the few candidates are checked against the re-analysed text. The other fields are
+    short (names, tags, notes), where such a false match is unlikely; it is accepted.
+    """
+
+    def _pairs(self) -> wq.Query:
+        words = self.words
+        pairs = dict.fromkeys(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))
+        bifield = self.fieldname + BIGRAM_SUFFIX
+        if len(pairs) == 1:
+            return wq.Term(bifield, next(iter(pairs)), boost=self.boost)
+        return wq.And([wq.Term(bifield, p) for p in pairs], boost=self.boost)
+
+    def estimate_size(self, ixreader) -> int:
+        return self._pairs().estimate_size(ixreader)
+
+    def estimate_min_size(self, ixreader) -> int:
+        return self._pairs().estimate_min_size(ixreader)
+
+    def matcher(self, searcher, context=None):
+        schema = searcher.schema
+        if self.fieldname + BIGRAM_SUFFIX not in schema:
+            return super().matcher(searcher, context)
+        m = self._pairs().matcher(searcher, context)
+        field = schema[self.fieldname]
+        if len(self.words) < 3 or not field.stored or not m.is_active():
+            return m
+        # Check the candidates: the phrase's terms must be consecutive in the text.
+        want = "\x00" + "\x00".join(self.words) + "\x00"
+        stemmed = getattr(field, "stemmed", True)
+        ids: list[int] = []
+        scores: list[float] = []
+        while m.is_active():
+            dn = m.id()
+            text = searcher.stored_fields(dn).get(self.fieldname) or ""
+            if want in "\x00" + "\x00".join(analyze(text, stemmed)) + "\x00":
+                ids.append(dn)
+                scores.append(m.score())
+            m.next()
+        if not ids:
+            return NullMatcher()
+        return ListMatcher(ids, weights=scores)
+
+
 def _tune(q: wq.Query, originals: dict[str, str]) -> wq.Query:
     """Faster prefix and fuzzy terms. Fuzzy terms keep the first FUZZY_PREFIX letters (Whoosh
     otherwise scans the whole term list) and free-word ones skip the author-name vocabulary."""
@@ -294,6 +343,9 @@ def _tune(q: wq.Query, originals: dict[str, str]) -> wq.Query:
             return fast
         if type(node) is wq.Prefix:
             return FastPrefix(node.fieldname, node.text, boost=node.boost)
+        if type(node) is wq.Phrase and node.fieldname in TEXT_FIELDS:
+            return PairPhrase(node.fieldname, list(node.words), boost=node.boost,
+                              char_ranges=node.char_ranges)
         if isinstance(node, wq.Or) and len(node.subqueries) > 1 and all(
             isinstance(c, wq.FuzzyTerm) for c in node.subqueries
         ):

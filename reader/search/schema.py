@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
-from pickle import dumps
 
 from whoosh.analysis import (
     CharsetFilter,
@@ -16,32 +16,53 @@ from whoosh.analysis import (
 )
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
-from whoosh.formats import Positions
 from whoosh.lang.porter import stem as porter_stem
 from whoosh.support.charset import accent_map
 from whoosh.system import pack_uint
 
 # Bump when the schema or analysis changes: an index with another version is rebuilt.
-SCHEMA_VERSION = 1
+# 2: no positions; phrases use the `<field>_bi` word-pair fields.
+SCHEMA_VERSION = 2
 
 WORD_PATTERN = r"\w+(?:\.?\w+)*"  # Whoosh's default tokenizer pattern, without a capture group
 _WORD_RE = re.compile(WORD_PATTERN, re.UNICODE)
 _STOP = frozenset(STOP_WORDS)
+BIGRAM_SUFFIX = "_bi"
 
-# Unbounded: an English corpus has a few hundred thousand distinct words at most.
-_stem_cache: dict[str, str] = {}
+
+class _TermCache(dict):
+    """Lowercased word -> indexed term ("" for stop words and 1-letter words), memoised.
+
+    A dict with __missing__ lets analysis map whole word lists at C speed; an English
+    corpus has a few hundred thousand distinct words at most, so it is unbounded.
+    """
+
+    def __init__(self, stemmed: bool) -> None:
+        super().__init__()
+        self.stemmed = stemmed
+
+    def __missing__(self, w: str) -> str:
+        if len(w) < 2 or w in _STOP:
+            t = ""
+        elif self.stemmed:
+            t = porter_stem(w)
+        else:
+            t = w.translate(accent_map)
+        self[w] = t
+        return t
+
+
+_STEMS = _TermCache(stemmed=True)
+_FOLDED = _TermCache(stemmed=False)
 
 
 def cached_stem(word: str) -> str:
     """Porter stem of an already-lowercased word, memoised (stemming dominates analysis time)."""
-    s = _stem_cache.get(word)
-    if s is None:
-        s = _stem_cache[word] = porter_stem(word)
-    return s
+    return _STEMS[word] or porter_stem(word)  # stop words are stemmed uncached
 
 
 def stem_analyzer():
-    """The query-time analyzer; `FastText.index` reproduces exactly what it produces."""
+    """The query-time analyzer; `FastText.terms` reproduces exactly what it produces."""
     return (
         RegexTokenizer(WORD_PATTERN)
         | LowercaseFilter()
@@ -55,52 +76,54 @@ def plain_words(text: str) -> list[str]:
     return [w for w in _WORD_RE.findall(text.lower()) if len(w) >= 2 and w not in _STOP]
 
 
-class FastText(TEXT):
-    """A stemmed TEXT field whose indexing skips Whoosh's per-token objects (3-4x faster).
+_last: tuple[str | None, bool, list[str]] = (None, True, [])
 
-    Query-time analysis still uses the regular analyzer chain, which yields the same terms.
+
+def analyze(text: str, stemmed: bool = True) -> list[str]:
+    """Indexed terms of `text` in order (stop words dropped, as Whoosh's StopFilter does).
+
+    The last result is remembered: a field and its word-pair field analyse the same string
+    one after the other.
+    """
+    global _last
+    last = _last  # one read: other threads may replace it
+    if last[0] is text and last[1] is stemmed:
+        return last[2]
+    cache = _STEMS if stemmed else _FOLDED
+    terms = [t for t in map(cache.__getitem__, _WORD_RE.findall(text.lower())) if t]
+    _last = (text, stemmed, terms)
+    return terms
+
+
+def bigrams(terms: list[str]) -> list[str]:
+    """Consecutive term pairs ("a b"): a 2-word phrase is one such term."""
+    return list(map(" ".join, zip(terms, terms[1:], strict=False)))
+
+
+class FastText(TEXT):
+    """A stemmed TEXT field (frequencies, no positions) with a fast `terms` for bulk builds.
+
+    Query-time analysis uses the regular analyzer chain, which yields the same terms.
     """
 
     stemmed = True  # else: accent-folded names (see _name_analyzer)
+    pairs = False  # True: index consecutive word pairs instead of words
+
+    def __init__(self, analyzer, field_boost: float = 1.0, stored: bool = False) -> None:
+        super().__init__(analyzer=analyzer, phrase=False, field_boost=field_boost, stored=stored)
+
+    def terms(self, value: str) -> Counter[str]:
+        """Term -> frequency for `value`."""
+        t = analyze(value, self.stemmed)
+        return Counter(bigrams(t) if self.pairs else t)
 
     def index(self, value, **kwargs) -> Iterator[tuple[bytes, int, float, bytes]]:
         if not isinstance(value, str):
             yield from super().index(value, **kwargs)
             return
-        poses: dict[str, list[int]] = {}
-        pos = -1
-        stop = _STOP
-        for i, w in enumerate(_WORD_RE.findall(value.lower())):
-            if len(w) < 2 or w in stop:
-                continue
-            if pos < 0:
-                pos = i  # Whoosh's StopFilter numbers from the first kept word's position
-            if self.stemmed:
-                s = _stem_cache.get(w)
-                if s is None:
-                    s = cached_stem(w)
-            else:
-                s = w.translate(accent_map)
-            lst = poses.get(s)
-            if lst is None:
-                poses[s] = [pos]
-            else:
-                lst.append(pos)
-            pos += 1
-        fmt = self.format
-        boost = fmt.field_boost
-        if isinstance(fmt, Positions):
-            # Inlined Positions.encode: delta-coded positions, pickled.
-            for s, lst in poses.items():
-                n = len(lst)
-                if n == 1:
-                    deltas = lst
-                else:
-                    deltas = [lst[0]] + [b - a for a, b in zip(lst, lst[1:], strict=False)]
-                yield s.encode("utf-8"), n, n * boost, pack_uint(n) + dumps(deltas, 2)
-        else:  # Frequency
-            for s, lst in poses.items():
-                yield s.encode("utf-8"), len(lst), len(lst) * boost, pack_uint(len(lst))
+        boost = self.format.field_boost
+        for s, n in self.terms(value).items():
+            yield s.encode("utf-8"), n, n * boost, pack_uint(n)
 
 
 def _name_analyzer():
@@ -120,31 +143,49 @@ class FastNames(FastText):
     stemmed = False
 
 
-def build_schema() -> Schema:
-    """Fields: `id` is stored (and a column, for fast hit lists); everything else is index-only.
+class FastPairs(FastText):
+    """Word pairs of a stemmed field, for phrase search (never searched directly)."""
 
-    The abstract and title are stored too so snippets and more-like-this need no round trip.
-    """
-    stem = stem_analyzer()
-    return Schema(
-        id=ID(stored=True, unique=True, sortable=True),
-        title=FastText(analyzer=stem, stored=True, field_boost=3.0),
-        abstract=FastText(analyzer=stem, stored=True),
-        method=FastText(analyzer=stem, field_boost=2.0),
-        authors=FastNames(analyzer=_name_analyzer()),
-        venue=TEXT(analyzer=StandardAnalyzer(stoplist=None)),
-        # shift_step=0: one term per year instead of 8 tiered ones; ranges over ~100 years
-        # of terms are cheap anyway.
-        year=NUMERIC(int, bits=32, signed=False, shift_step=0),
-        # Tags: exact lowercase keywords for `tag:`, and their words in `tagtext` for free text.
-        tags=KEYWORD(commas=True, lowercase=True, scorable=True),
-        tagtext=FastText(analyzer=stem),
-        note=FastText(analyzer=stem),
-        comments=FastText(analyzer=stem),
-        # is:/has: filters as keywords: starred/unstarred/read/unread/hasnote.
-        flags=KEYWORD(),
-    )
+    pairs = True
+
+
+class FastNamePairs(FastNames):
+    """Word pairs of an accent-folded field."""
+
+    pairs = True
 
 
 # Fields searched by free words, in BM25F order of importance.
 TEXT_FIELDS = ["title", "method", "abstract", "authors", "tagtext", "note", "comments"]
+
+
+def build_schema() -> Schema:
+    """Fields: `id` is stored (and a column, for fast hit lists); everything else is index-only.
+
+    The abstract and title are stored too so snippets and more-like-this need no round trip.
+    Each free-text field has a `<name>_bi` twin holding its word pairs: a phrase is then a
+    term lookup instead of a positions check (see query.PairPhrase).
+    """
+    stem = stem_analyzer()
+    names = _name_analyzer()
+    boosts = {"title": 3.0, "method": 2.0}
+    fields = {
+        "id": ID(stored=True, unique=True, sortable=True),
+        "venue": TEXT(analyzer=StandardAnalyzer(stoplist=None)),
+        # shift_step=0: one term per year instead of 8 tiered ones; ranges over ~100 years
+        # of terms are cheap anyway.
+        "year": NUMERIC(int, bits=32, signed=False, shift_step=0),
+        # Tags: exact lowercase keywords for `tag:`, and their words in `tagtext` for free text.
+        "tags": KEYWORD(commas=True, lowercase=True, scorable=True),
+        # is:/has: filters as keywords: starred/unstarred/read/unread/hasnote.
+        "flags": KEYWORD(),
+    }
+    for name in TEXT_FIELDS:
+        boost = boosts.get(name, 1.0)
+        if name == "authors":
+            fields[name] = FastNames(names, boost)
+            fields[name + BIGRAM_SUFFIX] = FastNamePairs(names, boost)
+        else:
+            fields[name] = FastText(stem, boost, stored=name in ("title", "abstract"))
+            fields[name + BIGRAM_SUFFIX] = FastPairs(stem, boost)
+    return Schema(**fields)

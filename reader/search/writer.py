@@ -2,95 +2,45 @@
 
 from __future__ import annotations
 
+import struct
+import zlib
 from array import array
-from collections.abc import Iterator
+from operator import itemgetter, sub
+from pickle import dumps
 
+from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC
+from whoosh.system import pack_int, pack_long, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
+from reader.search.schema import FastText
 
-class _Lengths:
-    """Stands in for the per-document reader that Whoosh re-reads field lengths from.
-
-    Whoosh looks up each posting's document length with a seek+read on the length column
-    (about a fifth of a bulk build); here it is a list lookup of the same rounded value.
-    """
-
-    def __init__(self, lengths: dict[str, array]) -> None:
-        self._lengths = lengths
-
-    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> int:
-        col = self._lengths.get(fieldname)
-        if col is None or docnum >= len(col):
-            return default
-        return col[docnum] or default
-
-    def close(self) -> None:
-        pass
-
-
-class _TermPool:
-    """In-memory postings grouped by term, replacing Whoosh's external-sort pool.
-
-    Documents arrive in docnum order, so each term's postings are already sorted and only
-    the distinct terms need sorting at commit (not millions of posting tuples). Postings are
-    kept compactly (~25 bytes each: docnum, weight, encoded positions).
-    """
-
-    def __init__(self) -> None:
-        self.fieldnames: set[str] = set()
-        # fieldname -> term bytes -> (docnums, weights, concatenated values, value ends)
-        self.fields: dict[str, dict[bytes, tuple[array, array, bytearray, array]]] = {}
-
-    def add(self, item: tuple) -> None:
-        fieldname, tbytes, docnum, weight, vbytes = item
-        terms = self.fields.get(fieldname)
-        if terms is None:
-            self.fieldnames.add(fieldname)
-            terms = self.fields[fieldname] = {}
-        e = terms.get(tbytes)
-        if e is None:
-            e = terms[tbytes] = (array("i"), array("f"), bytearray(), array("I"))
-        e[0].append(docnum)
-        e[1].append(weight)
-        if vbytes:
-            e[2].extend(vbytes)
-        e[3].append(len(e[2]))
-
-    def iter_postings(self) -> Iterator[tuple[str, bytes, int, float, bytes]]:
-        for fieldname in sorted(self.fields):
-            terms = self.fields[fieldname]
-            for tbytes in sorted(terms):
-                docs, weights, values, ends = terms.pop(tbytes)  # free memory as we go
-                start = 0
-                for i, docnum in enumerate(docs):
-                    end = ends[i]
-                    yield fieldname, tbytes, docnum, weights[i], bytes(values[start:end])
-                    start = end
-
-    def cleanup(self) -> None:
-        self.fields.clear()
+_TERMINFO = struct.Struct("!BfIBBfII")  # W3TermInfo's header
 
 
 class BulkWriter(SegmentWriter):
-    """SegmentWriter with an in-memory term pool and a lean add_document.
+    """SegmentWriter with an in-memory term pool, a lean add_document and a block-at-a-time
+    postings writer (Whoosh's writes and re-reads every posting one by one).
 
     Only for new segments built from scratch (rebuild); the Reader schema has no term
-    vectors and no spelling fields, which this add_document relies on.
+    vectors and no spelling fields, which this writer relies on. The files it writes are
+    byte-compatible with Whoosh's W3 codec (tests compare searches with Whoosh's writer).
     """
 
     def __init__(self, ix, **kwargs) -> None:
         super().__init__(ix, **kwargs)
-        self.pool.cleanup()  # the default pool's temp files; replaced below
-        self.pool = _TermPool()
-        self._lengths: dict[str, array] = {}
+        self.pool.cleanup()  # the default pool's temp files: unused
+        # fieldname -> term (str for Fast* fields, else bytes) -> (docnums, frequencies)
+        self._terms: dict[str, dict] = {}
+        # Encoded posting values of fields whose format has no fixed size (positions).
+        self._values: dict[str, dict[bytes, list[bytes]]] = {}
+        self._lengths: dict[str, array] = {}  # rounded field length per document
 
     def add_document(self, **fields) -> None:
         self._check_state()
         schema = self.schema
         pdw = self.perdocwriter
         docnum = self.docnum
-        pool_fields = self.pool.fields
         pdw.start_doc(docnum)
         try:
             for fieldname in sorted(fields):
@@ -100,23 +50,8 @@ class BulkWriter(SegmentWriter):
                 field = schema[fieldname]
                 length = 0
                 if field.indexed:
-                    terms = pool_fields.get(fieldname)
-                    if terms is None:
-                        self.pool.fieldnames.add(fieldname)
-                        terms = pool_fields[fieldname] = {}
-                    scorable = field.scorable
-                    for tbytes, freq, weight, vbytes in field.index(value):
-                        e = terms.get(tbytes)
-                        if e is None:
-                            e = terms[tbytes] = (array("i"), array("f"), bytearray(), array("I"))
-                        e[0].append(docnum)
-                        e[1].append(weight)
-                        if vbytes:
-                            e[2].extend(vbytes)
-                        e[3].append(len(e[2]))
-                        if scorable:
-                            length += freq
-                    if length:
+                    length = self._index_field(fieldname, field, value, docnum)
+                    if length and field.scorable:
                         col = self._lengths.get(fieldname)
                         if col is None:
                             col = self._lengths[fieldname] = array("I")
@@ -124,6 +59,8 @@ class BulkWriter(SegmentWriter):
                         if len(col) < i:
                             col.extend([0] * (i - len(col)))
                         col.append(byte_to_length(length_to_byte(length)))
+                    elif not field.scorable:
+                        length = 0
                 pdw.add_field(fieldname, field, value if field.stored else None, length)
                 column = field.column_type
                 if column:
@@ -135,8 +72,126 @@ class BulkWriter(SegmentWriter):
         self._added = True
         self.docnum += 1
 
+    def _index_field(self, fieldname: str, field, value, docnum: int) -> int:
+        terms = self._terms.get(fieldname)
+        if terms is None:
+            terms = self._terms[fieldname] = {}
+        get = terms.get
+        if isinstance(field, FastText) and isinstance(value, str):
+            counts = field.terms(value)
+            for t, n in counts.items():
+                e = get(t)
+                if e is None:
+                    e = terms[t] = (array("I"), array("I"))
+                e[0].append(docnum)
+                e[1].append(n)
+            return counts.total()
+        fixed = field.format.fixed_value_size()
+        values = None
+        if fixed is None or fixed < 0:
+            values = self._values.setdefault(fieldname, {})
+        length = 0
+        for tbytes, freq, _weight, vbytes in field.index(value):
+            e = get(tbytes)
+            if e is None:
+                e = terms[tbytes] = (array("I"), array("I"))
+            e[0].append(docnum)
+            e[1].append(freq)
+            if values is not None:
+                values.setdefault(tbytes, []).append(vbytes)
+            length += freq
+        return length
+
     def _flush_segment(self) -> None:
         self.perdocwriter.close()
-        lengths = _Lengths(self._lengths) if self.codec.length_stats else None
-        self.fieldwriter.add_postings(self.schema, lengths, self.pool.iter_postings())
-        self.fieldwriter.close()
+        fw = self.fieldwriter
+        codec = self.codec
+        blocklimit = codec._blocklimit
+        comp = codec._compression
+        fieldmap = fw._fieldmap
+        for fieldname in sorted(self._terms):
+            terms = self._terms.pop(fieldname)  # free memory as we go
+            field = self.schema[fieldname]
+            fieldmap[fieldname] = fid = len(fieldmap)
+            prefix = pack_ushort(fid)
+            lengths = self._lengths.get(fieldname) if field.scorable else None
+            values = self._values.get(fieldname, {})
+            writer = _PostingsWriter(fw._postfile, field, lengths, blocklimit, comp)
+            add = fw._tindex.add
+            for t in sorted(terms):
+                docs, freqs = terms[t]
+                btext = t.encode("utf-8") if isinstance(t, str) else t
+                add(prefix + btext, writer.write(docs, freqs, values.get(btext)))
+        fw.close()
+
+
+class _PostingsWriter:
+    """Writes one field's posting lists in W3 format, a block (up to 128 postings) at a time."""
+
+    def __init__(self, postfile, field, lengths: array | None, blocklimit: int,
+                 compression: int) -> None:
+        self.postfile = postfile
+        self.boost = float(field.format.field_boost)
+        self.fixed = field.format.fixed_value_size()
+        self.lengths = lengths
+        self.blocklimit = blocklimit
+        self.comp = compression
+
+    def write(self, docs: array, freqs: array, values: list[bytes] | None) -> bytes:
+        """Write a term's postings; returns its encoded W3TermInfo."""
+        boost, fixed, lengths, comp = self.boost, self.fixed, self.lengths, self.comp
+        n = len(docs)
+        parts = [WHOOSH3_HEADER_MAGIC]
+        minlen: int | None = None
+        maxlen = 0
+        maxw = 0.0
+        for start in range(0, n, self.blocklimit):
+            end = min(n, start + self.blocklimit)
+            ids = docs[start:end]
+            fr = freqs[start:end]
+            k = end - start
+            dids = (ids[0], *map(sub, ids[1:], ids[:-1]))
+            top, low = max(fr), min(fr)
+            bmaxw = top * boost
+            if bmaxw == 1.0 and low == top:
+                weights = None
+            elif low == top:
+                weights = bmaxw
+            else:
+                weights = tuple([f * boost for f in fr])
+            if fixed == 0:
+                vals = None
+            elif fixed == 4:
+                vals = struct.pack(f"!{k}I", *fr)
+            else:
+                vals = tuple(values[start:end]) if values else ()
+            data = dumps((dids, weights, vals), 2)
+            if comp:
+                data = zlib.compress(data, comp)
+            bmin: int | None = None
+            bmax = 0
+            if lengths is not None:
+                if k == 1:
+                    bl = (lengths[ids[0]],) if ids[0] < len(lengths) else (0,)
+                else:
+                    bl = itemgetter(*ids)(lengths) if ids[-1] < len(lengths) else tuple(
+                        lengths[d] if d < len(lengths) else 0 for d in ids)
+                nz = [x for x in bl if x]
+                if nz:
+                    bmin, bmax = min(nz), max(nz)
+                    minlen = bmin if minlen is None else min(minlen, bmin)
+                    maxlen = max(maxlen, bmax)
+            maxw = max(maxw, bmaxw)
+            info = dumps((k, ids[-1], bmaxw, comp, length_to_byte(bmin), length_to_byte(bmax)), 2)
+            size = len(info) + len(data)
+            parts.append(pack_int(-size if end == n else size))
+            parts.append(info)
+            parts.append(data)
+        buf = b"".join(parts)
+        postfile = self.postfile
+        offset = postfile.tell()
+        postfile.write(buf)
+        head = _TERMINFO.pack(0, sum(freqs) * boost, n,
+                              0 if minlen is None else length_to_byte(minlen),
+                              length_to_byte(maxlen), maxw, docs[0], docs[-1])
+        return head + pack_long(offset) + pack_int(len(buf))

@@ -54,6 +54,7 @@ class TagEditor(QWidget):
             chip.setAutoRaise(False)
             chip.clicked.connect(lambda _=False, t=tag: self.tagRemoved.emit(t))
             self._layout.insertWidget(i, chip)
+            chip.show()  # at once, not when the layout's queued show runs
             self._chips.append(chip)
 
     def set_known_tags(self, names: list[str]) -> None:
