@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import logging
+import re
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -19,6 +21,21 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse's default exits 2 too; keep the one-line form
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _snippet_text(snippet_html: str) -> str:
+    """The search snippet as one plain line (its <b> marks dropped, entities decoded)."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", snippet_html)).split())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,9 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--tag", metavar="TAG")
     s.add_argument("--json", action="store_true")
 
-    s = sub.add_parser("search", help="search with the query language")
+    s = sub.add_parser("search", help="search with the query language (use -- before a query starting with -)")
     s.add_argument("query")
-    s.add_argument("--limit", type=int, default=20)
+    s.add_argument("--limit", type=_positive_int, default=20)
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("show", help="show one paper, math rendered")
@@ -75,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("related", help="papers like this one")
     s.add_argument("id")
-    s.add_argument("--limit", type=int, default=10)
+    s.add_argument("--limit", type=_positive_int, default=10)
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("export", help="export Markdown or a JSON backup")
@@ -98,7 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _row_json(lib, ids: Sequence[str], scores: dict[str, float] | None = None) -> list[dict]:
+def _row_json(lib, ids: Sequence[str], scores: dict[str, float] | None = None,
+              snippets: dict[str, str] | None = None) -> list[dict]:
     rows = lib.rows(ids)
     out = []
     for pid in ids:
@@ -109,6 +127,8 @@ def _row_json(lib, ids: Sequence[str], scores: dict[str, float] | None = None) -
                 "read": r.read, "tags": list(r.tags), "method": r.method or None, "has_note": r.has_note}
         if scores is not None:
             item["score"] = round(scores[pid], 4)
+        if snippets is not None:
+            item["snippet"] = _snippet_text(snippets.get(pid, ""))
         out.append(item)
     return out
 
@@ -121,6 +141,9 @@ def _print_rows(items: list[dict], out) -> None:
         tags = "  " + " ".join(f"#{t}" for t in it["tags"]) if it["tags"] else ""
         score = f"  ({it['score']:.2f})" if "score" in it else ""
         print(f"{it['id'][:10]} {star}{unread} {it['title']}  [{venue}]{tags}{score}", file=out)
+        if it.get("snippet"):
+            snippet = it["snippet"] if len(it["snippet"]) <= 160 else it["snippet"][:159] + "…"
+            print(f"           {snippet}", file=out)
 
 
 def _show_text(p: dict) -> str:
@@ -207,7 +230,7 @@ def _dispatch(args, lib) -> int:
         if res.problem:
             print(f"reader: query problem: {res.problem}", file=sys.stderr)
         ids = [h.id for h in res.hits]
-        items = _row_json(lib, ids, {h.id: h.score for h in res.hits})
+        items = _row_json(lib, ids, {h.id: h.score for h in res.hits}, {h.id: h.snippet for h in res.hits})
         if args.json:
             print(json.dumps(items, ensure_ascii=False, indent=1), file=out)
         else:
@@ -350,16 +373,25 @@ def run(argv: Sequence[str]) -> int:
     from .logs import setup_logging
     from .services import Library
 
+    logging.getLogger("reader").addHandler(logging.NullHandler())
     lib = None
     try:
-        lib = Library.open(data_dir)
+        # An import into a new library (e.g. restoring a backup) must not bring the samples along.
+        lib = Library.open(data_dir, seed_if_empty=args.command != "import")
         setup_logging(lib.paths.logs_dir)
         return _dispatch(args, lib)
+    except BrokenPipeError:  # `reader list | head`
+        sys.stderr.close()
+        return 0
     except UsageError as exc:
         print(f"reader: {exc}", file=sys.stderr)
         return 2
     except ReaderError as exc:
         print(f"reader: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # the environment, not a bug: say which file and why
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"reader: {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("reader: interrupted", file=sys.stderr)

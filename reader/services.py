@@ -60,6 +60,8 @@ class Library:
         """Open (creating and migrating as needed) the library in data_dir; fast, no indexing."""
         from .search import SearchIndex
 
+        if Path(data_dir).exists() and not Path(data_dir).is_dir():
+            raise ReaderError(f"{data_dir} is a file, not a library folder")
         paths = LibraryPaths(Path(data_dir)).ensure()
         try:
             conn = open_connection(paths.database)
@@ -592,8 +594,8 @@ def _write_text_atomic(path: Path, text: str) -> Path:
     """Write via a temp file and rename, so a failed export never leaves half a file."""
     if path.is_dir():
         raise ReaderError(f"{path} is a folder; give a file name")
-    if not path.parent.exists():
-        raise ReaderError(f"{path.parent}: folder does not exist")
+    if not path.parent.is_dir():
+        raise ReaderError(f"{path.parent}: no such folder")
     tmp = path.with_name(f".{path.name}.tmp")
     try:
         tmp.write_text(text, encoding="utf-8")

@@ -117,3 +117,40 @@ def test_open_with_paths_goes_to_the_gui(tmp_path):
     assert _split_open_paths(parser, ["import", str(f)]) == (["import", str(f)], [])
     # a typo'd command is not a file: argparse reports it as a usage error
     assert _split_open_paths(parser, ["lsit"]) == (["lsit"], [])
+
+
+def test_environment_problems_are_one_line(tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("x", encoding="utf-8")
+    proc = run(afile, "list", check=False)
+    assert proc.returncode == 1 and "is a file" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_export_into_a_missing_folder_is_a_user_error(data_dir, tmp_path):
+    proc = run(data_dir, "export", "json", str(tmp_path / "nope" / "x.json"), check=False)
+    assert proc.returncode == 1 and "no such folder" in proc.stderr
+
+
+def test_limit_must_be_positive(data_dir):
+    assert run(data_dir, "search", "x", "--limit", "0", check=False).returncode == 2
+
+
+def test_import_into_a_new_library_does_not_add_the_samples(data_dir, tmp_path):
+    backup = tmp_path / "b.json"
+    ids = _ids(data_dir)
+    fresh = tmp_path / "fresh"
+    run(data_dir, "export", "json", str(backup))
+    run(fresh, "import", str(backup))
+    assert sorted(_ids(fresh)) == sorted(ids)
+
+
+def test_unrecognised_text_file_is_refused(data_dir, tmp_path):
+    path = tmp_path / "notes.md"
+    path.write_text("# My notes\n\nSome paragraph that is long enough to look like an abstract.\n", encoding="utf-8")
+    proc = run(data_dir, "import", str(path), check=False)
+    assert proc.returncode == 1 and "unrecognised format" in proc.stderr
+
+
+def test_search_json_has_snippets(data_dir):
+    hits = json.loads(run(data_dir, "search", "sparse attention", "--json").stdout)
+    assert "sparse" in hits[0]["snippet"].lower() and "<b>" not in hits[0]["snippet"]

@@ -25,6 +25,9 @@ def parse_text(text: str, path: str | Path, fmt: str | None = None) -> ParseResu
     """Parse already-decoded text (LF line ends); `fmt` skips detection."""
     name = str(path)
     fmt = fmt or detect_format(name, text)
+    if fmt == "unknown":
+        raise InputFileError(
+            name, "unrecognised format: expected seed text (.txt), JSON, JSON Lines, CSV, RIS or BibTeX")
     result = _PARSERS[fmt](text, name)
     if not result.records and not (result.format == "backup" and not result.problems):
         first = f" (first problem: {result.problems[0]})" if result.problems else ""

@@ -8,8 +8,10 @@ from pathlib import Path
 from .bibtex import looks_like_bibtex
 from .csvfmt import looks_like_csv
 from .ris import looks_like_ris
+from .seed import parse_header
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".jsonlines")
+SEED_EXTENSIONS = ("", ".txt", ".text")
 CSV_EXTENSIONS = (".csv", ".tsv")
 
 
@@ -22,7 +24,7 @@ def _first_line_is_object(text: str) -> bool:
 
 
 def detect_format(path: str | Path, text: str) -> str:
-    """'jsonl', 'json' (also backups), 'csv', 'ris', 'bibtex' or 'seed' for decoded text."""
+    """'jsonl', 'json' (also backups), 'csv', 'ris', 'bibtex', 'seed' or 'unknown' for decoded text."""
     ext = Path(path).suffix.lower()
     start = text.lstrip()[:1]
     if start in ("{", "["):
@@ -46,4 +48,8 @@ def detect_format(path: str | Path, text: str) -> str:
         return "ris"
     if ext in CSV_EXTENSIONS or looks_like_csv(text):
         return "csv"
-    return "seed"
+    # Plain text is only taken as seed abstracts from a text file or under a "VENUE YEAR" header,
+    # so a stray README.md or script is refused instead of imported as junk papers.
+    if ext in SEED_EXTENSIONS or parse_header(text.lstrip().split("\n", 1)[0])[0]:
+        return "seed"
+    return "unknown"

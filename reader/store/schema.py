@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -126,7 +126,11 @@ def migrate(db: sqlite_utils.Database, db_path: Path | None, backups_dir: Path |
         backups_dir.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         backup = backups_dir / f"library-before-{pending[0].name}-{stamp}.sqlite3"
-        db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        shutil.copy2(db_path, backup)
+        # The backup API copies committed pages from the WAL too, unlike a plain file copy.
+        target = sqlite3.connect(backup)
+        try:
+            db.conn.backup(target)
+        finally:
+            target.close()
     SCHEMA_MIGRATIONS.apply(db)
     return backup
