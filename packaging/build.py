@@ -1,4 +1,4 @@
-"""Build Reader's installers for the current OS (see packaging/README.md).
+"""Build Reader's installers for the current OS (see the Installers section of README.md).
 
     python packaging/build.py [--skip-pyinstaller] [--dist DIR] [--work DIR]
 

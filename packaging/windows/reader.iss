@@ -60,7 +60,7 @@ Name: "{autodesktop}\{#AppName}"; Filename: "{app}\{#AppExeName}"; Tasks: deskto
 ; "Open with" list without taking over .txt from the user's editor.
 Root: HKA; Subkey: "Software\Classes\Reader.AbstractsFile"; ValueType: string; ValueName: ""; ValueData: "Abstracts file"; Flags: uninsdeletekey; Tasks: associate
 Root: HKA; Subkey: "Software\Classes\Reader.AbstractsFile\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\{#AppExeName},0"; Tasks: associate
-Root: HKA; Subkey: "Software\Classes\Reader.AbstractsFile\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\{#AppExeName}"" import ""%1"""; Tasks: associate
+Root: HKA; Subkey: "Software\Classes\Reader.AbstractsFile\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\{#AppExeName}"" ""%1"""; Tasks: associate
 Root: HKA; Subkey: "Software\Classes\.txt\OpenWithProgids"; ValueType: string; ValueName: "Reader.AbstractsFile"; ValueData: ""; Flags: uninsdeletevalue; Tasks: associate
 Root: HKA; Subkey: "Software\Classes\.jsonl\OpenWithProgids"; ValueType: string; ValueName: "Reader.AbstractsFile"; ValueData: ""; Flags: uninsdeletevalue; Tasks: associate
 

@@ -58,9 +58,11 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
     w = BulkWriter(ix, **options)  # takes the write lock; its own segment stays empty
     workers = [ctx.Process(target=_worker, args=(index_dir, options, jobs, results, i),
                            daemon=True, name=f"reader-index-{i}") for i in range(procs)]
+    started = []
     try:
         for p in workers:
             p.start()
+            started.append(p)
 
         def put(item) -> None:
             while True:
@@ -105,10 +107,10 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
         w._finish()
         return n
     except BaseException:
-        for p in workers:
+        for p in started:
             if p.is_alive():
                 p.terminate()
-        for p in workers:
+        for p in started:
             p.join(5)
         try:
             w.cancel()

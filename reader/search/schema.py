@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import zlib
 from collections import Counter
 from collections.abc import Iterator
 
@@ -23,6 +24,11 @@ from whoosh.system import pack_uint
 # Bump when the schema or analysis changes: an index with another version is rebuilt.
 # 2: no positions; phrases use the `<field>_bi` word-pair fields.
 SCHEMA_VERSION = 2
+# Word pairs in fewer than this many documents of a bulk-built segment (most of them) are
+# folded into PAIR_BUCKETS hashed terms: a term per distinct pair would triple the build
+# time and the index size. Such a bucket is narrowed by the words' postings and checked.
+PAIR_EXACT_MIN_DF = 8
+PAIR_BUCKETS = 1 << 14
 
 WORD_PATTERN = r"\w+(?:\.?\w+)*"  # Whoosh's default tokenizer pattern, without a capture group
 _WORD_RE = re.compile(WORD_PATTERN, re.UNICODE)
@@ -100,6 +106,11 @@ def bigrams(terms: list[str]) -> list[str]:
     return list(map(" ".join, zip(terms, terms[1:], strict=False)))
 
 
+def pair_bucket(pair: str) -> str:
+    """The hashed term standing for a rare pair ("#" + hex; real pairs contain a space)."""
+    return f"#{zlib.crc32(pair.encode('utf-8')) & (PAIR_BUCKETS - 1):x}"
+
+
 class FastText(TEXT):
     """A stemmed TEXT field (frequencies, no positions) with a fast `terms` for bulk builds.
 
@@ -113,16 +124,27 @@ class FastText(TEXT):
         super().__init__(analyzer=analyzer, phrase=False, field_boost=field_boost, stored=stored)
 
     def terms(self, value: str) -> Counter[str]:
-        """Term -> frequency for `value`."""
+        """Term -> frequency for `value` (pair fields: as pairs, to be folded by the writer)."""
         t = analyze(value, self.stemmed)
         return Counter(bigrams(t) if self.pairs else t)
+
+    def index_terms(self, value: str) -> Counter[str]:
+        """Indexed terms for one document on its own (no segment statistics): pair fields
+        put every pair in its bucket."""
+        c = self.terms(value)
+        if not self.pairs:
+            return c
+        out: Counter[str] = Counter()
+        for p, n in c.items():
+            out[pair_bucket(p)] += n
+        return out
 
     def index(self, value, **kwargs) -> Iterator[tuple[bytes, int, float, bytes]]:
         if not isinstance(value, str):
             yield from super().index(value, **kwargs)
             return
         boost = self.format.field_boost
-        for s, n in self.terms(value).items():
+        for s, n in self.index_terms(value).items():
             yield s.encode("utf-8"), n, n * boost, pack_uint(n)
 
 

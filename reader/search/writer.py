@@ -13,7 +13,7 @@ from whoosh.system import pack_int, pack_long, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
-from reader.search.schema import FastText
+from reader.search.schema import PAIR_EXACT_MIN_DF, FastText, pair_bucket
 
 _TERMINFO = struct.Struct("!BfIBBfII")  # W3TermInfo's header
 
@@ -79,6 +79,18 @@ class BulkWriter(SegmentWriter):
         get = terms.get
         if isinstance(field, FastText) and isinstance(value, str):
             counts = field.terms(value)
+            if field.pairs:
+                # Most pairs occur once: keep docnum<<8|freq until a second one comes.
+                for t, n in counts.items():
+                    e = get(t)
+                    if e is None:
+                        terms[t] = docnum << 8 | min(n, 255)
+                    else:
+                        if type(e) is int:
+                            e = terms[t] = (array("I", [e >> 8]), array("I", [e & 255]))
+                        e[0].append(docnum)
+                        e[1].append(n)
+                return counts.total()
             for t, n in counts.items():
                 e = get(t)
                 if e is None:
@@ -116,6 +128,8 @@ class BulkWriter(SegmentWriter):
             prefix = pack_ushort(fid)
             lengths = self._lengths.get(fieldname) if field.scorable else None
             values = self._values.get(fieldname, {})
+            if getattr(field, "pairs", False):
+                terms = _fold_pairs(terms)
             writer = _PostingsWriter(fw._postfile, field, lengths, blocklimit, comp)
             add = fw._tindex.add
             for t in sorted(terms):
@@ -123,6 +137,30 @@ class BulkWriter(SegmentWriter):
                 btext = t.encode("utf-8") if isinstance(t, str) else t
                 add(prefix + btext, writer.write(docs, freqs, values.get(btext)))
         fw.close()
+
+
+def _fold_pairs(terms: dict) -> dict[str, tuple[array, array]]:
+    """Keep pairs in at least PAIR_EXACT_MIN_DF documents; fold the rest into buckets."""
+    out: dict[str, tuple[array, array]] = {}
+    buckets: dict[str, dict[int, int]] = {}
+    for t, e in terms.items():
+        if type(e) is not int and len(e[0]) >= PAIR_EXACT_MIN_DF:
+            out[t] = e
+            continue
+        b = buckets.get(pair_bucket(t))
+        if b is None:
+            b = buckets[pair_bucket(t)] = {}
+        if type(e) is int:
+            d = e >> 8
+            b[d] = b.get(d, 0) + (e & 255)
+        else:
+            for d, n in zip(e[0], e[1], strict=True):
+                b[d] = b.get(d, 0) + n
+    terms.clear()
+    for bt, b in buckets.items():
+        docs = sorted(b)
+        out[bt] = (array("I", docs), array("I", [b[d] for d in docs]))
+    return out
 
 
 class _PostingsWriter:

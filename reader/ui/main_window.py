@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +57,7 @@ from reader.errors import ReaderError
 from reader.services import Library, View
 
 from . import theme as themes
+from .crash import NO_DIALOG_ENV
 from .dialogs import ExportDialog, ExportOptions, ShortcutsDialog, import_summary_text
 from .paper_model import (
     COL_ADDED,
@@ -76,6 +79,7 @@ from .undo import SnapshotCommand, push_change
 SEARCH_DEBOUNCE_MS = 150
 SEARCH_LIMIT = 1000
 RELATED_DELAY_MS = 250
+RECOVERED_NOTES_DIR = "recovered-notes"  # under the library root: notes that could not be stored on quit
 # Title stretches; the rest are sized for their content: sample text (measured in the bold
 # unread font) or a fixed width for the one-symbol columns.
 COLUMN_SAMPLES = {COL_STAR: 26, COL_METHOD: "FlashAttn", COL_VENUE: "NeurIPS", COL_YEAR: "2025",
@@ -130,6 +134,7 @@ class MainWindow(QMainWindow):
         self.last_import_summaries: list = []
         self.last_import_text = ""
         self.last_export: Any = None
+        self.recovered_notes: list[Path] = []
         self._tasks: list[Task] = []
         self._pending_select: str | None = None
         self._message_boxes: list[QMessageBox] = []
@@ -724,7 +729,8 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ writes
     def change(self, text: str, ids: Sequence[str] | Callable[[], Sequence[str]], op: Callable[[], Any], *,
-               merge_key: Any = None, on_done: Callable[[Any], None] | None = None) -> Task | None:
+               merge_key: Any = None, on_done: Callable[[Any], None] | None = None,
+               on_error: Callable[[BaseException], None] | None = None) -> Task | None:
         """Run `op` on the writer between two snapshots of `ids`, and push it as one undo step."""
         if self._closing:
             return None
@@ -745,7 +751,7 @@ class MainWindow(QMainWindow):
             if on_done is not None:
                 on_done(result)
 
-        return self.runner.write(job, done, self.handle_error)
+        return self.runner.write(job, done, on_error or self.handle_error)
 
     def restore_snapshots(self, snapshots: list[dict], remove_ids: list[str]) -> None:
         """Undo/redo: write the snapshots back on the writer thread."""
@@ -804,8 +810,44 @@ class MainWindow(QMainWindow):
             self.change("Edit title", [pid], lambda: lib.set_title(pid, title))
 
     def save_note(self, pid: str, text: str) -> Task | None:
+        """Write a note; the pane counts it as saved only when the write succeeded."""
         lib = self.library
-        return self.change("Edit note", [pid], lambda: lib.set_note(pid, text), merge_key=("note", pid))
+
+        def failed(exc: BaseException) -> None:
+            first = not self.pane.note_failed_before(pid)
+            self.pane.note_failed(pid, text)
+            if first:  # one message per note, not one per retry
+                self.handle_error(exc)
+            else:
+                self.statusBar().showMessage(f"The note is still not saved: {exc}", 10000)
+
+        return self.change("Edit note", [pid], lambda: lib.set_note(pid, text), merge_key=("note", pid),
+                           on_done=lambda _: self.pane.note_stored(pid, text), on_error=failed)
+
+    def save_notes_on_quit(self, timeout: float = 30.0) -> list[Path]:
+        """Write every unsaved note synchronously; what still fails goes to a recovery file.
+
+        Returns the recovery files written (the user is told about them)."""
+        lib = self.library
+        recovered: list[Path] = []
+        for pid, text in self.pane.unsaved_notes().items():
+            def write(pid: str = pid, text: str = text) -> None:
+                current = lib.paper(pid)
+                if current is not None and (current.get("note") or "") != text:
+                    lib.set_note(pid, text)
+
+            try:
+                self.runner.write_sync(write, timeout)
+            except Exception as exc:  # noqa: BLE001 - whatever failed, the text must survive
+                path = write_recovered_note(lib.paths.root, pid, text)
+                if path is None:
+                    sys.stderr.write(f"reader: the note of paper {pid} could not be saved ({exc}):\n{text}\n")
+                    continue
+                sys.stderr.write(f"reader: the note of paper {pid} could not be saved ({exc}); "
+                                 f"it was written to {path}\n")
+                recovered.append(path)
+            self.pane.forget_unsaved_note(pid)
+        return recovered
 
     def add_highlight(self, pid: str | None, start: int, end: int, color: str = "yellow", comment: str = "") -> None:
         if pid:
@@ -1103,9 +1145,41 @@ class MainWindow(QMainWindow):
             self.runner.drain(60.0)
         except Exception as exc:  # noqa: BLE001 - never keep the user from quitting
             sys.stderr.write(f"reader: waiting for pending writes failed: {exc}\n")
+        # The results of those writes reach the pane only through the event loop, which is
+        # ending: write every note not confirmed stored once more, synchronously.
+        recovered = self.save_notes_on_quit()
         self._closing = True
         self._save_settings()
         self.runner.shutdown(wait=True)
         for box in list(self._message_boxes):
             box.close()
+        if recovered:
+            self.tell_recovered(recovered)
         event.accept()
+
+    def tell_recovered(self, paths: list[Path]) -> None:
+        """Quitting with notes that could not be stored: say where they are (blocks unless in tests)."""
+        self.recovered_notes = paths
+        text = (f"{len(paths)} note{'s' if len(paths) != 1 else ''} could not be saved to the library "
+                f"and {'were' if len(paths) != 1 else 'was'} written to:\n\n{paths[0].parent}\n\n"
+                "Paste them back into the papers' notes when the library is writable again.")
+        if os.environ.get(NO_DIALOG_ENV) or QApplication.platformName() == "offscreen":
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, "Reader — notes recovered", text, QMessageBox.StandardButton.Ok)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.exec()
+
+
+def write_recovered_note(root: Path, paper_id: str, text: str) -> Path | None:
+    """Save a note that could not be stored to `root/recovered-notes/<paper id>.md` (None if even that fails)."""
+    folder = Path(root) / RECOVERED_NOTES_DIR
+    path = folder / f"{paper_id}.md"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.read_text(encoding="utf-8") != text:
+            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+            path = folder / f"{paper_id}-{stamp}.md"  # never overwrite an earlier recovery
+        path.write_text(text, encoding="utf-8")
+    except OSError:
+        return None
+    return path

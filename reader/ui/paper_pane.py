@@ -32,6 +32,8 @@ from reader.text.render import HIT_STYLE, abstract_html, note_html
 from .tag_editor import TagEditor
 
 NOTE_SAVE_DELAY_MS = 700  # saved ≤ 1 s after typing stops
+NOTE_RETRY_MS = 10_000  # a failed note write is tried again this often
+NOTE_NOT_SAVED = "Not saved — will retry"
 HIGHLIGHT_COLOURS = {  # stored name -> (light css, dark css)
     "yellow": ("#fff1a8", "#6b5d12"),
     "green": ("#c8f0c0", "#2f5a2a"),
@@ -103,6 +105,9 @@ class PaperPane(QWidget):
         self.dark = False
         self._note_paper: str | None = None
         self._note_saved = ""
+        self._unsaved: dict[str, str] = {}  # paper id -> typed text not confirmed stored
+        self._inflight: dict[str, str] = {}  # paper id -> text being written now
+        self._failed: set[str] = set()  # papers whose last note write failed
         self._loading = False
 
         self.titleEdit = TitleEdit(self)
@@ -255,6 +260,10 @@ class PaperPane(QWidget):
         self._note_timer.setSingleShot(True)
         self._note_timer.setInterval(NOTE_SAVE_DELAY_MS)
         self._note_timer.timeout.connect(self.flush_note)
+        self._retry_timer = QTimer(self)
+        self._retry_timer.setSingleShot(True)
+        self._retry_timer.setInterval(NOTE_RETRY_MS)
+        self._retry_timer.timeout.connect(self.flush_note)
         self.set_paper(None)
 
     # -- showing --------------------------------------------------------------------------
@@ -386,33 +395,103 @@ class PaperPane(QWidget):
             self.highlightRemoveRequested.emit(item.data(ID_ROLE))
 
     # -- note -----------------------------------------------------------------------------
+    # A note is "saved" only once the window reports the write succeeded (note_stored). Until
+    # then its text stays in `_unsaved` (per paper), is shown again when the paper is re-selected,
+    # and is written again: by the retry timer, on the next flush, and on quit.
     def _set_note(self, paper_id: str | None, text: str) -> None:
         self._note_timer.stop()
         self._note_paper = paper_id
         self._note_saved = text
+        shown = self._unsaved.get(paper_id, text) if paper_id else text
         self.noteEditor.blockSignals(True)
-        self.noteEditor.setPlainText(text)
+        self.noteEditor.setPlainText(shown)
         self.noteEditor.blockSignals(False)
-        self.noteStatus.setText("")
+        self._show_note_status()
+
+    def _show_note_status(self) -> None:
+        pid = self._note_paper
+        if pid is not None and pid in self._failed:
+            self.noteStatus.setText(NOTE_NOT_SAVED)
+        elif pid is not None and pid in self._inflight:
+            self.noteStatus.setText("Saving…")
+        elif self.note_dirty():
+            self.noteStatus.setText("Editing…")
+        else:
+            self.noteStatus.setText("")
 
     def note_dirty(self) -> bool:
         return self._note_paper is not None and self.noteEditor.toPlainText() != self._note_saved
 
+    def unsaved_notes(self) -> dict[str, str]:
+        """Every note typed but not (yet) confirmed stored, by paper id — the editor's included."""
+        notes = dict(self._unsaved)
+        if self.note_dirty() and self._note_paper is not None:
+            notes[self._note_paper] = self.noteEditor.toPlainText()
+        return notes
+
     def _note_changed(self) -> None:
         if self.note_dirty():
-            self.noteStatus.setText("Editing…")
+            if self._note_paper not in self._failed:
+                self.noteStatus.setText("Editing…")
             self._note_timer.start()
 
     def flush_note(self) -> bool:
-        """Ask the window to save the note now if it changed; True when a save was requested."""
+        """Ask the window to save the typed note (and retry failed ones); True when a save was requested."""
         self._note_timer.stop()
-        if not self.note_dirty():
-            return False
-        text = self.noteEditor.toPlainText()
-        self._note_saved = text
-        self.noteStatus.setText("Saved")
-        self.noteSaveRequested.emit(self._note_paper, text)
-        return True
+        pid = self._note_paper
+        if pid is not None:
+            text = self.noteEditor.toPlainText()
+            if text != self._note_saved:
+                self._unsaved[pid] = text
+            elif pid not in self._inflight:
+                self._unsaved.pop(pid, None)  # typed back to what is stored
+                self._failed.discard(pid)
+        requested = False
+        for note_pid, text in list(self._unsaved.items()):
+            if self._inflight.get(note_pid) == text:
+                continue  # this very text is being written now
+            self._inflight[note_pid] = text
+            requested = True
+            self.noteSaveRequested.emit(note_pid, text)
+        self._show_note_status()
+        return requested
+
+    def note_stored(self, paper_id: str, text: str) -> None:
+        """The window's report that `text` is now the stored note of `paper_id`."""
+        if self._inflight.get(paper_id) == text:
+            del self._inflight[paper_id]
+        if self._unsaved.get(paper_id) == text:
+            del self._unsaved[paper_id]
+            self._failed.discard(paper_id)
+        if not self._failed:
+            self._retry_timer.stop()
+        if paper_id == self._note_paper:
+            self._note_saved = text
+            self._show_note_status()
+            if self.noteEditor.toPlainText() == text:
+                self.noteStatus.setText("Saved")
+
+    def note_failed(self, paper_id: str, text: str) -> None:
+        """The window's report that writing `text` failed: keep it unsaved and retry later."""
+        if self._inflight.get(paper_id) == text:
+            del self._inflight[paper_id]
+        self._unsaved.setdefault(paper_id, text)  # a newer text typed meanwhile wins
+        self._failed.add(paper_id)
+        self._retry_timer.start()
+        if paper_id == self._note_paper:
+            self._show_note_status()
+
+    def note_failed_before(self, paper_id: str) -> bool:
+        return paper_id in self._failed
+
+    def forget_unsaved_note(self, paper_id: str) -> None:
+        """Drop a note that was stored another way (on quit) or recovered to a file."""
+        self._unsaved.pop(paper_id, None)
+        self._inflight.pop(paper_id, None)
+        self._failed.discard(paper_id)
+        if paper_id == self._note_paper:
+            self._note_saved = self.noteEditor.toPlainText()
+            self._show_note_status()
 
     def commit_edits(self) -> None:
         """Save whatever is being edited (title and note) now."""
