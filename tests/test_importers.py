@@ -12,7 +12,7 @@ import pytest
 from reader.bundled import seed_files
 from reader.errors import InputFileError
 from reader.importers import detect_format, parse_file
-from reader.importers.fields import parse_year, split_authors
+from reader.importers.fields import NO_ABSTRACT, parse_year, split_authors
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 ML = CORPORA / "ml_conference_corpus"
@@ -128,7 +128,7 @@ def test_seed_short_block_is_a_problem(tmp_path):
     text = f"NeurIPS 2024 Accepted\n\n{ABSTRACT}\n\ntoo short\n\n{ABSTRACT2}\n"
     result = parse_file(write(tmp_path, "s", text))
     assert len(result.records) == 2
-    assert [(p.line, p.reason) for p in result.problems] == [(5, "no abstract")]
+    assert [(p.line, p.reason) for p in result.problems] == [(5, NO_ABSTRACT)]
     assert result.records[0].venue == "NeurIPS"
 
 
@@ -180,7 +180,7 @@ def test_jsonl_mixed_good_and_bad(tmp_path):
     problems = {p.line: p.reason for p in result.problems}
     assert set(problems) == {2, 4, 5, 7}
     assert "invalid JSON" in problems[2]
-    assert problems[4] == "no abstract"
+    assert problems[4] == NO_ABSTRACT
     assert "truncated last line" in problems[7]
 
 
@@ -203,7 +203,7 @@ def test_json_array_and_papers_object(tmp_path):
     assert (rec.title, rec.authors, rec.year, rec.venue, rec.url, rec.line) == (
         "T1", ["A B"], 2020, "ICLR", "https://l", 1)
     assert [str(p) for p in result.problems] == ["record 2: not a JSON object",
-                                                 "record 3: no abstract"]
+                                                 f"record 3: {NO_ABSTRACT}"]
     wrapped = parse_file(write(tmp_path, "b.json", json.dumps({"papers": papers})))
     assert len(wrapped.records) == 1
 
@@ -234,7 +234,7 @@ def test_csv_multiline_fields_and_aliases(tmp_path):
         ["Ann Lee", "Bo Chen"], 2021, "ICML", "https://p", 2)
     assert a.links == ["https://p", "https://doi.org/10.5/x"]
     assert (b.line, b.year, b.authors) == (7, None, [])
-    assert [(p.line, p.reason) for p in result.problems] == [(6, "no abstract")]
+    assert [(p.line, p.reason) for p in result.problems] == [(6, NO_ABSTRACT)]
 
 
 @pytest.mark.parametrize("delimiter", [";", "\t"])
@@ -310,7 +310,7 @@ def test_backup_round_trip_and_validation(tmp_path):
         "record 2: read must be true or false",
         "record 3: highlight 1: range 5-999 is outside the abstract",
         "record 4: tags must be a list of text",
-        "record 5: no abstract",
+        f"record 5: {NO_ABSTRACT}",
         "record 6: title_source must be one of derived, imported, edited",
         "saved search 2: needs a text name and query",
     ]
@@ -394,7 +394,7 @@ def test_real_paperlists(name, venue, year, count):
     assert result.format == "json"
     assert len(result.records) + len(result.problems) == count
     assert len(result.records) >= count - 10
-    assert all(p.reason.endswith("no abstract") for p in result.problems)
+    assert all(p.reason.endswith(NO_ABSTRACT) for p in result.problems)
     assert all(r.venue == venue and r.year == year for r in result.records)
     assert all(r.title and len(r.authors) >= 1 and r.url for r in result.records)
     assert all(";" not in a for r in result.records for a in r.authors)
@@ -418,7 +418,7 @@ def test_ris_fixture(tmp_path):
     assert rec.abstract == f"{ABSTRACT}\nsecond paragraph"
     assert rec.links == ["https://doi.org/10.1/x"]
     assert [(p.line, p.reason) for p in result.problems] == [
-        (14, "no abstract"), (17, "record not closed with ER (truncated file?)")]
+        (14, NO_ABSTRACT), (17, "record not closed with ER (truncated file?)")]
 
 
 def test_bibtex_fixture(tmp_path):
@@ -441,7 +441,7 @@ def test_bibtex_fixture(tmp_path):
     assert rec.links == ["https://doi.org/10.5/y", "https://arxiv.org/abs/1234.5678"]
     reasons = {p.line: p.reason for p in result.problems}
     assert set(reasons) == {12, 17}
-    assert "skipped" in reasons[12] and reasons[17] == "no abstract"
+    assert "skipped" in reasons[12] and reasons[17] == NO_ABSTRACT
 
 
 @pytest.mark.corpus
@@ -456,7 +456,7 @@ def test_real_ris(name, count):
     result = parse_file(corpus(CORPORA / "ris_csl" / name))
     assert result.format == "ris"
     assert len(result.records) == count
-    assert all(p.reason == "no abstract" for p in result.problems)
+    assert all(p.reason == NO_ABSTRACT for p in result.problems)
     assert all(r.title and r.authors and r.year for r in result.records)
 
 
@@ -481,5 +481,5 @@ def test_real_bibtex_user_libraries(name, min_records):
     result = parse_file(corpus(CORPORA / "bibtex" / name))
     assert len(result.records) >= min_records
     assert not any("\\\"" in a or "{" in a for r in result.records for a in r.authors)
-    skipped = [p for p in result.problems if p.reason != "no abstract"]
+    skipped = [p for p in result.problems if p.reason != NO_ABSTRACT]
     assert len(skipped) <= 30  # genuinely malformed entries only

@@ -16,6 +16,11 @@ AbstractRenderer = Callable[[str], str]
 GroupBy = Literal["tag", "venue"] | None
 
 UNTAGGED = "Untagged"
+
+
+def tag_token(tag: str) -> str:
+    """A tag as one #token (Obsidian and others end a tag at a space): spaces become hyphens."""
+    return "-".join(str(tag).split())
 UNKNOWN_VENUE = "Unknown venue"
 
 # Characters that start emphasis, code, links, HTML or headings in Markdown.
@@ -139,7 +144,7 @@ def paper_body(
         blocks.append(escape_inline(", ".join(str(a) for a in authors)))
     tags = [str(t) for t in paper.get("tags") or [] if str(t).strip()]
     if tags:
-        blocks.append("Tags: " + " ".join("#" + escape_inline(t) for t in tags))
+        blocks.append("Tags: " + " ".join("#" + escape_inline(tag_token(t)) for t in tags))
     if paper.get("method"):
         blocks.append("Method: " + escape_inline(str(paper["method"])))
     code = [str(u) for u in paper.get("code_links") or [] if str(u).strip()]
@@ -201,7 +206,7 @@ def reading_list(
         parts += [paper_body(p, level=2, **options) for p in papers]
     else:
         for name, members in _groups(papers, group_by):
-            label = f"#{name}" if group_by == "tag" and name != UNTAGGED else name
+            label = f"#{tag_token(name)}" if group_by == "tag" and name != UNTAGGED else name
             parts.append(f"## {escape_inline(label)}")
             parts += [paper_body(p, level=3, **options) for p in members]
     return "\n\n".join(part.rstrip("\n") for part in parts) + "\n"

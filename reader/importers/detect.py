@@ -42,6 +42,8 @@ def detect_format(path: str | Path, text: str) -> str:
             ):
                 return "jsonl"
         return "json"
+    if ext == ".json":
+        return "json"
     if ext == ".bib" or looks_like_bibtex(text):
         return "bibtex"
     if looks_like_ris(text):

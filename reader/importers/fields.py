@@ -9,7 +9,7 @@ from typing import Any
 from reader.models import Problem, Record
 
 MIN_ABSTRACT_CHARS = 20
-NO_ABSTRACT = "no abstract"
+NO_ABSTRACT = "no abstract (missing or under 20 characters)"
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s+and\s+")
