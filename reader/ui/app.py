@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,17 @@ def app_icon() -> QIcon:
     return QIcon()
 
 
+NO_DISPLAY_MESSAGE = "reader: no display found (set DISPLAY, or QT_QPA_PLATFORM=offscreen for tests)"
+
+
+def display_available(environ: Mapping[str, str] | None = None, platform: str | None = None) -> bool:
+    """False on Linux with no X11/Wayland display and no Qt platform chosen: Qt would abort (exit 134)."""
+    env = os.environ if environ is None else environ
+    if not (platform or sys.platform).startswith("linux"):
+        return True
+    return any(env.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+
+
 def make_app(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if not isinstance(app, QApplication):
@@ -58,6 +70,9 @@ def run(data_dir: Path, import_paths: Sequence[str | Path] | None = None) -> int
 
     import_paths (e.g. from the desktop's "Open with") are imported through the window's
     normal import path (background, progress, summary) once the window is up."""
+    if not display_available():
+        sys.stderr.write(NO_DISPLAY_MESSAGE + "\n")
+        return 1
     app = make_app()
     window = open_window(Path(data_dir), import_paths)
     if window is None:
@@ -75,13 +90,14 @@ def open_window(data_dir: Path, import_paths: Sequence[str | Path] | None = None
 
     from .crash import install_excepthook
     from .main_window import MainWindow
+    from .plain import message_box
 
     paths = LibraryPaths(data_dir)
     install_excepthook(paths.logs_dir)
     try:
         library = Library.open(data_dir)
     except ReaderError as exc:
-        QMessageBox.critical(None, "Reader", f"The library in {data_dir} cannot be opened.\n\n{exc}")
+        message_box(QMessageBox.Icon.Critical, "Reader", f"The library in {data_dir} cannot be opened.\n\n{exc}").exec()
         return None
     theme = str(QSettings(str(paths.settings_file), QSettings.Format.IniFormat).value("theme", "system"))
     window = MainWindow(library, theme=theme)

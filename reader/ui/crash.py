@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 # Set (e.g. by tests) to only log: a modal dialog would block an offscreen run.
@@ -34,6 +35,7 @@ def show_traceback(text: str, log_path: Path | None) -> None:
         return
     box = QMessageBox(QMessageBox.Icon.Critical, "Reader — unexpected error",
                       "Something went wrong. Reader keeps running; your data is saved.")
+    box.setTextFormat(Qt.TextFormat.PlainText)
     box.setInformativeText(f"Details were written to {log_path}." if log_path else "")
     box.setDetailedText(text)
     box.setObjectName("crashDialog")

@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
     QLineEdit,
     QMainWindow,
@@ -72,6 +71,7 @@ from .paper_model import (
     PaperModel,
 )
 from .paper_pane import PaperPane
+from .plain import input_dialog, plain_label
 from .sidebar import Sidebar, view_key
 from .tasks import Task, TaskRunner
 from .undo import SnapshotCommand, push_change
@@ -85,6 +85,22 @@ RECOVERED_NOTES_DIR = "recovered-notes"  # under the library root: notes that co
 COLUMN_SAMPLES = {COL_STAR: 26, COL_METHOD: "FlashAttn", COL_VENUE: "NeurIPS", COL_YEAR: "2025",
                   COL_TAGS: "to-read, rl", COL_NOTE: 26, COL_ADDED: "2025-01-01"}
 SPLITTER_SIZES = (170, 730, 380)  # sidebar, list, paper pane at 1280 px: the titles get the room
+
+
+IdsArg = Sequence[str] | Callable[[], list[str]]  # a fixed list, or resolved on the writer
+
+
+def ids_getter(ids: IdsArg) -> Callable[[], list[str]]:
+    """`ids` as a function the writer calls (several times: snapshot, op, snapshot)."""
+    if callable(ids):
+        return ids
+    fixed = list(ids)
+    return lambda: fixed
+
+
+def is_filter_query(results: Any) -> bool:
+    """A query of filters only (is:, has:, tag:, year:, venue:…): it has no words to rank by."""
+    return bool(getattr(results, "filters_only", False) or not getattr(results, "terms", None))
 
 
 def default_column_widths(font: QFont) -> dict[int, int]:
@@ -183,6 +199,7 @@ class MainWindow(QMainWindow):
         self._related_timer.timeout.connect(lambda: self.pane.paper_id and self._load_related(self.pane.paper_id))
         self.resultLabel = QLabel(self)
         self.resultLabel.setObjectName("resultLabel")
+        plain_label(self.resultLabel)
         self.suggestionLabel = QLabel(self)
         self.suggestionLabel.setObjectName("suggestionLabel")
         self.suggestionLabel.setTextFormat(Qt.TextFormat.RichText)
@@ -190,6 +207,7 @@ class MainWindow(QMainWindow):
         self.suggestionLabel.hide()
         self.problemLabel = QLabel(self)
         self.problemLabel.setObjectName("problemLabel")
+        plain_label(self.problemLabel)
         self.problemLabel.setStyleSheet("color: #d9534f;")
         self.problemLabel.setWordWrap(True)
         self.problemLabel.hide()
@@ -225,9 +243,9 @@ class MainWindow(QMainWindow):
         self.table.doubleClicked.connect(lambda _: self.pane.titleEdit.setFocus())
 
         self.pane = PaperPane(self)
-        self.pane.starToggled.connect(lambda on: self.set_starred(self.target_ids(), on))
-        self.pane.readToggled.connect(lambda on: self.set_read(self.target_ids(), on))
-        self.pane.tagAdded.connect(lambda tag: self.add_tags(self.target_ids(), [tag]))
+        self.pane.starToggled.connect(lambda on: self.set_starred(self.bulk_ids(), on))
+        self.pane.readToggled.connect(lambda on: self.set_read(self.bulk_ids(), on))
+        self.pane.tagAdded.connect(lambda tag: self.add_tags(self.bulk_ids(), [tag]))
         self.pane.tagRemoved.connect(lambda tag: self.remove_tags([self.pane.paper_id], [tag]))
         self.pane.titleEdited.connect(lambda title: self.set_title(self.pane.paper_id, title))
         self.pane.noteSaveRequested.connect(self.save_note)
@@ -265,8 +283,10 @@ class MainWindow(QMainWindow):
         status = self.statusBar()
         self.countsLabel = QLabel(self)
         self.countsLabel.setObjectName("countsLabel")
+        plain_label(self.countsLabel)
         self.taskLabel = QLabel(self)
         self.taskLabel.setObjectName("taskLabel")
+        plain_label(self.taskLabel)
         self.progressBar = QProgressBar(self)
         self.progressBar.setObjectName("progressBar")
         self.progressBar.setMaximumWidth(180)
@@ -459,9 +479,12 @@ class MainWindow(QMainWindow):
         if not query:
             return query, None, lib.paper_ids(view, sort, descending)
         results = lib.search(query, view=view, limit=SEARCH_LIMIT)
+        if is_filter_query(results) and len(results.hits) >= SEARCH_LIMIT:
+            # Filters only (is:, tag:, year:…): no relevance to cut at, so list every match.
+            results = lib.search(query, view=view, limit=None)
         ids = list(dict.fromkeys(h.id for h in results.hits))  # defensive: an index may repeat a doc
         order = search_sort
-        if order is None and getattr(results, "filters_only", False):
+        if order is None and is_filter_query(results):
             order = (sort, descending)  # only is:/has: filters: no relevance, keep the table's own order
         if order is not None and ids:
             wanted = set(ids)
@@ -563,7 +586,7 @@ class MainWindow(QMainWindow):
         text = f"{total} result{'s' if total != 1 else ''}"
         if shown < total:
             text = f"{shown} of {total} results"
-        if self.search_sort is None and not getattr(results, "filters_only", False) and shown > 1:
+        if self.search_sort is None and not is_filter_query(results) and shown > 1:
             text += " · by relevance"
         self.resultLabel.setText(text)
         suggestion = getattr(results, "suggestion", None)
@@ -639,6 +662,32 @@ class MainWindow(QMainWindow):
     def selected_ids(self) -> list[str]:
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
         return [pid for pid in (self.model.id_at(r) for r in rows) if pid]
+
+    def list_truncated(self) -> bool:
+        """True when the table shows only the best SEARCH_LIMIT of a search's matches."""
+        results = self.search_results
+        return results is not None and self.model.rowCount() < int(getattr(results, "total", 0))
+
+    def all_matching_ids(self) -> Callable[[], list[str]]:
+        """Every paper the current search matches (the shown ones first), computed once when called."""
+        lib = self.library
+        query, view, shown = self.searchBox.text().strip(), self.view, list(self.model.ids())
+        found: list[list[str]] = []
+
+        def resolve() -> list[str]:
+            if not found:
+                every = lib.search(query, view=view, limit=None).ids if query else lib.paper_ids(view)
+                found.append(list(dict.fromkeys(shown + every)))
+            return found[0]
+
+        return resolve
+
+    def bulk_ids(self) -> IdsArg:
+        """The papers a bulk action covers: the selection, or every match when all of a capped list is selected."""
+        ids = self.target_ids()
+        if len(ids) > 1 and self.list_truncated() and len(ids) == self.model.rowCount():
+            return self.all_matching_ids()
+        return ids
 
     def target_ids(self) -> list[str]:
         """The selected papers, or the one in the pane."""
@@ -772,32 +821,32 @@ class MainWindow(QMainWindow):
         self.refresh_sidebar()
         self.refresh_list()
 
-    def set_starred(self, ids: Sequence[str], value: bool) -> None:
+    def set_starred(self, ids: IdsArg, value: bool) -> None:
         if ids:
-            lib = self.library
-            self.change("Star" if value else "Unstar", ids, lambda: lib.set_starred(ids, value))
+            lib, get = self.library, ids_getter(ids)
+            self.change("Star" if value else "Unstar", get, lambda: lib.set_starred(get(), value))
 
-    def set_read(self, ids: Sequence[str], value: bool) -> None:
+    def set_read(self, ids: IdsArg, value: bool) -> None:
         if ids:
-            lib = self.library
-            self.change("Mark read" if value else "Mark unread", ids, lambda: lib.set_read(ids, value))
+            lib, get = self.library, ids_getter(ids)
+            self.change("Mark read" if value else "Mark unread", get, lambda: lib.set_read(get(), value))
 
     def toggle_star(self) -> None:
-        ids = self.target_ids()
+        ids = self.bulk_ids()
         if ids:
             paper = self.pane.paper
             self.set_starred(ids, not (paper and paper.get("starred")))
 
     def toggle_read(self) -> None:
-        ids = self.target_ids()
+        ids = self.bulk_ids()
         if ids:
             paper = self.pane.paper
             self.set_read(ids, not (paper and paper.get("read")))
 
-    def add_tags(self, ids: Sequence[str], tags: list[str]) -> None:
+    def add_tags(self, ids: IdsArg, tags: list[str]) -> None:
         if ids and tags:
-            lib = self.library
-            self.change(f"Tag {', '.join(tags)}", ids, lambda: lib.add_tags(ids, tags))
+            lib, get = self.library, ids_getter(ids)
+            self.change(f"Tag {', '.join(tags)}", get, lambda: lib.add_tags(get(), tags))
 
     def remove_tags(self, ids: Sequence[str], tags: list[str]) -> None:
         if ids and tags:
@@ -875,7 +924,7 @@ class MainWindow(QMainWindow):
     def _ask_highlight_comment(self, highlight_id: int) -> None:
         paper = self.pane.paper or {}
         current = next((h.get("comment", "") for h in paper.get("highlights", []) if h["id"] == highlight_id), "")
-        text, ok = QInputDialog.getText(self, "Highlight comment", "Comment:", text=current)
+        text, ok = input_dialog(self, "Highlight comment", "Comment:", current)
         if ok:
             self.set_highlight_comment(highlight_id, text.strip())
 
@@ -883,13 +932,15 @@ class MainWindow(QMainWindow):
         if self.pane.highlightList.hasFocus():
             self.pane.remove_selected_highlight()
             return
-        ids = self.selected_ids()
-        if not ids:
+        selected = self.selected_ids()
+        if not selected:
             return
+        ids = self.bulk_ids() if len(selected) > 1 else selected
         self.pane.flush_note()
-        lib = self.library
-        text = f"Delete {len(ids)} paper{'s' if len(ids) != 1 else ''}"
-        self.change(text, ids, lambda: lib.delete_papers(ids))
+        lib, get = self.library, ids_getter(ids)
+        count = len(ids) if isinstance(ids, list) else int(self.search_results.total)
+        text = f"Delete {count} paper{'s' if count != 1 else ''}"
+        self.change(text, get, lambda: lib.delete_papers(get()))
         self.statusBar().showMessage(f"{text} — Ctrl+Z to undo", 5000)
 
     def rename_tag(self, old: str, new: str) -> None:
@@ -905,7 +956,7 @@ class MainWindow(QMainWindow):
             self.sidebar.select_view(View())
 
     def _ask_rename_tag(self, old: str) -> None:
-        new, ok = QInputDialog.getText(self, "Rename tag", f"New name for “{old}”:", text=old)
+        new, ok = input_dialog(self, "Rename tag", f"New name for “{old}”:", old)
         if ok and new.strip() and new.strip() != old:
             self.rename_tag(old, new.strip())
 
@@ -913,7 +964,7 @@ class MainWindow(QMainWindow):
         others = [t for t in self.sidebar.tag_names() if t != old]
         if not others:
             return
-        new, ok = QInputDialog.getItem(self, "Merge tag", f"Merge “{old}” into:", others, 0, False)
+        new, ok = input_dialog(self, "Merge tag", f"Merge “{old}” into:", items=others)
         if ok and new:
             self.rename_tag(old, new)
 
@@ -923,14 +974,14 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Type a search first, then save it.", 4000)
             return
         if name is None:
-            name, ok = QInputDialog.getText(self, "Save search", "Name:", text=query)
+            name, ok = input_dialog(self, "Save search", "Name:", query)
             if not ok or not name.strip():
                 return
         lib = self.library
         self.runner.write(lambda: lib.save_search(name, query), lambda _: self.refresh_sidebar(), self.handle_error)
 
     def _ask_rename_search(self, search: dict) -> None:
-        name, ok = QInputDialog.getText(self, "Rename saved search", "Name:", text=search["name"])
+        name, ok = input_dialog(self, "Rename saved search", "Name:", search["name"])
         if ok and name.strip():
             self.rename_saved_search(search["id"], name.strip())
 
@@ -1008,9 +1059,10 @@ class MainWindow(QMainWindow):
         """The ids an export covers, resolved on the writer (after pending saves)."""
         lib = self.library
         if options.scope == "selection":
-            ids = self.selected_ids() or self.target_ids()
-            return lambda: ids
+            return ids_getter(self.bulk_ids())
         if options.scope == "view":
+            if self.list_truncated():
+                return self.all_matching_ids()  # the whole search, not just the shown best matches
             ids = list(self.model.ids())
             return lambda: ids
         if options.scope == "starred":
@@ -1042,18 +1094,21 @@ class MainWindow(QMainWindow):
         return self.runner.write(job, done, self.handle_error, label="Exporting")
 
     def copy_markdown(self) -> Task | None:
-        ids = self.target_ids()
+        ids = self.bulk_ids()
         if not ids:
             return None
         self.pane.flush_note()
-        lib = self.library
+        lib, get = self.library, ids_getter(ids)
 
-        def done(text: str) -> None:
+        def done(out: tuple[int, str]) -> None:
+            count, text = out
             QApplication.clipboard().setText(text)
-            self.statusBar().showMessage(f"Copied {len(ids)} paper(s) as Markdown", 4000)
+            self.statusBar().showMessage(f"Copied {count} paper(s) as Markdown", 4000)
 
-        return self.runner.write(lambda: lib.reading_list_markdown(ids, title="Reading list"), done,
-                                 self.handle_error)
+        def job() -> tuple[int, str]:
+            return len(get()), lib.reading_list_markdown(get(), title="Reading list")
+
+        return self.runner.write(job, done, self.handle_error)
 
     # ------------------------------------------------------------------ drag and drop
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -1104,6 +1159,7 @@ class MainWindow(QMainWindow):
         if self._closing:
             return None
         box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # file names, error text and titles come from data
         box.setObjectName(name)
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._message_boxes.append(box)
@@ -1138,7 +1194,7 @@ class MainWindow(QMainWindow):
         if self._closing:
             event.accept()
             return
-        self.pane.commit_edits()
+        self.pane.commit_title()  # notes: save_notes_on_quit below, synchronously
         for task in list(self._tasks):
             task.cancel()  # an import/sync in progress stops between batches
         try:

@@ -8,6 +8,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 
+from .plain import tooltip
+
 COL_STAR, COL_TITLE, COL_METHOD, COL_VENUE, COL_YEAR, COL_TAGS, COL_NOTE, COL_ADDED = range(8)
 COLUMNS = ("★", "Title", "Method", "Venue", "Year", "Tags", "✎", "Added")
 SORT_KEYS = {
@@ -131,7 +133,7 @@ class PaperModel(QAbstractTableModel):
                 return int(Qt.AlignmentFlag.AlignCenter)
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
-            return row.title if col == COL_TITLE else None
+            return tooltip(row.title) if col == COL_TITLE and row.title else None
         return _sort_value(row, col)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

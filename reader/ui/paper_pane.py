@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from reader.text.latex import latex_to_unicode
 from reader.text.render import HIT_STYLE, abstract_html, note_html
 
+from .plain import plain_label, tooltip
 from .tag_editor import TagEditor
 
 NOTE_SAVE_DELAY_MS = 700  # saved ≤ 1 s after typing stops
@@ -116,6 +117,7 @@ class PaperPane(QWidget):
 
         self.metaLabel = QLabel(self)
         self.metaLabel.setObjectName("metaLabel")
+        plain_label(self.metaLabel)  # venue/authors are imported data: never rich text
         self.metaLabel.setWordWrap(True)
         self.metaLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
@@ -202,6 +204,7 @@ class PaperPane(QWidget):
         self.previewButton.toggled.connect(self.set_preview)
         self.noteStatus = QLabel(self)
         self.noteStatus.setObjectName("noteStatus")
+        plain_label(self.noteStatus)
         note_page = QWidget(self)
         note_layout = QVBoxLayout(note_page)
         note_layout.setContentsMargins(4, 4, 4, 4)
@@ -354,7 +357,7 @@ class PaperPane(QWidget):
         for pid, title in items:
             item = QListWidgetItem(title, self.relatedList)
             item.setData(ID_ROLE, pid)
-            item.setToolTip(title)
+            item.setToolTip(tooltip(title))
 
     def _sync_buttons(self, starred: bool, read: bool) -> None:
         self.starButton.setChecked(starred)
@@ -493,6 +496,12 @@ class PaperPane(QWidget):
             self._note_saved = self.noteEditor.toPlainText()
             self._show_note_status()
 
+    def commit_title(self) -> None:
+        """On quit: save an edited title; notes are written synchronously by the window instead."""
+        self._note_timer.stop()
+        self._retry_timer.stop()
+        self._title_finished()
+
     def commit_edits(self) -> None:
         """Save whatever is being edited (title and note) now."""
         self._title_finished()
@@ -530,7 +539,7 @@ class TitleEdit(QPlainTextEdit):
 
     def setText(self, text: str) -> None:
         self.setPlainText(text)
-        self.setToolTip(text)
+        self.setToolTip(tooltip(text))
         self._fit()
 
     def _fit(self) -> None:

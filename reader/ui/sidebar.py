@@ -9,6 +9,8 @@ from PySide6.QtWidgets import QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem, 
 
 from reader.services import View
 
+from .plain import tooltip
+
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 HINT_ROLE = Qt.ItemDataRole.UserRole + 2
 LIBRARY_VIEWS = (("all", "All"), ("unread", "Unread"), ("starred", "Starred"), ("notes", "With notes"))
@@ -74,7 +76,7 @@ class Sidebar(QTreeWidget):
         item = QTreeWidgetItem(parent, [name, "" if count is None else str(count)])
         item.setData(0, KEY_ROLE, key)
         item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        item.setToolTip(0, name)
+        item.setToolTip(0, tooltip(name))
         return item
 
     def _add_hint(self, parent: QTreeWidgetItem, text: str, tip: str) -> QTreeWidgetItem:

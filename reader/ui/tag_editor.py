@@ -6,6 +6,7 @@ from PySide6.QtCore import QStringListModel, Qt, Signal
 from PySide6.QtWidgets import QCompleter, QLineEdit, QToolButton, QWidget
 
 from .flow_layout import FlowLayout
+from .plain import tooltip
 
 
 class TagEditor(QWidget):
@@ -50,7 +51,7 @@ class TagEditor(QWidget):
             chip = QToolButton(self)
             chip.setObjectName("tagChip")
             chip.setText(f"{tag}  ×")
-            chip.setToolTip(f"Remove the tag “{tag}”")
+            chip.setToolTip(tooltip(f"Remove the tag “{tag}”"))
             chip.setAutoRaise(False)
             chip.clicked.connect(lambda _=False, t=tag: self.tagRemoved.emit(t))
             self._layout.insertWidget(i, chip)
