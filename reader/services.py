@@ -273,7 +273,7 @@ class Library:
             )
         ]
 
-    def search(self, query: str, *, view: View | None = None, limit: int = 1000):
+    def search(self, query: str, *, view: View | None = None, limit: int | None = 1000):
         restrict = None
         if view is not None and view.kind != "all":
             restrict = set(self.paper_ids(view))

@@ -1,4 +1,4 @@
-"""Parse paper files (seed text, JSON Lines, JSON, CSV, RIS, BibTeX, Reader backups) into ParseResults."""
+"""Parse paper files (seed text, JSON Lines, JSON, CSV, RIS, BibTeX, arXiv Atom, Reader backups) into ParseResults."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 from reader.errors import InputFileError
 from reader.models import ParseResult
 
+from .arxiv import parse_arxiv_atom
 from .bibtex import parse_bibtex
 from .csvfmt import parse_csv
 from .decode import read_text
@@ -18,7 +19,7 @@ from .seed import parse_seed
 __all__ = ["parse_file", "parse_text", "detect_format"]
 
 _PARSERS = {"seed": parse_seed, "jsonl": parse_jsonl, "json": parse_json, "csv": parse_csv,
-            "ris": parse_ris, "bibtex": parse_bibtex}
+            "ris": parse_ris, "bibtex": parse_bibtex, "arxiv": parse_arxiv_atom}
 
 
 def parse_text(text: str, path: str | Path, fmt: str | None = None) -> ParseResult:
@@ -27,7 +28,7 @@ def parse_text(text: str, path: str | Path, fmt: str | None = None) -> ParseResu
     fmt = fmt or detect_format(name, text)
     if fmt == "unknown":
         raise InputFileError(
-            name, "unrecognised format: expected seed text (.txt), JSON, JSON Lines, CSV, RIS or BibTeX")
+            name, "unrecognised format: expected seed text (.txt), JSON, JSON Lines, CSV, RIS, BibTeX or arXiv Atom XML")
     result = _PARSERS[fmt](text, name)
     if not result.records and not (result.format == "backup" and not result.problems):
         first = f" (first problem: {result.problems[0]})" if result.problems else ""

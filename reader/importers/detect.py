@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .arxiv import looks_like_arxiv_atom
 from .bibtex import looks_like_bibtex
 from .csvfmt import looks_like_csv
 from .ris import looks_like_ris
@@ -44,6 +45,8 @@ def detect_format(path: str | Path, text: str) -> str:
         return "json"
     if ext == ".json":
         return "json"
+    if looks_like_arxiv_atom(text):
+        return "arxiv"
     if ext == ".bib" or looks_like_bibtex(text):
         return "bibtex"
     if looks_like_ris(text):

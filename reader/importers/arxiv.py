@@ -1,0 +1,65 @@
+"""arXiv API Atom feeds: one paper per <entry> (title, summary, authors, published year, links)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from reader.errors import InputFileError
+from reader.models import ParseResult, Problem, Record
+
+from .fields import NO_ABSTRACT, collapse, is_abstract
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+ARXIV = "{http://arxiv.org/schemas/atom}"
+_YEAR = re.compile(r"^((?:19|20)\d\d)-")
+
+
+def looks_like_arxiv_atom(text: str) -> bool:
+    head = text[:2048]
+    return "<feed" in head and "http://www.w3.org/2005/Atom" in head
+
+
+def _line_of(text: str, entry_index: int) -> int | None:
+    """The line an entry starts on (ElementTree keeps no positions)."""
+    pos = -1
+    for _ in range(entry_index + 1):
+        pos = text.find("<entry", pos + 1)
+        if pos < 0:
+            return None
+    return text.count("\n", 0, pos) + 1
+
+
+def parse_arxiv_atom(text: str, path: str) -> ParseResult:
+    result = ParseResult(path=path, format="arxiv")
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        line, column = exc.position
+        raise InputFileError(path, f"invalid Atom XML: {exc.msg if hasattr(exc, 'msg') else exc} "
+                                   f"(column {column})", line=line) from None
+    for i, entry in enumerate(root.iter(f"{ATOM}entry")):
+        line = _line_of(text, i)
+        summary = (entry.findtext(f"{ATOM}summary") or "").strip()
+        if not is_abstract(summary):
+            result.problems.append(Problem(line, NO_ABSTRACT))
+            continue
+        # arXiv hard-wraps summaries at ~80 columns: join the lines back into paragraphs.
+        abstract = "\n\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", summary))
+        year_match = _YEAR.match(entry.findtext(f"{ATOM}published") or "")
+        links = [ln.get("href", "") for ln in entry.findall(f"{ATOM}link") if ln.get("href")]
+        doi = entry.findtext(f"{ARXIV}doi")
+        if doi and not any(doi.strip() in link for link in links):
+            links.append(f"https://doi.org/{doi.strip()}")
+        result.records.append(Record(
+            abstract=abstract,
+            title=collapse(entry.findtext(f"{ATOM}title") or "") or None,
+            authors=[collapse(a.findtext(f"{ATOM}name") or "") for a in entry.findall(f"{ATOM}author")
+                     if (a.findtext(f"{ATOM}name") or "").strip()],
+            year=int(year_match.group(1)) if year_match else None,
+            venue="arXiv",  # journal_ref is a citation string, not a venue to group by
+            url=(entry.findtext(f"{ATOM}id") or "").strip() or None,
+            links=list(dict.fromkeys(links)),
+            line=line,
+        ))
+    return result
