@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--smoke-test", action="store_true", help="run the GUI self-test in a temporary library and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    s = sub.add_parser("import", help="import seed .txt, JSON/JSONL, CSV, RIS, BibTeX files or a Reader JSON backup")
+    s = sub.add_parser("import", help="import seed .txt, JSON/JSONL, CSV, RIS, BibTeX, arXiv Atom files or a Reader JSON backup")
     s.add_argument("paths", nargs="+", metavar="PATH")
 
     s = sub.add_parser("list", help="list papers")
