@@ -194,7 +194,17 @@ class Library:
             if cancelled and cancelled():
                 return
             if self.index.stamp == q.current_seq(conn):
+                self.maintain_index()
                 return
+
+    def maintain_index(self) -> bool:
+        """Merge the small index segments that single-paper updates leave (call when idle)."""
+        if not self._index_lock.acquire(blocking=False):
+            return False
+        try:
+            return self.index.maintain()
+        finally:
+            self._index_lock.release()
 
     def reindex(self, progress: Progress = None, cancelled: Cancelled = None) -> None:
         """Rebuild the index from SQLite from scratch."""

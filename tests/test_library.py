@@ -294,3 +294,12 @@ def test_migration_copies_the_database_first_and_fills_plain_text(tmp_path):
         assert [h.id for h in lib.search("accuracy").hits] == ["00ff00ff00ff00ff"]
         text = lib._reader().execute("SELECT abstract_text FROM papers").fetchone()[0]
         assert text == "Accuracy rises from <7% to ≈ 90%."
+
+
+def test_idle_maintenance_merges_the_small_segments(lib):
+    ids = lib.paper_ids()[:12]
+    for pid in ids:
+        lib.set_starred([pid], True)
+    assert lib.maintain_index() is True
+    assert {h.id for h in lib.search("is:starred").hits} == set(ids)
+    assert lib.maintain_index() is False  # nothing left to merge

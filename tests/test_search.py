@@ -346,3 +346,201 @@ def test_real_corpus_titles_are_found(tmp_path: Path) -> None:
         found = ids(index.search(f"title:{q}"))
         assert d["id"] in found, d["title"]
     index.close()
+
+
+# -- speed-ups: bulk writer, parallel rebuild, word pairs, fuzzy, restrict, merging ---------
+
+WORDS = ("sparse attention mode connectivity graph policy gradient robot dense retrieval "
+         "neural network kernel loss landscape transformer layer quantized model").split()
+
+
+def synthetic(n: int) -> list[dict]:
+    """Deterministic documents reusing a small vocabulary (so pairs repeat)."""
+    out = []
+    for i in range(n):
+        ws = [WORDS[(i * 7 + j * (i % 5 + 1)) % len(WORDS)] for j in range(25)]
+        out.append(doc(1000 + i, " ".join(ws[:4]), " ".join(ws), authors=f"Ann Lee{i % 3}",
+                       tags=["rl"] if i % 4 == 0 else [], starred=i % 6 == 0))
+    return out
+
+
+QUERIES = ['"neural network"', '"mode connectivity graph"', "sparse attention", "atention~",
+           "graph*", "title:kernel", "is:starred robot", '"ann lee1"', "-policy loss",
+           '"attention mode"', '"robot robot"']
+
+
+def _all(index: SearchIndex, q: str) -> list[tuple[str, float]]:
+    return sorted((h.id, round(h.score, 4)) for h in index.search(q, limit=None).hits)
+
+
+def test_bulk_writer_matches_whoosh_writer(tmp_path: Path) -> None:
+    docs = synthetic(60)
+    bulk = SearchIndex.open(tmp_path / "bulk")
+    bulk.rebuild(docs, stamp=1)
+    plain = SearchIndex.open(tmp_path / "plain")
+    plain.update(docs, stamp=1)  # Whoosh's own SegmentWriter
+    for q in QUERIES:
+        a, b = _all(bulk, q), _all(plain, q)
+        if q.startswith('"') and " " in q:  # pair terms differ (exact vs bucket): not scores
+            assert [i for i, _ in a] == [i for i, _ in b], q
+        else:
+            assert a == b, q
+    assert _all(bulk, '"neural network"')  # the queries do match something
+    bulk.close()
+    plain.close()
+
+
+def test_frequent_pairs_get_their_own_term(tmp_path: Path) -> None:
+    from reader.search.schema import pair_bucket
+
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(DOCS + [doc(9, "Mode connectivity again", "mode connectivity")], stamp=1)
+    with index._read_lock:
+        reader = index._s().reader()
+        assert ("abstract_bi", "mode connect") in reader  # in 2 docs: exact
+        assert ("abstract_bi", "robot arm") not in reader  # in 1 doc: bucketed
+        assert ("abstract_bi", pair_bucket("robot arm")) in reader
+    assert ids(index.search('"robot arm"')) == [num(5)]
+    assert set(ids(index.search('"mode connectivity"'))) == {num(3), num(9)}
+    index.close()
+
+
+def test_long_phrase_is_checked_against_the_text(ix: SearchIndex) -> None:
+    # Doc 1 has "sparse attention" ... "attention map" but never "sparse attention map".
+    assert ids(ix.search('"attention map"')) == [num(1)]
+    assert ids(ix.search('"sparse attention map"')) == []
+    assert ids(ix.search('"values in the attention map"')) == [num(1)]
+    assert ids(ix.search('"simulated robot arm"')) == [num(5)]
+    # Stop words inside a phrase are skipped, as with positions before.
+    assert ids(ix.search('"attention for any model"')) == [num(1)]
+
+
+def test_phrase_after_updates_and_merges(ix: SearchIndex) -> None:
+    for i in range(12):  # enough small segments to trigger a merge
+        ix.update([doc(100 + i, f"Paper {i}", f"a study of mode connectivity number {i}")],
+                  stamp=10 + i)
+    found = set(ids(ix.search('"mode connectivity"', limit=None)))
+    assert found == {num(3)} | {num(100 + i) for i in range(12)}
+    assert num(4) not in found
+
+
+def test_update_merges_only_small_segments(tmp_path: Path, monkeypatch) -> None:
+    import reader.search.index as sidx
+
+    monkeypatch.setattr(sidx, "SMALL_SEGMENT", 50)
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(synthetic(80), stamp=1)
+    monkeypatch.setattr(sidx, "MAX_SMALL_SEGMENTS", 12)
+    big = [s.segment_id() for s in index._ix._segments()]
+    assert not index.maintain()  # nothing to merge yet
+    for i in range(25):
+        index.update([doc(5000 + i, "x", f"marker{i}word")], stamp=2 + i)
+        segs = index._ix._segments()
+        assert len(segs) <= sidx.MAX_SMALL_SEGMENTS + len(big)  # bounded even without idle
+        assert set(big) <= {s.segment_id() for s in segs}  # the big one is never rewritten
+    for i in range(10):
+        index.update([doc(6000 + i, "y", f"more {i}")], stamp=30 + i)
+    assert len(index._ix._segments()) > sidx.MERGE_AFTER_SEGMENTS
+    assert index.maintain()
+    assert len(index._ix._segments()) == len(big) + 1
+    assert set(big) <= {s.segment_id() for s in index._ix._segments()}
+    assert index.doc_count == 115 and ids(index.search("marker7word")) == [num(5007)]
+    assert index.stamp == 39
+    index.close()
+
+
+def test_near_terms_is_edit_distance_one() -> None:
+    from whoosh.filedb.filestore import RamStorage
+
+    from reader.search.query import near_terms
+    from reader.search.schema import build_schema
+
+    vocab = ["attention", "atention", "attentions", "attenton", "attendance", "atterntion",
+             "attentoin", "at", "atte", "bttention", "tension"]
+    ix = RamStorage().create_index(build_schema())
+    w = ix.writer()
+    w.add_document(id="1", flags=" ".join(vocab))
+    w.commit()
+
+    def dist1(a: str, b: str) -> bool:
+        if a == b:
+            return True
+        if abs(len(a) - len(b)) > 1:
+            return False
+        i = 0
+        while i < min(len(a), len(b)) and a[i] == b[i]:
+            i += 1
+        return a[i + 1:] == b[i + 1:] or a[i + 1:] == b[i:] or a[i:] == b[i + 1:]
+
+    with ix.reader() as r:
+        got = set(near_terms(r, "flags", "attention", 2))
+    assert got == {v for v in vocab if v.startswith("at") and dist1(v, "attention")}
+    assert "attendance" not in got and "bttention" not in got
+
+
+def test_fuzzy_across_segments(ix: SearchIndex) -> None:
+    ix.update([doc(7, "Attention again", "more attention")], stamp=4)
+    assert set(ids(ix.search("atention~"))) == {num(1), num(2), num(7)}
+
+
+def test_big_restrict_set_filters_hits(ix: SearchIndex) -> None:
+    many = {f"{i:016x}" for i in range(100, 1000)} | {num(2), num(4)}
+    r = ix.search("sparse", restrict=many)
+    assert set(ids(r)) == {num(2), num(4)} and r.total == 2
+    assert ids(ix.search("sparse", restrict=many, limit=1)) in ([num(2)], [num(4)])
+
+
+def test_fast_keyword_terms_match_whoosh_analysis() -> None:
+    from reader.search.schema import build_schema
+
+    schema = build_schema()
+    for name, value in [("tags", " Deep Learning,rl ,, Efficient-Inference"),
+                        ("flags", "starred unread  hasnote"), ("id", "00ab")]:
+        field = schema[name]
+        whoosh_terms = sorted(t.decode() for t, *_ in type(field).__mro__[1].index(field, value))
+        assert sorted(field.terms(value)) == whoosh_terms, name
+
+
+@pytest.fixture
+def small_parallel(monkeypatch):
+    import reader.search.index as sidx
+
+    monkeypatch.setattr(sidx, "PARALLEL_MIN_DOCS", 10)
+    monkeypatch.setattr(SearchIndex, "rebuild_procs", 2)
+
+
+def test_parallel_rebuild_matches_in_process(tmp_path: Path, small_parallel) -> None:
+    docs = synthetic(700)
+    par = SearchIndex.open(tmp_path / "par")
+    calls: list[tuple[int, int]] = []
+    par.rebuild(iter(docs), stamp=5, total=len(docs), progress=lambda a, b: calls.append((a, b)))
+    assert 1 <= len(par._ix._segments()) <= 2  # one per process that got work, no merge
+    assert par.doc_count == 700 and par.stamp == 5 and calls[-1] == (700, 700)
+    one = SearchIndex.open(tmp_path / "one")
+    one.rebuild_procs = 1
+    one.rebuild(docs, stamp=5)
+    for q in QUERIES:
+        assert {h.id for h in par.search(q, limit=None).hits} == \
+            {h.id for h in one.search(q, limit=None).hits}, q
+    par.close()
+    again = SearchIndex.open(tmp_path / "par")  # committed properly
+    assert again.doc_count == 700 and not again.was_reset
+    again.close()
+    one.close()
+
+
+def test_parallel_rebuild_cancel_leaves_index_unchanged(tmp_path: Path, small_parallel) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(DOCS, stamp=3)
+    files = {f.name for f in (tmp_path / "ix").iterdir()}
+    seen = []
+
+    def cancelled() -> bool:
+        return len(seen) > 1
+
+    index.rebuild(synthetic(2000), stamp=9, total=2000, progress=lambda a, b: seen.append(a),
+                  cancelled=cancelled)
+    assert index.stamp == 3 and index.doc_count == len(DOCS)
+    assert ids(index.search("sparse attention"))[0] == num(1)
+    assert {f.name for f in (tmp_path / "ix").iterdir()} == files  # no half-built segments
+    index.close()

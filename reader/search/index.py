@@ -36,8 +36,13 @@ from reader.search.writer import BulkWriter
 STAMP_FILE = "reader-stamp.json"
 SNIPPETS = 50
 EXACT_TOTAL_UP_TO = 2000  # count matches exactly when Whoosh estimates at most this many
-MERGE_AFTER_SEGMENTS = 10  # update() lets small segments pile up to this many
-RELATED_TERMS = 12  # key terms of a paper searched by related()
+MERGE_AFTER_SEGMENTS = 10  # maintain() merges small segments once there are this many
+MAX_SMALL_SEGMENTS = 40  # update() merges them itself past this many (rare: bounds searches)
+SMALL_SEGMENT = 2000  # documents; bigger segments (from rebuilds) are never merged by update()
+RELATED_TERMS = 8  # key terms of a paper searched by related()
+RELATED_FIELDS = ("title", "abstract")
+RELATED_MAX_DF_DIVISOR = 100  # related() skips words in more than 1/100 of the papers
+RESTRICT_LOOKUPS = 300  # restrict= sets up to this size are looked up id by id
 SUGGEST_PREFIX = 1  # "did you mean" keeps the first letter (a full scan is ~1 s at 50k)
 PARALLEL_MIN_DOCS = 5000  # smaller rebuilds stay in-process (starting processes costs ~0.5 s)
 _PROGRESS_EVERY = 250
@@ -191,13 +196,30 @@ class SearchIndex:
                         w.delete_by_term("id", pid)
                     for doc in docs:
                         w.update_document(**doc_fields(doc))
-                    # Merging small segments costs ~100 ms at 50k docs; do it only once
-                    # they pile up, so most single-paper updates stay ~10 ms.
-                    w.commit(merge=len(w.segments) >= MERGE_AFTER_SEGMENTS)
+                    # No merge on this interactive path (merging ten 1-paper segments
+                    # costs ~150-300 ms): maintain() does it when idle; past a hard cap
+                    # it happens here anyway so the segment count stays bounded.
+                    w.commit(mergetype=_merge_small_segments(MAX_SMALL_SEGMENTS))
                 except BaseException:
                     _cancel_quietly(w)
                     raise
             self._after_commit(stamp)
+
+    def maintain(self) -> bool:
+        """Merge the small segments left by update() once there are MERGE_AFTER_SEGMENTS
+        of them (~20-30 ms per paper-sized segment). For idle time; returns True if done."""
+        with self._write_lock:
+            small = [s for s in self._ix._segments() if s.doc_count_all() < SMALL_SEGMENT]
+            if len(small) < MERGE_AFTER_SEGMENTS:
+                return False
+            w = self._ix.writer()
+            try:
+                w.commit(mergetype=_merge_small_segments(2))
+            except BaseException:
+                _cancel_quietly(w)
+                raise
+            self._after_commit(self.stamp)
+            return True
 
     def _after_commit(self, stamp: int) -> None:
         # The stamp is written after the commit: a crash in between leaves an older stamp,
@@ -239,17 +261,30 @@ class SearchIndex:
         with self._read_lock:
             s = self._s()
             flt = None
+            post = None  # a big restrict set: filter the hits instead
             if restrict is not None:
-                flt = self._docnums(s, restrict)
-                if not flt:
+                if not restrict:
                     return res
+                if len(restrict) <= RESTRICT_LOOKUPS:
+                    flt = self._docnums(s, restrict)
+                    if not flt:
+                        return res
+                else:
+                    post = restrict
             try:
                 q = pq.query
-                r = s.search(q, limit=limit, filter=flt, scored=not pq.filters_only,
-                             terms=False)
+                r = s.search(q, limit=None if post is not None else limit, filter=flt,
+                             scored=not pq.filters_only, terms=False)
                 ids = s.reader().column_reader("id")
-                docnums = [(hit.docnum, hit.score) for hit in r]
-                if limit is None or len(docnums) < limit:
+                if post is None:
+                    docnums = [(hit.docnum, hit.score) for hit in r]
+                else:
+                    docnums = [(dn, sc) for sc, dn in r.top_n if ids[dn] in post]
+                    res.total = len(docnums)
+                    docnums = docnums[:limit] if limit is not None else docnums
+                if post is not None:
+                    pass
+                elif limit is None or len(docnums) < limit:
                     res.total = len(docnums)
                 elif r.has_exact_length() or r.estimated_length() <= EXACT_TOTAL_UP_TO:
                     res.total = len(r)
@@ -298,10 +333,10 @@ class SearchIndex:
                 return []
             stored = s.stored_fields(dn)
             text = f"{stored.get('title', '')} {stored.get('abstract', '')}"
-            keys = _key_terms(s, text)
+            keys = _key_terms(s, text, RELATED_TERMS)
             if not keys:
                 return []
-            q = wq.Or([wq.Term(f, t, boost=w) for t, w in keys for f in ("title", "abstract")])
+            q = wq.Or([wq.Term(f, t, boost=w) for t, w in keys for f in RELATED_FIELDS])
             r = s.search(q, limit=limit, mask={dn}, terms=False)
             ids = s.reader().column_reader("id")
             return [(ids[h.docnum], float(h.score)) for h in r]
@@ -352,11 +387,38 @@ class SearchIndex:
         return stem
 
     def close(self) -> None:
+        try:
+            self.maintain()
+        except Exception:  # a failed merge leaves the segments as they were
+            pass
         with self._write_lock, self._read_lock:
             if self._searcher is not None:
                 self._searcher.close()
                 self._searcher = None
             self._ix.close()
+
+
+def _merge_small_segments(at_least: int):
+    """Merge policy: fold the segments under SMALL_SEGMENT documents into the new one when
+    there are `at_least` of them; big segments (from rebuilds) are never rewritten."""
+
+    def policy(writer, segments: list) -> list:
+        small = [s for s in segments if s.doc_count_all() < SMALL_SEGMENT]
+        if len(small) < at_least:
+            return segments
+        from whoosh.reading import SegmentReader
+
+        keep = []
+        for seg in segments:
+            if seg.doc_count_all() < SMALL_SEGMENT:
+                reader = SegmentReader(writer.storage, writer.schema, seg)
+                writer.add_reader(reader)
+                reader.close()
+            else:
+                keep.append(seg)
+        return keep
+
+    return policy
 
 
 def _key_terms(s: Searcher, text: str, n: int = RELATED_TERMS) -> list[tuple[str, float]]:
@@ -372,7 +434,7 @@ def _key_terms(s: Searcher, text: str, n: int = RELATED_TERMS) -> list[tuple[str
     scored = []
     for st, f in tf.items():
         df = max(reader.doc_frequency("abstract", st), reader.doc_frequency("title", st))
-        if 1 < df <= max(50, total // 20):
+        if 1 < df <= max(50, total // RELATED_MAX_DF_DIVISOR):
             scored.append((f * math.log(total / df), st))
     scored.sort(reverse=True)
     top = scored[:n]

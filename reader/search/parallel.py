@@ -120,6 +120,10 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
             clean_files(ix.storage, ix.indexname, toc.generation, toc.segments)
         raise
     finally:
+        # After a cancel or a failure the killed workers never read what is still queued; without
+        # this the queue's feeder thread blocks the process at exit.
+        jobs.cancel_join_thread()
+        results.cancel_join_thread()
         jobs.close()
         results.close()
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 from dataclasses import dataclass, field
 
 from whoosh import qparser
@@ -10,7 +12,14 @@ from whoosh import query as wq
 from whoosh.fields import Schema
 from whoosh.matching import ListMatcher, NullMatcher
 
-from reader.search.schema import BIGRAM_SUFFIX, TEXT_FIELDS, FastText, analyze, cached_stem
+from reader.search.schema import (
+    BIGRAM_SUFFIX,
+    TEXT_FIELDS,
+    FastText,
+    analyze,
+    cached_stem,
+    pair_bucket,
+)
 
 FLAGS = {
     "is:starred": "starred",
@@ -263,15 +272,19 @@ class FastPrefix(_UnionMatcherMixin, wq.Prefix):
 
 
 class FastFuzzy(_UnionMatcherMixin, wq.FuzzyTerm):
-    """`word~` as one union matcher."""
+    """`word~` as one union matcher; distance 1 is found by a regex over a cached word list."""
 
     original: str = ""  # the word as typed, before stemming
 
     def _btexts(self, ixreader):
         field = ixreader.schema[self.fieldname]
-        for word in ixreader.terms_within(self.fieldname, self.text, self.maxdist,
-                                          prefix=self.prefixlength):
-            yield field.to_bytes(word)
+        if self.maxdist <= 1 and len(self.text) > self.prefixlength:
+            for word in near_terms(ixreader, self.fieldname, self.text, self.prefixlength):
+                yield word.encode("utf-8")
+        else:
+            for word in ixreader.terms_within(self.fieldname, self.text, self.maxdist,
+                                              prefix=self.prefixlength):
+                yield field.to_bytes(word)
         # A typo in a suffix changes the stem ("predictng" -> "predictng", not "predict"):
         # also accept stems that are the typed word cut by one to four letters.
         w = self.original
@@ -281,53 +294,167 @@ class FastFuzzy(_UnionMatcherMixin, wq.FuzzyTerm):
                     yield w[:n].encode("utf-8")
 
 
+# (segment id, field, prefix) -> "\n"-joined rests of the terms with that prefix (the
+# prefix cut off). Segments never change,
+# so entries stay valid; the oldest are dropped past _VOCAB_MAX.
+_vocab: dict[tuple[str, str, str], str] = {}
+_VOCAB_MAX = 2000
+_vocab_lock = threading.Lock()
+
+
+def _prefix_vocab(reader, fieldname: str, prefix: str) -> str:
+    seg = reader.segment()
+    key = (seg.segment_id(), fieldname, prefix) if seg is not None else None
+    if key is not None:
+        hit = _vocab.get(key)
+        if hit is not None:
+            return hit
+    try:
+        n = len(prefix.encode("utf-8"))
+        text = "\n".join(b[n:].decode("utf-8") for b in reader.expand_prefix(fieldname, prefix))
+    except Exception:  # a field with no terms in this segment
+        text = ""
+    if key is not None:
+        with _vocab_lock:
+            if len(_vocab) >= _VOCAB_MAX:
+                for k in list(_vocab)[: _VOCAB_MAX // 4]:
+                    _vocab.pop(k, None)
+            _vocab[key] = text
+    return text
+
+
+@functools.lru_cache(maxsize=256)
+def _near_regex(rest: str) -> re.Pattern[str]:
+    """Matches a line that is `rest` with at most one letter deleted, changed or inserted."""
+    any_ = "[^\n]"
+    e = re.escape
+    alts = {e(rest)}
+    for i in range(len(rest)):
+        alts.add(e(rest[:i]) + e(rest[i + 1:]))
+        alts.add(e(rest[:i]) + any_ + e(rest[i + 1:]))
+    for i in range(len(rest) + 1):
+        alts.add(e(rest[:i]) + any_ + e(rest[i:]))
+    return re.compile("^(?:" + "|".join(sorted(alts)) + ")$", re.M)
+
+
+def near_terms(reader, fieldname: str, text: str, prefixlength: int) -> list[str]:
+    """Terms of `fieldname` within edit distance 1 of `text` sharing its first letters."""
+    prefix = text[:prefixlength]
+    if not reader.is_atomic():
+        out: dict[str, None] = {}
+        for leaf, _ in reader.leaf_readers():
+            out.update(dict.fromkeys(near_terms(leaf, fieldname, text, prefixlength)))
+        return list(out)
+    vocab = _prefix_vocab(reader, fieldname, prefix)
+    if not vocab:
+        return []
+    return [prefix + m for m in _near_regex(text[prefixlength:]).findall(vocab)]
+
+
 class PairPhrase(wq.Phrase):
     """A phrase in a free-text field, matched on the field's word-pair twin (`<name>_bi`).
 
-    Two words are one pair term: exact, since pairs are built from the same kept-word
-    sequence that positions were counted on. Longer phrases are the AND of their pairs;
-    that can match pairs from different places, so in the stored fields (title, abstract)
-    the few candidates are checked against the re-analysed text. The other fields are
-    short (names, tags, notes), where such a false match is unlikely; it is accepted.
+    A pair in at least PAIR_EXACT_MIN_DF documents of a bulk-built segment is its own term
+    ("mode connect"), exact for two words: pairs are built from the same kept-word sequence
+    that positions were counted on. Rarer pairs share a hashed bucket term; its documents
+    are narrowed to those with all the words and then checked against the stored text, so
+    the candidates to check are few. Phrases of 3+ words are the AND of their pairs, also
+    checked. Fields that are not stored (method, authors, tags, notes, comments: short)
+    are not checked; a false match there needs a hash collision and is accepted.
     """
 
-    def _pairs(self) -> wq.Query:
-        words = self.words
-        pairs = dict.fromkeys(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))
-        bifield = self.fieldname + BIGRAM_SUFFIX
-        if len(pairs) == 1:
-            return wq.Term(bifield, next(iter(pairs)), boost=self.boost)
-        return wq.And([wq.Term(bifield, p) for p in pairs], boost=self.boost)
+    def _words_query(self) -> wq.Query:
+        return wq.And([wq.Term(self.fieldname, w) for w in self.words], boost=self.boost)
 
     def estimate_size(self, ixreader) -> int:
-        return self._pairs().estimate_size(ixreader)
+        return self._words_query().estimate_size(ixreader)
 
     def estimate_min_size(self, ixreader) -> int:
-        return self._pairs().estimate_min_size(ixreader)
+        return self._words_query().estimate_min_size(ixreader)
 
     def matcher(self, searcher, context=None):
         schema = searcher.schema
-        if self.fieldname + BIGRAM_SUFFIX not in schema:
+        fieldname = self.fieldname
+        bifield = fieldname + BIGRAM_SUFFIX
+        if bifield not in schema:
             return super().matcher(searcher, context)
-        m = self._pairs().matcher(searcher, context)
-        field = schema[self.fieldname]
-        if len(self.words) < 3 or not field.stored or not m.is_active():
-            return m
-        # Check the candidates: the phrase's terms must be consecutive in the text.
+        reader = searcher.reader()
+        words = self.words
+        pairs = list(dict.fromkeys(f"{a} {b}" for a, b in zip(words, words[1:], strict=False)))
+        exact = [p for p in pairs if (bifield, p) in reader]
+        if len(pairs) == 1 and exact:
+            # The common case: one exact term; a bucket may still hold the pair in documents
+            # merged in from small segments.
+            m = wq.Term(bifield, exact[0], boost=self.boost).matcher(searcher, context)
+            bucket = pair_bucket(pairs[0])
+            if (bifield, bucket) not in reader:
+                return m
+            extra = self._checked(searcher, context, _ids(reader, bifield, bucket))
+            if not extra[0]:
+                return m
+            ids, scores = _collect(m)
+            return _merged(ids, scores, *extra)
+        cand: set[int] | None = None
+        for p in pairs:
+            docs = _ids(reader, bifield, p) if p in exact else set()
+            if (bifield, pair_bucket(p)) in reader:
+                docs |= _ids(reader, bifield, pair_bucket(p))
+            cand = docs if cand is None else cand & docs
+            if not cand:
+                return NullMatcher()
+        ids, scores = self._checked(searcher, context, cand or set())
+        if not ids:
+            return NullMatcher()
+        return ListMatcher(ids, weights=scores)
+
+    def _checked(self, searcher, context, cand: set[int]) -> tuple[list[int], list[float]]:
+        """Candidates having all the words (scored on them) and, if stored, the phrase."""
+        m = self._words_query().matcher(searcher, context)
+        field = searcher.schema[self.fieldname]
         want = "\x00" + "\x00".join(self.words) + "\x00"
         stemmed = getattr(field, "stemmed", True)
         ids: list[int] = []
         scores: list[float] = []
-        while m.is_active():
-            dn = m.id()
-            text = searcher.stored_fields(dn).get(self.fieldname) or ""
-            if want in "\x00" + "\x00".join(analyze(text, stemmed)) + "\x00":
-                ids.append(dn)
-                scores.append(m.score())
-            m.next()
-        if not ids:
-            return NullMatcher()
-        return ListMatcher(ids, weights=scores)
+        for dn in sorted(cand):
+            if not m.is_active():
+                break
+            if m.id() < dn:
+                m.skip_to(dn)
+                if not m.is_active():
+                    break
+            if m.id() != dn:
+                continue
+            if field.stored:
+                text = searcher.stored_fields(dn).get(self.fieldname) or ""
+                if want not in "\x00" + "\x00".join(analyze(text, stemmed)) + "\x00":
+                    continue
+            ids.append(dn)
+            scores.append(m.score())
+        return ids, scores
+
+
+def _ids(reader, fieldname: str, text: str) -> set[int]:
+    try:
+        return set(reader.postings(fieldname, text).all_ids())
+    except Exception:  # TermNotFound
+        return set()
+
+
+def _collect(m) -> tuple[list[int], list[float]]:
+    ids: list[int] = []
+    scores: list[float] = []
+    while m.is_active():
+        ids.append(m.id())
+        scores.append(m.score())
+        m.next()
+    return ids, scores
+
+
+def _merged(ids: list[int], scores: list[float], ids2: list[int], scores2: list[float]):
+    best = dict(zip(ids2, scores2, strict=True))
+    best.update(zip(ids, scores, strict=True))
+    order = sorted(best)
+    return ListMatcher(order, weights=[best[d] for d in order])
 
 
 def _tune(q: wq.Query, originals: dict[str, str]) -> wq.Query:

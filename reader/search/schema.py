@@ -24,11 +24,14 @@ from whoosh.system import pack_uint
 # Bump when the schema or analysis changes: an index with another version is rebuilt.
 # 2: no positions; phrases use the `<field>_bi` word-pair fields.
 SCHEMA_VERSION = 2
-# Word pairs in fewer than this many documents of a bulk-built segment (most of them) are
-# folded into PAIR_BUCKETS hashed terms: a term per distinct pair would triple the build
-# time and the index size. Such a bucket is narrowed by the words' postings and checked.
-PAIR_EXACT_MIN_DF = 8
-PAIR_BUCKETS = 1 << 14
+# Word pairs: most occur once, and a term per distinct pair would triple the build time and
+# the index size. A bulk-built segment gives its own term only to pairs seen in at least
+# PAIR_SAMPLE_MIN_DF of its first PAIR_SAMPLE_DOCS documents (the frequent ones, whose
+# phrases would otherwise be slow to check); every other pair goes to one of PAIR_BUCKETS
+# hashed terms, which a phrase search narrows by the words' postings and then checks.
+PAIR_SAMPLE_DOCS = 2000
+PAIR_SAMPLE_MIN_DF = 2
+PAIR_BUCKETS = 1 << 12
 
 WORD_PATTERN = r"\w+(?:\.?\w+)*"  # Whoosh's default tokenizer pattern, without a capture group
 _WORD_RE = re.compile(WORD_PATTERN, re.UNICODE)
@@ -96,7 +99,7 @@ def analyze(text: str, stemmed: bool = True) -> list[str]:
     if last[0] is text and last[1] is stemmed:
         return last[2]
     cache = _STEMS if stemmed else _FOLDED
-    terms = [t for t in map(cache.__getitem__, _WORD_RE.findall(text.lower())) if t]
+    terms = list(filter(None, map(cache.__getitem__, _WORD_RE.findall(text.lower()))))
     _last = (text, stemmed, terms)
     return terms
 
@@ -108,7 +111,11 @@ def bigrams(terms: list[str]) -> list[str]:
 
 def pair_bucket(pair: str) -> str:
     """The hashed term standing for a rare pair ("#" + hex; real pairs contain a space)."""
-    return f"#{zlib.crc32(pair.encode('utf-8')) & (PAIR_BUCKETS - 1):x}"
+    return bucket_term(zlib.crc32(pair.encode("utf-8")) & (PAIR_BUCKETS - 1))
+
+
+def bucket_term(n: int) -> str:
+    return f"#{n:x}"
 
 
 class FastText(TEXT):
@@ -159,6 +166,31 @@ def _name_analyzer():
     )
 
 
+class FastKeyword(KEYWORD):
+    """KEYWORD with the fast `terms` (Whoosh's KeywordAnalyzer: split, strip, lowercase)."""
+
+    pairs = False
+
+    def __init__(self, commas: bool = False, scorable: bool = False) -> None:
+        super().__init__(commas=commas, lowercase=True, scorable=scorable)
+        self.commas = commas
+
+    def terms(self, value: str) -> Counter[str]:
+        parts = value.lower().split("," if self.commas else None)
+        if self.commas:
+            parts = [p.strip() for p in parts]
+        return Counter(filter(None, parts))
+
+
+class FastID(ID):
+    """ID with the fast `terms`: the whole value is the term."""
+
+    pairs = False
+
+    def terms(self, value: str) -> Counter[str]:
+        return Counter((value,))
+
+
 class FastNames(FastText):
     """Author names: like FastText but accent-folded instead of stemmed."""
 
@@ -192,15 +224,15 @@ def build_schema() -> Schema:
     names = _name_analyzer()
     boosts = {"title": 3.0, "method": 2.0}
     fields = {
-        "id": ID(stored=True, unique=True, sortable=True),
+        "id": FastID(stored=True, unique=True, sortable=True),
         "venue": TEXT(analyzer=StandardAnalyzer(stoplist=None)),
         # shift_step=0: one term per year instead of 8 tiered ones; ranges over ~100 years
         # of terms are cheap anyway.
         "year": NUMERIC(int, bits=32, signed=False, shift_step=0),
         # Tags: exact lowercase keywords for `tag:`, and their words in `tagtext` for free text.
-        "tags": KEYWORD(commas=True, lowercase=True, scorable=True),
+        "tags": FastKeyword(commas=True, scorable=True),
         # is:/has: filters as keywords: starred/unstarred/read/unread/hasnote.
-        "flags": KEYWORD(),
+        "flags": FastKeyword(),
     }
     for name in TEXT_FIELDS:
         boost = boosts.get(name, 1.0)

@@ -5,17 +5,32 @@ from __future__ import annotations
 import struct
 import zlib
 from array import array
-from operator import itemgetter, sub
+from collections import Counter, defaultdict, deque
+from itertools import chain, filterfalse, repeat
+from operator import and_, itemgetter, or_, sub
 from pickle import dumps
+from zlib import crc32
 
 from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC
 from whoosh.system import pack_int, pack_long, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
-from reader.search.schema import PAIR_EXACT_MIN_DF, FastText, pair_bucket
+from reader.search.schema import (
+    PAIR_BUCKETS,
+    PAIR_SAMPLE_DOCS,
+    PAIR_SAMPLE_MIN_DF,
+    analyze,
+    bigrams,
+    bucket_term,
+)
 
 _TERMINFO = struct.Struct("!BfIBBfII")  # W3TermInfo's header
+_FMAX = repeat(255)  # frequencies are kept in 8 bits (a word 255+ times in one field: capped)
+
+
+def _consume(it) -> None:
+    deque(it, maxlen=0)
 
 
 class BulkWriter(SegmentWriter):
@@ -30,11 +45,14 @@ class BulkWriter(SegmentWriter):
     def __init__(self, ix, **kwargs) -> None:
         super().__init__(ix, **kwargs)
         self.pool.cleanup()  # the default pool's temp files: unused
-        # fieldname -> term (str for Fast* fields, else bytes) -> (docnums, frequencies)
-        self._terms: dict[str, dict] = {}
+        # fieldname -> term (str for Fast* fields, else bytes) -> [docnum << 8 | freq]
+        self._terms: dict[str, defaultdict] = {}
         # Encoded posting values of fields whose format has no fixed size (positions).
         self._values: dict[str, dict[bytes, list[bytes]]] = {}
         self._lengths: dict[str, array] = {}  # rounded field length per document
+        # Pair fields: the first documents' pairs until the frequent ones are known.
+        self._sample: dict[str, list[tuple[int, list[str]]]] = {}
+        self._frequent: dict[str, set[str]] = {}
 
     def add_document(self, **fields) -> None:
         self._check_state()
@@ -75,28 +93,15 @@ class BulkWriter(SegmentWriter):
     def _index_field(self, fieldname: str, field, value, docnum: int) -> int:
         terms = self._terms.get(fieldname)
         if terms is None:
-            terms = self._terms[fieldname] = {}
-        get = terms.get
-        if isinstance(field, FastText) and isinstance(value, str):
-            counts = field.terms(value)
+            terms = self._terms[fieldname] = defaultdict(list)
+        if hasattr(field, "terms") and isinstance(value, str):
             if field.pairs:
-                # Most pairs occur once: keep docnum<<8|freq until a second one comes.
-                for t, n in counts.items():
-                    e = get(t)
-                    if e is None:
-                        terms[t] = docnum << 8 | min(n, 255)
-                    else:
-                        if type(e) is int:
-                            e = terms[t] = (array("I", [e >> 8]), array("I", [e & 255]))
-                        e[0].append(docnum)
-                        e[1].append(n)
-                return counts.total()
-            for t, n in counts.items():
-                e = get(t)
-                if e is None:
-                    e = terms[t] = (array("I"), array("I"))
-                e[0].append(docnum)
-                e[1].append(n)
+                return self._index_pairs(fieldname, field, value, docnum)
+            counts = field.terms(value)
+            # Postings are docnum<<8|freq; appended by C-level map calls (no Python loop
+            # per posting, which was most of the indexing time).
+            _consume(map(list.append, map(terms.__getitem__, counts),
+                         map(or_, repeat(docnum << 8), map(min, counts.values(), _FMAX))))
             return counts.total()
         fixed = field.format.fixed_value_size()
         values = None
@@ -104,17 +109,48 @@ class BulkWriter(SegmentWriter):
             values = self._values.setdefault(fieldname, {})
         length = 0
         for tbytes, freq, _weight, vbytes in field.index(value):
-            e = get(tbytes)
-            if e is None:
-                e = terms[tbytes] = (array("I"), array("I"))
-            e[0].append(docnum)
-            e[1].append(freq)
+            terms[tbytes].append(docnum << 8 | min(freq, 255))
             if values is not None:
                 values.setdefault(tbytes, []).append(vbytes)
             length += freq
         return length
 
+    def _index_pairs(self, fieldname: str, field, value: str, docnum: int) -> int:
+        pairs = bigrams(analyze(value, field.stemmed))
+        frequent = self._frequent.get(fieldname)
+        if frequent is None:
+            sample = self._sample.setdefault(fieldname, [])
+            sample.append((docnum, pairs))
+            if len(sample) >= PAIR_SAMPLE_DOCS:
+                self._decide_pairs(fieldname)
+            return len(pairs)
+        self._add_pairs(self._terms[fieldname], frequent, docnum, pairs)
+        return len(pairs)
+
+    def _decide_pairs(self, fieldname: str) -> None:
+        """Choose the sampled pairs that get their own term, then index the sample."""
+        sample = self._sample.pop(fieldname, [])
+        df = Counter(chain.from_iterable(set(p) for _, p in sample))
+        frequent = self._frequent[fieldname] = {p for p, n in df.items()
+                                                if n >= PAIR_SAMPLE_MIN_DF}
+        terms = self._terms[fieldname]
+        for docnum, pairs in sample:
+            self._add_pairs(terms, frequent, docnum, pairs)
+
+    @staticmethod
+    def _add_pairs(terms: defaultdict, frequent: set[str], docnum: int, pairs: list[str]) -> None:
+        # Pairs are indexed with frequency 1 (presence): cheaper, and phrase ranking
+        # hardly needs more. Bucket numbers are computed at C level (crc32 of UTF-8).
+        exact = set(filter(frequent.__contains__, pairs))
+        hashed = set(map(and_, map(crc32, map(str.encode, filterfalse(
+            frequent.__contains__, pairs))), repeat(PAIR_BUCKETS - 1)))
+        one = repeat(docnum << 8 | 1)
+        _consume(map(list.append, map(terms.__getitem__, exact), one))
+        _consume(map(list.append, map(terms.__getitem__, hashed), one))
+
     def _flush_segment(self) -> None:
+        for fieldname in list(self._sample):
+            self._decide_pairs(fieldname)
         self.perdocwriter.close()
         fw = self.fieldwriter
         codec = self.codec
@@ -128,39 +164,18 @@ class BulkWriter(SegmentWriter):
             prefix = pack_ushort(fid)
             lengths = self._lengths.get(fieldname) if field.scorable else None
             values = self._values.get(fieldname, {})
-            if getattr(field, "pairs", False):
-                terms = _fold_pairs(terms)
+            if getattr(field, "pairs", False):  # bucket numbers -> their terms
+                for n in [t for t in terms if type(t) is int]:
+                    terms[bucket_term(n)] = terms.pop(n)
             writer = _PostingsWriter(fw._postfile, field, lengths, blocklimit, comp)
             add = fw._tindex.add
             for t in sorted(terms):
-                docs, freqs = terms[t]
+                packed = terms[t]
+                docs = array("I", [x >> 8 for x in packed])
+                freqs = array("I", [x & 255 for x in packed])
                 btext = t.encode("utf-8") if isinstance(t, str) else t
                 add(prefix + btext, writer.write(docs, freqs, values.get(btext)))
         fw.close()
-
-
-def _fold_pairs(terms: dict) -> dict[str, tuple[array, array]]:
-    """Keep pairs in at least PAIR_EXACT_MIN_DF documents; fold the rest into buckets."""
-    out: dict[str, tuple[array, array]] = {}
-    buckets: dict[str, dict[int, int]] = {}
-    for t, e in terms.items():
-        if type(e) is not int and len(e[0]) >= PAIR_EXACT_MIN_DF:
-            out[t] = e
-            continue
-        b = buckets.get(pair_bucket(t))
-        if b is None:
-            b = buckets[pair_bucket(t)] = {}
-        if type(e) is int:
-            d = e >> 8
-            b[d] = b.get(d, 0) + (e & 255)
-        else:
-            for d, n in zip(e[0], e[1], strict=True):
-                b[d] = b.get(d, 0) + n
-    terms.clear()
-    for bt, b in buckets.items():
-        docs = sorted(b)
-        out[bt] = (array("I", docs), array("I", [b[d] for d in docs]))
-    return out
 
 
 class _PostingsWriter:

@@ -79,6 +79,7 @@ from .undo import SnapshotCommand, push_change
 SEARCH_DEBOUNCE_MS = 150
 SEARCH_LIMIT = 1000
 RELATED_DELAY_MS = 250
+MAINTAIN_INTERVAL_MS = 60_000
 RECOVERED_NOTES_DIR = "recovered-notes"  # under the library root: notes that could not be stored on quit
 # Title stretches; the rest are sized for their content: sample text (measured in the bold
 # unread font) or a fixed width for the one-symbol columns.
@@ -193,6 +194,11 @@ class MainWindow(QMainWindow):
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(SEARCH_DEBOUNCE_MS)
         self._search_timer.timeout.connect(self.refresh_list)
+        # Single-paper index updates leave small segments; merge them now and then, off the GUI thread.
+        self._maintain_timer = QTimer(self)
+        self._maintain_timer.setInterval(MAINTAIN_INTERVAL_MS)
+        self._maintain_timer.timeout.connect(self._maintain_index)
+        self._maintain_timer.start()
         self._related_timer = QTimer(self)
         self._related_timer.setSingleShot(True)
         self._related_timer.setInterval(RELATED_DELAY_MS)
@@ -454,6 +460,11 @@ class MainWindow(QMainWindow):
             self.refresh_list()
         if self.pane.paper_id:
             self._load_related(self.pane.paper_id)
+
+    def _maintain_index(self) -> None:
+        if self._closing or not self.index_ready:
+            return
+        self.runner.background(self.library.maintain_index, None, self.handle_error)
 
     def reindex(self) -> None:
         lib = self.library
