@@ -238,7 +238,8 @@ def test_update_delete(ix: SearchIndex) -> None:
 MALFORMED = ["title:(", '"unbalanced quote', "AND", "OR", "NOT", "*", "~", "", "   ", "(((",
              "sparse)", "a OR", "title:", "year:", "-", ":", "title:)", "*:*", "?", "^2",
              "tag:", 'tag:"', "is:", "has:", "is:bogus", "sparse ~ attention", "x* y~ z~9",
-             "AND OR NOT", "title:(sparse", "[2018 TO", "year:[2018 TO 2020", "{", "\\", "'"]
+             "AND OR NOT", "title:(sparse", "[2018 TO", "year:[2018 TO 2020", "{", "\\", "'",
+             "x~", "a~", "x~5", "foo:bar", "foo:"]
 
 
 @pytest.mark.parametrize("q", MALFORMED)
@@ -246,6 +247,14 @@ def test_malformed_queries_never_raise(ix: SearchIndex, q: str) -> None:
     r = ix.search(q)
     assert isinstance(r.hits, list)
     assert r.total >= len(r.hits)
+    assert "Search failed" not in (r.problem or ""), r.problem
+
+
+def test_short_fuzzy_and_unknown_fields_are_explained(ix: SearchIndex) -> None:
+    r = ix.search("x~5")
+    assert r.problem and "3 or more letters" in r.problem
+    r = ix.search("foo:sparse attention")
+    assert r.problem and 'Unknown field "foo:"' in r.problem and ids(r)[0] == num(1)
 
 
 def test_malformed_query_problems(ix: SearchIndex) -> None:

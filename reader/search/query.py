@@ -140,6 +140,17 @@ def _rewrite(text: str, terms: list[str], problems: list[str]) -> tuple[str, boo
             if out and out[-1] == "NOT":
                 out.pop()
             continue
+        if m and m.group(1).lower() not in FIELD_ALIASES and m.group(2) and not m.group(2).startswith("/"):
+            # "foo:bar" names no field: search its words and say so (URLs like http://… are words).
+            words = _WORD.findall(m.group(2))
+            problems.append(f'Unknown field "{m.group(1)}:" (fields: title, abstract, author, venue, '
+                            f'year, tag, note, method) — searched for {" ".join(words) or "nothing"}')
+            if words:
+                has_words = True
+                if not negated:
+                    terms.extend(w.lower() for w in words)
+                out.append("(" + " ".join(words) + ")")
+            continue
         if m and m.group(1).lower() in FIELD_ALIASES:
             fname = FIELD_ALIASES[m.group(1).lower()]
             value = m.group(2)
@@ -180,7 +191,10 @@ def _rewrite(text: str, terms: list[str], problems: list[str]) -> tuple[str, boo
             dist = fz.group(2)
             if len(_WORD.findall(core)) != 1 or "*" in core:
                 raise _Bad(f'"~" needs a word before it ({tok})')
-            if dist and int(dist) > 2:
+            if len(core) <= FUZZY_PREFIX:
+                problems.append(f'"{tok}": fuzzy search needs a word of 3 or more letters — searched exactly')
+                value = core
+            elif dist and int(dist) > 2:
                 value = f"{core}~2"
         if "*" in core:
             stem = core.split("*", 1)[0]
