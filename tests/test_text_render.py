@@ -300,3 +300,12 @@ def test_note_html_escapes_raw_html_and_unsafe_links() -> None:
 def test_note_html_empty() -> None:
     assert note_html("") == ""
     assert note_html("   \n") == ""
+
+
+def test_note_html_renders_math_but_not_code() -> None:
+    out = note_html("- compare with $O(n \\log n)$ baseline\n\n`$x$` and $5 or $10")
+    assert "<em>O(n log n)</em>" in out
+    assert "\\log" not in out
+    assert "<code>$x$</code>" in out  # code stays as typed
+    assert "$5 or $10" in out  # prices are not math
+    assert "<em>αᵢ</em>" in note_html("$\\alpha_i$")

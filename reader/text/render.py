@@ -13,6 +13,7 @@ import markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from reader.text.latex import latex_to_unicode
 from reader.text.runs import BOLD, CODE, ITALIC, LINK, MATH, SUB, SUP, Run, parse_runs
 
 HIT_STYLE = "background-color:#fff3a0;color:#000"
@@ -76,11 +77,11 @@ def term_spans(plain: str, terms: Iterable[str]) -> list[tuple[int, int]]:
 
 
 def abstract_html(raw: str, highlights: Sequence[tuple[int, int, str]] = (),
-                  terms: Sequence[str] = ()) -> str:
+                  terms: Sequence[str] = (), hit_style: str = HIT_STYLE) -> str:
     """A safe HTML <p> whose visible text equals abstract_plain(raw) character for character.
 
     highlights are (start, end, css colour) spans over the plain text (later ones win where
-    they overlap); terms are search terms to mark with class "hit".
+    they overlap); terms are search terms to mark with class "hit", styled with hit_style.
     """
     runs = parse_runs(raw or "")
     plain = "".join(r.text for r in runs)
@@ -124,7 +125,7 @@ def abstract_html(raw: str, highlights: Sequence[tuple[int, int, str]] = (),
             while hit_i < len(hits) and hits[hit_i][1] <= a:
                 hit_i += 1
             if hit_i < len(hits) and hits[hit_i][0] <= a:
-                piece = f'<span class="hit" style="{HIT_STYLE}">{piece}</span>'
+                piece = f'<span class="hit" style="{hit_style}">{piece}</span>'
             colour = ""
             for start, end, c in marks:
                 if start <= a and z <= end:
@@ -251,10 +252,32 @@ def _note_md() -> markdown.Markdown:
     return md
 
 
+# Code (fenced blocks, inline spans) is left alone; `$$…$$` / `$…$` outside it become Unicode.
+_NOTE_CODE_OR_MATH = re.compile(
+    r"(?P<fence>^(?:```|~~~).*?(?:^(?:```|~~~)[^\n]*$|\Z))"
+    r"|(?P<code>`+)(?:.+?)(?P=code)"
+    r"|(?<!\\)\$\$(?P<display>.+?)\$\$"
+    r"|(?<![\\$])\$(?P<inline>[^\s$](?:[^$\n]*?[^\s$\\])?)\$(?!\d)",
+    re.MULTILINE | re.DOTALL,
+)
+_NOTE_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|{}])")
+
+
+def _note_math(match: re.Match[str]) -> str:
+    math = match.group("display") or match.group("inline")
+    if math is None:
+        return match.group(0)
+    text = _NOTE_MD_SPECIAL.sub(r"\\\1", latex_to_unicode(math.strip()))
+    return f"*{text}*" if text else ""
+
+
 def note_html(markdown_text: str) -> str:
-    """A user's Markdown note as HTML; raw HTML shows as text, links only http/https/mailto."""
+    """A user's Markdown note as HTML; raw HTML shows as text, links only http/https/mailto,
+    and `$…$` math outside code shows as readable (italic) Unicode."""
     if not markdown_text or not markdown_text.strip():
         return ""
+    if "$" in markdown_text:
+        markdown_text = _NOTE_CODE_OR_MATH.sub(_note_math, markdown_text)
     md = _note_md()
     try:
         return md.reset().convert(markdown_text)

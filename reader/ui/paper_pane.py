@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import re
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
@@ -26,8 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader.text.latex import latex_to_unicode
-from reader.text.render import HIT_STYLE, abstract_html, note_html
+from reader.text.render import abstract_html, note_html
 
 from .plain import plain_label, tooltip
 from .tag_editor import TagEditor
@@ -42,32 +40,6 @@ HIGHLIGHT_COLOURS = {  # stored name -> (light css, dark css)
     "pink": ("#ffc9de", "#6e2f47"),
 }
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-# Code (fenced blocks, inline spans) is left alone; `$$…$$` / `$…$` outside it become Unicode.
-_CODE_OR_MATH = re.compile(
-    r"(?P<fence>^(?:```|~~~).*?(?:^(?:```|~~~)[^\n]*$|\Z))"
-    r"|(?P<code>`+)(?:.+?)(?P=code)"
-    r"|(?<!\\)\$\$(?P<display>.+?)\$\$"
-    r"|(?<![\\$])\$(?P<inline>[^\s$](?:[^$\n]*?[^\s$\\])?)\$(?!\d)",
-    re.MULTILINE | re.DOTALL,
-)
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|{}])")
-
-
-def _math_to_markdown(match: re.Match[str]) -> str:
-    math = match.group("display") or match.group("inline")
-    if math is None:
-        return match.group(0)
-    text = _MD_SPECIAL.sub(r"\\\1", latex_to_unicode(math.strip()))
-    return f"*{text}*" if text else ""
-
-
-def note_preview_html(markdown_text: str) -> str:
-    """The note's Markdown as HTML with its `$…$` math shown as readable (italic) Unicode."""
-    if "$" in markdown_text:
-        markdown_text = _CODE_OR_MATH.sub(_math_to_markdown, markdown_text)
-    return note_html(markdown_text)
 
 
 # Search hits: bold on orange, so they read apart from the (yellow by default) user highlights
@@ -338,7 +310,7 @@ class PaperPane(QWidget):
         if not same or (not self.note_dirty() and self.noteEditor.toPlainText() != note):
             self._set_note(paper["id"], note)  # same paper: only when nothing unsaved is typed
         if self.previewButton.isChecked():
-            self.notePreview.setHtml(note_preview_html(self.noteEditor.toPlainText()))
+            self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
 
     def render_abstract(self) -> None:
         if not self.paper:
@@ -348,8 +320,8 @@ class PaperPane(QWidget):
             for h in self.paper.get("highlights") or []
         ]
         scroll = self.abstractView.verticalScrollBar().value()
-        body = abstract_html(self.paper.get("abstract") or "", highlights=highlights, terms=self.terms)
-        self.abstractView.setHtml(body.replace(HIT_STYLE, HIT_STYLES[self.dark]))
+        self.abstractView.setHtml(abstract_html(self.paper.get("abstract") or "", highlights=highlights,
+                                                terms=self.terms, hit_style=HIT_STYLES[self.dark]))
         self.abstractView.verticalScrollBar().setValue(scroll)
 
     def set_related(self, items: list[tuple[str, str]]) -> None:
@@ -509,7 +481,7 @@ class PaperPane(QWidget):
 
     def set_preview(self, on: bool) -> None:
         if on:
-            self.notePreview.setHtml(note_preview_html(self.noteEditor.toPlainText()))
+            self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
         self.noteStack.setCurrentIndex(1 if on else 0)
         self.previewButton.setChecked(on)
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from reader.services import Library, View
 from reader.ui.main_window import MainWindow
 from reader.ui.paper_model import COL_ADDED, COL_NOTE, COL_STAR, COL_TITLE, COL_YEAR
-from reader.ui.paper_pane import HIT_STYLES, note_preview_html
+from reader.ui.paper_pane import HIT_STYLES
 
 
 def click_header(qtbot, window: MainWindow, column: int) -> None:
@@ -101,15 +101,6 @@ def test_header_click_sorts_search_results_and_relevance_returns(qtbot, window: 
     assert (window.sort_column, window.sort_order) == (COL_ADDED, Qt.SortOrder.DescendingOrder)
     assert window.table.horizontalHeader().sortIndicatorSection() == COL_ADDED
     qtbot.waitUntil(lambda: window.model.ids() == library.paper_ids(View(), "added", True))
-
-
-def test_note_preview_renders_math_but_not_code() -> None:
-    out = note_preview_html("- compare with $O(n \\log n)$ baseline\n\n`$x$` and $5 or $10")
-    assert "<em>O(n log n)</em>" in out
-    assert "\\log" not in out
-    assert "<code>$x$</code>" in out  # code stays as typed
-    assert "$5 or $10" in out  # prices are not math
-    assert "<em>αᵢ</em>" in note_preview_html("$\\alpha_i$")
 
 
 def test_note_preview_in_the_pane(qtbot, window: MainWindow) -> None:
