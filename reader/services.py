@@ -6,7 +6,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from importlib.resources import as_file
 from pathlib import Path
@@ -88,11 +88,9 @@ class Library:
     def import_seeds(self, *, index: bool = True) -> list[ImportSummary]:
         from .bundled import seed_files
 
-        summaries = []
-        for res in seed_files():
-            with as_file(res) as path:
-                summaries.extend(self.import_files([path], index=index))
-        return summaries
+        with ExitStack() as stack:  # as_file: a zipped install hands out temporary copies
+            paths = [stack.enter_context(as_file(res)) for res in seed_files()]
+            return self.import_files(paths, index=index)
 
     def close(self) -> None:
         if self._closed:
@@ -163,13 +161,7 @@ class Library:
             return
         changed, deleted = count_changed(conn, max(stamp, 0))
         if stamp < 0 or stamp > seq or changed > max(_REBUILD_THRESHOLD, self.index.doc_count // 2):
-            total = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
-
-            def prog(done: int, tot: int) -> None:
-                if progress:
-                    progress(done, tot, "Indexing")
-
-            self.index.rebuild(iter_docs(conn), stamp=seq, total=total, progress=prog, cancelled=cancelled)
+            self._rebuild(conn, seq, progress, cancelled)
             return
         ids = [r[0] for r in conn.execute("SELECT id FROM papers WHERE seq > ?", [stamp])]
         done = 0
@@ -210,15 +202,18 @@ class Library:
         """Rebuild the index from SQLite from scratch."""
         conn = self._reader()
         with self._index_lock:
-            seq = q.current_seq(conn)
-            total = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
-
-            def prog(done: int, tot: int) -> None:
-                if progress:
-                    progress(done, tot, "Indexing")
-
-            self.index.rebuild(iter_docs(conn), stamp=seq, total=total, progress=prog, cancelled=cancelled)
+            self._rebuild(conn, q.current_seq(conn), progress, cancelled)
         self.sync_index(progress, cancelled)
+
+    def _rebuild(self, conn, seq: int, progress: Progress, cancelled: Cancelled) -> None:
+        """Replace the whole index with every paper in the store (caller holds the index lock)."""
+        total = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+
+        def prog(done: int, tot: int) -> None:
+            if progress:
+                progress(done, tot, "Indexing")
+
+        self.index.rebuild(iter_docs(conn), stamp=seq, total=total, progress=prog, cancelled=cancelled)
 
     # ------------------------------------------------------------------ reads
     def paper_ids(self, view: View = ALL, sort: str = "added", descending: bool = True) -> list[str]:
@@ -258,22 +253,19 @@ class Library:
         return Counts(total=r[0], unread=r[1], read=r[2], starred=r[3], with_notes=r[4])
 
     def collections(self) -> list[tuple[str, int]]:
-        return [
-            (r[0], r[1])
-            for r in self._reader().execute(
-                "SELECT collection, count(*) FROM papers WHERE collection != '' "
-                "GROUP BY collection ORDER BY collection COLLATE NOCASE"
-            )
-        ]
+        return self._name_counts(
+            "SELECT collection, count(*) FROM papers WHERE collection != '' "
+            "GROUP BY collection ORDER BY collection COLLATE NOCASE"
+        )
 
     def tags(self) -> list[tuple[str, int]]:
-        return [
-            (r[0], r[1])
-            for r in self._reader().execute(
-                "SELECT t.name, count(pt.paper_id) FROM tags t JOIN paper_tags pt ON pt.tag_id = t.id "
-                "GROUP BY t.id ORDER BY t.name COLLATE NOCASE"
-            )
-        ]
+        return self._name_counts(
+            "SELECT t.name, count(pt.paper_id) FROM tags t JOIN paper_tags pt ON pt.tag_id = t.id "
+            "GROUP BY t.id ORDER BY t.name COLLATE NOCASE"
+        )
+
+    def _name_counts(self, sql: str) -> list[tuple[str, int]]:
+        return [(r[0], r[1]) for r in self._reader().execute(sql)]
 
     def saved_searches(self) -> list[dict]:
         return [
@@ -403,13 +395,14 @@ class Library:
         self._index_changes()
 
     def set_note(self, paper_id: str, text: str) -> None:
-        with self._write() as seq:
+        with self._store_lock:
             pid = self._existing([paper_id])[0]
             old = self._wconn.execute("SELECT body FROM notes WHERE paper_id = ?", [pid]).fetchone()
             if (old[0] if old else "") == (text if text.strip() else ""):
-                return
-            q.set_note(self._wconn, pid, text)
-            q.touch(self._wconn, [pid], seq)
+                return  # autosave of an unchanged note: no transaction, no index work
+            with self._write() as seq:
+                q.set_note(self._wconn, pid, text)
+                q.touch(self._wconn, [pid], seq)
         self._index_changes()
 
     def add_highlight(self, paper_id: str, start: int, end: int, color: str, comment: str = "") -> int:

@@ -303,3 +303,11 @@ def test_idle_maintenance_merges_the_small_segments(lib):
     assert lib.maintain_index() is True
     assert {h.id for h in lib.search("is:starred").hits} == set(ids)
     assert lib.maintain_index() is False  # nothing left to merge
+
+
+def test_saving_an_unchanged_note_writes_nothing(lib):
+    pid = lib.paper_ids()[0]
+    lib.set_note(pid, "same text")
+    seq = lib._reader().execute("SELECT value FROM meta WHERE key = 'change_seq'").fetchone()[0]
+    lib.set_note(pid, "same text")  # autosave fires again with nothing new
+    assert lib._reader().execute("SELECT value FROM meta WHERE key = 'change_seq'").fetchone()[0] == seq
