@@ -247,8 +247,11 @@ def write_paper_state(conn: sqlite3.Connection, p: dict, seq: int) -> None:
     """Write a full paper dict back exactly: row, tags, note and highlights."""
     row = paper_to_row(p, seq)
     cols = list(row)
+    # An upsert, not INSERT OR REPLACE: REPLACE deletes the row first, cascading to its children.
+    updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c != "id")
     conn.execute(
-        f"INSERT OR REPLACE INTO papers ({', '.join(cols)}) VALUES ({marks(len(cols))})",
+        f"INSERT INTO papers ({', '.join(cols)}) VALUES ({marks(len(cols))}) "
+        f"ON CONFLICT (id) DO UPDATE SET {updates}",
         [row[c] for c in cols],
     )
     conn.execute("DELETE FROM tombstones WHERE paper_id = ?", [p["id"]])
