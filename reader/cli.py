@@ -204,7 +204,7 @@ def _dispatch(args, lib) -> int:
                 failed = True
                 print(f"reader: {s.error}", file=sys.stderr)
                 continue
-            print(f"{s.path}: {s.new} new, {s.duplicates} duplicates, {len(s.skipped)} skipped", file=out)
+            print(s.describe(), file=out)
             for prob in s.skipped:
                 print(f"  skipped {prob}", file=out)
         if len(summaries) > 1:

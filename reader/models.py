@@ -75,6 +75,5 @@ class ImportSummary:
 
     def describe(self) -> str:
         if self.error:
-            return f"{self.error}"
-        text = f"{self.path}: {self.new} new, {self.duplicates} duplicates, {len(self.skipped)} skipped"
-        return text
+            return self.error
+        return f"{self.path}: {self.new} new, {self.duplicates} duplicates, {len(self.skipped)} skipped"
