@@ -553,3 +553,15 @@ def test_parallel_rebuild_cancel_leaves_index_unchanged(tmp_path: Path, small_pa
     assert ids(index.search("sparse attention"))[0] == num(1)
     assert {f.name for f in (tmp_path / "ix").iterdir()} == files  # no half-built segments
     index.close()
+
+
+def test_updating_a_doc_never_duplicates_it(ix: SearchIndex) -> None:
+    """Each update replaces the paper's document; hits never repeat an id."""
+    r = ix.search("sparse")
+    target = ids(r)[0]
+    for i in range(5):
+        d = dict(doc(1, "Sparse attention", "Sparse attention for transformers speeds up inference."),
+                 starred=bool(i % 2))
+        ix.update([d], stamp=ix.stamp + 1)
+    got = ids(ix.search("sparse"))
+    assert len(got) == len(set(got)) and target in got

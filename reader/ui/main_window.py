@@ -493,7 +493,7 @@ class MainWindow(QMainWindow):
         if is_filter_query(results) and len(results.hits) >= SEARCH_LIMIT:
             # Filters only (is:, tag:, year:…): no relevance to cut at, so list every match.
             results = lib.search(query, view=view, limit=None)
-        ids = list(dict.fromkeys(h.id for h in results.hits))  # defensive: an index may repeat a doc
+        ids = [h.id for h in results.hits]
         order = search_sort
         if order is None and is_filter_query(results):
             order = (sort, descending)  # only is:/has: filters: no relevance, keep the table's own order
