@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import ReaderError, UsageError
+from .models import HighlightColour, Paper, ViewKind
 from .paths import resolve_data_dir
 
 
@@ -31,6 +32,14 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def _colour(text: str) -> HighlightColour:
+    """A highlight colour by name; the hex values older versions used are still understood."""
+    colour = HighlightColour.parse(text)
+    if colour is None:
+        raise argparse.ArgumentTypeError(f"unknown colour {text!r} (choose from {', '.join(HighlightColour)})")
+    return colour
 
 
 def _snippet_text(snippet_html: str) -> str:
@@ -87,7 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("id")
     s.add_argument("start", type=int)
     s.add_argument("end", type=int)
-    s.add_argument("--color", default="#ffe066")
+    s.add_argument("--color", type=_colour, default=HighlightColour.YELLOW,
+                   help=f"{', '.join(HighlightColour)} (default yellow)")
     s.add_argument("--comment", default="")
 
     s = sub.add_parser("related", help="papers like this one")
@@ -146,33 +156,33 @@ def _print_rows(items: list[dict], out) -> None:
             print(f"           {snippet}", file=out)
 
 
-def _show_text(p: dict) -> str:
+def _show_text(p: Paper) -> str:
     from .text import abstract_plain
 
-    lines = [p["title"], "=" * min(len(p["title"]), 100)]
-    meta = [x for x in (p["venue"], str(p["year"] or "")) if x]
-    lines.append(f"id: {p['id']}   {' '.join(meta)}")
-    if p["authors"]:
-        lines.append("authors: " + ", ".join(p["authors"]))
-    flags = ("★ starred" if p["starred"] else "not starred") + ", " + ("read" if p["read"] else "unread")
+    lines = [p.title, "=" * min(len(p.title), 100)]
+    meta = [x for x in (p.venue, str(p.year or "")) if x]
+    lines.append(f"id: {p.id}   {' '.join(meta)}")
+    if p.authors:
+        lines.append("authors: " + ", ".join(p.authors))
+    flags = ("★ starred" if p.starred else "not starred") + ", " + ("read" if p.read else "unread")
     lines.append(flags)
-    if p["method"]:
-        lines.append(f"method: {p['method']}")
-    if p["tags"]:
-        lines.append("tags: " + ", ".join(p["tags"]))
-    for link in p["code_links"]:
+    if p.method:
+        lines.append(f"method: {p.method}")
+    if p.tags:
+        lines.append("tags: " + ", ".join(p.tags))
+    for link in p.code_links:
         lines.append(f"code: {link}")
     lines.append("")
-    lines.extend(textwrap.wrap(abstract_plain(p["abstract"]), 100))
-    if p["highlights"]:
+    lines.extend(textwrap.wrap(abstract_plain(p.abstract), 100))
+    if p.highlights:
         lines.append("")
         lines.append("Highlights:")
-        for h in p["highlights"]:
-            lines.append(f"  “{h['quote']}”" + (f" — {h['comment']}" if h["comment"] else ""))
-    if p["note"]:
+        for h in p.highlights:
+            lines.append(f"  “{h.quote}”" + (f" — {h.comment}" if h.comment else ""))
+    if p.note:
         lines.append("")
         lines.append("Note:")
-        lines.extend("  " + ln for ln in p["note"].splitlines())
+        lines.extend("  " + ln for ln in p.note.splitlines())
     return "\n".join(lines)
 
 
@@ -213,7 +223,7 @@ def _dispatch(args, lib) -> int:
     if cmd == "list":
         from .services import View
 
-        view = View("tag", args.tag) if args.tag else View("starred") if args.starred else View()
+        view = View(ViewKind.TAG, args.tag) if args.tag else View(ViewKind.STARRED) if args.starred else View()
         ids = lib.paper_ids(view, sort="added", descending=False)
         items = [
             it for it in _row_json(lib, ids)
@@ -241,8 +251,10 @@ def _dispatch(args, lib) -> int:
         return 0
     if cmd == "show":
         p = lib.paper(lib.resolve_id(args.id))
+        if p is None:  # deleted between the two reads
+            raise ReaderError(f"no paper with id {args.id}")
         if args.json:
-            print(json.dumps(p, ensure_ascii=False, indent=1), file=out)
+            print(json.dumps(p.to_dict(), ensure_ascii=False, indent=1), file=out)
         else:
             print(_show_text(p), file=out)
         return 0
@@ -315,10 +327,10 @@ def _export(args, lib, out) -> int:
         ids = [h.id for h in res.hits]
         title = args.title or f"Reading list: {args.query}"
     elif args.starred:
-        ids = lib.paper_ids(View("starred"), descending=False)
+        ids = lib.paper_ids(View(ViewKind.STARRED), descending=False)
         title = args.title or "Starred papers"
     elif args.tag:
-        ids = lib.paper_ids(View("tag", args.tag), descending=False)
+        ids = lib.paper_ids(View(ViewKind.TAG, args.tag), descending=False)
         title = args.title or f"Papers tagged {args.tag}"
     else:
         ids = lib.paper_ids(View(), descending=False)

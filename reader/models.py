@@ -6,6 +6,7 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 _WS = re.compile(r"\s+")
@@ -77,3 +78,166 @@ class ImportSummary:
         if self.error:
             return self.error
         return f"{self.path}: {self.new} new, {self.duplicates} duplicates, {len(self.skipped)} skipped"
+
+
+class TitleSource(StrEnum):
+    """Where a paper's shown title came from."""
+
+    DERIVED = "derived"  # made from the abstract
+    IMPORTED = "imported"  # given by the input file
+    EDITED = "edited"  # typed by the user
+
+
+class ViewKind(StrEnum):
+    """What a sidebar entry selects."""
+
+    ALL = "all"
+    UNREAD = "unread"
+    READ = "read"
+    STARRED = "starred"
+    NOTES = "notes"
+    COLLECTION = "collection"
+    TAG = "tag"
+
+
+class ExportKind(StrEnum):
+    """What an export writes."""
+
+    READING_LIST = "reading_list"  # one Markdown file
+    PER_PAPER = "per_paper"  # a folder of Markdown files
+    JSON = "json"  # the full backup
+
+
+class HighlightColour(StrEnum):
+    """The highlight colours; stored by name, each rendered with its own hex."""
+
+    YELLOW = "yellow"
+    GREEN = "green"
+    BLUE = "blue"
+    PINK = "pink"
+    PURPLE = "purple"
+
+    @property
+    def hex(self) -> str:
+        return _COLOUR_HEX[self]
+
+    @classmethod
+    def parse(cls, value: str) -> HighlightColour | None:
+        """The colour a name or a known hex value stands for; None when it is neither."""
+        key = value.strip().lower()
+        try:
+            return cls(key)
+        except ValueError:
+            return _LEGACY_HEX.get(key)
+
+    @classmethod
+    def coerce(cls, value: str | None) -> HighlightColour:
+        """Like parse, for stored or backed-up values: anything unknown was always shown yellow."""
+        return (cls.parse(value) if value else None) or cls.YELLOW
+
+
+_COLOUR_HEX = {
+    HighlightColour.YELLOW: "#fff1a8",
+    HighlightColour.GREEN: "#c8f0c0",
+    HighlightColour.BLUE: "#c6ddff",
+    HighlightColour.PINK: "#ffc9de",
+    HighlightColour.PURPLE: "#e2d4ff",
+}
+# Hex values older versions stored (the CLI's default, the renderer's default) and our own.
+_LEGACY_HEX = {
+    "#ffe066": HighlightColour.YELLOW,
+    "#ffe08a": HighlightColour.YELLOW,
+    **{hexval: colour for colour, hexval in _COLOUR_HEX.items()},
+}
+
+
+class _ByKey:
+    """Transitional `paper["title"]` / `paper.get("title")` reads for code not yet moved to attributes."""
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return getattr(self, key)
+        except AttributeError:
+            raise KeyError(key) from None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return getattr(self, key, default)
+
+
+@dataclass(kw_only=True)
+class Highlight(_ByKey):
+    """A highlighted span of a paper's plain-text abstract, with an optional comment."""
+
+    id: int | None = None  # None until stored (and in backups)
+    start: int
+    end: int
+    quote: str = ""
+    color: HighlightColour = HighlightColour.YELLOW
+    comment: str = ""
+
+    def to_dict(self, *, with_id: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id} if with_id else {}
+        out.update(start=self.start, end=self.end, quote=self.quote, color=str(self.color),
+                   comment=self.comment)
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Highlight:
+        return cls(id=d.get("id"), start=int(d["start"]), end=int(d["end"]), quote=d.get("quote") or "",
+                   color=HighlightColour.coerce(d.get("color")), comment=d.get("comment") or "")
+
+
+@dataclass(kw_only=True)
+class Paper(_ByKey):
+    """One stored paper with everything the user added to it (the backup and snapshot unit)."""
+
+    id: str
+    title: str
+    title_source: TitleSource = TitleSource.IMPORTED
+    derived_title: str = ""
+    abstract: str
+    venue: str = ""
+    year: int | None = None
+    authors: list[str] = field(default_factory=list)
+    links: list[str] = field(default_factory=list)
+    code_links: list[str] = field(default_factory=list)
+    method: str = ""
+    collection: str = ""
+    sources: list[str] = field(default_factory=list)
+    added_at: str = ""  # ISO timestamps; empty until stored
+    updated_at: str = ""
+    read: bool = False
+    starred: bool = False
+    tags: list[str] = field(default_factory=list)
+    note: str = ""
+    note_updated_at: str | None = None
+    highlights: list[Highlight] = field(default_factory=list)
+
+    def to_dict(self, *, highlight_ids: bool = True) -> dict[str, Any]:
+        """The JSON shape of backups and `reader show --json` (key order kept)."""
+        return {
+            "id": self.id, "title": self.title, "title_source": str(self.title_source),
+            "derived_title": self.derived_title, "abstract": self.abstract, "venue": self.venue,
+            "year": self.year, "authors": list(self.authors), "links": list(self.links),
+            "code_links": list(self.code_links), "method": self.method, "collection": self.collection,
+            "sources": list(self.sources), "added_at": self.added_at, "updated_at": self.updated_at,
+            "read": self.read, "starred": self.starred, "tags": list(self.tags), "note": self.note,
+            "note_updated_at": self.note_updated_at,
+            "highlights": [h.to_dict(with_id=highlight_ids) for h in self.highlights],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Paper:
+        """A paper from a backup's (already validated) dict; absent fields take their defaults."""
+        title = d.get("title") or ""
+        return cls(
+            id=d["id"], title=title, title_source=TitleSource(d.get("title_source") or TitleSource.IMPORTED),
+            derived_title=d.get("derived_title") or title, abstract=d["abstract"],
+            venue=d.get("venue") or "", year=d.get("year"), authors=list(d.get("authors") or []),
+            links=list(d.get("links") or []), code_links=list(d.get("code_links") or []),
+            method=d.get("method") or "", collection=d.get("collection") or "",
+            sources=list(d.get("sources") or []), added_at=d.get("added_at") or "",
+            updated_at=d.get("updated_at") or "", read=bool(d.get("read")), starred=bool(d.get("starred")),
+            tags=list(d.get("tags") or []), note=d.get("note") or "", note_updated_at=d.get("note_updated_at"),
+            highlights=[Highlight.from_dict(h) for h in d.get("highlights") or []],
+        )

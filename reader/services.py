@@ -13,13 +13,23 @@ from pathlib import Path
 
 from . import __version__
 from .errors import InputFileError, ReaderError, classify_sqlite_error
-from .models import ImportSummary, ParseResult
+from .models import (
+    Highlight,
+    HighlightColour,
+    ImportSummary,
+    Paper,
+    ParseResult,
+    TitleSource,
+    ViewKind,
+)
 from .paths import LibraryPaths
-from .store import migrate, open_connection, open_database, refresh_plain_texts
+from .store import changes, import_log, migrate, notes, open_connection, open_database, searches
+from .store import highlights as hl
 from .store import papers as q
-from .store.importing import store_parsed
+from .store import tags as tg
+from .store.connection import close_writer
 from .store.index_docs import count_changed, docs_for_ids, iter_docs
-from .store.papers import Counts, PaperRow, now_iso
+from .store.papers import Counts, PaperRow
 from .store.views import SORT_KEYS, View, paper_ids
 
 __all__ = ["Counts", "Library", "PaperRow", "SORT_KEYS", "View"]
@@ -27,7 +37,7 @@ __all__ = ["Counts", "Library", "PaperRow", "SORT_KEYS", "View"]
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int, str], None] | None
-Cancelled = Callable[[], bool] | None
+CancelCheck = Callable[[], bool] | None  # polled by long jobs: True means stop
 
 # Below this many pending changes the index catches up incrementally; above, it is rebuilt.
 _REBUILD_THRESHOLD = 5000
@@ -35,8 +45,8 @@ _IMPORT_PROGRESS_EVERY = 1000
 ALL = View()
 
 
-class Cancelled_(Exception):
-    """Raised inside a transaction to roll it back when the user cancels."""
+class ImportCancelled(Exception):
+    """Raised inside an import's transaction to roll it back when the user cancels."""
 
 
 class Library:
@@ -67,23 +77,29 @@ class Library:
             conn = open_connection(paths.database)
             db = open_database(conn)
             migrate(db, paths.database, paths.backups_dir)
-            from .text import TEXT_VERSION, abstract_plain
-
-            refresh_plain_texts(conn, TEXT_VERSION, abstract_plain)
         except Exception as exc:  # environment problems become one readable line
             raise classify_sqlite_error(exc) from exc
         index = SearchIndex.open(paths.index_dir)
         lib = cls(paths, conn, index)
+        lib._refresh_plain_texts()
         if seed_if_empty and lib._is_new():
             lib.import_seeds(index=False)
         return lib
 
     def _is_new(self) -> bool:
-        c = self._wconn
-        return (
-            c.execute("SELECT count(*) FROM papers").fetchone()[0] == 0
-            and c.execute("SELECT count(*) FROM imports").fetchone()[0] == 0
-        )
+        return q.count(self._wconn) == 0 and not import_log.any_import(self._wconn)
+
+    def _refresh_plain_texts(self) -> int:
+        """Recompute stored plain texts made by another text-rendering version; returns how many."""
+        from .text import TEXT_VERSION, abstract_plain
+
+        if changes.text_version(self._wconn) == TEXT_VERSION:
+            return 0
+        texts = [(pid, abstract_plain(raw)) for pid, raw in q.abstracts(self._wconn)]
+        with self._write() as seq:
+            q.set_plain_texts(self._wconn, texts, seq)
+            changes.set_text_version(self._wconn, TEXT_VERSION)
+        return len(texts)
 
     def import_seeds(self, *, index: bool = True) -> list[ImportSummary]:
         from .bundled import seed_files
@@ -105,10 +121,7 @@ class Library:
                         pass
                 self._readers.clear()
             self.index.close()
-            try:
-                self._wconn.execute("PRAGMA optimize")
-            finally:
-                self._wconn.close()
+            close_writer(self._wconn)
 
     def __enter__(self) -> Library:
         return self
@@ -132,8 +145,8 @@ class Library:
         with self._store_lock:
             try:
                 with self._wdb.atomic():
-                    yield q.bump_seq(self._wconn)
-            except (Cancelled_, ReaderError):
+                    yield changes.bump_seq(self._wconn)
+            except (ImportCancelled, ReaderError):
                 raise
             except Exception as exc:
                 mapped = classify_sqlite_error(exc)
@@ -143,7 +156,7 @@ class Library:
 
     # ------------------------------------------------------------------ index upkeep
     def index_needs_sync(self) -> bool:
-        return self.index.stamp != q.current_seq(self._reader())
+        return self.index.stamp != changes.current_seq(self._reader())
 
     def _index_changes(self) -> None:
         """Bring the index up to the store; skipped while a sync holds it (the sync catches up)."""
@@ -154,8 +167,8 @@ class Library:
         finally:
             self._index_lock.release()
 
-    def _catch_up(self, conn, progress: Progress = None, cancelled: Cancelled = None) -> None:
-        seq = q.current_seq(conn)
+    def _catch_up(self, conn, progress: Progress = None, cancelled: CancelCheck = None) -> None:
+        seq = changes.current_seq(conn)
         stamp = self.index.stamp
         if stamp == seq:
             return
@@ -163,7 +176,7 @@ class Library:
         if stamp < 0 or stamp > seq or changed > max(_REBUILD_THRESHOLD, self.index.doc_count // 2):
             self._rebuild(conn, seq, progress, cancelled)
             return
-        ids = [r[0] for r in conn.execute("SELECT id FROM papers WHERE seq > ?", [stamp])]
+        ids = changes.changed_ids(conn, stamp)
         done = 0
         for i in range(0, max(len(ids), 1), 1000):
             if cancelled and cancelled():
@@ -175,7 +188,7 @@ class Library:
             if progress:
                 progress(done, len(ids), "Indexing")
 
-    def sync_index(self, progress: Progress = None, cancelled: Cancelled = None) -> None:
+    def sync_index(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
         """Catch the index up with the store (rebuilding it if missing, corrupt or stale).
 
         Safe to run on its own thread: store writes go on meanwhile and are picked up at the end."""
@@ -185,7 +198,7 @@ class Library:
                 self._catch_up(conn, progress, cancelled)
             if cancelled and cancelled():
                 return
-            if self.index.stamp == q.current_seq(conn):
+            if self.index.stamp == changes.current_seq(conn):
                 self.maintain_index()
                 return
 
@@ -198,16 +211,16 @@ class Library:
         finally:
             self._index_lock.release()
 
-    def reindex(self, progress: Progress = None, cancelled: Cancelled = None) -> None:
+    def reindex(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
         """Rebuild the index from SQLite from scratch."""
         conn = self._reader()
         with self._index_lock:
-            self._rebuild(conn, q.current_seq(conn), progress, cancelled)
+            self._rebuild(conn, changes.current_seq(conn), progress, cancelled)
         self.sync_index(progress, cancelled)
 
-    def _rebuild(self, conn, seq: int, progress: Progress, cancelled: Cancelled) -> None:
+    def _rebuild(self, conn, seq: int, progress: Progress, cancelled: CancelCheck) -> None:
         """Replace the whole index with every paper in the store (caller holds the index lock)."""
-        total = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+        total = q.count(conn)
 
         def prog(done: int, tot: int) -> None:
             if progress:
@@ -222,23 +235,18 @@ class Library:
     def rows(self, ids: Sequence[str]) -> dict[str, PaperRow]:
         return q.rows(self._reader(), list(ids))
 
-    def paper(self, paper_id: str) -> dict | None:
+    def paper(self, paper_id: str) -> Paper | None:
         found = q.papers_full(self._reader(), [paper_id])
         return found[0] if found else None
 
-    def papers(self, ids: Sequence[str]) -> list[dict]:
+    def papers(self, ids: Sequence[str]) -> list[Paper]:
         return q.papers_full(self._reader(), list(ids))
 
     def resolve_id(self, prefix: str) -> str:
         prefix = prefix.strip().lower()
         if not prefix or any(ch not in "0123456789abcdef" for ch in prefix):
             raise ReaderError(f"'{prefix}' is not a paper id (ids are hexadecimal, see `reader list`)")
-        found = [
-            r[0]
-            for r in self._reader().execute(
-                "SELECT id FROM papers WHERE id >= ? AND id < ? LIMIT 3", [prefix, prefix + "g"]
-            )
-        ]
+        found = q.ids_with_prefix(self._reader(), prefix)
         if not found:
             raise ReaderError(f"no paper with id {prefix}")
         if len(found) > 1:
@@ -246,38 +254,20 @@ class Library:
         return found[0]
 
     def counts(self) -> Counts:
-        r = self._reader().execute(
-            "SELECT count(*), coalesce(sum(read = 0), 0), coalesce(sum(read), 0), coalesce(sum(starred), 0), "
-            "(SELECT count(*) FROM notes) FROM papers"
-        ).fetchone()
-        return Counts(total=r[0], unread=r[1], read=r[2], starred=r[3], with_notes=r[4])
+        return q.counts(self._reader())
 
     def collections(self) -> list[tuple[str, int]]:
-        return self._name_counts(
-            "SELECT collection, count(*) FROM papers WHERE collection != '' "
-            "GROUP BY collection ORDER BY collection COLLATE NOCASE"
-        )
+        return q.collections(self._reader())
 
     def tags(self) -> list[tuple[str, int]]:
-        return self._name_counts(
-            "SELECT t.name, count(pt.paper_id) FROM tags t JOIN paper_tags pt ON pt.tag_id = t.id "
-            "GROUP BY t.id ORDER BY t.name COLLATE NOCASE"
-        )
-
-    def _name_counts(self, sql: str) -> list[tuple[str, int]]:
-        return [(r[0], r[1]) for r in self._reader().execute(sql)]
+        return tg.name_counts(self._reader())
 
     def saved_searches(self) -> list[dict]:
-        return [
-            dict(r)
-            for r in self._reader().execute(
-                "SELECT id, name, query FROM saved_searches ORDER BY name COLLATE NOCASE"
-            )
-        ]
+        return searches.all_searches(self._reader())
 
     def search(self, query: str, *, view: View | None = None, limit: int | None = 1000):
         restrict = None
-        if view is not None and view.kind != "all":
+        if view is not None and view.kind != ViewKind.ALL:
             restrict = set(self.paper_ids(view))
         return self.index.search(query, limit=limit, restrict=restrict)
 
@@ -285,7 +275,7 @@ class Library:
         return self.index.related(paper_id, limit=limit)
 
     def imports_log(self) -> list[dict]:
-        return [dict(r) for r in self._reader().execute("SELECT * FROM imports ORDER BY id")]
+        return import_log.entries(self._reader())
 
     # ------------------------------------------------------------------ writes
     def _existing(self, ids: Iterable[str]) -> list[str]:
@@ -298,12 +288,7 @@ class Library:
 
     def _flag(self, column: str, ids: Iterable[str], value: bool) -> None:
         with self._write() as seq:
-            ids = self._existing(ids)
-            for part in q.chunks(ids):
-                self._wconn.execute(
-                    f"UPDATE papers SET {column} = ?, seq = ?, updated_at = ? WHERE id IN ({q.marks(len(part))})",
-                    [int(bool(value)), seq, now_iso(), *part],
-                )
+            q.set_flag(self._wconn, column, self._existing(ids), value, seq)
         self._index_changes()
 
     def set_starred(self, ids: Iterable[str], value: bool) -> None:
@@ -313,64 +298,50 @@ class Library:
         self._flag("read", ids, value)
 
     def add_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
-        tags = q.clean_tags(tags)
+        tags = tg.clean_tags(tags)
         if not tags:
             raise ReaderError("no tag given")
         with self._write() as seq:
             ids = self._existing(ids)
             for name in tags:
-                tid = q.tag_id(self._wconn, name, create=True)
-                self._wconn.executemany(
-                    "INSERT OR IGNORE INTO paper_tags (paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids]
-                )
+                tg.add(self._wconn, ids, name)
             q.touch(self._wconn, ids, seq)
         self._index_changes()
 
     def remove_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
-        tags = q.clean_tags(tags)
+        tags = tg.clean_tags(tags)
         with self._write() as seq:
             ids = self._existing(ids)
             for name in tags:
-                tid = q.tag_id(self._wconn, name, create=False)
-                if tid is not None:
-                    self._wconn.executemany(
-                        "DELETE FROM paper_tags WHERE paper_id = ? AND tag_id = ?", [(i, tid) for i in ids]
-                    )
-            q.drop_unused_tags(self._wconn)
+                tg.remove(self._wconn, ids, name)
+            tg.drop_unused(self._wconn)
             q.touch(self._wconn, ids, seq)
         self._index_changes()
 
-    def _tag_papers(self, tid: int) -> list[str]:
-        return [r[0] for r in self._wconn.execute("SELECT paper_id FROM paper_tags WHERE tag_id = ?", [tid])]
-
     def rename_tag(self, old: str, new: str) -> None:
-        new = q.clean_tag(new)
+        new = tg.clean_tag(new)
         if not new:
             raise ReaderError("the new tag name is empty")
         with self._write() as seq:
-            old_id = q.tag_id(self._wconn, q.clean_tag(old), create=False)
+            old_id = tg.tag_id(self._wconn, tg.clean_tag(old), create=False)
             if old_id is None:
                 raise ReaderError(f"no tag named {old!r}")
-            affected = self._tag_papers(old_id)
-            target = q.tag_id(self._wconn, new, create=False)
+            affected = tg.papers_with(self._wconn, old_id)
+            target = tg.tag_id(self._wconn, new, create=False)
             if target is None or target == old_id:
-                self._wconn.execute("UPDATE tags SET name = ? WHERE id = ?", [new, old_id])
+                tg.rename(self._wconn, old_id, new)
             else:  # merge
-                self._wconn.execute(
-                    "INSERT OR IGNORE INTO paper_tags (paper_id, tag_id) SELECT paper_id, ? FROM paper_tags "
-                    "WHERE tag_id = ?", [target, old_id]
-                )
-                self._wconn.execute("DELETE FROM tags WHERE id = ?", [old_id])
+                tg.merge(self._wconn, old_id, into=target)
             q.touch(self._wconn, affected, seq)
         self._index_changes()
 
     def delete_tag(self, name: str) -> None:
         with self._write() as seq:
-            tid = q.tag_id(self._wconn, q.clean_tag(name), create=False)
+            tid = tg.tag_id(self._wconn, tg.clean_tag(name), create=False)
             if tid is None:
                 raise ReaderError(f"no tag named {name!r}")
-            affected = self._tag_papers(tid)
-            self._wconn.execute("DELETE FROM tags WHERE id = ?", [tid])
+            affected = tg.papers_with(self._wconn, tid)
+            tg.delete(self._wconn, tid)
             q.touch(self._wconn, affected, seq)
         self._index_changes()
 
@@ -380,70 +351,71 @@ class Library:
         title = " ".join(title.split())
         with self._write() as seq:
             pid = self._existing([paper_id])[0]
-            row = self._wconn.execute(
-                "SELECT derived_title, abstract, method FROM papers WHERE id = ?", [pid]
-            ).fetchone()
-            if not title or title == row["derived_title"]:
-                source = "derived" if derive_title(row["abstract"], row["method"] or None) == row["derived_title"] else "imported"
-                title = row["derived_title"]
+            row = q.title_fields(self._wconn, pid)
+            source: TitleSource
+            if not title or title == row.derived_title:
+                derived = derive_title(row.abstract, row.method or None) == row.derived_title
+                source = TitleSource.DERIVED if derived else TitleSource.IMPORTED
+                title = row.derived_title
             else:
-                source = "edited"
-            self._wconn.execute(
-                "UPDATE papers SET title = ?, title_source = ? WHERE id = ?", [title[:500], source, pid]
-            )
+                source = TitleSource.EDITED
+            q.set_title(self._wconn, pid, title, source)
             q.touch(self._wconn, [pid], seq)
         self._index_changes()
 
     def set_note(self, paper_id: str, text: str) -> None:
         with self._store_lock:
             pid = self._existing([paper_id])[0]
-            old = self._wconn.execute("SELECT body FROM notes WHERE paper_id = ?", [pid]).fetchone()
-            if (old[0] if old else "") == (text if text.strip() else ""):
+            if notes.body(self._wconn, pid) == (text if text.strip() else ""):
                 return  # autosave of an unchanged note: no transaction, no index work
             with self._write() as seq:
-                q.set_note(self._wconn, pid, text)
+                notes.set_note(self._wconn, pid, text)
                 q.touch(self._wconn, [pid], seq)
         self._index_changes()
 
-    def add_highlight(self, paper_id: str, start: int, end: int, color: str, comment: str = "") -> int:
+    def add_highlight(
+        self, paper_id: str, start: int, end: int, color: HighlightColour | str = HighlightColour.YELLOW,
+        comment: str = "",
+    ) -> int:
         from .text import abstract_plain
 
+        colour = _colour(color)
         with self._write() as seq:
             pid = self._existing([paper_id])[0]
-            plain = abstract_plain(self._wconn.execute("SELECT abstract FROM papers WHERE id = ?", [pid]).fetchone()[0])
+            plain = abstract_plain(q.abstract_of(self._wconn, pid))
             # the GUI selects in abstract_plain's text; the stored copy is only for the index
             start, end = int(start), int(end)
             if not (0 <= start < end <= len(plain)):
                 raise ReaderError(f"highlight {start}–{end} is outside the abstract (0–{len(plain)})")
-            hid = self._wconn.execute(
-                'INSERT INTO highlights (paper_id, start, "end", quote, color, comment, created_at) '
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [pid, start, end, plain[start:end], color, comment, now_iso()],
-            ).lastrowid
+            hid = hl.add(self._wconn, pid, Highlight(start=start, end=end, quote=plain[start:end], color=colour,
+                                                     comment=comment))
             q.touch(self._wconn, [pid], seq)
         self._index_changes()
         return hid
 
     def _highlight_paper(self, highlight_id: int) -> str:
-        row = self._wconn.execute("SELECT paper_id FROM highlights WHERE id = ?", [highlight_id]).fetchone()
-        if row is None:
+        pid = hl.paper_of(self._wconn, highlight_id)
+        if pid is None:
             raise ReaderError(f"no highlight {highlight_id}")
-        return row[0]
+        return pid
 
-    def update_highlight(self, highlight_id: int, *, color: str | None = None, comment: str | None = None) -> None:
+    def update_highlight(
+        self, highlight_id: int, *, color: HighlightColour | str | None = None, comment: str | None = None
+    ) -> None:
+        colour = None if color is None else _colour(color)
         with self._write() as seq:
             pid = self._highlight_paper(highlight_id)
-            if color is not None:
-                self._wconn.execute("UPDATE highlights SET color = ? WHERE id = ?", [color, highlight_id])
+            if colour is not None:
+                hl.set_colour(self._wconn, highlight_id, colour)
             if comment is not None:
-                self._wconn.execute("UPDATE highlights SET comment = ? WHERE id = ?", [comment, highlight_id])
+                hl.set_comment(self._wconn, highlight_id, comment)
             q.touch(self._wconn, [pid], seq)
         self._index_changes()
 
     def remove_highlight(self, highlight_id: int) -> None:
         with self._write() as seq:
             pid = self._highlight_paper(highlight_id)
-            self._wconn.execute("DELETE FROM highlights WHERE id = ?", [highlight_id])
+            hl.remove(self._wconn, highlight_id)
             q.touch(self._wconn, [pid], seq)
         self._index_changes()
 
@@ -451,22 +423,25 @@ class Library:
         with self._write() as seq:
             ids = self._existing(ids)
             q.delete_papers(self._wconn, ids, seq)
-            q.drop_unused_tags(self._wconn)
+            tg.drop_unused(self._wconn)
         self._index_changes()
 
-    def snapshot(self, ids: Iterable[str]) -> list[dict]:
+    def snapshot(self, ids: Iterable[str]) -> list[Paper]:
         with self._store_lock:
             return q.papers_full(self._wconn, list(ids))
 
-    def restore(self, snapshots: Sequence[dict], *, remove_ids: Iterable[str] = ()) -> None:
+    def restore(self, snapshots: Sequence[Paper], *, remove_ids: Iterable[str] = ()) -> None:
+        from .text import abstract_plain
+
         remove_ids = list(remove_ids)
+        texts = [abstract_plain(snap.abstract) for snap in snapshots]
         with self._write() as seq:
-            for snap in snapshots:
-                q.write_paper_state(self._wconn, snap, seq)
+            for snap, text in zip(snapshots, texts, strict=True):
+                q.write_paper_state(self._wconn, snap, seq, text)
             present = q.existing_ids(self._wconn, remove_ids)
             if present:
                 q.delete_papers(self._wconn, [i for i in remove_ids if i in present], seq)
-            q.drop_unused_tags(self._wconn)
+            tg.drop_unused(self._wconn)
         self._index_changes()
 
     def save_search(self, name: str, query: str) -> int:
@@ -474,11 +449,7 @@ class Library:
         if not name or not query.strip():
             raise ReaderError("a saved search needs a name and a query")
         with self._write():
-            return self._wconn.execute(
-                "INSERT INTO saved_searches (name, query, created_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (name) DO UPDATE SET query = excluded.query RETURNING id",
-                [name, query.strip(), now_iso()],
-            ).fetchone()[0]
+            return searches.save(self._wconn, name, query.strip())
 
     def rename_saved_search(self, search_id: int, name: str) -> None:
         name = " ".join(name.split())
@@ -486,7 +457,7 @@ class Library:
             raise ReaderError("the new name is empty")
         with self._write():
             try:
-                self._wconn.execute("UPDATE saved_searches SET name = ? WHERE id = ?", [name, search_id])
+                searches.rename(self._wconn, search_id, name)
             except Exception as exc:
                 if "UNIQUE" in str(exc):
                     raise ReaderError(f"a saved search named {name!r} already exists") from exc
@@ -494,11 +465,11 @@ class Library:
 
     def delete_saved_search(self, search_id: int) -> None:
         with self._write():
-            self._wconn.execute("DELETE FROM saved_searches WHERE id = ?", [search_id])
+            searches.delete(self._wconn, search_id)
 
     # ------------------------------------------------------------------ import
     def import_files(
-        self, paths: Iterable[str | Path], *, progress: Progress = None, cancelled: Cancelled = None,
+        self, paths: Iterable[str | Path], *, progress: Progress = None, cancelled: CancelCheck = None,
         index: bool = True,
     ) -> list[ImportSummary]:
         """Import each file in its own transaction; a rejected file writes nothing."""
@@ -518,7 +489,7 @@ class Library:
                 self._store_parsed(parsed, summary, progress, cancelled)
             except InputFileError as exc:
                 summary.error = str(exc)
-            except Cancelled_:
+            except ImportCancelled:
                 summary.error = f"{path}: import cancelled, nothing was added"
                 summaries.append(summary)
                 break
@@ -529,18 +500,20 @@ class Library:
             self.sync_index(progress, cancelled)
         return summaries
 
-    def _store_parsed(self, parsed: ParseResult, summary: ImportSummary, progress: Progress, cancelled: Cancelled) -> None:
+    def _store_parsed(self, parsed: ParseResult, summary: ImportSummary, progress: Progress, cancelled: CancelCheck) -> None:
         def check(done: int, total: int) -> None:
             if cancelled and cancelled():
-                raise Cancelled_()
+                raise ImportCancelled()
             if progress and total > _IMPORT_PROGRESS_EVERY:
                 progress(done, total, f"Importing {Path(parsed.path).name}")
+
+        from .ingest import store_parsed
 
         with self._write() as seq:
             store_parsed(self._wconn, parsed, summary, seq, check)
 
     # ------------------------------------------------------------------ export
-    def _export_papers(self, ids: Sequence[str] | None) -> list[dict]:
+    def _export_papers(self, ids: Sequence[str] | None) -> list[Paper]:
         if ids is None:
             ids = self.paper_ids(View(), sort="added", descending=False)
         return self.papers(ids)
@@ -575,10 +548,7 @@ class Library:
         )
 
     def backup_data(self) -> dict:
-        papers = self._export_papers(None)
-        for p in papers:
-            for h in p["highlights"]:
-                h.pop("id", None)
+        papers = [p.to_dict(highlight_ids=False) for p in self._export_papers(None)]
         return {
             "format": "reader-backup",
             "version": 1,
@@ -591,6 +561,14 @@ class Library:
     def export_json(self, path: str | Path) -> Path:
         text = json.dumps(self.backup_data(), ensure_ascii=False, indent=1)
         return _write_text_atomic(Path(path), text + "\n")
+
+
+def _colour(value: HighlightColour | str) -> HighlightColour:
+    colour = HighlightColour.parse(value)
+    if colour is None:
+        names = ", ".join(c.value for c in HighlightColour)
+        raise ReaderError(f"unknown highlight colour {value!r} (use one of {names})")
+    return colour
 
 
 def _write_text_atomic(path: Path, text: str) -> Path:

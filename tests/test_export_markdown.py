@@ -14,6 +14,7 @@ import pytest
 from reader.exporters import reading_list, safe_filename, write_per_paper
 from reader.exporters.filenames import MAX_CHARS
 from reader.exporters.markdown import demote_headings, escape_inline
+from reader.models import Paper
 
 ABSTRACT = "We study $x_1$ and *emphasis* in a long enough abstract for tests."
 WHEN = datetime(2025, 3, 14, 9, 30)
@@ -26,7 +27,7 @@ def paper(**changes):
         "note": "", "highlights": [], "method": None, "authors": ["Ann Lee", "Bo Chen"],
     }
     base.update(changes)
-    return base
+    return Paper.from_dict(base)
 
 
 class Outline(HTMLParser):

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from reader.errors import ReaderError
+from reader.models import HighlightColour
 from reader.services import Library, View
 from reader.text import abstract_plain
 
@@ -22,7 +23,7 @@ def lib(tmp_path):
 
 def _find(lib, needle: str) -> str:
     for pid in lib.paper_ids():
-        if needle in lib.paper(pid)["abstract"]:
+        if needle in lib.paper(pid).abstract:
             return pid
     raise AssertionError(needle)
 
@@ -37,27 +38,27 @@ def test_seeds_give_56_papers_and_reimport_adds_nothing(lib):
 
 
 def test_the_duplicated_seed_lists_both_sources(lib):
-    multi = [p for p in lib.papers(lib.paper_ids()) if len(p["sources"]) > 1]
+    multi = [p for p in lib.papers(lib.paper_ids()) if len(p.sources) > 1]
     assert len(multi) == 1
 
 
 def test_every_seed_paper_has_a_readable_title(lib):
     for p in lib.papers(lib.paper_ids()):
-        t = p["title"]
+        t = p.title
         assert 10 <= len(t) <= 100, t
-        assert p["title_source"] == "derived"
+        assert p.title_source == "derived"
         assert "$" not in t and "\\" not in t and "**" not in t, t
 
 
 def test_methods_found(lib):
-    methods = {p["method"] for p in lib.papers(lib.paper_ids())}
+    methods = {p.method for p in lib.papers(lib.paper_ids())}
     for name in ("SpargeAttn", "AsymRnR", "MODA", "Orthus"):
         assert name in methods
 
 
 def test_seed_venue_and_year(lib):
     p = lib.paper(lib.paper_ids()[0])
-    assert (p["venue"], p["year"]) == ("ICML", 2025)
+    assert (p.venue, p.year) == ("ICML", 2025)
 
 
 def test_star_tag_note_reach_the_search_at_once(lib):
@@ -77,7 +78,7 @@ def test_search_acceptance_on_seeds(lib):
     assert lib.search("sparse attention").hits[0].id == sparge
     assert sparge in [h.id for h in lib.search("atention~").hits]
     phrase = lib.search('"mode connectivity"').hits
-    assert phrase and all("mode connectivity" in lib.paper(h.id)["abstract"] for h in phrase)
+    assert phrase and all("mode connectivity" in lib.paper(h.id).abstract for h in phrase)
     bad = lib.search("title:(")
     assert bad.problem
 
@@ -105,14 +106,14 @@ def test_views_and_counts(lib):
 
 def test_title_edit_and_revert(lib):
     pid = lib.paper_ids()[0]
-    derived = lib.paper(pid)["title"]
+    derived = lib.paper(pid).title
     lib.set_title(pid, "My   own title")
     p = lib.paper(pid)
-    assert (p["title"], p["title_source"]) == ("My own title", "edited")
+    assert (p.title, p.title_source) == ("My own title", "edited")
     assert [h.id for h in lib.search('title:"own title"').hits] == [pid]
     lib.set_title(pid, "")
     p = lib.paper(pid)
-    assert (p["title"], p["title_source"]) == (derived, "derived")
+    assert (p.title, p.title_source) == (derived, "derived")
 
 
 def test_tags_rename_merge_delete(lib):
@@ -131,16 +132,16 @@ def test_tags_rename_merge_delete(lib):
 
 def test_highlights_quote_the_plain_text(lib):
     pid = _find(lib, "mode connectivity")
-    plain = abstract_plain(lib.paper(pid)["abstract"])
+    plain = abstract_plain(lib.paper(pid).abstract)
     start = plain.index("mode connectivity")
     hid = lib.add_highlight(pid, start, start + 17, "#ffe066", "zebrafinch idea")
-    h = lib.paper(pid)["highlights"][0]
-    assert (h["id"], h["quote"], h["comment"]) == (hid, "mode connectivity", "zebrafinch idea")
+    h = lib.paper(pid).highlights[0]
+    assert (h.id, h.quote, h.comment) == (hid, "mode connectivity", "zebrafinch idea")
     assert [x.id for x in lib.search("zebrafinch").hits] == [pid]
     with pytest.raises(ReaderError):
         lib.add_highlight(pid, 5, 10_000, "#fff")
     lib.remove_highlight(hid)
-    assert lib.paper(pid)["highlights"] == []
+    assert lib.paper(pid).highlights == []
 
 
 def test_delete_and_restore_snapshot(lib):
@@ -153,7 +154,7 @@ def test_delete_and_restore_snapshot(lib):
     assert lib.tags() == []
     lib.restore(before)
     p = lib.paper(pid)
-    assert p["tags"] == ["keep"] and p["note"] == "my note"
+    assert p.tags == ["keep"] and p.note == "my note"
     assert pid in [h.id for h in lib.search("tag:keep").hits]
 
 
@@ -172,8 +173,8 @@ def test_json_backup_round_trip(lib, tmp_path):
     lib.set_read(ids[2:6], True)
     lib.add_tags(ids[:4], ["to read", "ml"])
     lib.set_note(ids[1], "# Heading\nsome *note* with $x^2$")
-    plain = abstract_plain(lib.paper(ids[0])["abstract"])
-    lib.add_highlight(ids[0], 0, 10, "#a0e0ff", "first words")
+    plain = abstract_plain(lib.paper(ids[0]).abstract)
+    lib.add_highlight(ids[0], 0, 10, HighlightColour.BLUE, "first words")
     lib.set_title(ids[3], "Edited title")
     lib.save_search("attention", "attention OR transformer")
     backup = tmp_path / "backup.json"
@@ -187,14 +188,14 @@ def test_json_backup_round_trip(lib, tmp_path):
         def state(library):
             out = {}
             for p in library.papers(library.paper_ids()):
-                out[p["id"]] = (
-                    p["title"], p["title_source"], p["starred"], p["read"], sorted(p["tags"]), p["note"],
-                    [(h["start"], h["end"], h["quote"], h["color"], h["comment"]) for h in p["highlights"]],
+                out[p.id] = (
+                    p.title, p.title_source, p.starred, p.read, sorted(p.tags), p.note,
+                    [(h.start, h.end, h.quote, h.color, h.comment) for h in p.highlights],
                 )
             return out
 
         assert state(fresh) == state(lib)
-        assert fresh.paper(ids[0])["highlights"][0]["quote"] == plain[:10]
+        assert fresh.paper(ids[0]).highlights[0].quote == plain[:10]
         assert [s["name"] for s in fresh.saved_searches()] == ["attention"]
         assert [h.id for h in fresh.search("is:starred").hits]
     finally:
@@ -230,7 +231,7 @@ def test_partly_bad_file_imports_the_good_records(lib, tmp_path):
     assert {p.line for p in s.skipped} == {2, 3}
     pid = [h.id for h in lib.search('title:"good paper"').hits][0]
     p = lib.paper(pid)
-    assert (p["title_source"], p["venue"], p["year"], p["authors"]) == ("imported", "NeurIPS", 2020, ["Ada Lovelace"])
+    assert (p.title_source, p.venue, p.year, p.authors) == ("imported", "NeurIPS", 2020, ["Ada Lovelace"])
     assert lib.imports_log()[-1]["skipped"] == 2
 
 

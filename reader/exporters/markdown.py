@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from ..models import Paper
 from .filenames import safe_filename
 
-Paper = Mapping[str, Any]
 AbstractRenderer = Callable[[str], str]
 GroupBy = Literal["tag", "venue"] | None
 
@@ -101,10 +101,10 @@ def demote_headings(markdown_text: str, top_level: int) -> str:
 
 def paper_title(paper: Paper) -> str:
     """The title, or the abstract's first words when the paper has none."""
-    title = " ".join(str(paper.get("title") or "").split())
+    title = " ".join(paper.title.split())
     if title:
         return title
-    words = str(paper.get("abstract") or "").split()
+    words = paper.abstract.split()
     if not words:
         return "Untitled"
     return " ".join(words[:10]) + ("…" if len(words) > 10 else "")
@@ -117,12 +117,12 @@ def _link(url: str) -> str:
 
 def _meta_line(paper: Paper) -> str:
     parts: list[str] = []
-    if paper.get("starred"):
+    if paper.starred:
         parts.append("★")
-    where = " ".join(str(v) for v in (paper.get("venue"), paper.get("year")) if v)
+    where = " ".join(str(v) for v in (paper.venue, paper.year) if v)
     if where:
         parts.append(escape_inline(where))
-    if paper.get("read"):
+    if paper.read:
         parts.append("read")
     return " · ".join(parts)
 
@@ -139,30 +139,30 @@ def paper_body(
     meta = _meta_line(paper)
     if meta:
         blocks.append(meta)
-    authors = [a for a in paper.get("authors") or [] if str(a).strip()]
+    authors = [a for a in paper.authors if a.strip()]
     if authors:
-        blocks.append(escape_inline(", ".join(str(a) for a in authors)))
-    tags = [str(t) for t in paper.get("tags") or [] if str(t).strip()]
+        blocks.append(escape_inline(", ".join(authors)))
+    tags = [t for t in paper.tags if t.strip()]
     if tags:
         blocks.append("Tags: " + " ".join("#" + escape_inline(tag_token(t)) for t in tags))
-    if paper.get("method"):
-        blocks.append("Method: " + escape_inline(str(paper["method"])))
-    code = [str(u) for u in paper.get("code_links") or [] if str(u).strip()]
+    if paper.method:
+        blocks.append("Method: " + escape_inline(paper.method))
+    code = [u for u in paper.code_links if u.strip()]
     if code:
         blocks.append("Code: " + " ".join(_link(u) for u in code))
-    if with_abstracts and paper.get("abstract"):
-        blocks.append(abstract_markdown(str(paper["abstract"])).strip())
-    note = str(paper.get("note") or "").strip()
+    if with_abstracts and paper.abstract:
+        blocks.append(abstract_markdown(paper.abstract).strip())
+    note = paper.note.strip()
     if note:
         blocks.append("**Note**")
         blocks.append(demote_headings(note, min(6, level + 1)))
-    highlights = [h for h in paper.get("highlights") or [] if str(h.get("quote") or "").strip()]
+    highlights = [h for h in paper.highlights if h.quote.strip()]
     if highlights:
         blocks.append("**Highlights**")
-        for h in sorted(highlights, key=lambda h: (h.get("start") or 0, h.get("end") or 0)):
-            quote = escape_block(str(h["quote"]))
+        for h in sorted(highlights, key=lambda h: (h.start, h.end)):
+            quote = escape_block(h.quote)
             blocks.append("\n".join("> " + line for line in quote.split("\n")))
-            comment = escape_block(str(h.get("comment") or ""))
+            comment = escape_block(h.comment)
             if comment:
                 blocks.append(comment)
     return "\n\n".join(blocks) + "\n"
@@ -173,9 +173,9 @@ def _groups(papers: list[Paper], group_by: GroupBy) -> list[tuple[str, list[Pape
     fallback = UNTAGGED if group_by == "tag" else UNKNOWN_VENUE
     for paper in papers:
         if group_by == "tag":
-            keys = list(dict.fromkeys(str(t) for t in paper.get("tags") or [] if str(t).strip()))
+            keys = list(dict.fromkeys(t for t in paper.tags if t.strip()))
         else:
-            venue = " ".join(str(paper.get("venue") or "").split())
+            venue = " ".join(paper.venue.split())
             keys = [venue] if venue else []
         for key in keys or [fallback]:
             groups.setdefault(key, []).append(paper)
@@ -201,14 +201,16 @@ def reading_list(
     papers = list(papers)
     count = f"{len(papers)} paper" + ("" if len(papers) == 1 else "s")
     parts = [f"# {escape_inline(title)}", f"Generated {generated:%Y-%m-%d} · {count}"]
-    options = {"with_abstracts": with_abstracts, "abstract_markdown": abstract_markdown}
+    def body(p: Paper, level: int) -> str:
+        return paper_body(p, level=level, with_abstracts=with_abstracts, abstract_markdown=abstract_markdown)
+
     if group_by is None:
-        parts += [paper_body(p, level=2, **options) for p in papers]
+        parts += [body(p, 2) for p in papers]
     else:
         for name, members in _groups(papers, group_by):
             label = f"#{tag_token(name)}" if group_by == "tag" and name != UNTAGGED else name
             parts.append(f"## {escape_inline(label)}")
-            parts += [paper_body(p, level=3, **options) for p in members]
+            parts += [body(p, 3) for p in members]
     return "\n\n".join(part.rstrip("\n") for part in parts) + "\n"
 
 
@@ -232,16 +234,16 @@ def _yaml_value(value: Any) -> str:
 
 def front_matter(paper: Paper) -> str:
     """YAML front matter with id, title, venue, year, tags, starred, read and code links."""
-    year = paper.get("year")
+    year = paper.year
     fields = {
-        "id": str(paper.get("id") or ""),
+        "id": paper.id,
         "title": paper_title(paper),
-        "venue": paper.get("venue") or None,
+        "venue": paper.venue or None,
         "year": year if isinstance(year, int) and not isinstance(year, bool) else None,
-        "tags": [str(t) for t in paper.get("tags") or []],
-        "starred": bool(paper.get("starred")),
-        "read": bool(paper.get("read")),
-        "code": [str(u) for u in paper.get("code_links") or []],
+        "tags": list(paper.tags),
+        "starred": paper.starred,
+        "read": paper.read,
+        "code": list(paper.code_links),
     }
     lines = ["---", *(f"{key}: {_yaml_value(value)}" for key, value in fields.items()), "---"]
     return "\n".join(lines) + "\n"
@@ -267,7 +269,7 @@ def write_per_paper(
     for paper in papers:
         path = root / safe_filename(paper_title(paper), taken)
         if path.parent != root:  # belt and braces: safe_filename never yields separators
-            raise ValueError(f"unsafe file name for paper {paper.get('id')!r}")
+            raise ValueError(f"unsafe file name for paper {paper.id!r}")
         body = paper_body(
             paper, level=1, with_abstracts=with_abstracts, abstract_markdown=abstract_markdown
         )

@@ -32,3 +32,11 @@ def open_connection(path: Path, *, readonly: bool = False) -> sqlite3.Connection
 def open_database(conn: sqlite3.Connection) -> sqlite_utils.Database:
     """Wrap our own connection; plugins off so nothing outside Reader runs inside it."""
     return sqlite_utils.Database(conn, execute_plugins=False)
+
+
+def close_writer(conn: sqlite3.Connection) -> None:
+    """Close the writer connection, letting SQLite refresh its query-planner statistics first."""
+    try:
+        conn.execute("PRAGMA optimize")
+    finally:
+        conn.close()

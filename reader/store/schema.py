@@ -9,6 +9,8 @@ from pathlib import Path
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
+from ..models import HighlightColour
+
 SCHEMA_MIGRATIONS = Migrations("reader")
 
 
@@ -93,26 +95,13 @@ def m0002_abstract_text(db: sqlite_utils.Database) -> None:
     db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('text_version', '0')")
 
 
-def refresh_plain_texts(conn, text_version: int, render) -> int:
-    """Recompute stored plain texts written by another text-rendering version; returns how many."""
-    row = conn.execute("SELECT value FROM meta WHERE key = 'text_version'").fetchone()
-    if row is not None and int(row[0]) == text_version:
-        return 0
-    rows = conn.execute("SELECT id, abstract FROM papers").fetchall()
-    conn.execute("BEGIN")
-    try:
-        conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_seq'")
-        seq = conn.execute("SELECT value FROM meta WHERE key = 'change_seq'").fetchone()[0]
-        conn.executemany(
-            "UPDATE papers SET abstract_text = ?, seq = ? WHERE id = ?",
-            [(render(r[1]), int(seq), r[0]) for r in rows],
-        )
-        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('text_version', ?)", [str(text_version)])
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    return len(rows)
+@SCHEMA_MIGRATIONS()
+def m0003_highlight_colour_names(db: sqlite_utils.Database) -> None:
+    """One colour vocabulary: the CLI stored hex values (#ffe066), the GUI names (yellow)."""
+    for (value,) in db.execute("SELECT DISTINCT color FROM highlights").fetchall():
+        name = str(HighlightColour.coerce(value))
+        if name != value:
+            db.execute("UPDATE highlights SET color = ? WHERE color = ?", [name, value])
 
 
 def migrate(db: sqlite_utils.Database, db_path: Path | None, backups_dir: Path | None) -> Path | None:

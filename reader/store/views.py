@@ -5,13 +5,19 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from ..models import ViewKind
+
 
 @dataclass(frozen=True)
 class View:
     """What the sidebar selected."""
 
-    kind: str = "all"  # all | unread | starred | notes | collection | tag
-    value: str | None = None
+    kind: ViewKind = ViewKind.ALL
+    value: str | None = None  # the collection or tag name
+
+    def __post_init__(self) -> None:
+        # A plain string is accepted and checked here, so an unknown kind fails where it is made.
+        object.__setattr__(self, "kind", ViewKind(self.kind))
 
 
 _SORTS = {
@@ -29,21 +35,21 @@ _SORTS = {
 SORT_KEYS = tuple(_SORTS)
 
 
-def where_for(view: View) -> tuple[str, list]:
+def where_for(view: View) -> tuple[str, list[str]]:
     kind = view.kind
-    if kind == "all":
+    if kind == ViewKind.ALL:
         return "", []
-    if kind == "unread":
+    if kind == ViewKind.UNREAD:
         return "WHERE p.read = 0", []
-    if kind == "read":
+    if kind == ViewKind.READ:
         return "WHERE p.read = 1", []
-    if kind == "starred":
+    if kind == ViewKind.STARRED:
         return "WHERE p.starred = 1", []
-    if kind == "notes":
+    if kind == ViewKind.NOTES:
         return "WHERE EXISTS (SELECT 1 FROM notes n WHERE n.paper_id = p.id)", []
-    if kind == "collection":
+    if kind == ViewKind.COLLECTION:
         return "WHERE p.collection = ?", [view.value or ""]
-    if kind == "tag":
+    if kind == ViewKind.TAG:
         return (
             "WHERE p.id IN (SELECT pt.paper_id FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id "
             "WHERE t.name = ?)",

@@ -1,0 +1,30 @@
+"""Sync state in the meta table: the change sequence, the text version, and what changed since."""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+def bump_seq(conn: sqlite3.Connection) -> int:
+    """Advance the change sequence; the index records the last sequence it reflects."""
+    conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_seq'")
+    return current_seq(conn)
+
+
+def current_seq(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT value FROM meta WHERE key = 'change_seq'").fetchone()[0])
+
+
+def changed_ids(conn: sqlite3.Connection, since_seq: int) -> list[str]:
+    """Papers written after since_seq."""
+    return [r[0] for r in conn.execute("SELECT id FROM papers WHERE seq > ?", [since_seq])]
+
+
+def text_version(conn: sqlite3.Connection) -> int | None:
+    """The text-rendering version the stored plain texts were made with (None: unknown)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'text_version'").fetchone()
+    return None if row is None else int(row[0])
+
+
+def set_text_version(conn: sqlite3.Connection, version: int) -> None:
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('text_version', ?)", [str(version)])

@@ -1,0 +1,29 @@
+"""Queries over the imports table: one row per imported file (no transactions here)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+
+from .sql import now_iso
+
+
+def log_import(
+    conn: sqlite3.Connection, path: str, fmt: str, new: int, duplicates: int, problems: Sequence[object]
+) -> None:
+    conn.execute(
+        "INSERT INTO imports (path, format, imported_at, new, duplicates, skipped, problems) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [path, fmt, now_iso(), new, duplicates, len(problems),
+         json.dumps([str(p) for p in problems], ensure_ascii=False)],
+    )
+
+
+def entries(conn: sqlite3.Connection) -> list[dict[str, object]]:
+    """Every import, oldest first."""
+    return [dict(r) for r in conn.execute("SELECT * FROM imports ORDER BY id")]
+
+
+def any_import(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM imports LIMIT 1").fetchone() is not None
