@@ -10,6 +10,7 @@ from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from importlib.resources import as_file
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import InputFileError, ReaderError, classify_sqlite_error
@@ -31,6 +32,9 @@ from .store.connection import close_writer
 from .store.index_docs import count_changed, docs_for_ids, iter_docs
 from .store.papers import Counts, PaperRow
 from .store.views import SORT_KEYS, View, paper_ids
+
+if TYPE_CHECKING:
+    from .exporters.markdown import GroupBy
 
 __all__ = ["Counts", "Library", "PaperRow", "SORT_KEYS", "View"]
 
@@ -475,13 +479,13 @@ class Library:
         """Import each file in its own transaction; a rejected file writes nothing."""
         from .importers import parse_file
 
-        paths = [Path(p) for p in paths]
+        files = [Path(p) for p in paths]
         summaries: list[ImportSummary] = []
-        for n, path in enumerate(paths):
+        for n, path in enumerate(files):
             if cancelled and cancelled():
                 break
             if progress:
-                progress(n, len(paths), f"Reading {path.name}")
+                progress(n, len(files), f"Reading {path.name}")
             summary = ImportSummary(path=str(path))
             try:
                 parsed = parse_file(path)
@@ -495,7 +499,7 @@ class Library:
                 break
             summaries.append(summary)
         if progress:
-            progress(len(paths), len(paths), "Imported")
+            progress(len(files), len(files), "Imported")
         if index:
             self.sync_index(progress, cancelled)
         return summaries
@@ -519,7 +523,7 @@ class Library:
         return self.papers(ids)
 
     def reading_list_markdown(
-        self, ids: Sequence[str], *, title: str = "Reading list", group_by: str | None = None,
+        self, ids: Sequence[str], *, title: str = "Reading list", group_by: GroupBy = None,
         with_abstracts: bool = False,
     ) -> str:
         from .exporters.markdown import reading_list
@@ -532,7 +536,7 @@ class Library:
 
     def export_reading_list(
         self, path: str | Path, ids: Sequence[str], *, title: str = "Reading list",
-        group_by: str | None = None, with_abstracts: bool = False,
+        group_by: GroupBy = None, with_abstracts: bool = False,
     ) -> Path:
         text = self.reading_list_markdown(ids, title=title, group_by=group_by, with_abstracts=with_abstracts)
         return _write_text_atomic(Path(path), text)

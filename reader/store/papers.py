@@ -12,6 +12,7 @@ from ..models import Paper, TitleSource
 from . import highlights as hl
 from . import notes, tags
 from .sql import chunks, marks, now_iso
+from .tags import clean_tag, clean_tags  # noqa: F401 - re-exported: callers import them from here
 
 
 @dataclass(frozen=True)

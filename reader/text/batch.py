@@ -30,15 +30,14 @@ def analyze_many(abstracts: Sequence[str], *, processes: int | None = None, prog
     """analyze() for each abstract, in order; uses a spawn-based process pool for large batches."""
     n = len(abstracts)
     workers = processes if processes is not None else min(os.cpu_count() or 1, 4)
+    out: list[Analysis] = []
     if n < PARALLEL_MIN or workers < 2:
-        out = []
         for i in range(0, n, _CHUNK):
             out.extend(_analyze_chunk(abstracts[i : i + _CHUNK]))
             if progress:
                 progress(min(i + _CHUNK, n), n)
         return out
     chunks = [abstracts[i : i + _CHUNK] for i in range(0, n, _CHUNK)]
-    out: list[Analysis] = []
     # spawn: the GUI process has threads, and forking a threaded process is unsafe.
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         for result in pool.map(_analyze_chunk, chunks):

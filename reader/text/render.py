@@ -13,11 +13,12 @@ import markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from reader.models import HighlightColour
 from reader.text.latex import latex_to_unicode
 from reader.text.runs import BOLD, CODE, ITALIC, LINK, MATH, SUB, SUP, Run, parse_runs
 
 HIT_STYLE = "background-color:#fff3a0;color:#000"
-DEFAULT_HIGHLIGHT = "#ffe08a"
+DEFAULT_HIGHLIGHT = HighlightColour.YELLOW.hex
 _COLOUR = re.compile(
     r"^(?:#[0-9a-fA-F]{3,8}|rgba?\(\s*[\d.%]+\s*(?:,\s*[\d.%]+\s*){2,3}\)|[A-Za-z]{3,20})$")
 
@@ -76,12 +77,19 @@ def term_spans(plain: str, terms: Iterable[str]) -> list[tuple[int, int]]:
     return [m.span() for m in pattern.finditer(plain)]
 
 
+def _css_colour(colour: str) -> str:
+    named = HighlightColour.parse(colour) if colour.isalpha() else None
+    if named is not None:
+        return named.hex
+    return colour if _COLOUR.match(colour) else DEFAULT_HIGHLIGHT
+
+
 def abstract_html(raw: str, highlights: Sequence[tuple[int, int, str]] = (),
                   terms: Sequence[str] = (), hit_style: str = HIT_STYLE) -> str:
     """A safe HTML <p> whose visible text equals abstract_plain(raw) character for character.
 
-    highlights are (start, end, css colour) spans over the plain text (later ones win where
-    they overlap); terms are search terms to mark with class "hit", styled with hit_style.
+    highlights are (start, end, colour) spans over the plain text (later ones win where
+    they overlap); a colour is a HighlightColour name, shown in its own hex, or a css colour; terms are search terms to mark with class "hit", styled with hit_style.
     """
     runs = parse_runs(raw or "")
     plain = "".join(r.text for r in runs)
@@ -94,7 +102,7 @@ def abstract_html(raw: str, highlights: Sequence[tuple[int, int, str]] = (),
             continue
         start, end = max(0, start), min(n, end)
         if start < end:
-            marks.append((start, end, colour if _COLOUR.match(colour) else DEFAULT_HIGHLIGHT))
+            marks.append((start, end, _css_colour(colour)))
     hits = term_spans(plain, terms) if terms else []
 
     cuts = {0, n}
