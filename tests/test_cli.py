@@ -154,3 +154,13 @@ def test_unrecognised_text_file_is_refused(data_dir, tmp_path):
 def test_search_json_has_snippets(data_dir):
     hits = json.loads(run(data_dir, "search", "sparse attention", "--json").stdout)
     assert "sparse" in hits[0]["snippet"].lower() and "<b>" not in hits[0]["snippet"]
+
+
+def test_highlight_colour_by_name_or_old_hex(data_dir):
+    pid = _ids(data_dir)[0]
+    run(data_dir, "highlight", pid, "0", "4", "--color", "green")
+    run(data_dir, "highlight", pid, "5", "9", "--color", "#ffe066")  # the old default still works
+    shown = json.loads(run(data_dir, "show", pid, "--json").stdout)
+    assert [h["color"] for h in shown["highlights"]][:2] == ["green", "yellow"]
+    bad = run(data_dir, "highlight", pid, "0", "4", "--color", "red", check=False)
+    assert bad.returncode == 2 and "unknown colour 'red'" in bad.stderr

@@ -273,30 +273,6 @@ def test_markdown_reading_list_has_star_tag_note(lib, tmp_path):
     assert not re.search(r"\$\s*<em>", html)
 
 
-def test_migration_copies_the_database_first_and_fills_plain_text(tmp_path):
-    from reader.store import SCHEMA_MIGRATIONS, open_connection, open_database
-
-    root = tmp_path / "old"
-    root.mkdir()
-    conn = open_connection(root / "library.sqlite3")
-    db = open_database(conn)
-    SCHEMA_MIGRATIONS.apply(db, stop_before="m0002_abstract_text")
-    conn.execute(
-        "INSERT INTO papers (id, title, title_source, derived_title, abstract, added_at, updated_at) "
-        "VALUES ('00ff00ff00ff00ff', 'Old', 'imported', 'Old', 'Accuracy rises from $<7$\\% to $\\approx 90$\\%.', "
-        "'2025-01-01T00:00:00+00:00', '2025-01-01T00:00:00+00:00')"
-    )
-    conn.close()
-    with Library.open(root) as lib:
-        backups = list((root / "backups").glob("library-before-m0002*.sqlite3"))
-        assert len(backups) == 1
-        assert lib.counts().total == 1  # not seeded: the library was not new
-        lib.sync_index()
-        assert [h.id for h in lib.search("accuracy").hits] == ["00ff00ff00ff00ff"]
-        text = lib._reader().execute("SELECT abstract_text FROM papers").fetchone()[0]
-        assert text == "Accuracy rises from <7% to ≈ 90%."
-
-
 def test_idle_maintenance_merges_the_small_segments(lib):
     ids = lib.paper_ids()[:12]
     for pid in ids:

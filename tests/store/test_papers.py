@@ -1,0 +1,103 @@
+"""reader.store.papers: rows, full papers, flags, titles, write-back and deletion."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from reader.models import Highlight, HighlightColour, Paper, TitleSource
+from reader.store import highlights, notes, tags
+from reader.store import papers as q
+
+from .conftest import IDS
+
+
+def test_papers_full_in_the_order_asked_and_unknown_skipped(conn):
+    found = q.papers_full(conn, [IDS[2], "ffffffffffffffff", IDS[0]])
+    assert [p.id for p in found] == [IDS[2], IDS[0]]
+    p = found[1]
+    assert isinstance(p, Paper)
+    assert (p.title, p.title_source, p.authors, p.year, p.read) == ("Alpha", TitleSource.IMPORTED, ["Ann Lee"], 2025, False)
+    assert (p.note, p.note_updated_at, p.highlights, p.tags) == ("", None, [], [])
+
+
+def test_rows_carry_tags_and_note_flag(conn):
+    tags.add(conn, [IDS[0]], "ml")
+    notes.set_note(conn, IDS[0], "a note")
+    rows = q.rows(conn, IDS)
+    assert rows[IDS[0]].tags == ("ml",) and rows[IDS[0]].has_note
+    assert rows[IDS[1]].tags == () and not rows[IDS[1]].has_note
+
+
+def test_counts_and_collections(conn):
+    q.set_flag(conn, "starred", [IDS[0], IDS[1]], True, seq=2)
+    q.set_flag(conn, "read", [IDS[1]], True, seq=2)
+    notes.set_note(conn, IDS[2], "x")
+    c = q.counts(conn)
+    assert (c.total, c.unread, c.read, c.starred, c.with_notes) == (3, 2, 1, 2, 1)
+    assert q.collections(conn) == [("Coll", 2)]
+    assert q.count(conn) == 3
+
+
+def test_set_flag_refuses_other_columns(conn):
+    with pytest.raises(ValueError):
+        q.set_flag(conn, "title", [IDS[0]], True, seq=2)
+
+
+def test_ids_with_prefix_and_existing(conn):
+    assert q.ids_with_prefix(conn, "a0") == [IDS[0]]
+    assert q.ids_with_prefix(conn, "") == list(IDS)
+    assert q.existing_ids(conn, [IDS[1], "nope"]) == {IDS[1]}
+
+
+def test_title_fields_and_set_title(conn):
+    q.set_title(conn, IDS[0], "x" * 600, TitleSource.EDITED)
+    p = q.papers_full(conn, [IDS[0]])[0]
+    assert (len(p.title), p.title_source) == (500, TitleSource.EDITED)
+    assert q.title_fields(conn, IDS[0]).derived_title == "Alpha"
+
+
+def test_touch_marks_papers_changed(conn):
+    before = q.papers_full(conn, [IDS[0]])[0].updated_at
+    q.touch(conn, [IDS[0]], seq=7)
+    q.touch(conn, [IDS[1]], seq=8, updated=False)
+    assert [tuple(r) for r in conn.execute("SELECT id, seq FROM papers ORDER BY id")][:2] == [(IDS[0], 7), (IDS[1], 8)]
+    assert q.papers_full(conn, [IDS[1]])[0].updated_at == before
+
+
+def test_write_paper_state_round_trips_everything(conn):
+    p = q.papers_full(conn, [IDS[0]])[0]
+    edited = dataclasses.replace(
+        p, title="Mine", title_source=TitleSource.EDITED, starred=True, tags=["b", "a"], note="n",
+        highlights=[Highlight(start=0, end=3, quote="The", color=HighlightColour.GREEN, comment="c")],
+    )
+    q.write_paper_state(conn, edited, seq=5, abstract_text="plain")
+    back = q.papers_full(conn, [IDS[0]])[0]
+    assert (back.title, back.starred, back.tags, back.note) == ("Mine", True, ["a", "b"], "n")
+    [h] = back.highlights
+    assert (h.quote, h.color, h.comment) == ("The", HighlightColour.GREEN, "c") and h.id is not None
+    assert conn.execute("SELECT abstract_text FROM papers WHERE id = ?", [IDS[0]]).fetchone()[0] == "plain"
+
+
+def test_delete_leaves_a_tombstone_and_restore_clears_it(conn):
+    p = q.papers_full(conn, [IDS[1]])[0]
+    highlights.add(conn, IDS[1], Highlight(start=0, end=3, quote="The"))
+    q.delete_papers(conn, [IDS[1]], seq=9)
+    assert q.existing_ids(conn, [IDS[1]]) == set()
+    assert highlights.highlights_for(conn, [IDS[1]]) == {}  # cascaded
+    assert conn.execute("SELECT seq FROM tombstones WHERE paper_id = ?", [IDS[1]]).fetchone()[0] == 9
+    q.write_paper_state(conn, p, seq=10, abstract_text="")
+    assert conn.execute("SELECT count(*) FROM tombstones").fetchone()[0] == 0
+
+
+def test_add_source_once(conn):
+    q.add_source(conn, [IDS[0], IDS[0]], "b.txt")
+    q.add_source(conn, [IDS[0]], "b.txt")
+    assert q.papers_full(conn, [IDS[0]])[0].sources == ["a.txt", "b.txt"]
+
+
+def test_plain_texts(conn):
+    q.set_plain_texts(conn, [(IDS[0], "new text")], seq=4)
+    assert tuple(conn.execute("SELECT abstract_text, seq FROM papers WHERE id = ?", [IDS[0]]).fetchone()) == ("new text", 4)
+    assert dict(q.abstracts(conn))[IDS[0]] == "The abstract of Alpha, long enough."

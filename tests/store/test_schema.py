@@ -1,0 +1,57 @@
+"""reader.store.schema: migrations run on a copy-protected database and fill derived data."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from reader.models import HighlightColour
+from reader.services import Library
+from reader.store import SCHEMA_MIGRATIONS, open_connection, open_database
+
+PID = "00ff00ff00ff00ff"
+
+
+def _old_library(root, stop_before: str) -> sqlite3.Connection:
+    """A library folder whose database stops before the migration `stop_before`."""
+    root.mkdir()
+    conn = open_connection(root / "library.sqlite3")
+    SCHEMA_MIGRATIONS.apply(open_database(conn), stop_before=stop_before)
+    conn.execute(
+        "INSERT INTO papers (id, title, title_source, derived_title, abstract, added_at, updated_at) "
+        f"VALUES ('{PID}', 'Old', 'imported', 'Old', 'Accuracy rises from $<7$\\% to $\\approx 90$\\%.', "
+        "'2025-01-01T00:00:00+00:00', '2025-01-01T00:00:00+00:00')"
+    )
+    return conn
+
+
+def test_migration_copies_the_database_first_and_fills_plain_text(tmp_path):
+    root = tmp_path / "old"
+    _old_library(root, "m0002_abstract_text").close()
+    with Library.open(root) as lib:
+        backups = list((root / "backups").glob("library-before-m0002*.sqlite3"))
+        assert len(backups) == 1
+        assert lib.counts().total == 1  # not seeded: the library was not new
+        lib.sync_index()
+        assert [h.id for h in lib.search("accuracy").hits] == [PID]
+        text = lib._reader().execute("SELECT abstract_text FROM papers").fetchone()[0]
+        assert text == "Accuracy rises from <7% to ≈ 90%."
+
+
+def test_highlight_colours_migrate_to_canonical_names(tmp_path):
+    root = tmp_path / "old"
+    conn = _old_library(root, "m0003_highlight_colour_names")
+    stored = ["#ffe066", "yellow", "#FFE08A", "Green", "#c6ddff", "#123456", "pink"]
+    for i, colour in enumerate(stored):
+        conn.execute(
+            'INSERT INTO highlights (paper_id, start, "end", quote, color, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+            [PID, i, i + 1, "A", colour, "2025-01-01T00:00:00+00:00"],
+        )
+    conn.close()
+    with Library.open(root) as lib:
+        assert list((root / "backups").glob("library-before-m0003*.sqlite3"))
+        raw = [r[0] for r in lib._reader().execute("SELECT color FROM highlights ORDER BY start")]
+        assert raw == ["yellow", "yellow", "yellow", "green", "blue", "yellow", "pink"]
+        paper = lib.paper(PID)
+        assert paper is not None
+        assert [h.color for h in paper.highlights][:5] == [HighlightColour.YELLOW] * 3 + [
+            HighlightColour.GREEN, HighlightColour.BLUE]

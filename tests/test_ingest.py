@@ -1,0 +1,44 @@
+"""reader.ingest: parsed files become finished rows; backups merge into papers already held."""
+
+from __future__ import annotations
+
+import json
+
+from reader.models import HighlightColour, TitleSource
+from reader.services import Library
+
+ABSTRACT = "We study frogs jumping over very long distances in the wild, and measure everything."
+
+
+def _backup(path, **paper):
+    data = {"format": "reader-backup", "version": 1, "papers": [{"abstract": ABSTRACT, **paper}]}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_backup_paper_without_title_gets_the_derived_one(tmp_path):
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        [s] = lib.import_files([_backup(tmp_path / "b.json", highlights=[{"start": 0, "end": 2, "color": "#ffe066"}])],
+                               index=False)
+        assert s.error is None and s.new == 1
+        p = lib.paper(s.new_ids[0])
+        assert p is not None and p.title and p.title_source == TitleSource.DERIVED
+        assert p.highlights[0].color is HighlightColour.YELLOW  # an old backup's hex colour
+
+
+def test_backup_of_a_held_paper_merges(tmp_path):
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        [s] = lib.import_files([_backup(tmp_path / "a.json", title="Frogs", tags=["mine"], starred=True)],
+                               index=False)
+        pid = s.new_ids[0]
+        lib.add_highlight(pid, 0, 2, "green")
+        other = _backup(tmp_path / "b.json", title="Frogs edited", title_source="edited", tags=["theirs"],
+                        read=True, note="their note", highlights=[{"start": 3, "end": 8, "color": "pink"}])
+        [s2] = lib.import_files([other], index=False)
+        assert (s2.new, s2.duplicates) == (0, 1)
+        p = lib.paper(pid)
+        assert p is not None
+        assert (p.title, p.title_source, p.starred, p.read, p.note) == (
+            "Frogs edited", TitleSource.EDITED, True, True, "their note")
+        assert p.tags == ["mine", "theirs"]
+        assert [h.color for h in p.highlights] == [HighlightColour.GREEN, HighlightColour.PINK]
