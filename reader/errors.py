@@ -16,7 +16,7 @@ class UsageError(ReaderError):
 class InputFileError(ReaderError):
     """A file cannot be imported at all; names the file and, where known, the line or record."""
 
-    def __init__(self, path, message: str, line: int | None = None):
+    def __init__(self, path: object, message: str, line: int | None = None) -> None:
         self.path = str(path)
         self.line = line
         self.reason = message

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from importlib.resources import as_file
@@ -35,6 +36,8 @@ from .store.views import SORT_KEYS, View, paper_ids
 
 if TYPE_CHECKING:
     from .exporters.markdown import GroupBy
+    from .search import SearchIndex
+    from .search.results import SearchResults
 
 __all__ = ["Counts", "Library", "PaperRow", "SORT_KEYS", "View"]
 
@@ -56,7 +59,7 @@ class ImportCancelled(Exception):
 class Library:
     """One library folder: the SQLite store (source of truth) and its derived Whoosh index."""
 
-    def __init__(self, paths: LibraryPaths, conn, index):
+    def __init__(self, paths: LibraryPaths, conn: sqlite3.Connection, index: SearchIndex):
         self.paths = paths
         self._wconn = conn
         self._wdb = open_database(conn)
@@ -64,7 +67,7 @@ class Library:
         self._store_lock = threading.RLock()
         self._index_lock = threading.Lock()
         self._local = threading.local()
-        self._readers: list = []
+        self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
         self._closed = False
 
@@ -134,7 +137,7 @@ class Library:
         self.close()
 
     # ------------------------------------------------------------------ connections
-    def _reader(self):
+    def _reader(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = open_connection(self.paths.database)
@@ -144,7 +147,7 @@ class Library:
         return conn
 
     @contextmanager
-    def _write(self):
+    def _write(self) -> Iterator[int]:
         """One transaction on the writer connection; yields the new change sequence number."""
         with self._store_lock:
             try:
@@ -269,7 +272,7 @@ class Library:
     def saved_searches(self) -> list[dict]:
         return searches.all_searches(self._reader())
 
-    def search(self, query: str, *, view: View | None = None, limit: int | None = 1000):
+    def search(self, query: str, *, view: View | None = None, limit: int | None = 1000) -> SearchResults:
         restrict = None
         if view is not None and view.kind != ViewKind.ALL:
             restrict = set(self.paper_ids(view))
