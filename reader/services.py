@@ -88,7 +88,11 @@ class Library:
             raise classify_sqlite_error(exc) from exc
         index = SearchIndex.open(paths.index_dir)
         lib = cls(paths, conn, index)
-        lib._refresh_plain_texts()
+        try:
+            lib._refresh_plain_texts()
+        except BaseException:
+            lib.close()
+            raise
         if seed_if_empty and lib._is_new():
             lib.import_seeds(index=False)
         return lib

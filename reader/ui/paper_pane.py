@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reader.models import HighlightColour
 from reader.text.render import abstract_html, note_html
 
 from .plain import plain_label, tooltip
@@ -33,11 +34,12 @@ from .tag_editor import TagEditor
 NOTE_SAVE_DELAY_MS = 700  # saved ≤ 1 s after typing stops
 NOTE_RETRY_MS = 10_000  # a failed note write is tried again this often
 NOTE_NOT_SAVED = "Not saved — will retry"
-HIGHLIGHT_COLOURS = {  # stored name -> (light css, dark css)
-    "yellow": ("#fff1a8", "#6b5d12"),
-    "green": ("#c8f0c0", "#2f5a2a"),
-    "blue": ("#c6ddff", "#2b4a73"),
-    "pink": ("#ffc9de", "#6e2f47"),
+HIGHLIGHT_COLOURS = {  # colour -> (light css: the colour's own hex, dark css)
+    HighlightColour.YELLOW: (HighlightColour.YELLOW.hex, "#6b5d12"),
+    HighlightColour.GREEN: (HighlightColour.GREEN.hex, "#2f5a2a"),
+    HighlightColour.BLUE: (HighlightColour.BLUE.hex, "#2b4a73"),
+    HighlightColour.PINK: (HighlightColour.PINK.hex, "#6e2f47"),
+    HighlightColour.PURPLE: (HighlightColour.PURPLE.hex, "#4d3a73"),
 }
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -51,7 +53,7 @@ HIT_STYLES = {
 
 
 def highlight_css(color: str, dark: bool) -> str:
-    light_css, dark_css = HIGHLIGHT_COLOURS.get(color, HIGHLIGHT_COLOURS["yellow"])
+    light_css, dark_css = HIGHLIGHT_COLOURS[HighlightColour.coerce(color)]
     return dark_css if dark else light_css
 
 
