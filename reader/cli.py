@@ -223,7 +223,7 @@ def _dispatch(args, lib) -> int:
     if cmd == "list":
         from .services import View
 
-        view = View(ViewKind.TAG, args.tag) if args.tag else View(ViewKind.STARRED) if args.starred else View()
+        view = View("tag", args.tag) if args.tag else View("starred") if args.starred else View()
         ids = lib.paper_ids(view, sort="added", descending=False)
         items = [
             it for it in _row_json(lib, ids)

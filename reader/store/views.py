@@ -8,16 +8,17 @@ from dataclasses import dataclass
 from ..models import ViewKind
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class View:
     """What the sidebar selected."""
 
-    kind: ViewKind = ViewKind.ALL
-    value: str | None = None  # the collection or tag name
+    kind: ViewKind
+    value: str | None  # the collection or tag name
 
-    def __post_init__(self) -> None:
-        # A plain string is accepted and checked here, so an unknown kind fails where it is made.
-        object.__setattr__(self, "kind", ViewKind(self.kind))
+    def __init__(self, kind: ViewKind | str = ViewKind.ALL, value: str | None = None) -> None:
+        # A plain string ("tag") is accepted and checked here, so an unknown kind fails where it is made.
+        object.__setattr__(self, "kind", ViewKind(kind))
+        object.__setattr__(self, "value", value)
 
 
 _SORTS = {
