@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
@@ -113,7 +114,7 @@ class PaperPane(QWidget):
         self.highlightButton.clicked.connect(lambda: self.request_highlight("yellow"))
         colours = QMenu(self.highlightButton)
         for name in HIGHLIGHT_COLOURS:
-            colours.addAction(name.capitalize(), lambda n=name: self.request_highlight(n))
+            colours.addAction(name.capitalize(), partial(self.request_highlight, name))
         self.highlightButton.setMenu(colours)
         self.highlightComment = QLineEdit(self)
         self.highlightComment.setObjectName("highlightComment")
