@@ -6,6 +6,7 @@ functions; every write runs on the window's writer thread between two snapshots.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..tasks import Task
@@ -43,7 +44,7 @@ def change(window: MainWindow, text: str, ids: Sequence[str] | Callable[[], Sequ
     def done(out: tuple) -> None:
         paper_ids, before, after, result = out
         if before != after:
-            restore = lambda snaps, gone: restore_snapshots(window, snaps, gone)  # noqa: E731
+            restore = partial(restore_snapshots, window)
             push_change(window.undo_stack, SnapshotCommand(restore, text, before, after, merge_key))
         window.after_write(paper_ids)
         if on_done is not None:
