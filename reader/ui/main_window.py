@@ -324,11 +324,7 @@ class MainWindow(QMainWindow):
             self.pane.tagEditor.input.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_note(self) -> None:
-        if self.pane.paper_id:
-            self.pane.tabs.setCurrentIndex(0)
-            self.pane.set_preview(False)
-            self.pane.noteEditor.setFocus(Qt.FocusReason.ShortcutFocusReason)
-            self.pane.noteEditor.moveCursor(self.pane.noteEditor.textCursor().MoveOperation.End)
+        self.pane.focus_note()
 
     # ------------------------------------------------------------------ drag and drop
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

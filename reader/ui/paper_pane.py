@@ -480,6 +480,14 @@ class PaperPane(QWidget):
         self._title_finished()
         self.flush_note()
 
+    def focus_note(self) -> None:
+        """N: the note editor, in edit mode, the cursor at the end (when a paper is shown)."""
+        if self.paper_id:
+            self.tabs.setCurrentIndex(0)
+            self.set_preview(False)
+            self.noteEditor.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            self.noteEditor.moveCursor(self.noteEditor.textCursor().MoveOperation.End)
+
     def set_preview(self, on: bool) -> None:
         if on:
             self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
