@@ -1,4 +1,4 @@
-"""Entry point: `reader` / `python -m reader` (GUI without a subcommand, headless CLI with one)."""
+"""Entry point: `reader` / `python -m reader` decides between the window and the headless CLI."""
 
 from __future__ import annotations
 
@@ -10,9 +10,20 @@ def main(argv: list[str] | None = None) -> int:
 
     # Frozen builds re-run this entry point for index worker processes.
     multiprocessing.freeze_support()
-    from .cli import run
+    from .cli import gui_request, run
 
-    return run(sys.argv[1:] if argv is None else argv)
+    args = sys.argv[1:] if argv is None else argv
+    gui = gui_request(args)
+    if gui is None:
+        return run(args)
+    if gui.smoke_test:
+        from .ui.smoke import run_smoke_test
+
+        return run_smoke_test()
+    from .ui.app import run as run_gui
+
+    assert gui.data_dir is not None  # set whenever the window opens on a library
+    return run_gui(gui.data_dir, import_paths=gui.open_paths or None)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import re
 import sys
 import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
@@ -224,7 +225,7 @@ def _dispatch(args, lib) -> int:
         from .services import View
 
         view = View("tag", args.tag) if args.tag else View("starred") if args.starred else View()
-        ids = lib.paper_ids(view, sort="added", descending=False)
+        ids = lib.listing("", view, sort="added", descending=False).ids
         items = [
             it for it in _row_json(lib, ids)
             if (not args.starred or it["starred"]) and (not args.unread or not it["read"])
@@ -236,10 +237,12 @@ def _dispatch(args, lib) -> int:
         return 0
     if cmd == "search":
         lib.sync_index()
-        res = lib.search(args.query, limit=max(1, args.limit))
+        # The GUI's listing: words by relevance, filters-only queries in `reader list` order.
+        found = lib.listing(args.query, sort="added", descending=False, limit=args.limit)
+        res = found.results if found.results is not None else lib.search(args.query, limit=args.limit)
         if res.problem:
             print(f"reader: query problem: {res.problem}", file=sys.stderr)
-        ids = [h.id for h in res.hits]
+        ids = found.ids[: args.limit] if found.results is not None else []  # a blank query matches nothing
         items = _row_json(lib, ids, {h.id: h.score for h in res.hits}, {h.id: h.snippet for h in res.hits})
         if args.json:
             print(json.dumps(items, ensure_ascii=False, indent=1), file=out)
@@ -347,9 +350,10 @@ def _export(args, lib, out) -> int:
 
 def _split_open_paths(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[list[str], list[str]]:
     """`reader FILE...` (e.g. a desktop "Open with"): the GUI opens and imports the files."""
-    commands = set()
-    for action in parser._subparsers._group_actions:  # noqa: SLF001 - argparse keeps them here
-        commands.update(action.choices)
+    commands: set[str] = set()
+    for action in parser._actions:  # noqa: SLF001 - argparse keeps the subcommands here
+        if isinstance(action, argparse._SubParsersAction):
+            commands.update(action.choices)
     rest, paths, i = [], [], 0
     while i < len(argv):
         arg = argv[i]
@@ -367,21 +371,34 @@ def _split_open_paths(parser: argparse.ArgumentParser, argv: list[str]) -> tuple
     return (rest, paths) if paths and all(Path(p).exists() for p in paths) else (argv, [])
 
 
-def run(argv: Sequence[str]) -> int:
+@dataclass(frozen=True)
+class GuiRequest:
+    """`reader`, `reader FILE...` or `reader --smoke-test`: the window opens (reader.__main__ starts it)."""
+
+    data_dir: Path | None
+    open_paths: list[str]
+    smoke_test: bool = False
+
+
+def gui_request(argv: Sequence[str]) -> GuiRequest | None:
+    """What the window should do for these arguments; None when they name a command."""
     parser = build_parser()
     argv, open_paths = _split_open_paths(parser, list(argv))
     args = parser.parse_args(argv)
     if args.smoke_test:
-        from .ui.smoke import run_smoke_test
+        return GuiRequest(None, [], smoke_test=True)
+    if args.command is not None:
+        return None
+    return GuiRequest(resolve_data_dir(args.data_dir), [str(Path(p).resolve()) for p in open_paths])
 
-        return run_smoke_test()
+
+def run(argv: Sequence[str]) -> int:
+    """Run one command (the window is started by reader.__main__, never from here)."""
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    if args.command is None or args.smoke_test:
+        parser.error("no command given (the window opens with `reader` alone)")
     data_dir = resolve_data_dir(args.data_dir)
-    if args.command is None:
-        from .ui.app import run as run_gui
-
-        if open_paths:
-            return run_gui(data_dir, import_paths=[str(Path(p).resolve()) for p in open_paths])
-        return run_gui(data_dir)
     from .logs import setup_logging
     from .services import Library
 

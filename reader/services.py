@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import InputFileError, ReaderError, classify_sqlite_error
+from .listing import SEARCH_LIMIT, Listing, list_papers
 from .models import (
     Highlight,
     HighlightColour,
@@ -572,6 +573,12 @@ class Library:
     def export_json(self, path: str | Path) -> Path:
         text = json.dumps(self.backup_data(), ensure_ascii=False, indent=1)
         return _write_text_atomic(Path(path), text + "\n")
+
+    # ------------------------------------------------------------------ listing
+    def listing(self, query: str = "", view: View = ALL, sort: str = "added", descending: bool = True, *,
+                search_sort: tuple[str, bool] | None = None, limit: int = SEARCH_LIMIT) -> Listing:
+        """The ids a list shows (GUI table, `reader list`/`search`): see reader.listing.list_papers."""
+        return list_papers(self, query, view, sort, descending, search_sort, limit)
 
 
 def _colour(value: HighlightColour | str) -> HighlightColour:

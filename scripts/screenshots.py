@@ -28,6 +28,7 @@ def main() -> int:
     from reader.services import Library
     from reader.ui.app import make_app
     from reader.ui.main_window import MainWindow
+    from reader.ui.operations import highlights, papers
 
     out = ROOT / "screenshots"
     out.mkdir(exist_ok=True)
@@ -39,10 +40,10 @@ def main() -> int:
         window.show()
         _wait(app, lambda: window.index_ready and not window.runner.busy)
         ids = window.model.ids()
-        window.add_tags(ids[:4], ["diffusion"])
-        window.add_tags(ids[2:5], ["to-read"])
-        window.set_starred(ids[1:6:2], True)
-        window.set_read(ids[3:12], True)
+        papers.add_tags(window, ids[:4], ["diffusion"])
+        papers.add_tags(window, ids[2:5], ["to-read"])
+        papers.set_starred(window, ids[1:6:2], True)
+        papers.set_read(window, ids[3:12], True)
         _wait(app, lambda: not window.runner.busy)
 
         window.searchBox.setText("diffusion")
@@ -53,15 +54,15 @@ def main() -> int:
             if "diffusion" in window.pane.abstractView.toPlainText().lower():
                 break
         pid = window.pane.paper_id
-        window.set_starred([pid], True)
-        window.add_tags([pid], ["must-read"])
+        papers.set_starred(window, [pid], True)
+        papers.add_tags(window, [pid], ["must-read"])
         window.pane.noteEditor.setPlainText(
             "**Why it matters:** the guidance trick could replace our sampler.\n\n"
             "- check the ablation in Table 2\n- compare with $O(n \\log n)$ baseline")
         window.flush()
         plain = window.pane.abstractView.toPlainText()
         start = plain.find(" ", 200) + 1
-        window.add_highlight(pid, start, start + 60, "yellow", "key claim")
+        highlights.add_highlight(window, pid, start, start + 60, "yellow", "key claim")
         _wait(app, lambda: not window.runner.busy)
         _wait(app, lambda: window.pane.relatedList.count() > 0, timeout=5)
         window.table.setFocus()

@@ -79,7 +79,7 @@ class ExportDialog(QDialog):
                 b.setEnabled(False)
         self.tagCombo = QComboBox(scope_box)
         self.tagCombo.addItems(list(tags))
-        if options.tag in tags:
+        if options.tag is not None and options.tag in tags:
             self.tagCombo.setCurrentText(options.tag)
         scope_layout.addWidget(self.tagCombo)
         layout.addWidget(scope_box)
@@ -109,20 +109,24 @@ class ExportDialog(QDialog):
             self._scopes.button(1).setChecked(True)
         self._update()
 
+    def _checked(self, group: QButtonGroup, default: str) -> str:
+        button = group.checkedButton()
+        return str(button.property("key")) if button is not None else default
+
     def _update(self, *_: object) -> None:
-        kind = self._kinds.checkedButton().property("key")
+        kind = self._checked(self._kinds, "reading_list")
         json_backup = kind == "json"
         self._scope_box.setEnabled(not json_backup)  # a backup is always the whole library
         self.titleEdit.setEnabled(kind == "reading_list")
         self.groupCombo.setEnabled(kind == "reading_list")
         self.abstractsCheck.setEnabled(not json_backup)
-        scope = self._scopes.checkedButton().property("key") if self._scopes.checkedButton() else "view"
+        scope = self._checked(self._scopes, "view")
         self.tagCombo.setEnabled(scope == "tag" and self.tagCombo.count() > 0)
 
     def options(self) -> ExportOptions:
-        scope = self._scopes.checkedButton().property("key") if self._scopes.checkedButton() else "view"
+        scope = self._checked(self._scopes, "view")
         return ExportOptions(
-            kind=self._kinds.checkedButton().property("key"),
+            kind=self._checked(self._kinds, "reading_list"),
             scope=scope,
             tag=self.tagCombo.currentText() or None,
             with_abstracts=self.abstractsCheck.isChecked(),

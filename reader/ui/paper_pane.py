@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
@@ -115,7 +116,7 @@ class PaperPane(QWidget):
         self.highlightButton.clicked.connect(lambda: self.request_highlight("yellow"))
         colours = QMenu(self.highlightButton)
         for name in HIGHLIGHT_COLOURS:
-            colours.addAction(name.capitalize(), lambda n=name: self.request_highlight(n))
+            colours.addAction(name.capitalize(), partial(self.request_highlight, name))
         self.highlightButton.setMenu(colours)
         self.highlightComment = QLineEdit(self)
         self.highlightComment.setObjectName("highlightComment")
@@ -480,6 +481,14 @@ class PaperPane(QWidget):
         """Save whatever is being edited (title and note) now."""
         self._title_finished()
         self.flush_note()
+
+    def focus_note(self) -> None:
+        """N: the note editor, in edit mode, the cursor at the end (when a paper is shown)."""
+        if self.paper_id:
+            self.tabs.setCurrentIndex(0)
+            self.set_preview(False)
+            self.noteEditor.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            self.noteEditor.moveCursor(self.noteEditor.textCursor().MoveOperation.End)
 
     def set_preview(self, on: bool) -> None:
         if on:

@@ -24,6 +24,10 @@ HINTS = {
 }
 
 
+def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+    return [child for child in (item.child(i) for i in range(item.childCount())) if child is not None]
+
+
 def view_key(view: View) -> str:
     return f"{view.kind}:{view.value or ''}"
 
@@ -93,12 +97,13 @@ class Sidebar(QTreeWidget):
     def hint(self, section: str) -> str | None:
         """The hint shown under an empty section, or None when it has entries."""
         item = self._sections[section]
-        if item.childCount() == 1 and item.child(0).data(0, HINT_ROLE):
-            return item.child(0).text(0)
+        children = _children(item)
+        if len(children) == 1 and children[0].data(0, HINT_ROLE):
+            return children[0].text(0)
         return None
 
     def _items(self) -> list[QTreeWidgetItem]:
-        return [s.child(i) for s in self._sections.values() for i in range(s.childCount())]
+        return [child for s in self._sections.values() for child in _children(s)]
 
     @staticmethod
     def _key_of(item: QTreeWidgetItem) -> str | None:
@@ -114,8 +119,7 @@ class Sidebar(QTreeWidget):
         self.blockSignals(True)
         try:
             lib = self._sections["Library"]
-            for i in range(lib.childCount()):
-                item = lib.child(i)
+            for item in _children(lib):
                 kind = item.data(0, KEY_ROLE)[1].kind
                 item.setText(1, str(getattr(counts, COUNT_ATTRS[kind], "")))
             for name, rows in (
@@ -140,6 +144,13 @@ class Sidebar(QTreeWidget):
                 return True
         return False
 
+    def show_view(self, view: View) -> None:
+        """Mark `view` as the current one without emitting viewSelected (the caller re-lists)."""
+        self.current_key = view_key(view)
+        self.blockSignals(True)
+        self.select_key(self.current_key)
+        self.blockSignals(False)
+
     def select_view(self, view: View) -> None:
         """Select a view (emitting viewSelected), falling back to All."""
         if not self.select_key(view_key(view)):
@@ -147,8 +158,7 @@ class Sidebar(QTreeWidget):
 
     def tag_names(self) -> list[str]:
         section = self._sections["Tags"]
-        return [section.child(i).text(0) for i in range(section.childCount())
-                if section.child(i).data(0, KEY_ROLE)]
+        return [child.text(0) for child in _children(section) if child.data(0, KEY_ROLE)]
 
     def _selection_changed(self) -> None:
         items = self.selectedItems()

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from importlib.resources import as_file
 from pathlib import Path
+from types import TracebackType
 
 # The offscreen platform plugin lacks this feature and says so; not a problem of the app.
 OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints"
@@ -40,8 +41,8 @@ def run_smoke_test() -> int:
         if kind in (QtMsgType.QtWarningMsg, QtMsgType.QtCriticalMsg, QtMsgType.QtFatalMsg):
             problems.append(f"Qt: {message}")
 
-    def on_exception(exc_type: type, exc: BaseException, tb: object) -> None:
-        problems.append("".join(traceback.format_exception(exc_type, exc, tb)))  # type: ignore[arg-type]
+    def on_exception(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        problems.append("".join(traceback.format_exception(exc_type, exc, tb)))
 
     previous_hook = sys.excepthook
     sys.excepthook = on_exception
@@ -66,7 +67,9 @@ def _drive(tmp: Path, problems: list[str]) -> None:
 
     from .app import make_app
     from .dialogs import ExportOptions
+    from .import_export import export_to, import_paths
     from .main_window import MainWindow
+    from .operations.papers import toggle_star
 
     app = make_app()
     library = Library.open(tmp / "library", seed_if_empty=False)
@@ -75,7 +78,7 @@ def _drive(tmp: Path, problems: list[str]) -> None:
         window.show()
         with ExitStack() as stack:
             seeds = [stack.enter_context(as_file(s)) for s in seed_files()]
-            window.import_paths(seeds)
+            import_paths(window, seeds)
             _wait(app, lambda: bool(window.last_import_summaries), what="the import")
         new = sum(s.new for s in window.last_import_summaries)
         if new == 0 or any(s.error for s in window.last_import_summaries):
@@ -89,17 +92,17 @@ def _drive(tmp: Path, problems: list[str]) -> None:
         pid = window.current_id()
         if pid is None:
             raise AssertionError("smoke test: no paper selected after the search")
-        window.toggle_star()
-        _wait(app, lambda: bool(library.paper(pid)["starred"]), what="the star")
+        toggle_star(window)
+        _wait(app, lambda: bool((library.paper(pid) or {}).get("starred")), what="the star")
 
         window.focus_note()
         window.pane.noteEditor.setPlainText(SMOKE_NOTE)
         window.flush()
-        if library.paper(pid)["note"] != SMOKE_NOTE:
+        if (library.paper(pid) or {}).get("note") != SMOKE_NOTE:
             raise AssertionError("smoke test: the note was not saved")
 
         out = tmp / "reading-list.md"
-        window.export_to(out, ExportOptions(kind="reading_list", scope="starred", title="Smoke test"))
+        export_to(window, out, ExportOptions(kind="reading_list", scope="starred", title="Smoke test"))
         _wait(app, lambda: window.last_export is not None, what="the export")
         text = out.read_text(encoding="utf-8")
         for expected in ("Smoke test", SMOKE_NOTE):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-
-class Restorer(Protocol):
-    def restore_snapshots(self, snapshots: list[dict], remove_ids: list[str]) -> None: ...
+# Writes snapshots back and removes the papers with the given ids (see operations.restore_snapshots).
+Restorer = Callable[[list[dict], list[str]], None]
 
 
 class SnapshotCommand(QUndoCommand):
@@ -20,9 +20,9 @@ class SnapshotCommand(QUndoCommand):
     reference to None on every push when id() is overridden in Python (a crash at exit).
     """
 
-    def __init__(self, target: Restorer, text: str, before: list[dict], after: list[dict], merge_key: Any = None):
+    def __init__(self, restore: Restorer, text: str, before: list[dict], after: list[dict], merge_key: Any = None):
         super().__init__(text)
-        self._target = target
+        self._restore = restore
         self.before = before
         self.after = after
         self.merge_key = merge_key
@@ -36,11 +36,11 @@ class SnapshotCommand(QUndoCommand):
             self._pushed = True
             return
         gone = sorted(self._ids(self.before) - self._ids(self.after))
-        self._target.restore_snapshots(self.after, gone)
+        self._restore(self.after, gone)
 
     def undo(self) -> None:
         added = sorted(self._ids(self.after) - self._ids(self.before))
-        self._target.restore_snapshots(self.before, added)
+        self._restore(self.before, added)
 
 
 def push_change(stack: QUndoStack, command: SnapshotCommand) -> None:

@@ -1,0 +1,172 @@
+"""The search bar: the query box (debounced), result count, did-you-mean, query problems, result sorting."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from reader.listing import is_filter_query
+from reader.search.results import SearchResults
+
+from .paper_model import SORT_KEYS
+from .plain import plain_label
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+SEARCH_DEBOUNCE_MS = 150
+PLACEHOLDER = "Search  (e.g. sparse attention   tag:rl   is:starred   year:2020-2023)   — / or Ctrl+F"
+
+
+class SearchBar(QWidget):
+    """The query row above the table (and the query problem under it).
+
+    While a query is typed the table sorts by relevance; a header click sorts the results by that
+    column instead (`search_sort`), and View → Sort by Relevance (or a third click) goes back."""
+
+    searchRequested = Signal()  # the query (or its sort) changed: re-list
+    submitted = Signal()  # Return in the box
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.setObjectName("searchBar")
+        self._main = window
+        self.search_sort: tuple[int, Qt.SortOrder] | None = None  # None: by relevance
+        self.searching = False
+
+        self.searchBox = QLineEdit(self)
+        self.searchBox.setObjectName("searchBox")
+        self.searchBox.setPlaceholderText(PLACEHOLDER)
+        self.searchBox.setClearButtonEnabled(True)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(SEARCH_DEBOUNCE_MS)
+        self._timer.timeout.connect(self.searchRequested)
+        self.searchBox.textChanged.connect(lambda _text: self._timer.start())
+        self.searchBox.returnPressed.connect(self.submitted)
+        self.resultLabel = QLabel(self)
+        self.resultLabel.setObjectName("resultLabel")
+        plain_label(self.resultLabel)
+        self.suggestionLabel = QLabel(self)
+        self.suggestionLabel.setObjectName("suggestionLabel")
+        self.suggestionLabel.setTextFormat(Qt.TextFormat.RichText)
+        self.suggestionLabel.linkActivated.connect(self.accept_suggestion)
+        self.suggestionLabel.hide()
+        self.problemLabel = QLabel(self)
+        self.problemLabel.setObjectName("problemLabel")
+        plain_label(self.problemLabel)
+        self.problemLabel.setStyleSheet("color: #d9534f;")
+        self.problemLabel.setWordWrap(True)
+        self.problemLabel.hide()
+
+        row = QHBoxLayout()
+        row.setContentsMargins(6, 6, 6, 2)
+        row.addWidget(self.searchBox, 1)
+        row.addWidget(self.resultLabel)
+        row.addWidget(self.suggestionLabel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(row)
+        layout.addWidget(self.problemLabel)
+
+    def query(self) -> str:
+        return self.searchBox.text().strip()
+
+    def stop_timer(self) -> None:
+        """A re-list is starting anyway: the pending debounced one is not needed."""
+        self._timer.stop()
+
+    def clear_silently(self) -> None:
+        """Empty the box without re-listing (the caller re-lists)."""
+        self.searchBox.blockSignals(True)
+        self.searchBox.clear()
+        self.searchBox.blockSignals(False)
+
+    # ------------------------------------------------------------------ result state
+    def show_state(self, query: str, results: SearchResults | None, shown: int) -> None:
+        """The count ("12 of 340 results · by relevance"), did-you-mean and the query's problem."""
+        if not query or results is None:
+            self.resultLabel.setText("")
+            self.suggestionLabel.hide()
+            self.problemLabel.hide()
+            return
+        # The total may count a repeated hit more than once; never show fewer than the rows.
+        total = max(int(results.total) - (len(results.hits) - shown), shown)
+        text = f"{total} result{'s' if total != 1 else ''}"
+        if shown < total:
+            text = f"{shown} of {total} results"
+        if self.search_sort is None and not is_filter_query(results) and shown > 1:
+            text += " · by relevance"
+        self.resultLabel.setText(text)
+        suggestion = results.suggestion
+        if suggestion and not results.hits:
+            self.suggestionLabel.setText(f"Did you mean <a href='suggest'>{html.escape(suggestion)}</a>?")
+            self.suggestionLabel.setProperty("suggestion", suggestion)
+            self.suggestionLabel.show()
+        else:
+            self.suggestionLabel.hide()
+        self.problemLabel.setText(results.problem or "")
+        self.problemLabel.setVisible(bool(results.problem))
+
+    def accept_suggestion(self, _link: str = "") -> None:
+        suggestion = self.suggestionLabel.property("suggestion")
+        if suggestion:
+            self.searchBox.setText(str(suggestion))
+            self.searchRequested.emit()
+
+    # ------------------------------------------------------------------ sorting results
+    def search_sort_args(self) -> tuple[str, bool] | None:
+        """The (sort key, descending) a header click chose for the results; None: by relevance."""
+        if self.search_sort is None:
+            return None
+        column, order = self.search_sort
+        return SORT_KEYS[column], order == Qt.SortOrder.DescendingOrder
+
+    def set_searching(self, on: bool) -> None:
+        """Entering a search sorts by relevance; leaving it brings back the library's sort."""
+        if on != self.searching:
+            self.searching = on
+            self.search_sort = None
+            self.show_sort_indicator()
+
+    def show_sort_indicator(self) -> None:
+        w = self._main
+        hh = w.table.horizontalHeader()
+        hh.blockSignals(True)  # only show it: the list is re-queried by the caller
+        try:
+            # While searching, a third click on a header clears the indicator: back to relevance.
+            hh.setSortIndicatorClearable(self.searching)
+            if self.searching:
+                column, order = self.search_sort or (-1, Qt.SortOrder.AscendingOrder)
+                hh.setSortIndicator(column, order)
+            else:
+                hh.setSortIndicator(w.sort_column, w.sort_order)
+        finally:
+            hh.blockSignals(False)
+        hh.viewport().update()
+        w.relevanceAction.setEnabled(self.searching and self.search_sort is not None)
+
+    def sort_by_relevance(self) -> None:
+        """View → Sort by Relevance: the search's own order again."""
+        if self.searching and self.search_sort is not None:
+            self.search_sort = None
+            self.show_sort_indicator()
+            self.searchRequested.emit()
+
+    def sort_requested(self, column: int, order: Qt.SortOrder) -> None:
+        """A header click: sorts the search results, or the library when no query is typed."""
+        w = self._main
+        self.set_searching(bool(self.query()))
+        if self.searching:
+            self.search_sort = (column, order) if column in SORT_KEYS else None
+            self.show_sort_indicator()
+        elif column in SORT_KEYS:
+            w.sort_column, w.sort_order = column, order
+        else:
+            self.show_sort_indicator()
+            return
+        self.searchRequested.emit()

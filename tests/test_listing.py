@@ -1,0 +1,72 @@
+"""Library.listing: the ids a list shows for a query, a view and a sort (the GUI table and the CLI)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from reader.listing import is_filter_query
+from reader.services import Library, View
+
+
+@pytest.fixture()
+def lib(tmp_path):
+    library = Library.open(tmp_path / "lib")
+    library.sync_index()
+    yield library
+    library.close()
+
+
+def test_no_query_lists_the_view_in_the_sort_order(lib: Library) -> None:
+    ids = lib.paper_ids()[:3]
+    lib.set_starred(ids, True)
+    found = lib.listing("  ", View("starred"), "title", False)
+    assert found.query == "" and found.results is None
+    assert found.ids == lib.paper_ids(View("starred"), "title", False)
+    assert sorted(found.ids) == sorted(ids)
+    assert lib.listing().ids == lib.paper_ids(View(), "added", True)
+
+
+def test_words_are_ranked_and_capped(lib: Library) -> None:
+    found = lib.listing("model", limit=5)
+    assert found.results is not None and not is_filter_query(found.results)
+    assert found.ids == [h.id for h in found.results.hits]
+    assert len(found.ids) == 5 < found.results.total
+    assert found.ids == lib.search("model", limit=5).ids  # relevance order, the index's own
+
+
+def test_filters_only_list_every_match_in_the_sort_order(lib: Library) -> None:
+    found = lib.listing("year:2025", sort="title", descending=False, limit=10)
+    assert found.results is not None and is_filter_query(found.results)
+    assert found.ids == lib.paper_ids(View(), "title", False)  # all 56, not the first 10
+    assert len(found.ids) == 56 > 10
+
+
+def test_search_sort_reorders_the_hits_only(lib: Library) -> None:
+    ranked = lib.listing("learning").ids
+    by_year = lib.listing("learning", search_sort=("year", False)).ids
+    assert sorted(by_year) == sorted(ranked) and by_year != ranked
+    assert by_year == [i for i in lib.paper_ids(View(), "year", False) if i in set(ranked)]
+
+
+def test_the_view_restricts_a_search(lib: Library) -> None:
+    tagged = lib.paper_ids()[:4]
+    lib.add_tags(tagged, ["mine"])
+    found = lib.listing("year:2025", View("tag", "mine"))
+    assert sorted(found.ids) == sorted(tagged)
+
+
+def test_cli_list_and_search_use_the_same_listing(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from reader.cli import run
+
+    data = str(tmp_path / "lib")
+    assert run(["--data-dir", data, "list", "--json"]) == 0
+    listed = [it["id"] for it in json.loads(capsys.readouterr().out)]
+    assert run(["--data-dir", data, "search", "year:2025", "--limit", "3", "--json"]) == 0
+    found = [it["id"] for it in json.loads(capsys.readouterr().out)]
+    assert found == listed[:3]  # filters only: `reader list` order, cut at --limit
+    with Library.open(tmp_path / "lib") as lib:
+        assert listed == lib.listing("", View(), "added", False).ids
+        assert len(lib.listing("year:2025", limit=3).ids) == 56
+

@@ -1,0 +1,83 @@
+"""Import and export flows: the dialog code paths, drag and drop, per-paper and JSON exports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QMessageBox
+
+from reader.services import Library
+from reader.ui import import_export
+from reader.ui.dialogs import ExportOptions
+from reader.ui.main_window import MainWindow
+
+
+def paper(library: Library, pid: str) -> dict:
+    found = library.paper(pid)
+    assert found is not None
+    return found
+
+
+def test_import_through_dialog_code_path(qtbot, window: MainWindow, library: Library, tmp_path: Path) -> None:
+    src = tmp_path / "papers.jsonl"
+    good = [
+        '{"title": "Tiny test paper one", "abstract": "We study a tiny problem about tadpoles and ponds in great detail here."}',
+        '{"title": "Tiny test paper two", "abstract": "A second abstract on frogs, lily pads and the physics of jumping far."}',
+    ]
+    src.write_text(good[0] + "\n{not json\n" + good[1] + "\n", encoding="utf-8")
+    window.table.selectRow(3)
+    selected = window.current_id()
+    import_export.import_paths(window, [src])
+    assert window.status.progressBar.isVisible() and window.status.taskLabel.isVisible()
+    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    summary = window.last_import_summaries[0]
+    assert (summary.new, summary.duplicates, len(summary.skipped)) == (2, 0, 1)
+    assert "2 new" in window.last_import_text and "line 2" in window.last_import_text
+    box = window.findChild(QMessageBox, "importSummary")
+    assert box is not None and box.isVisible()
+    box.close()
+    qtbot.waitUntil(lambda: window.model.rowCount() == 58)
+    assert window.current_id() == selected  # the table updated without losing the selection
+    qtbot.waitUntil(lambda: not window.status.progressBar.isVisible())
+    assert window.status.countsLabel.text().startswith("58 papers")
+
+
+def test_failed_import_keeps_typed_note(qtbot, window: MainWindow, library: Library, tmp_path: Path) -> None:
+    pid = window.pane.paper_id
+    window.focus_note()
+    qtbot.keyClicks(window.pane.noteEditor, "keep me")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{nope\n", encoding="utf-8")
+    import_export.import_paths(window, [bad])
+    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    assert window.last_import_summaries[0].error
+    assert paper(library, pid)["note"] == "keep me"
+    window.findChild(QMessageBox, "importSummary").close()
+
+
+def test_drop_files_imports_them(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    src = tmp_path / "dropped.jsonl"
+    src.write_text('{"title": "Dropped paper", "abstract": "An abstract about dropping files onto windows for tests."}\n',
+                   encoding="utf-8")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(src))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    assert window.last_import_summaries[0].new == 1
+    qtbot.waitUntil(lambda: window.model.rowCount() == 57)
+
+
+def test_export_per_paper_and_json(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    window.table.selectRow(0)
+    import_export.export_to(window, tmp_path / "papers", ExportOptions(kind="per_paper", scope="selection"))
+    qtbot.waitUntil(lambda: window.last_export is not None)
+    assert len(list((tmp_path / "papers").glob("*.md"))) == 1
+    window.last_export = None
+    import_export.export_to(window, tmp_path / "backup.json", ExportOptions(kind="json"))
+    qtbot.waitUntil(lambda: window.last_export is not None)
+    assert '"reader-backup"' in (tmp_path / "backup.json").read_text(encoding="utf-8")
+    assert Path(str(window.settings.value("lastExportFolder"))) == tmp_path

@@ -1,0 +1,104 @@
+"""The search bar: focus, query problems, did-you-mean, sorting results, uncapped filter searches."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QMessageBox
+
+from reader import listing
+from reader.services import Library, View
+from reader.ui.main_window import MainWindow
+from reader.ui.paper_model import COL_ADDED, COL_TITLE, COL_YEAR
+
+
+def key(qtbot, widget, k, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+    qtbot.keyClick(widget, k, modifier)
+
+
+def click_header(qtbot, window: MainWindow, column: int) -> None:
+    hh = window.table.horizontalHeader()
+    x = hh.sectionViewportPosition(column) + hh.sectionSize(column) // 2
+    qtbot.mouseClick(hh.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, hh.height() // 2))
+
+
+def search(qtbot, window: MainWindow, query: str) -> None:
+    window.searchBox.setText(query)
+    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query)
+
+
+def search_now(qtbot, window: MainWindow, query: str) -> None:
+    window.searchBox.setText(query)
+    window.refresh_list()
+    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query,
+                    timeout=5000)
+
+
+def test_slash_focuses_search_and_problem_shown_inline(qtbot, window: MainWindow) -> None:
+    window.focus_table()
+    key(qtbot, window.table, Qt.Key.Key_Slash)
+    assert window.searchBox.hasFocus()
+    qtbot.keyClicks(window.searchBox, "title:(")
+    qtbot.waitUntil(lambda: window.search_results is not None and window.searchBar.problemLabel.isVisible())
+    assert window.searchBar.problemLabel.text()
+    assert window.findChild(QMessageBox) is None
+
+
+def test_did_you_mean(qtbot, window: MainWindow) -> None:
+    window.searchBox.setText("difusion")
+    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == "difusion")
+    if not window.search_results.suggestion:
+        pytest.skip("the index offered no suggestion for this misspelling")
+    assert window.searchBar.suggestionLabel.isVisible()
+    window.searchBar.accept_suggestion()
+    qtbot.waitUntil(lambda: window.model.rowCount() > 0 and window.searchBox.text() != "difusion")
+
+
+def test_header_click_sorts_search_results_and_relevance_returns(qtbot, window: MainWindow,
+                                                                 library: Library) -> None:
+    search(qtbot, window, "learning")
+    relevance = list(window.model.ids())
+    assert len(relevance) > 5
+    assert "by relevance" in window.searchBar.resultLabel.text()
+    assert window.table.horizontalHeader().sortIndicatorSection() == -1
+
+    click_header(qtbot, window, COL_YEAR)  # ascending by year, restricted to the hits
+    wanted = set(relevance)
+    by_year = [i for i in library.paper_ids(View(), "year", False) if i in wanted]
+    qtbot.waitUntil(lambda: window.model.ids() == by_year)
+    assert window.searchBar.search_sort == (COL_YEAR, Qt.SortOrder.AscendingOrder)
+    assert "by relevance" not in window.searchBar.resultLabel.text()
+
+    click_header(qtbot, window, COL_TITLE)
+    by_title = [i for i in library.paper_ids(View(), "title", False) if i in wanted]
+    qtbot.waitUntil(lambda: window.model.ids() == by_title)
+    click_header(qtbot, window, COL_TITLE)  # descending
+    qtbot.waitUntil(lambda: window.model.ids() == by_title[::-1] or window.searchBar.search_sort[1] == Qt.SortOrder.DescendingOrder)
+    click_header(qtbot, window, COL_TITLE)  # third click: back to relevance
+    qtbot.waitUntil(lambda: window.model.ids() == relevance)
+    assert window.searchBar.search_sort is None and window.table.horizontalHeader().sortIndicatorSection() == -1
+
+    click_header(qtbot, window, COL_YEAR)
+    qtbot.waitUntil(lambda: window.model.ids() == by_year)
+    assert window.relevanceAction.isEnabled()
+    window.relevanceAction.trigger()
+    qtbot.waitUntil(lambda: window.model.ids() == relevance)
+
+    # Leaving the search brings back the library's own sort, untouched by the search sorts.
+    window.searchBox.clear()
+    qtbot.waitUntil(lambda: window.search_results is None)
+    assert (window.sort_column, window.sort_order) == (COL_ADDED, Qt.SortOrder.DescendingOrder)
+    assert window.table.horizontalHeader().sortIndicatorSection() == COL_ADDED
+    qtbot.waitUntil(lambda: window.model.ids() == library.paper_ids(View(), "added", True))
+
+
+def test_filter_only_search_lists_every_match(qtbot, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(listing, "SEARCH_LIMIT", 10)
+    search_now(qtbot, window, "year:2025")
+    assert window.model.rowCount() == 56
+    assert window.searchBar.resultLabel.text() == "56 results"
+    search_now(qtbot, window, "tag:none-yet OR venue:icml")
+    assert window.model.rowCount() == 56
+    search_now(qtbot, window, "model")  # words: the best SEARCH_LIMIT, by relevance
+    assert window.model.rowCount() == 10
+    assert window.searchBar.resultLabel.text().startswith("10 of ")
