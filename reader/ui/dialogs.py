@@ -23,13 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader.models import ImportSummary
+from reader.exporters.markdown import GroupBy
+from reader.models import ExportKind, ImportSummary
 
 SCOPES = (("selection", "Selected papers"), ("view", "Current list (search / filter)"),
           ("starred", "Starred papers"), ("tag", "Papers with the tag"))
-KINDS = (("reading_list", "Reading list (one Markdown file)"),
-         ("per_paper", "One Markdown file per paper (folder)"),
-         ("json", "JSON backup of the whole library"))
+KINDS = ((ExportKind.READING_LIST, "Reading list (one Markdown file)"),
+         (ExportKind.PER_PAPER, "One Markdown file per paper (folder)"),
+         (ExportKind.JSON, "JSON backup of the whole library"))
 GROUPS = (("", "No grouping"), ("venue", "By venue"), ("tag", "By tag"))
 
 
@@ -37,12 +38,12 @@ GROUPS = (("", "No grouping"), ("venue", "By venue"), ("tag", "By tag"))
 class ExportOptions:
     """What the export dialog asked for."""
 
-    kind: str = "reading_list"  # reading_list | per_paper | json
+    kind: ExportKind = ExportKind.READING_LIST
     scope: str = "selection"  # selection | view | starred | tag
     tag: str | None = None
     with_abstracts: bool = False
     title: str = "Reading list"
-    group_by: str | None = None
+    group_by: GroupBy = None
 
 
 class ExportDialog(QDialog):
@@ -57,10 +58,10 @@ class ExportDialog(QDialog):
         kind_box = QGroupBox("Export as", self)
         kind_layout = QVBoxLayout(kind_box)
         self._kinds = QButtonGroup(self)
-        for i, (key, label) in enumerate(KINDS):
+        for i, (kind, label) in enumerate(KINDS):
             b = QRadioButton(label, kind_box)
-            b.setProperty("key", key)
-            b.setChecked(key == options.kind)
+            b.setProperty("key", str(kind))
+            b.setChecked(kind == options.kind)
             self._kinds.addButton(b, i)
             kind_layout.addWidget(b)
         layout.addWidget(kind_box)
@@ -114,11 +115,11 @@ class ExportDialog(QDialog):
         return str(button.property("key")) if button is not None else default
 
     def _update(self, *_: object) -> None:
-        kind = self._checked(self._kinds, "reading_list")
-        json_backup = kind == "json"
+        kind = ExportKind(self._checked(self._kinds, ExportKind.READING_LIST))
+        json_backup = kind == ExportKind.JSON
         self._scope_box.setEnabled(not json_backup)  # a backup is always the whole library
-        self.titleEdit.setEnabled(kind == "reading_list")
-        self.groupCombo.setEnabled(kind == "reading_list")
+        self.titleEdit.setEnabled(kind == ExportKind.READING_LIST)
+        self.groupCombo.setEnabled(kind == ExportKind.READING_LIST)
         self.abstractsCheck.setEnabled(not json_backup)
         scope = self._checked(self._scopes, "view")
         self.tagCombo.setEnabled(scope == "tag" and self.tagCombo.count() > 0)
@@ -126,13 +127,17 @@ class ExportDialog(QDialog):
     def options(self) -> ExportOptions:
         scope = self._checked(self._scopes, "view")
         return ExportOptions(
-            kind=self._checked(self._kinds, "reading_list"),
+            kind=ExportKind(self._checked(self._kinds, ExportKind.READING_LIST)),
             scope=scope,
             tag=self.tagCombo.currentText() or None,
             with_abstracts=self.abstractsCheck.isChecked(),
             title=self.titleEdit.text().strip() or "Reading list",
-            group_by=self.groupCombo.currentData() or None,
+            group_by=_group_by(self.groupCombo.currentData()),
         )
+
+
+def _group_by(data: object) -> GroupBy:
+    return "tag" if data == "tag" else "venue" if data == "venue" else None
 
 
 class ShortcutsDialog(QDialog):

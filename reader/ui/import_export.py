@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
+from reader.models import ExportKind
 from reader.services import View
 
 from .dialogs import ExportDialog, ExportOptions, import_summary_text
@@ -85,11 +86,11 @@ def ask_export(window: MainWindow) -> None:
     options = dialog.options()
     window.export_options = options
     folder = str(window.settings.value("lastExportFolder", str(Path.home())))
-    if options.kind == "per_paper":
+    if options.kind == ExportKind.PER_PAPER:
         path = QFileDialog.getExistingDirectory(window, "Export to folder", folder)
     else:
-        suffix = ".json" if options.kind == "json" else ".md"
-        name = "reader-backup.json" if options.kind == "json" else "reading-list.md"
+        suffix = ".json" if options.kind == ExportKind.JSON else ".md"
+        name = "reader-backup.json" if options.kind == ExportKind.JSON else "reading-list.md"
         path, _ = QFileDialog.getSaveFileName(window, "Export", str(Path(folder) / name), f"*{suffix}")
     if path:
         export_to(window, path, options)
@@ -116,14 +117,14 @@ def export_to(window: MainWindow, path: str | Path, options: ExportOptions | Non
     options = options or ExportOptions()
     window.pane.flush_note()
     window.settings.setValue("lastExportFolder",
-                             str(Path(path) if options.kind == "per_paper" else Path(path).parent))
+                             str(Path(path) if options.kind == ExportKind.PER_PAPER else Path(path).parent))
     lib, chosen = window.library, options
     ids = scope_ids(window, options)
 
     def job() -> Any:
-        if chosen.kind == "json":
+        if chosen.kind == ExportKind.JSON:
             return lib.export_json(path)
-        if chosen.kind == "per_paper":
+        if chosen.kind == ExportKind.PER_PAPER:
             return lib.export_per_paper(path, ids(), with_abstracts=chosen.with_abstracts)
         return lib.export_reading_list(path, ids(), title=chosen.title, group_by=chosen.group_by,
                                        with_abstracts=chosen.with_abstracts)

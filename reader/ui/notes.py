@@ -47,7 +47,7 @@ def save_notes_on_quit(window: MainWindow, timeout: float = 30.0) -> list[Path]:
     for pid, text in window.pane.unsaved_notes().items():
         def write(pid: str = pid, text: str = text) -> None:
             current = lib.paper(pid)
-            if current is not None and (current.get("note") or "") != text:
+            if current is not None and current.note != text:
                 lib.set_note(pid, text)
 
         try:

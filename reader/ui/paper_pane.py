@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader.models import HighlightColour
+from reader.models import HighlightColour, Paper
 from reader.text.render import abstract_html, note_html
 
 from .plain import plain_label, tooltip
@@ -76,7 +76,7 @@ class PaperPane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("paperPane")
-        self.paper: dict[str, Any] | None = None
+        self.paper: Paper | None = None
         self.terms: list[str] = []
         self.dark = False
         self._note_paper: str | None = None
@@ -247,11 +247,11 @@ class PaperPane(QWidget):
     # -- showing --------------------------------------------------------------------------
     @property
     def paper_id(self) -> str | None:
-        return self.paper["id"] if self.paper else None
+        return self.paper.id if self.paper else None
 
-    def set_paper(self, paper: dict[str, Any] | None, *, terms: list[str] | None = None) -> None:
+    def set_paper(self, paper: Paper | None, *, terms: list[str] | None = None) -> None:
         """Show `paper`; re-showing the same paper keeps what is being typed."""
-        same = bool(paper and self.paper and paper["id"] == self.paper["id"])
+        same = bool(paper and self.paper and paper.id == self.paper.id)
         if not same:
             self.flush_note()
         self.paper = paper
@@ -263,7 +263,7 @@ class PaperPane(QWidget):
         finally:
             self._loading = False
 
-    def _fill(self, paper: dict[str, Any] | None, same: bool) -> None:
+    def _fill(self, paper: Paper | None, same: bool) -> None:
         enabled = paper is not None
         for w in (self.titleEdit, self.starButton, self.readButton, self.tagEditor, self.tabs, self.highlightComment):
             w.setEnabled(enabled)
@@ -279,39 +279,39 @@ class PaperPane(QWidget):
             self._sync_buttons(False, False)
             return
         if not (same and self.titleEdit.hasFocus()):
-            self.titleEdit.setText(paper.get("title") or "")
-        meta = [str(x) for x in (paper.get("venue"), paper.get("year")) if x]
-        authors = paper.get("authors") or []
+            self.titleEdit.setText(paper.title)
+        meta = [str(x) for x in (paper.venue, paper.year) if x]
+        authors = paper.authors
         if authors:
             shown = ", ".join(authors[:12]) + (f" … (+{len(authors) - 12})" if len(authors) > 12 else "")
             meta.append(shown)
-        if paper.get("method"):
-            meta.append(f"method: {paper['method']}")
+        if paper.method:
+            meta.append(f"method: {paper.method}")
         self.metaLabel.setText(" · ".join(meta))
-        self._sync_buttons(bool(paper.get("starred")), bool(paper.get("read")))
-        self.tagEditor.set_tags(list(paper.get("tags") or []))
+        self._sync_buttons(paper.starred, paper.read)
+        self.tagEditor.set_tags(list(paper.tags))
         self.render_abstract()
-        links = [u for u in (paper.get("code_links") or []) if isinstance(u, str)]
-        links += [u for u in (paper.get("links") or []) if isinstance(u, str) and u not in links]
+        links = list(paper.code_links)
+        links += [u for u in paper.links if u not in links]
         self.codeLinks.setText(
             " · ".join(f"<a href='{html.escape(u, quote=True)}'>{html.escape(_short(u))}</a>" for u in links[:6])
         )
         self.codeLinks.setVisible(bool(links))
         self.highlightList.clear()
-        for h in paper.get("highlights") or []:
-            text = f"“{h.get('quote', '')}”"
-            if h.get("comment"):
-                text += f" — {h['comment']}"
+        for h in paper.highlights:
+            text = f"“{h.quote}”"
+            if h.comment:
+                text += f" — {h.comment}"
             item = QListWidgetItem(text, self.highlightList)
-            item.setData(ID_ROLE, h["id"])
-            item.setToolTip(f"{h.get('color', 'yellow')} highlight")
-        count = len(paper.get("highlights") or [])
+            item.setData(ID_ROLE, h.id)
+            item.setToolTip(f"{h.color} highlight")
+        count = len(paper.highlights)
         self.tabs.setTabText(1, f"Highlights ({count})" if count else "Highlights")
         if not same:
             self.relatedList.clear()
-        note = paper.get("note") or ""
+        note = paper.note
         if not same or (not self.note_dirty() and self.noteEditor.toPlainText() != note):
-            self._set_note(paper["id"], note)  # same paper: only when nothing unsaved is typed
+            self._set_note(paper.id, note)  # same paper: only when nothing unsaved is typed
         if self.previewButton.isChecked():
             self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
 
@@ -319,11 +319,10 @@ class PaperPane(QWidget):
         if not self.paper:
             return
         highlights = [
-            (h["start"], h["end"], highlight_css(h.get("color", "yellow"), self.dark))
-            for h in self.paper.get("highlights") or []
+            (h.start, h.end, highlight_css(h.color, self.dark)) for h in self.paper.highlights
         ]
         scroll = self.abstractView.verticalScrollBar().value()
-        self.abstractView.setHtml(abstract_html(self.paper.get("abstract") or "", highlights=highlights,
+        self.abstractView.setHtml(abstract_html(self.paper.abstract, highlights=highlights,
                                                 terms=self.terms, hit_style=HIT_STYLES[self.dark]))
         self.abstractView.verticalScrollBar().setValue(scroll)
 
@@ -348,7 +347,7 @@ class PaperPane(QWidget):
         if self.paper is None or self._loading:
             return
         text = self.titleEdit.text().strip()
-        if text != (self.paper.get("title") or ""):
+        if text != self.paper.title:
             self.titleEdited.emit(text)
 
     # -- highlights -----------------------------------------------------------------------

@@ -63,6 +63,7 @@ def run_smoke_test() -> int:
 
 def _drive(tmp: Path, problems: list[str]) -> None:
     from reader.bundled import seed_files
+    from reader.models import ExportKind
     from reader.services import Library
 
     from .app import make_app
@@ -93,16 +94,16 @@ def _drive(tmp: Path, problems: list[str]) -> None:
         if pid is None:
             raise AssertionError("smoke test: no paper selected after the search")
         toggle_star(window)
-        _wait(app, lambda: bool((library.paper(pid) or {}).get("starred")), what="the star")
+        _wait(app, lambda: bool((paper := library.paper(pid)) and paper.starred), what="the star")
 
         window.focus_note()
         window.pane.noteEditor.setPlainText(SMOKE_NOTE)
         window.flush()
-        if (library.paper(pid) or {}).get("note") != SMOKE_NOTE:
+        if (paper := library.paper(pid)) is None or paper.note != SMOKE_NOTE:
             raise AssertionError("smoke test: the note was not saved")
 
         out = tmp / "reading-list.md"
-        export_to(window, out, ExportOptions(kind="reading_list", scope="starred", title="Smoke test"))
+        export_to(window, out, ExportOptions(kind=ExportKind.READING_LIST, scope="starred", title="Smoke test"))
         _wait(app, lambda: window.last_export is not None, what="the export")
         text = out.read_text(encoding="utf-8")
         for expected in ("Smoke test", SMOKE_NOTE):

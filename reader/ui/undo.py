@@ -7,8 +7,10 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from reader.models import Paper
+
 # Writes snapshots back and removes the papers with the given ids (see operations.restore_snapshots).
-Restorer = Callable[[list[dict], list[str]], None]
+Restorer = Callable[[list[Paper], list[str]], None]
 
 
 class SnapshotCommand(QUndoCommand):
@@ -20,7 +22,7 @@ class SnapshotCommand(QUndoCommand):
     reference to None on every push when id() is overridden in Python (a crash at exit).
     """
 
-    def __init__(self, restore: Restorer, text: str, before: list[dict], after: list[dict], merge_key: Any = None):
+    def __init__(self, restore: Restorer, text: str, before: list[Paper], after: list[Paper], merge_key: Any = None):
         super().__init__(text)
         self._restore = restore
         self.before = before
@@ -28,8 +30,8 @@ class SnapshotCommand(QUndoCommand):
         self.merge_key = merge_key
         self._pushed = False
 
-    def _ids(self, snaps: list[dict]) -> set[str]:
-        return {s["id"] for s in snaps}
+    def _ids(self, snaps: list[Paper]) -> set[str]:
+        return {s.id for s in snaps}
 
     def redo(self) -> None:
         if not self._pushed:

@@ -13,6 +13,8 @@ from ..tasks import Task
 from ..undo import SnapshotCommand, push_change
 
 if TYPE_CHECKING:
+    from reader.models import Paper
+
     from ..main_window import MainWindow
 
 IdsArg = Sequence[str] | Callable[[], list[str]]  # a fixed list, or resolved on the writer
@@ -53,9 +55,9 @@ def change(window: MainWindow, text: str, ids: Sequence[str] | Callable[[], Sequ
     return window.runner.write(job, done, on_error or window.handle_error)
 
 
-def restore_snapshots(window: MainWindow, snapshots: list[dict], remove_ids: list[str]) -> None:
+def restore_snapshots(window: MainWindow, snapshots: list[Paper], remove_ids: list[str]) -> None:
     """Undo/redo: write the snapshots back on the writer thread."""
     lib = window.library
-    ids = [s["id"] for s in snapshots] + list(remove_ids)
+    ids = [s.id for s in snapshots] + list(remove_ids)
     window.runner.write(lambda: lib.restore(snapshots, remove_ids=remove_ids),
                         lambda _: window.after_write(ids), window.handle_error)

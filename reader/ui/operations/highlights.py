@@ -21,8 +21,8 @@ def add_highlight(window: MainWindow, pid: str | None, start: int, end: int, col
 def _highlight_paper(window: MainWindow, highlight_id: int) -> str | None:
     """The shown paper when it holds the highlight (the pane only acts on its own highlights)."""
     paper = window.pane.paper
-    if paper and any(h["id"] == highlight_id for h in paper.get("highlights") or []):
-        return str(paper["id"])
+    if paper and any(h.id == highlight_id for h in paper.highlights):
+        return paper.id
     return None
 
 
@@ -42,8 +42,9 @@ def set_highlight_comment(window: MainWindow, highlight_id: int, comment: str) -
 
 
 def ask_highlight_comment(window: MainWindow, highlight_id: int) -> None:
-    paper = window.pane.paper or {}
-    current = next((h.get("comment", "") for h in paper.get("highlights", []) if h["id"] == highlight_id), "")
+    paper = window.pane.paper
+    highlights = paper.highlights if paper else []
+    current = next((h.comment for h in highlights if h.id == highlight_id), "")
     text, ok = input_dialog(window, "Highlight comment", "Comment:", current)
     if ok:
         set_highlight_comment(window, highlight_id, text.strip())

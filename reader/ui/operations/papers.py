@@ -28,7 +28,7 @@ def toggle_star(window: MainWindow) -> None:
     ids = scope.bulk_ids(window)
     if ids:
         paper = window.pane.paper
-        set_starred(window, ids, not (paper and paper.get("starred")))
+        set_starred(window, ids, not (paper and paper.starred))
 
 
 def toggle_read(window: MainWindow) -> None:
@@ -36,7 +36,7 @@ def toggle_read(window: MainWindow) -> None:
     ids = scope.bulk_ids(window)
     if ids:
         paper = window.pane.paper
-        set_read(window, ids, not (paper and paper.get("read")))
+        set_read(window, ids, not (paper and paper.read))
 
 
 def add_tags(window: MainWindow, ids: IdsArg, tags: list[str]) -> None:
