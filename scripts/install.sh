@@ -59,6 +59,7 @@ if command -v apt-get >/dev/null 2>&1; then
     libdbus-1-3 libfontconfig1 libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 \
     libxcb-image0 libxcb-keysyms1 libxcb-render-util0 libxcb-shape0 fonts-dejavu-core
   want "PyInstaller reads the bundle's libraries with objdump" binutils
+  want "HTTPS certificates for pip's downloads" ca-certificates
   if ! command -v "$PY" >/dev/null 2>&1; then
     want "Python 3 with its venv module, to create .venv" python3 python3-venv
   fi
