@@ -100,6 +100,16 @@ say "fresh copy of the minbase root in $ROOT"
 fresh_root
 rm -f "$ROOT/.debootstrap-complete"
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# The root trusts what the host trusts (e.g. a TLS-inspecting proxy's CA): the host's local CA
+# certificates go where the root's ca-certificates package (installed by install.sh) picks them
+# up, and pip is pointed at that bundle, as this host's pip is.
+ROOT_ENV=()
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  mkdir -p "$ROOT/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+  ROOT_ENV+=(PIP_CERT=/etc/ssl/certs/ca-certificates.crt)
+  say "host CA certificates copied in: $(cd /usr/local/share/ca-certificates && echo *.crt)"
+fi
 
 mount -t proc proc "$ROOT/proc"
 mount -t sysfs sys "$ROOT/sys"
@@ -117,7 +127,7 @@ say "cloned $(git -C "$REPO" log -1 --format='%h %s' "$HEAD" | cut -c1-80)"
 
 # --- the README's commands -------------------------------------------------------------------
 in_root() {  # a clean login-like environment: nothing from this host's shell leaks in
-  chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+  chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb "${ROOT_ENV[@]}" \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     bash -c "cd /root/reader && $1"
 }
