@@ -444,3 +444,49 @@ def test_installed_wheel_finds_seeds_fonts_and_icons(built_wheel, tmp_path):
     assert out.returncode == 0, out.stderr[-4000:]
     seeds = len(list((src / "seeds").glob("*.txt")))
     assert out.stdout.split() == [str(seeds), "True", "True", "True"]
+
+
+# --- scripts/install.sh and run.sh: install only when something changed -----------------------
+
+def _script_tree(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A copy of what the scripts read, a fake installed .venv, and a PATH of basic tools only."""
+    tree = tmp_path / "repo"
+    (tree / "scripts").mkdir(parents=True)
+    for name in ("pyproject.toml", "setup.py", "scripts/install.sh", "scripts/run.sh"):
+        shutil.copy2(ROOT / name, tree / name)
+    reader = tree / ".venv" / "bin" / "reader"
+    reader.parent.mkdir(parents=True)
+    reader.write_text('#!/bin/sh\necho "fake-reader $*"\n')
+    reader.chmod(0o755)
+    bin_dir = tmp_path / "bin"  # no apt-get, no python: an install attempt shows at once
+    bin_dir.mkdir()
+    for tool in ("cat", "sha256sum", "cut", "mktemp", "rm", "dirname", "tail", "grep", "id", "sh", "bash"):
+        found = shutil.which(tool)
+        assert found, tool
+        os.symlink(found, bin_dir / tool)
+    return tree, {"PATH": str(bin_dir), "PYTHON": str(tmp_path / "no-python"), "HOME": str(tmp_path)}
+
+
+def _fingerprint(tree: Path) -> str:
+    import hashlib
+
+    data = b"".join((tree / n).read_bytes() for n in ("pyproject.toml", "setup.py", "scripts/install.sh"))
+    return hashlib.sha256(data).hexdigest()
+
+
+@pytest.mark.skipif(shutil.which("bash") is None or shutil.which("sha256sum") is None, reason="needs bash")
+def test_run_sh_starts_without_installing_when_nothing_changed(tmp_path):
+    tree, env = _script_tree(tmp_path)
+    (tree / ".venv" / ".reader-installed").write_text(_fingerprint(tree) + "\n")
+    bash = shutil.which("bash")
+    out = subprocess.run([bash, str(tree / "scripts" / "run.sh"), "--smoke-test"], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout, out.stderr) == (0, "fake-reader --smoke-test\n", "")
+
+    with (tree / "pyproject.toml").open("a") as f:
+        f.write("\n# changed\n")
+    out = subprocess.run([bash, str(tree / "scripts" / "run.sh")], env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode != 0 and "fake-reader" not in out.stdout
+    assert out.stdout.startswith("install: ") and "no-python not found" in out.stderr
+
