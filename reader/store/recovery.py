@@ -9,6 +9,7 @@ works), and the scan goes on from there. Which rows were lost is learnt from the
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import sqlite3
@@ -95,19 +96,26 @@ def _readable(conn: sqlite3.Connection, table: str, cols: str, p: int) -> bool:
         return False
 
 
+GALLOP_MAX_STEP = 4096  # rowids; bigger jumps could leap over a readable stretch into the next damage
+PROBE_BUDGET = 200_000  # probes per damaged stretch when no index tells which rowids exist
+
+
 def _next_readable(conn: sqlite3.Connection, table: str, cols: str, bad: int) -> int | None:
-    """The smallest rowid > bad from which reading works again; None when nothing after bad reads."""
-    step = 1
-    lo = bad  # known unreadable
+    """The smallest rowid > bad from which reading works again; None when nothing after bad reads.
+
+    Used when no index lists the rowids: gallop (steps capped) to a readable probe, then bisect."""
+    bad = max(bad, 0)  # Reader's rowids are positive: no need to gallop up from -2**63
+    step, lo, probes = 1, bad, 0
     while True:
-        p = min(bad + step, MAX_ROWID)
+        p = min(lo + step, MAX_ROWID)
+        probes += 1
         if _readable(conn, table, cols, p):
             hi = p
             break
         lo = p
-        if p == MAX_ROWID:
+        if p == MAX_ROWID or probes > PROBE_BUDGET:
             return None
-        step *= 2
+        step = min(step * 2, GALLOP_MAX_STEP)
     while hi - lo > 1:  # smallest readable in (lo, hi]
         mid = (lo + hi) // 2
         if _readable(conn, table, cols, mid):
@@ -117,11 +125,25 @@ def _next_readable(conn: sqlite3.Connection, table: str, cols: str, bad: int) ->
     return hi
 
 
-def scan_table(conn: sqlite3.Connection, table: str, cols: list[str]) -> tuple[list[tuple], list[tuple[int, int]]]:
-    """Every readable row (rowid first) and the rowid spans that could not be read."""
+def _next_known(conn: sqlite3.Connection, table: str, cols: str, bad: int, known: list[int]) -> int | None:
+    """With the rowids known from an index: the first one after bad whose row reads again."""
+    for rowid in known[bisect.bisect_right(known, bad) :]:
+        if _readable(conn, table, cols, rowid):
+            return rowid
+    after = (known[-1] + 1) if known else bad + 1
+    return after if after > bad and _readable(conn, table, cols, after) else None
+
+
+def scan_table(conn: sqlite3.Connection, table: str, cols: list[str],
+               known: Callable[[], list[int] | None] = lambda: None) -> tuple[list[tuple], list[tuple[int, int]]]:
+    """Every readable row (rowid first) and the rowid spans that could not be read.
+
+    known() gives the table's rowids (sorted) when an index can tell them; asked at the first damage."""
     colsql = ", ".join(_q(c) for c in cols)
     rows: list[tuple] = []
     lost: list[tuple[int, int]] = []
+    known_rowids: list[int] | None = None
+    asked = False
     lo = MIN_ROWID
     while True:
         try:
@@ -144,7 +166,12 @@ def scan_table(conn: sqlite3.Connection, table: str, cols: list[str]) -> tuple[l
             lo = one[0] + 1
         if lo > MAX_ROWID:
             return rows, lost
-        nxt = _next_readable(conn, table, colsql, lo)
+        if not asked:
+            known_rowids, asked = known(), True
+        if known_rowids is not None:
+            nxt = _next_known(conn, table, colsql, lo, known_rowids)
+        else:
+            nxt = _next_readable(conn, table, colsql, lo)
         if nxt is None:
             lost.append((lo, MAX_ROWID))
             return rows, lost
@@ -169,6 +196,11 @@ def _index_entries(conn: sqlite3.Connection, table: str) -> dict[int, dict] | No
             values = merged.setdefault(r[0], {} if ipk is None else {ipk: r[0]})
             values.update(zip(icols, r[1:], strict=True))
     return merged
+
+
+def _known_rowids(conn: sqlite3.Connection, table: str) -> list[int] | None:
+    entries = _index_entries(conn, table)
+    return None if entries is None else sorted(entries)
 
 
 def _integer_pk(conn: sqlite3.Connection, table: str) -> str | None:
@@ -216,7 +248,7 @@ def rescue(source: Path, dest_dir: Path, progress: Callable[[str], None] | None 
                 continue
             try:
                 cols = [c for c in _columns(src, table) if c in set(_columns(out, table))]
-                rows, lost_ranges = scan_table(src, table, cols)
+                rows, lost_ranges = scan_table(src, table, cols, lambda t=table: _known_rowids(src, t))
             except sqlite3.DatabaseError as exc:
                 res.error = str(exc)
                 res.lost = None
