@@ -117,7 +117,7 @@ def open_store(paths: LibraryPaths) -> OpenedStore:
         if not paths.database.exists():
             raise LibraryEnvironmentError(f"{paths.root} cannot be written and holds no library yet")
     else:
-        paths.ensure()
+        _ensure_folders(paths)
     check_file(paths)
     existed = paths.database.exists()
     marker = paths.backups_dir / DAMAGE_MARKER
@@ -154,6 +154,20 @@ def open_store(paths: LibraryPaths) -> OpenedStore:
         maintenance = DailyMaintenance(paths.database, paths.backups_dir, marker, _maintenance_connection)
         maintenance.start()
     return OpenedStore(conn, read_only, maintenance)
+
+
+def _ensure_folders(paths: LibraryPaths) -> None:
+    """The library folder and backups/ are needed; logs/ is not (logging falls back, see reader.logs)."""
+    try:
+        paths.root.mkdir(parents=True, exist_ok=True)
+        paths.backups_dir.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise LibraryEnvironmentError(f"{exc.filename or paths.root}: cannot create the library folder "
+                                      f"({exc.strerror})") from exc
+    try:
+        paths.logs_dir.mkdir(exist_ok=True)
+    except OSError:
+        pass
 
 
 def _maintenance_connection(path: Path) -> sqlite3.Connection:
