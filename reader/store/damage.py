@@ -118,14 +118,14 @@ class CheckedConnection(sqlite3.Connection):
 
     db_path: Path
 
-    def cursor(self, factory=_CheckedCursor):  # type: ignore[override]
+    def cursor(self, factory=_CheckedCursor):
         return super().cursor(factory)
 
-    def execute(self, *args, **kwargs):  # type: ignore[override]
+    def execute(self, *args, **kwargs):
         return self.cursor().execute(*args, **kwargs)
 
-    def executemany(self, *args, **kwargs):  # type: ignore[override]
+    def executemany(self, *args, **kwargs):
         return self.cursor().executemany(*args, **kwargs)
 
-    def executescript(self, *args, **kwargs):  # type: ignore[override]
+    def executescript(self, *args, **kwargs):
         return self.cursor().executescript(*args, **kwargs)

@@ -10,6 +10,7 @@ works), and the scan goes on from there. Which rows were lost is learnt from the
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import os
 import sqlite3
@@ -248,7 +249,7 @@ def rescue(source: Path, dest_dir: Path, progress: Callable[[str], None] | None 
                 continue
             try:
                 cols = [c for c in _columns(src, table) if c in set(_columns(out, table))]
-                rows, lost_ranges = scan_table(src, table, cols, lambda t=table: _known_rowids(src, t))
+                rows, lost_ranges = scan_table(src, table, cols, functools.partial(_known_rowids, src, table))
             except sqlite3.DatabaseError as exc:
                 res.error = str(exc)
                 res.lost = None
