@@ -43,6 +43,9 @@ def reason_of(exc: BaseException) -> str:
     return str(exc)
 
 
+_cursor_next = sqlite3.Cursor.__next__
+
+
 class _CheckedCursor(sqlite3.Cursor):
     """A cursor whose damage errors (on execute or on any later fetch) become DatabaseDamagedError."""
 
@@ -103,7 +106,7 @@ class _CheckedCursor(sqlite3.Cursor):
 
     def __next__(self):
         try:
-            return super().__next__()
+            return _cursor_next(self)  # not super(): this runs once per row
         except sqlite3.DatabaseError as exc:
             if is_damage_error(exc):
                 raise self._damaged(exc) from exc
