@@ -230,6 +230,9 @@ def rescue(source: Path, dest_dir: Path, progress: Callable[[str], None] | None 
     orphans: dict[str, list[dict]] = {}
     try:
         migrate(open_database(out), None, None)  # the current schema, empty
+        # A new file, renamed into place only when complete (and synced): no journal needed meanwhile.
+        out.execute("PRAGMA journal_mode = OFF")
+        out.execute("PRAGMA synchronous = OFF")
         out.execute("PRAGMA foreign_keys = ON")
         src_tables = [r[0] for r in src.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         dest_tables = {r[0] for r in out.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -285,6 +288,8 @@ def rescue(source: Path, dest_dir: Path, progress: Callable[[str], None] | None 
         raise
     out.close()
     src.close()
+    with open(tmp, "rb+") as f:
+        os.fsync(f.fileno())
     os.replace(tmp, final)
     orphans_file = None
     if any(orphans.values()):
@@ -298,6 +303,7 @@ def _insert(out: sqlite3.Connection, table: str, records: list[dict], res: Table
     parent_col = PAPER_CHILDREN.get(table)
     # meta: the old values (change_seq, text_version) replace the new schema's defaults
     verb = "INSERT OR REPLACE" if table == "meta" else "INSERT"
+    statements: dict[tuple[str, ...], str] = {}
     for rec in records:
         if (parent_col and rec.get(parent_col) not in papers) or (table == "paper_tags" and rec.get("tag_id") not in tags):
             kept = dict(rec)
@@ -306,12 +312,14 @@ def _insert(out: sqlite3.Connection, table: str, records: list[dict], res: Table
             orphans.setdefault(table, []).append(kept)
             res.orphaned += 1
             continue
-        names = list(rec)
-        try:
-            out.execute(
-                f"{verb} INTO {_q(table)} ({', '.join(_q(n) for n in names)}) VALUES ({', '.join('?' * len(names))})",
-                [rec[n] for n in names],
+        names = tuple(rec)
+        sql = statements.get(names)
+        if sql is None:
+            sql = statements[names] = (
+                f"{verb} INTO {_q(table)} ({', '.join(_q(n) for n in names)}) VALUES ({', '.join('?' * len(names))})"
             )
+        try:
+            out.execute(sql, tuple(rec.values()))
         except sqlite3.Error:  # a damaged row the schema rejects (NULL, bad CHECK value, duplicate)
             res.invalid += 1
             continue
