@@ -16,7 +16,7 @@ from .errors import InputFileError, ReaderError, classify_sqlite_error
 from .listing import SEARCH_LIMIT, Listing, list_papers
 from .models import ImportSummary, ParseResult
 from .paths import LibraryPaths
-from .store import migrate, open_connection, open_database, refresh_plain_texts
+from .store import open_connection, open_database
 from .store import papers as q
 from .store.importing import store_parsed
 from .store.index_docs import count_changed, docs_for_ids, iter_docs
@@ -54,6 +54,8 @@ class Library:
         self._readers: list = []
         self._readers_lock = threading.Lock()
         self._closed = False
+        self.read_only = False  # the folder can't be written: reads, searches and exports only
+        self._maintenance: threading.Thread | None = None
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -63,19 +65,14 @@ class Library:
 
         if Path(data_dir).exists() and not Path(data_dir).is_dir():
             raise ReaderError(f"{data_dir} is a file, not a library folder")
-        paths = LibraryPaths(Path(data_dir)).ensure()
-        try:
-            conn = open_connection(paths.database)
-            db = open_database(conn)
-            migrate(db, paths.database, paths.backups_dir)
-            from .text import TEXT_VERSION, abstract_plain
+        from .store.health import open_store
 
-            refresh_plain_texts(conn, TEXT_VERSION, abstract_plain)
-        except Exception as exc:  # environment problems become one readable line
-            raise classify_sqlite_error(exc) from exc
+        paths = LibraryPaths(Path(data_dir))
+        store = open_store(paths)  # damage checks, read-only fallback, migrations, daily backup
         index = SearchIndex.open(paths.index_dir)
-        lib = cls(paths, conn, index)
-        if seed_if_empty and lib._is_new():
+        lib = cls(paths, store.conn, index)
+        lib.read_only, lib._maintenance = store.read_only, store.maintenance
+        if seed_if_empty and not lib.read_only and lib._is_new():
             lib.import_seeds(index=False)
         return lib
 
@@ -106,8 +103,11 @@ class Library:
                         pass
                 self._readers.clear()
             self.index.close()
+            if self._maintenance is not None:
+                self._maintenance.join()  # the daily backup (once a day, ~2 s at 50k papers)
             try:
-                self._wconn.execute("PRAGMA optimize")
+                if not self.read_only:
+                    self._wconn.execute("PRAGMA optimize")
             finally:
                 self._wconn.close()
 
@@ -121,7 +121,7 @@ class Library:
     def _reader(self):
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = open_connection(self.paths.database)
+            conn = open_connection(self.paths.database, readonly=self.read_only)
             self._local.conn = conn
             with self._readers_lock:
                 self._readers.append(conn)
@@ -180,6 +180,8 @@ class Library:
         """Catch the index up with the store (rebuilding it if missing, corrupt or stale).
 
         Safe to run on its own thread: store writes go on meanwhile and are picked up at the end."""
+        if self.read_only:  # the index can't be written: search what exists, however stale
+            return
         conn = self._reader()
         while True:
             with self._index_lock:
@@ -201,6 +203,10 @@ class Library:
 
     def reindex(self, progress: Progress = None, cancelled: Cancelled = None) -> None:
         """Rebuild the index from SQLite from scratch."""
+        if self.read_only:
+            from .errors import READ_ONLY_MESSAGE, LibraryEnvironmentError
+
+            raise LibraryEnvironmentError(READ_ONLY_MESSAGE)
         conn = self._reader()
         with self._index_lock:
             self._rebuild(conn, q.current_seq(conn), progress, cancelled)
