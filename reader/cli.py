@@ -121,6 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
     j = esub.add_parser("json", help="a full backup (papers, stars, read state, tags, notes, highlights)")
     j.add_argument("path")
 
+    s = sub.add_parser("doctor", help="check the library file; --recover rescues a damaged one into a new folder")
+    s.add_argument("--recover", nargs="?", const="", default=None, metavar="DEST",
+                   help="copy every readable row into a new library folder (default: beside the library)")
+
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
     return p
@@ -405,6 +409,10 @@ def run(argv: Sequence[str]) -> int:
     logging.getLogger("reader").addHandler(logging.NullHandler())
     lib = None
     try:
+        if args.command == "doctor":  # works on a library too damaged to open
+            from .doctor import run_doctor
+
+            return run_doctor(data_dir, args.recover, sys.stdout)
         # An import into a new library (e.g. restoring a backup) must not bring the samples along.
         lib = Library.open(data_dir, seed_if_empty=args.command != "import")
         setup_logging(lib.paths.logs_dir)

@@ -28,19 +28,42 @@ class LibraryEnvironmentError(ReaderError):
     """The library cannot be used because of its environment (disk full, locked, read-only)."""
 
 
+class DatabaseDamagedError(LibraryEnvironmentError):
+    """The library file is damaged (corrupt pages, bad header, truncated); `reader doctor` rescues it."""
+
+
+READ_ONLY_MESSAGE = "The library is read-only: check the folder's permissions."
+
+
 _ENV_MARKERS = (
     ("database or disk is full", "The disk is full: free some space and try again."),
     ("disk i/o error", "The library file could not be read or written (disk I/O error)."),
     ("database is locked", "The library is locked by another program (is Reader open twice?)."),
-    ("readonly database", "The library is read-only: check the folder's permissions."),
-    ("attempt to write a readonly", "The library is read-only: check the folder's permissions."),
+    ("readonly database", READ_ONLY_MESSAGE),
+    ("attempt to write a readonly", READ_ONLY_MESSAGE),
     ("unable to open database", "The library file cannot be opened: check the folder exists and is writable."),
 )
+
+
+# By primary result code (like qutebrowser's misc/sql.py): these come from the environment, not
+# from a bug in Reader's SQL. SQLITE_CORRUPT/NOTADB are DatabaseDamagedError (reader.store.damage).
+_ENV_CODES = {
+    sqlite3.SQLITE_FULL: "The disk is full: free some space and try again.",
+    sqlite3.SQLITE_IOERR: "The library file could not be read or written (disk I/O error).",
+    sqlite3.SQLITE_BUSY: "The library is locked by another program (is Reader open twice?).",
+    sqlite3.SQLITE_LOCKED: "The library is locked by another program (is Reader open twice?).",
+    sqlite3.SQLITE_READONLY: READ_ONLY_MESSAGE,
+    sqlite3.SQLITE_PERM: READ_ONLY_MESSAGE,
+    sqlite3.SQLITE_CANTOPEN: "The library file cannot be opened: check the folder exists and is writable.",
+}
 
 
 def classify_sqlite_error(exc: BaseException) -> BaseException:
     """Map an environment-caused SQLite error to a friendly LibraryEnvironmentError; keep bugs as they are."""
     if isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError):
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is not None and (code & 0xFF) in _ENV_CODES:
+            return LibraryEnvironmentError(_ENV_CODES[code & 0xFF])
         text = str(exc).lower()
         for marker, message in _ENV_MARKERS:
             if marker in text:

@@ -26,7 +26,7 @@ from .models import (
     ViewKind,
 )
 from .paths import LibraryPaths
-from .store import changes, import_log, migrate, notes, open_connection, open_database, searches
+from .store import changes, import_log, notes, open_connection, open_database, searches
 from .store import highlights as hl
 from .store import papers as q
 from .store import tags as tg
@@ -71,6 +71,8 @@ class Library:
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
         self._closed = False
+        self.read_only = False  # the folder can't be written: reads, searches and exports only
+        self._maintenance: threading.Thread | None = None
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -80,21 +82,20 @@ class Library:
 
         if Path(data_dir).exists() and not Path(data_dir).is_dir():
             raise ReaderError(f"{data_dir} is a file, not a library folder")
-        paths = LibraryPaths(Path(data_dir)).ensure()
-        try:
-            conn = open_connection(paths.database)
-            db = open_database(conn)
-            migrate(db, paths.database, paths.backups_dir)
-        except Exception as exc:  # environment problems become one readable line
-            raise classify_sqlite_error(exc) from exc
+        from .store.health import open_store
+
+        paths = LibraryPaths(Path(data_dir))
+        store = open_store(paths)  # damage checks, read-only fallback, migrations, daily backup
         index = SearchIndex.open(paths.index_dir)
-        lib = cls(paths, conn, index)
-        try:
-            lib._refresh_plain_texts()
-        except BaseException:
-            lib.close()
-            raise
-        if seed_if_empty and lib._is_new():
+        lib = cls(paths, store.conn, index)
+        lib.read_only, lib._maintenance = store.read_only, store.maintenance
+        if not lib.read_only:
+            try:
+                lib._refresh_plain_texts()
+            except BaseException:
+                lib.close()
+                raise
+        if seed_if_empty and not lib.read_only and lib._is_new():
             lib.import_seeds(index=False)
         return lib
 
@@ -133,7 +134,9 @@ class Library:
                         pass
                 self._readers.clear()
             self.index.close()
-            close_writer(self._wconn)
+            if self._maintenance is not None:
+                self._maintenance.join()  # the daily backup (once a day, ~2 s at 50k papers)
+            close_writer(self._wconn, optimize=not self.read_only)
 
     def __enter__(self) -> Library:
         return self
@@ -145,7 +148,7 @@ class Library:
     def _reader(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = open_connection(self.paths.database)
+            conn = open_connection(self.paths.database, readonly=self.read_only)
             self._local.conn = conn
             with self._readers_lock:
                 self._readers.append(conn)
@@ -204,6 +207,8 @@ class Library:
         """Catch the index up with the store (rebuilding it if missing, corrupt or stale).
 
         Safe to run on its own thread: store writes go on meanwhile and are picked up at the end."""
+        if self.read_only:  # the index can't be written: search what exists, however stale
+            return
         conn = self._reader()
         while True:
             with self._index_lock:
@@ -225,6 +230,10 @@ class Library:
 
     def reindex(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
         """Rebuild the index from SQLite from scratch."""
+        if self.read_only:
+            from .errors import READ_ONLY_MESSAGE, LibraryEnvironmentError
+
+            raise LibraryEnvironmentError(READ_ONLY_MESSAGE)
         conn = self._reader()
         with self._index_lock:
             self._rebuild(conn, changes.current_seq(conn), progress, cancelled)

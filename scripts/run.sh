@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install (if needed) and start Reader; a new library opens on the bundled ICML 2025 seeds.
+# Start Reader (a new library opens on the bundled ICML 2025 seeds). Installs first only when
+# needed: no .venv yet, or pyproject.toml/setup.py/scripts/install.sh changed since the last install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install.sh
+bash scripts/install.sh --if-changed
 exec .venv/bin/reader "$@"

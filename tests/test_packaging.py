@@ -1,4 +1,4 @@
-"""Fast checks of the packaging: prune rules, icons, .desktop, install scripts, fonts, CI files."""
+"""Checks of the packaging: prune rules, icons, .desktop, install scripts, fonts, CI files, the wheel."""
 
 from __future__ import annotations
 
@@ -372,3 +372,121 @@ def test_bundled_font_and_licence_present():
     fonts = RESOURCES / "fonts"
     assert (fonts / "DejaVuSans.ttf").read_bytes()[:4] == b"\x00\x01\x00\x00"
     assert "bitstream-vera" in (fonts / "LICENSE.txt").read_text()
+
+
+# --- the wheel: every subpackage and data file, found by a non-editable install -------------
+
+WHEEL_SOURCES = ("pyproject.toml", "setup.py", "README.md", "reader", "seeds", "resources")
+DATA_FOLDERS = {"seeds": "reader/seeds", "resources": "reader/resources"}
+
+INSTALLED_PROBE = textwrap.dedent(
+    """
+    import sys
+    from importlib.resources import as_file
+    import reader
+    from reader.bundled import resource, seed_files
+    assert reader.__file__.startswith(sys.argv[1]), reader.__file__
+    with as_file(resource("fonts")) as fonts, as_file(resource("icons")) as icons:
+        print(len(seed_files()), (fonts / "DejaVuSans.ttf").is_file(), (icons / "reader-64.png").is_file(),
+              resource("reader.svg").read_text().lstrip().startswith("<?xml"))
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def built_wheel(tmp_path_factory) -> tuple[Path, Path]:
+    """A wheel built by pip (isolated, as users get it) from a clean copy of the sources."""
+    work = tmp_path_factory.mktemp("wheel")
+    src = work / "src"
+    src.mkdir()
+    caches = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in WHEEL_SOURCES:  # a copy: a stale build/ folder in the checkout could mask a gap
+        path = ROOT / name
+        if path.is_dir():
+            shutil.copytree(path, src / name, ignore=caches)
+        else:
+            shutil.copy2(path, src / name)
+    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(src), "-w", str(work / "dist")],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-4000:]
+    (wheel,) = (work / "dist").glob("reader_abstracts-*.whl")
+    return wheel, src
+
+
+@pytest.mark.slow
+def test_wheel_holds_every_subpackage_and_data_file(built_wheel):
+    import zipfile
+
+    wheel, src = built_wheel
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {p.relative_to(src).as_posix() for p in (src / "reader").rglob("*.py")}
+    for folder, package in DATA_FOLDERS.items():
+        expected |= {f"{package}/{p.relative_to(src / folder).as_posix()}"
+                     for p in (src / folder).rglob("*") if p.is_file()}
+    assert {n for n in expected if n.count("/") > 1 and n.startswith("reader/")}  # subfolders seen
+    assert "reader/resources/fonts/DejaVuSans.ttf" in expected and "reader/seeds/__init__.py" in expected
+    assert sorted(expected - names) == []
+    outside = [n for n in names if not n.startswith(("reader/", "reader_abstracts-"))]
+    assert outside == [] and not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+
+
+@pytest.mark.slow
+def test_installed_wheel_finds_seeds_fonts_and_icons(built_wheel, tmp_path):
+    wheel, src = built_wheel
+    site = tmp_path / "site"
+    out = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                          "--target", str(site), str(wheel)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-4000:]
+    # PYTHONPATH comes before the editable install: the probe imports the installed copy.
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    out = subprocess.run([sys.executable, "-c", INSTALLED_PROBE, str(site)], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-4000:]
+    seeds = len(list((src / "seeds").glob("*.txt")))
+    assert out.stdout.split() == [str(seeds), "True", "True", "True"]
+
+
+# --- scripts/install.sh and run.sh: install only when something changed -----------------------
+
+def _script_tree(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A copy of what the scripts read, a fake installed .venv, and a PATH of basic tools only."""
+    tree = tmp_path / "repo"
+    (tree / "scripts").mkdir(parents=True)
+    for name in ("pyproject.toml", "setup.py", "scripts/install.sh", "scripts/run.sh"):
+        shutil.copy2(ROOT / name, tree / name)
+    reader = tree / ".venv" / "bin" / "reader"
+    reader.parent.mkdir(parents=True)
+    reader.write_text('#!/bin/sh\necho "fake-reader $*"\n')
+    reader.chmod(0o755)
+    bin_dir = tmp_path / "bin"  # no apt-get, no python: an install attempt shows at once
+    bin_dir.mkdir()
+    for tool in ("cat", "sha256sum", "cut", "mktemp", "rm", "dirname", "tail", "grep", "id", "sh", "bash"):
+        found = shutil.which(tool)
+        assert found, tool
+        os.symlink(found, bin_dir / tool)
+    return tree, {"PATH": str(bin_dir), "PYTHON": str(tmp_path / "no-python"), "HOME": str(tmp_path)}
+
+
+def _fingerprint(tree: Path) -> str:
+    import hashlib
+
+    data = b"".join((tree / n).read_bytes() for n in ("pyproject.toml", "setup.py", "scripts/install.sh"))
+    return hashlib.sha256(data).hexdigest()
+
+
+@pytest.mark.skipif(shutil.which("bash") is None or shutil.which("sha256sum") is None, reason="needs bash")
+def test_run_sh_starts_without_installing_when_nothing_changed(tmp_path):
+    tree, env = _script_tree(tmp_path)
+    (tree / ".venv" / ".reader-installed").write_text(_fingerprint(tree) + "\n")
+    bash = shutil.which("bash")
+    out = subprocess.run([bash, str(tree / "scripts" / "run.sh"), "--smoke-test"], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout, out.stderr) == (0, "fake-reader --smoke-test\n", "")
+
+    with (tree / "pyproject.toml").open("a") as f:
+        f.write("\n# changed\n")
+    out = subprocess.run([bash, str(tree / "scripts" / "run.sh")], env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode != 0 and "fake-reader" not in out.stdout
+    assert out.stdout.startswith("install: ") and "no-python not found" in out.stderr
+

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+import urllib.parse
 from pathlib import Path
 
 import sqlite_utils
+
+from .damage import CheckedConnection
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -13,11 +16,10 @@ BUSY_TIMEOUT_MS = 5000
 def open_connection(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     """A connection in autocommit mode: transactions are opened explicitly with db.atomic()."""
     if readonly:
-        conn = sqlite3.connect(
-            f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
-        )
+        conn = _connect_readonly(Path(path))
     else:
-        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, factory=CheckedConnection)
+    conn.db_path = Path(path)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
     if not readonly:
@@ -29,14 +31,33 @@ def open_connection(path: Path, *, readonly: bool = False) -> sqlite3.Connection
     return conn
 
 
+def _connect_readonly(path: Path) -> CheckedConnection:
+    """mode=ro; in a folder that can't be written a WAL database needs immutable=1 (no -shm can be made)."""
+    quoted = urllib.parse.quote(str(path))
+    conn = sqlite3.connect(f"file:{quoted}?mode=ro", uri=True, isolation_level=None, check_same_thread=False,
+                           factory=CheckedConnection)
+    conn.db_path = path
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.DatabaseError as exc:
+        if getattr(exc, "sqlite_errorcode", None) not in (sqlite3.SQLITE_READONLY_DIRECTORY, sqlite3.SQLITE_CANTOPEN):
+            raise
+        conn.close()
+    # Nobody can write this folder, so nothing changes under us; a leftover -wal is not read.
+    return sqlite3.connect(f"file:{quoted}?mode=ro&immutable=1", uri=True, isolation_level=None,
+                           check_same_thread=False, factory=CheckedConnection)
+
+
 def open_database(conn: sqlite3.Connection) -> sqlite_utils.Database:
     """Wrap our own connection; plugins off so nothing outside Reader runs inside it."""
     return sqlite_utils.Database(conn, execute_plugins=False)
 
 
-def close_writer(conn: sqlite3.Connection) -> None:
+def close_writer(conn: sqlite3.Connection, *, optimize: bool = True) -> None:
     """Close the writer connection, letting SQLite refresh its query-planner statistics first."""
     try:
-        conn.execute("PRAGMA optimize")
+        if optimize:  # not on a read-only library: it would try to write
+            conn.execute("PRAGMA optimize")
     finally:
         conn.close()

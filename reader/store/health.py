@@ -1,0 +1,184 @@
+"""Opening the library file safely: damage checks, read-only fallback, migrations and the daily backup."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DatabaseDamagedError, LibraryEnvironmentError, classify_sqlite_error
+from ..paths import LibraryPaths
+from .backups import DailyMaintenance, all_backups, daily_due
+from .connection import open_connection, open_database
+from .damage import damaged_error, is_damage_error, reason_of
+from .schema import SCHEMA_MIGRATIONS, migrate
+
+log = logging.getLogger(__name__)
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+ENV_READ_ONLY = "READER_READ_ONLY"  # "1": open the library read-only even where it could be written
+DAMAGE_MARKER = "damage-found.txt"  # in backups/: written by the daily check, re-checked at the next open
+QUICK_CHECK_LIMIT = 20  # problems listed; the first one is enough to know
+
+
+@dataclass
+class OpenedStore:
+    conn: sqlite3.Connection
+    read_only: bool
+    maintenance: DailyMaintenance | None = None
+
+
+def library_writable(paths: LibraryPaths) -> bool:
+    """Can the folder (for -wal/-shm files, backups) and the file be written? READER_READ_ONLY=1 says no."""
+    if os.environ.get(ENV_READ_ONLY, "") not in ("", "0"):
+        return False
+    root = paths.root
+    if root.exists():
+        if not os.access(root, os.W_OK | os.X_OK):
+            return False
+    elif not os.access(_existing_parent(root), os.W_OK | os.X_OK):
+        return False
+    db = paths.database
+    return not db.exists() or os.access(db, os.W_OK)
+
+
+def _existing_parent(p: Path) -> Path:
+    while not p.exists() and p.parent != p:
+        p = p.parent
+    return p
+
+
+def is_new_folder(paths: LibraryPaths) -> bool:
+    """A folder where no library ever lived: no backups and no search index."""
+    if all_backups(paths.backups_dir):
+        return False
+    index = paths.index_dir
+    try:
+        return not index.exists() or (index.is_dir() and not any(index.iterdir()))
+    except OSError:
+        return False
+
+
+def check_file(paths: LibraryPaths) -> None:
+    """Catch damage SQLite would not report: an empty file where a library lived, a foreign header.
+
+    SQLite treats a zero-length file as a new empty database; Reader would then re-create the
+    schema and re-import the samples over a library that was lost (e.g. truncated by a full disk)."""
+    db = paths.database
+    try:
+        size = db.stat().st_size
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise LibraryEnvironmentError(f"{db} cannot be read ({exc.strerror})") from exc
+    if size == 0:
+        if is_new_folder(paths) and library_writable(paths):
+            db.unlink()  # created moments before a crash: start again
+            return
+        raise damaged_error(db, "the file is empty (0 bytes)")
+    try:
+        with open(db, "rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise LibraryEnvironmentError(f"{db} cannot be read ({exc.strerror})") from exc
+    if head != SQLITE_HEADER:
+        raise damaged_error(db, "not an SQLite database: its header is damaged")
+
+
+def integrity_check(conn: sqlite3.Connection, limit: int) -> list[str]:
+    """PRAGMA integrity_check (the full one: indexes too): ["ok"], or up to `limit` problems."""
+    return [r[0] for r in conn.execute(f"PRAGMA integrity_check({int(limit)})").fetchall()]
+
+
+def quick_check(conn: sqlite3.Connection) -> list[str]:
+    """PRAGMA quick_check's problems (empty when sound); a file too broken to check is one problem."""
+    try:
+        rows = [r[0] for r in conn.execute(f"PRAGMA quick_check({QUICK_CHECK_LIMIT})").fetchall()]
+    except DatabaseDamagedError as exc:
+        return [str(exc.__cause__ or exc)]
+    except sqlite3.DatabaseError as exc:
+        if is_damage_error(exc):
+            return [reason_of(exc)]
+        raise
+    return [] if rows == ["ok"] else rows
+
+
+def write_damage_marker(marker: Path, problems: list[str]) -> None:
+    try:
+        marker.write_text("PRAGMA quick_check found:\n" + "\n".join(problems) + "\n", encoding="utf-8")
+    except OSError as exc:
+        log.warning("cannot write %s: %s", marker, exc)
+
+
+def open_store(paths: LibraryPaths) -> OpenedStore:
+    """Open the library file, read-only when it can't be written; raise DatabaseDamagedError when damaged.
+
+    Fast: the full-file check (quick_check) runs once a day on a background thread with the daily
+    backup, and synchronously here only when that check found damage last time."""
+    read_only = not library_writable(paths)
+    if read_only:
+        if not paths.database.exists():
+            raise LibraryEnvironmentError(f"{paths.root} cannot be written and holds no library yet")
+    else:
+        _ensure_folders(paths)
+    check_file(paths)
+    existed = paths.database.exists()
+    marker = paths.backups_dir / DAMAGE_MARKER
+    conn = None
+    try:
+        conn = open_connection(paths.database, readonly=read_only)
+        if marker.exists():
+            problems = quick_check(conn)
+            if problems:
+                raise damaged_error(paths.database, f"integrity check: {problems[0]}")
+            if not read_only:
+                marker.unlink(missing_ok=True)  # restored or repaired since
+        db = open_database(conn)
+        if read_only:
+            if SCHEMA_MIGRATIONS.pending(db):
+                raise LibraryEnvironmentError(
+                    f"{paths.database} needs upgrading to this version of Reader, but the library is read-only"
+                )
+        else:
+            migrate(db, paths.database, paths.backups_dir)  # Library.open then refreshes stale plain texts
+    except DatabaseDamagedError:
+        _close(conn)
+        raise
+    except Exception as exc:  # environment problems become one readable line
+        _close(conn)
+        if is_damage_error(exc):
+            raise damaged_error(paths.database, reason_of(exc)) from exc
+        raise classify_sqlite_error(exc) from exc
+    maintenance = None
+    if not read_only and existed and daily_due(paths.backups_dir):
+        maintenance = DailyMaintenance(paths.database, paths.backups_dir, marker, _maintenance_connection)
+        maintenance.start()
+    return OpenedStore(conn, read_only, maintenance)
+
+
+def _ensure_folders(paths: LibraryPaths) -> None:
+    """The library folder and backups/ are needed; logs/ is not (logging falls back, see reader.logs)."""
+    try:
+        paths.root.mkdir(parents=True, exist_ok=True)
+        paths.backups_dir.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise LibraryEnvironmentError(f"{exc.filename or paths.root}: cannot create the library folder "
+                                      f"({exc.strerror})") from exc
+    try:
+        paths.logs_dir.mkdir(exist_ok=True)
+    except OSError:
+        pass
+
+
+def _maintenance_connection(path: Path) -> sqlite3.Connection:
+    return open_connection(path, readonly=True)
+
+
+def _close(conn: sqlite3.Connection | None) -> None:
+    if conn is not None:
+        try:
+            conn.close()
+        except sqlite3.Error:
+            pass
