@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
-import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -82,44 +81,6 @@ def rotate(backups_dir: Path, keep: int = KEEP_DAILY) -> list[Path]:
         if time.time() - _mtime(partial) > 3600:  # another process may be writing a fresh one
             partial.unlink(missing_ok=True)
     return removed
-
-
-class DailyMaintenance(threading.Thread):
-    """Check the file (PRAGMA quick_check) and, when sound, take the daily backup — off the caller's thread.
-
-    quick_check reads the whole file (≈1 s warm, ≈4 s cold at 50k papers), too slow for every open,
-    so it runs here once a day; a damaged file is never backed up over the good copies. Damage found
-    is written to the marker file that the next open checks (see reader.store.health)."""
-
-    def __init__(self, db_path: Path, backups_dir: Path, marker: Path, connect) -> None:
-        super().__init__(name="reader-daily-backup", daemon=True)
-        self.db_path = db_path
-        self.backups_dir = backups_dir
-        self.marker = marker
-        self._connect = connect
-        self.backup: Path | None = None
-        self.problems: list[str] = []
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        from .health import quick_check, write_damage_marker
-
-        conn = None
-        try:
-            conn = self._connect(self.db_path)
-            self.problems = quick_check(conn)
-            if self.problems:
-                log.error("%s failed its daily check: %s", self.db_path, "; ".join(self.problems[:5]))
-                write_damage_marker(self.marker, self.problems)
-                return
-            self.backup = take_backup(conn, self.backups_dir)
-            log.info("daily backup written to %s", self.backup)
-        except Exception as exc:  # a missed backup is logged, never an error for the user's action
-            self.error = exc
-            log.warning("daily backup of %s failed: %s", self.db_path, exc)
-        finally:
-            if conn is not None:
-                conn.close()
 
 
 def _mtime(p: Path) -> float:

@@ -15,8 +15,9 @@ from reader import logs
 from reader.errors import DatabaseDamagedError, LibraryEnvironmentError, classify_sqlite_error
 from reader.services import Library
 from reader.store import health
-from reader.store.backups import DailyMaintenance, daily_backups
+from reader.store.backups import daily_backups
 from reader.store.connection import open_connection
+from reader.store.health import DailyMaintenance
 
 from .damaging import overwrite_page, table_leaves
 
