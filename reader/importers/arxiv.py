@@ -6,8 +6,9 @@ import re
 import xml.etree.ElementTree as ET
 
 from reader.errors import InputFileError
-from reader.models import ParseResult, Problem, Record
+from reader.models import ImportFormat, ParseResult, Problem, Record
 
+from .base import Importer
 from .fields import NO_ABSTRACT, collapse, is_abstract
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -15,7 +16,7 @@ ARXIV = "{http://arxiv.org/schemas/atom}"
 _YEAR = re.compile(r"^((?:19|20)\d\d)-")
 
 
-def looks_like_arxiv_atom(text: str) -> bool:
+def looks_like_arxiv_atom(text: str, ext: str = "") -> bool:
     head = text[:2048]
     return "<feed" in head and "http://www.w3.org/2005/Atom" in head
 
@@ -31,7 +32,7 @@ def _line_of(text: str, entry_index: int) -> int | None:
 
 
 def parse_arxiv_atom(text: str, path: str) -> ParseResult:
-    result = ParseResult(path=path, format="arxiv")
+    result = ParseResult(path=path, format=ImportFormat.ARXIV)
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
@@ -63,3 +64,7 @@ def parse_arxiv_atom(text: str, path: str) -> ParseResult:
             line=line,
         ))
     return result
+
+
+IMPORTER = Importer(ImportFormat.ARXIV, "arXiv Atom feed", (".xml", ".atom"), looks_like_arxiv_atom,
+                    parse_arxiv_atom, line_based=False)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from reader.models import ParseResult, Problem, Record
+from reader.models import ImportFormat, ParseResult, Problem, Record
 
+from .base import Importer
 from .fields import NO_ABSTRACT, clean_abstract, collapse, is_abstract, normalize_link, parse_year
 
 _ENTRY = re.compile(r"@\s*([A-Za-z_]+)\s*([{(])")
@@ -21,7 +22,7 @@ class _Malformed(Exception):
     pass
 
 
-def looks_like_bibtex(text: str) -> bool:
+def looks_like_bibtex(text: str, ext: str = "") -> bool:
     """True when the first line that is not blank or a % comment opens an @entry."""
     for line in text[:20000].split("\n"):
         stripped = line.strip()
@@ -164,7 +165,7 @@ def _record(fields: dict[str, str], line: int, defaults: dict[str, str]) -> Reco
 
 def parse_bibtex(text: str, path: str) -> ParseResult:
     """Parse .bib text; a malformed entry is a problem and scanning resumes at the next '@'."""
-    result = ParseResult(path=path, format="bibtex")
+    result = ParseResult(path=path, format=ImportFormat.BIBTEX)
     strings: dict[str, str] = {m: m.capitalize() for m in _MONTHS}
     entries: list[tuple[dict[str, str], int]] = []
     proceedings: list[dict[str, str]] = []
@@ -217,3 +218,6 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
         else:
             result.records.append(item)
     return result
+
+
+IMPORTER = Importer(ImportFormat.BIBTEX, "BibTeX", (".bib", ".bibtex"), looks_like_bibtex, parse_bibtex)

@@ -7,8 +7,9 @@ import io
 import sys
 
 from reader.errors import InputFileError
-from reader.models import ParseResult, Problem
+from reader.models import ImportFormat, ParseResult, Problem
 
+from .base import Importer
 from .fields import ALIASES, LINK_KEYS, record_from_mapping
 
 DELIMITERS = (",", ";", "\t")
@@ -37,7 +38,7 @@ def sniff_delimiter(text: str) -> str:
     return best
 
 
-def looks_like_csv(text: str) -> bool:
+def looks_like_csv(text: str, ext: str = "") -> bool:
     """True when the first line is a header naming an abstract column and one other known column."""
     first_line = text.split("\n", 1)[0]
     for delimiter in DELIMITERS:
@@ -60,7 +61,7 @@ def parse_csv(text: str, path: str) -> ParseResult:
     if not set(columns) & set(ALIASES["abstract"]):
         shown = ", ".join(c for c in columns if c) or "none"
         raise InputFileError(path, f"no abstract column in the CSV header (columns: {shown})", 1)
-    result = ParseResult(path=path, format="csv")
+    result = ParseResult(path=path, format=ImportFormat.CSV)
     previous_end = reader.line_num
     while True:
         start = previous_end + 1
@@ -92,3 +93,6 @@ def parse_csv(text: str, path: str) -> ParseResult:
         else:
             result.records.append(item)
     return result
+
+
+IMPORTER = Importer(ImportFormat.CSV, "CSV or TSV table", (".csv", ".tsv"), looks_like_csv, parse_csv)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from reader.models import ParseResult, Problem, Record
+from reader.models import ImportFormat, ParseResult, Problem, Record
 
+from .base import Importer
 from .fields import NO_ABSTRACT, clean_abstract, collapse, is_abstract, normalize_link, parse_year
 
 _TAG = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
@@ -19,7 +20,7 @@ VENUE_TAGS = ("JO", "JF", "T2", "JA", "J2", "J1", "T3")
 LINK_TAGS = ("UR", "L1", "L2", "DO")
 
 
-def looks_like_ris(text: str) -> bool:
+def looks_like_ris(text: str, ext: str = "") -> bool:
     """True when a TY tag opens the file, after at most a short label (Ovid writes "1.")."""
     match = _FIRST_TAG.search(text[:4096])
     return bool(match) and len(text[: match.start()].strip()) <= 10
@@ -62,7 +63,7 @@ def _record(fields: dict[str, list[str]], line: int) -> Record | Problem:
 
 def parse_ris(text: str, path: str) -> ParseResult:
     """Parse RIS text; untagged lines continue the previous field (new line for abstracts)."""
-    result = ParseResult(path=path, format="ris")
+    result = ParseResult(path=path, format=ImportFormat.RIS)
     fields: dict[str, list[str]] | None = None
     start = 0
     last_tag: str | None = None
@@ -96,3 +97,6 @@ def _add(result: ParseResult, fields: dict[str, list[str]], line: int) -> None:
         result.problems.append(item)
     else:
         result.records.append(item)
+
+
+IMPORTER = Importer(ImportFormat.RIS, "RIS export", (".ris",), looks_like_ris, parse_ris)
