@@ -62,7 +62,8 @@ def year_problem(value: object) -> str | None:
     if not isinstance(value, int) or isinstance(value, bool):
         return f"year must be a whole number, not {_json_type(value)}"
     if not YEAR_MIN <= value <= YEAR_MAX:
-        shown = str(value) if len(str(value)) <= 12 else f"a {len(str(value))}-digit number"
+        digits = len(str(abs(value)))
+        shown = str(value) if digits <= 24 else f"(a {digits:,}-digit number)"
         return f"year {shown} is not a plausible year ({YEAR_MIN}-{YEAR_MAX})"
     return None
 
