@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from reader.models import Problem, Record, year_problem
+from reader.models import Problem, Record
 
 MIN_ABSTRACT_CHARS = 20
 NO_ABSTRACT = "no abstract (missing or under 20 characters)"
@@ -108,26 +107,6 @@ def normalize_link(key: str, value: Any) -> str | None:
     return text
 
 
-_NUMBER = re.compile(r"^\s*[-+]?\d+(?:\.0*)?\s*$")
-
-
-def _numeric(value: Any) -> bool:
-    """A year given as a number (or a string of digits), which must then be plausible."""
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int | float):
-        return True
-    return isinstance(value, str) and bool(_NUMBER.match(value))
-
-
-def _finite(value: Any) -> bool:
-    if isinstance(value, int):
-        return True
-    if isinstance(value, float):
-        return math.isfinite(value) and abs(value) < 1e15
-    return len(value.strip()) <= 12  # a 4,300-digit string is never a year; int() would refuse it
-
-
 def _names_ok(value: Any) -> bool:
     """Authors as a string, or a list of names (strings or CSL-style objects); None is fine."""
     if value is None or isinstance(value, str):
@@ -173,14 +152,7 @@ def record_from_mapping(
     if not _names_ok(authors_value):
         return Problem(line, f"{prefix}authors must be text or a list of names")
     year_value = first(data, "year")
-    if _numeric(year_value):
-        if _finite(year_value):
-            reason = year_problem(int(float(year_value)))
-        else:
-            reason = f"year {str(year_value).strip()[:24]}… is not a plausible year"
-        if reason:
-            return Problem(line, f"{prefix}{reason}")
-    year = parse_year(year_value)
+    year = parse_year(year_value)  # an implausible year (-5, 3000, 2**63) is dropped, as in text formats
     if defaults:
         venue = venue or defaults.get("venue")
         year = year or defaults.get("year")
