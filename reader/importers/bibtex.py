@@ -18,6 +18,7 @@ from bibtexparser.model import (
 
 from reader.errors import InputFileError
 from reader.models import ImportFormat, ParseResult, Problem, Record
+from reader.text.latex import match_brace
 
 from .base import Importer
 from .fields import NO_ABSTRACT, clean_abstract, collapse, is_abstract, normalize_link, parse_year
@@ -26,9 +27,8 @@ _ENTRY = re.compile(r"@\s*([A-Za-z_]+)\s*([{(])")
 _SKIP_TYPES = frozenset({"comment", "preamble", "string", "proceedings"})
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
-# One part of a value joined with '#': {braced (3 levels)}, "quoted" or a bare word / @string name.
-_BRACED = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
-_PART = re.compile(rf'\s*(?:(?P<b>{_BRACED})|"(?P<q>(?:[^"{{}}]|{_BRACED})*)"|(?P<w>[^\s#{{}}"]+))\s*(?:#|$)')
+_WORD = re.compile(r'[^\s#{}"]+')  # a bare number or @string name
+_JOIN = re.compile(r"\s*(#)?\s*")
 
 # bibtexparser logs every failed block; we report them as problems with their line instead.
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
@@ -65,29 +65,56 @@ def latex_to_text(value: str) -> str:
 def _resolve(raw: str, strings: dict[str, str]) -> str:
     """A raw field value without its braces or quotes, '#'-joined parts and @string names resolved.
 
-    bibtexparser 2 leaves concatenation to the caller; a value our pattern cannot split is kept
-    whole (minus one pair of enclosing braces or quotes).
+    bibtexparser 2 leaves concatenation to the caller; a value that cannot be split is kept whole
+    (minus one pair of enclosing braces or quotes).
     """
     raw = raw.strip()
     parts: list[str] = []
-    pos = 0
-    while pos < len(raw):
-        match = _PART.match(raw, pos)
-        if not match or match.end() == pos:
-            break
-        if match.group("b") is not None:
-            parts.append(match.group("b")[1:-1])
-        elif match.group("q") is not None:
-            parts.append(match.group("q"))
+    pos, n = 0, len(raw)
+    while pos < n:
+        if raw[pos] == "{":
+            end = match_brace(raw, pos)
+            if end < 0:
+                break
+            parts.append(raw[pos + 1:end])
+        elif raw[pos] == '"':
+            end = _closing_quote(raw, pos + 1)
+            if end < 0:
+                break
+            parts.append(raw[pos + 1:end])
         else:
-            word = match.group("w")
-            parts.append(strings.get(word.lower(), word))
-        pos = match.end()
+            word = _WORD.match(raw, pos)
+            if not word:
+                break
+            end = word.end() - 1
+            parts.append(strings.get(word.group().lower(), word.group()))
+        after = _JOIN.match(raw, end + 1)
+        if not after:  # always matches (\s*): keeps mypy and the reader sure of it
+            break
+        pos = after.end()
+        if after.group(1) is None and pos < n:
+            break  # two parts without '#' between them: not a concatenation
     else:
         return "".join(parts)
-    if len(raw) >= 2 and (raw[0], raw[-1]) in (("{", "}"), ('"', '"')):
+    if n >= 2 and (raw[0], raw[-1]) in (("{", "}"), ('"', '"')):
         return raw[1:-1]
     return raw
+
+
+def _closing_quote(raw: str, pos: int) -> int:
+    """Index of the '"' closing a quoted value (quotes inside braces don't count), or -1."""
+    n = len(raw)
+    while pos < n:
+        if raw[pos] == "{":
+            end = match_brace(raw, pos)
+            if end < 0:
+                return -1
+            pos = end + 1
+        elif raw[pos] == '"':
+            return pos
+        else:
+            pos += 1
+    return -1
 
 
 def _person(name: str) -> str:

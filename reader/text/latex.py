@@ -321,9 +321,9 @@ class _Parser:
         if name == "textsubscript":
             return to_script(self.argument(), False)
         if name == "not":
-            nxt = self.argument().strip()
+            negated = self.argument().strip()
             return {"=": "≠", "∈": "∉", "<": "≮", ">": "≯", "≤": "≰", "≥": "≱"}.get(
-                nxt, nxt + "\u0338")
+                negated, negated + "\u0338")
         if name == "over":
             # {a \over b}: everything before in this group is the numerator.
             num = "".join(out).strip()
