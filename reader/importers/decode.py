@@ -42,9 +42,13 @@ def read_bytes(path: PathArg) -> bytes:
     except OSError as exc:
         raise InputFileError(name, f"cannot be read ({exc.strerror or exc})") from None
     try:
-        _check_regular(name, os.fstat(fd))  # it may have been swapped since the stat
+        info = os.fstat(fd)
+        _check_regular(name, info)  # it may have been swapped since the stat
         with open(fd, "rb", closefd=False) as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)  # the file may have grown since fstat
+            # read(n) allocates n bytes up front: ask for the size we know, then any growth.
+            data = handle.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += handle.read(MAX_FILE_BYTES + 1 - len(data))
     except OSError as exc:
         raise InputFileError(name, f"cannot be read ({exc.strerror or exc})") from None
     finally:
