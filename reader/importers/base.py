@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -12,6 +13,15 @@ from reader.models import ImportFormat, ParseResult
 MAX_FILE_BYTES = 256 * 2**20  # the 50k-abstract JSONL corpus is 82 MB
 MAX_LINE_CHARS = 2**20  # one physical line of a line-based format (seed, JSONL, CSV, RIS, BibTeX)
 MAX_JSON_DEPTH = 64  # paper files nest 3-4 levels deep; the JSON decoder recurses per level
+
+_LEADING_SPACE = re.compile(r"\s*")
+
+
+def first_line(text: str, *, skip_blank: bool = False) -> str:
+    """The first line (the first non-blank one with skip_blank), without copying the rest."""
+    start = _LEADING_SPACE.match(text).end() if skip_blank else 0  # type: ignore[union-attr]
+    end = text.find("\n", start)
+    return text[start:] if end < 0 else text[start:end]
 
 
 @dataclass(frozen=True)

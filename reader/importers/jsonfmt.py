@@ -12,7 +12,7 @@ from reader.errors import InputFileError
 from reader.models import ImportFormat, ParseResult, Problem
 
 from .backup import BACKUP_FORMAT, parse_backup
-from .base import MAX_JSON_DEPTH, Importer
+from .base import MAX_JSON_DEPTH, Importer, first_line
 from .fields import record_from_mapping
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".jsonlines")
@@ -181,7 +181,7 @@ def parse_json(text: str, path: str) -> ParseResult:
 
 
 def _first_line_is_object(text: str) -> bool:
-    first = text.lstrip().split("\n", 1)[0]
+    first = first_line(text, skip_blank=True)
     try:
         return isinstance(loads(first), dict)
     except ValueError:  # JSONDecodeError or TooDeep
@@ -210,7 +210,8 @@ def looks_like_jsonl(text: str, ext: str) -> bool:
 
 def looks_like_json(text: str, ext: str) -> bool:
     """A JSON document: it starts with an object or an array."""
-    return text.lstrip()[:1] in ("{", "[")
+    start_at = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr]  # \s* always matches
+    return text[start_at:start_at + 1] in ("{", "[")
 
 
 JSONL_IMPORTER = Importer(ImportFormat.JSONL, "JSON Lines", JSONL_EXTENSIONS, looks_like_jsonl,

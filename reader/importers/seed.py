@@ -6,7 +6,7 @@ import re
 
 from reader.models import ImportFormat, ParseResult, Problem, Record
 
-from .base import Importer
+from .base import Importer, first_line
 from .fields import NO_ABSTRACT, collapse, is_abstract
 
 _HEADER_VENUE_YEAR = re.compile(r"^([A-Za-z][\w&.\-]*)\s+((?:19|20|21)\d\d)\b")
@@ -60,7 +60,7 @@ def parse_seed(text: str, path: str) -> ParseResult:
 
 def looks_like_seed(text: str, ext: str) -> bool:
     """Positive only for a "VENUE YEAR" header line; other .txt files are seed text by extension."""
-    first = text.lstrip().split("\n", 1)[0][:_MAX_HEADER_CHARS + 1]
+    first = first_line(text, skip_blank=True)
     return len(first) <= _MAX_HEADER_CHARS and parse_header(first)[0] is not None
 
 
