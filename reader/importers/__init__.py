@@ -7,7 +7,7 @@ from pathlib import Path
 from reader.errors import InputFileError
 from reader.models import ImportFormat, ParseResult, Problem
 
-from .base import MAX_LINE_CHARS, Importer
+from .base import MAX_LINE_CHARS, MAX_RECORDS, Importer
 from .decode import PathArg, display_name, read_text
 from .detect import detect_format
 from .registry import (
@@ -28,17 +28,18 @@ _RECORD_NUMBERED = (ImportFormat.JSON, ImportFormat.BACKUP)  # Record.line is a 
 
 
 def _first_long_line(text: str) -> int | None:
-    """The number of the first line longer than MAX_LINE_CHARS, or None."""
-    if len(text) <= MAX_LINE_CHARS:
-        return None
-    start, number, find = 0, 1, text.find
-    while True:
-        end = find("\n", start)
-        if (end if end >= 0 else len(text)) - start > MAX_LINE_CHARS:
-            return number
-        if end < 0:
-            return None
-        start, number = end + 1, number + 1
+    """The number of the first line longer than MAX_LINE_CHARS, or None.
+
+    Jumps to the last line break within each window, so a file takes ~len/MAX_LINE_CHARS
+    C-speed searches instead of one Python step per line.
+    """
+    pos, n = 0, len(text)
+    while n - pos > MAX_LINE_CHARS:
+        cut = text.rfind("\n", pos, pos + MAX_LINE_CHARS + 1)
+        if cut < 0:
+            return text.count("\n", 0, pos) + 1
+        pos = cut + 1
+    return None
 
 
 def _drop_unstorable(result: ParseResult) -> None:
@@ -67,6 +68,10 @@ def parse_text(text: str, path: str | Path, fmt: str | None = None) -> ParseResu
             raise InputFileError(
                 name, f"line {long_line} is too long for a {importer.label} file "
                       f"(over {MAX_LINE_CHARS:,} characters)", long_line)
+    bound = importer.bound(text)
+    if bound > MAX_RECORDS:
+        raise InputFileError(name, f"too many records for one {importer.label} file (up to {bound:,}; "
+                                   f"the limit is {MAX_RECORDS:,}): split it")
     result = importer.parse(text, name)
     _drop_unstorable(result)
     if not result.records and not (result.format == ImportFormat.BACKUP and not result.problems):

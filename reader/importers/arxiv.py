@@ -77,4 +77,4 @@ def parse_arxiv_atom(text: str, path: str) -> ParseResult:
 
 
 IMPORTER = Importer(ImportFormat.ARXIV, "arXiv Atom feed", (".xml", ".atom"), looks_like_arxiv_atom,
-                    parse_arxiv_atom, line_based=False)
+                    parse_arxiv_atom, bound=lambda text: text.count("<entry"), line_based=False)

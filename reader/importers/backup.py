@@ -17,6 +17,7 @@ from reader.models import (
     year_problem,
 )
 
+from .base import MAX_RECORDS
 from .fields import NO_ABSTRACT, clean_abstract, is_abstract
 
 BACKUP_FORMAT = "reader-backup"
@@ -130,6 +131,8 @@ def parse_backup(data: dict[str, Any], path: str) -> ParseResult:
     papers = data.get("papers")
     if not isinstance(papers, list):
         raise InputFileError(path, 'Reader backup without a "papers" list')
+    if len(papers) > MAX_RECORDS:
+        raise InputFileError(path, f"too many papers ({len(papers):,}; the limit is {MAX_RECORDS:,})")
     result = ParseResult(path=path, format=ImportFormat.BACKUP)
     for number, paper in enumerate(papers, start=1):
         try:

@@ -12,7 +12,8 @@ from reader.models import ImportFormat, ParseResult
 # file is refused in well under a second instead of eating gigabytes.
 MAX_FILE_BYTES = 256 * 2**20  # the 50k-abstract JSONL corpus is 82 MB
 MAX_LINE_CHARS = 2**20  # one physical line of a line-based format (seed, JSONL, CSV, RIS, BibTeX)
-MAX_JSON_DEPTH = 64  # paper files nest 3-4 levels deep; the JSON decoder recurses per level
+MAX_JSON_DEPTH = 64
+MAX_RECORDS = 200_000  # papers in one file (the real corpus has 50k): caps parse time and memory  # paper files nest 3-4 levels deep; the JSON decoder recurses per level
 
 _LEADING_SPACE = re.compile(r"\s*")
 
@@ -33,4 +34,7 @@ class Importer:
     extensions: tuple[str, ...]  # lower-case with the dot; the first is the usual one
     sniff: Callable[[str, str], bool]  # (decoded text, lower-case extension) -> is this format
     parse: Callable[[str, str], ParseResult]  # (decoded text, path) -> records and problems
+    # A cheap upper bound on the records in the text (a substring count), checked against
+    # MAX_RECORDS before parsing, so a file of millions of junk entries is refused at once.
+    bound: Callable[[str], int] = lambda text: text.count("\n") + 1
     line_based: bool = True  # MAX_LINE_CHARS applies (JSON and XML may sit on one line)

@@ -210,4 +210,5 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
     return result
 
 
-IMPORTER = Importer(ImportFormat.BIBTEX, "BibTeX", (".bib", ".bibtex"), looks_like_bibtex, parse_bibtex)
+IMPORTER = Importer(ImportFormat.BIBTEX, "BibTeX", (".bib", ".bibtex"), looks_like_bibtex, parse_bibtex,
+                    bound=lambda text: text.count("@"))

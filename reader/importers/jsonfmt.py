@@ -12,7 +12,7 @@ from reader.errors import InputFileError
 from reader.models import ImportFormat, ParseResult, Problem
 
 from .backup import BACKUP_FORMAT, parse_backup
-from .base import MAX_JSON_DEPTH, Importer, first_line
+from .base import MAX_JSON_DEPTH, MAX_RECORDS, Importer, first_line
 from .fields import record_from_mapping
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".jsonlines")
@@ -164,6 +164,8 @@ def parse_json(text: str, path: str) -> ParseResult:
         raise InputFileError(
             path, 'no papers found: expected a JSON array or an object with a "papers" list'
         )
+    if len(items) > MAX_RECORDS:
+        raise InputFileError(path, f"too many records ({len(items):,}; the limit is {MAX_RECORDS:,})")
     result = ParseResult(path=path, format=ImportFormat.JSON)
     defaults = filename_defaults(path)
     for number, obj in enumerate(items, start=1):
@@ -217,4 +219,4 @@ def looks_like_json(text: str, ext: str) -> bool:
 JSONL_IMPORTER = Importer(ImportFormat.JSONL, "JSON Lines", JSONL_EXTENSIONS, looks_like_jsonl,
                           parse_jsonl)
 JSON_IMPORTER = Importer(ImportFormat.JSON, "JSON or Reader backup", (".json",), looks_like_json,
-                         parse_json, line_based=False)
+                         parse_json, bound=lambda text: 0, line_based=False)  # counted once parsed

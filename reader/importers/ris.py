@@ -127,4 +127,5 @@ def _add(result: ParseResult, lines: list[str], line: int) -> None:
         result.records.append(item)
 
 
-IMPORTER = Importer(ImportFormat.RIS, "RIS export", (".ris",), looks_like_ris, parse_ris)
+IMPORTER = Importer(ImportFormat.RIS, "RIS export", (".ris",), looks_like_ris, parse_ris,
+                    bound=lambda text: text.count("TY  -"))

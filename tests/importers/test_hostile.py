@@ -166,3 +166,26 @@ def test_seed_block_too_long_is_a_problem():
     result = parse_text(text, "s.txt")
     assert len(result.records) == 1
     assert result.problems[0].line == 5 and "abstract is too long" in result.problems[0].reason
+
+
+@pytest.mark.parametrize(
+    ("name", "unit"),
+    [("m.jsonl", "{}\n"), ("m.txt", "ICML 2025\n\nx\n\n"), ("m.ris", "TY  - JOUR\nER  - \n"),
+     ("m.bib", "@misc{a,}\n"), ("m.csv", "a,b\n"), ("m.xml", "<entry></entry>\n")],
+)
+def test_millions_of_junk_records_are_refused_at_once(name, unit):
+    text = unit * 1_000_000
+    if name == "m.csv":
+        text = "title,abstract\n" + text
+    if name == "m.xml":
+        text = '<feed xmlns="http://www.w3.org/2005/Atom">' + text + "</feed>"
+    start = time.perf_counter()
+    with pytest.raises(InputFileError, match="too many records .* the limit is 200,000"):
+        parse_text(text, name)
+    assert time.perf_counter() - start < 2
+
+
+def test_json_with_millions_of_items_is_refused(tmp_path):
+    path = write(tmp_path, "m.json", "[" + "1," * 1_000_000 + "1]")
+    with pytest.raises(InputFileError, match="too many records"):
+        parse_file(path)
