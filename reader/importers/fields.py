@@ -83,10 +83,13 @@ def split_authors(value: Any) -> list[str]:
         items = _AUTHOR_SPLIT.split(str(value))
     names: list[str] = []
     for item in items:
-        if isinstance(item, Mapping):
-            item = item.get("name") or " ".join(
-                str(item[k]) for k in ("given", "family") if item.get(k)
+        if isinstance(item, Mapping):  # CSL-JSON: {"given": ..., "family": ...}; text parts only
+            name = item.get("name")
+            item = name if isinstance(name, str) and name.strip() else " ".join(
+                item[k] for k in ("given", "family") if isinstance(item.get(k), str)
             )
+        elif not isinstance(item, str | int | float):
+            continue  # a nested list is not a name (and str() of deep nesting can recurse)
         name = collapse(item)
         if name:
             names.append(name)

@@ -58,14 +58,18 @@ def _check_depth(value: Any) -> None:
             stack.extend((v, depth + 1) for v in item if isinstance(v, dict | list))
 
 
-def loads(text: str) -> Any:
-    """json.loads with bounded nesting and integer length; TooDeep or JSONDecodeError on bad input."""
+def loads(text: str, *, check_depth: bool = True) -> Any:
+    """json.loads with bounded integer length and (with check_depth) nesting.
+
+    TooDeep or JSONDecodeError on bad input. JSON Lines skips the depth walk: every field a
+    record keeps is type-checked to text or a list of text, so nesting cannot reach the store.
+    """
     try:
         value = _DECODER.decode(text)
     except RecursionError:  # the C decoder recurses per level: 100k-deep input ends here
         raise TooDeep() from None
-    # Fewer openers than the limit cannot nest past it: skips the walk for every normal line.
-    if text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+    # Fewer openers than the limit cannot nest past it: skips the walk for small documents.
+    if check_depth and text.count("[") + text.count("{") > MAX_JSON_DEPTH:
         _check_depth(value)
     return value
 
@@ -116,7 +120,7 @@ def parse_jsonl(text: str, path: str) -> ParseResult:
         if not line or line.isspace():
             continue
         try:
-            obj = loads(line)
+            obj = loads(line, check_depth=False)
         except TooDeep as exc:
             result.problems.append(Problem(number, f"JSON {exc}"))
             continue
