@@ -321,9 +321,9 @@ class _Parser:
         if name == "textsubscript":
             return to_script(self.argument(), False)
         if name == "not":
-            nxt = self.argument().strip()
+            negated = self.argument().strip()
             return {"=": "≠", "∈": "∉", "<": "≮", ">": "≯", "≤": "≰", "≥": "≱"}.get(
-                nxt, nxt + "\u0338")
+                negated, negated + "\u0338")
         if name == "over":
             # {a \over b}: everything before in this group is the numerator.
             num = "".join(out).strip()
@@ -346,6 +346,29 @@ class _Parser:
         # Unknown command: drop the backslash and keep its (braced) arguments.
         self.skip_spaces()
         return name
+
+
+def match_brace(text: str, start: int) -> int:
+    """Index of the '}' matching the '{' at text[start], or -1; a backslash escapes the next char.
+
+    The one brace scanner for LaTeX-ish source (abstract rendering, BibTeX values).
+    """
+    depth = 0
+    n = len(text)
+    i = start
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
 
 
 def _paren(s: str) -> str:
