@@ -73,4 +73,4 @@ def test_long_single_line_is_refused_quickly(tmp_path):
     start = time.perf_counter()
     with pytest.raises(InputFileError, match=r"line 3 is too long"):
         parse_file(path)
-    assert time.perf_counter() - start < 2
+    assert time.perf_counter() - start < 10  # refused before parsing, not after minutes
