@@ -49,13 +49,15 @@ def _snippet_text(snippet_html: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .importers import import_help
+
     p = _Parser(prog="reader", description="Read, triage and annotate research-paper abstracts.")
     p.add_argument("--version", action="version", version=f"Reader {__version__}")
     p.add_argument("--data-dir", metavar="DIR", help="library folder (default: $READER_DATA_DIR or the OS user-data dir)")
     p.add_argument("--smoke-test", action="store_true", help="run the GUI self-test in a temporary library and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    s = sub.add_parser("import", help="import seed .txt, JSON/JSONL, CSV, RIS, BibTeX, arXiv Atom files or a Reader JSON backup")
+    s = sub.add_parser("import", help=import_help(), description=import_help())
     s.add_argument("paths", nargs="+", metavar="PATH")
 
     s = sub.add_parser("list", help="list papers")

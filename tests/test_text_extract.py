@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -211,27 +210,16 @@ def test_code_links_in_seeds() -> None:
 
 # --- speed and corpus ------------------------------------------------------------------------
 
-def _all_four(abstracts: list[str]) -> float:
-    start = time.perf_counter()
-    for raw in abstracts:
-        abstract_plain(raw)
-        method = detect_method(raw)
-        derive_title(raw, method)
-        extract_code_links(raw)
-    return len(abstracts) / (time.perf_counter() - start)
-
-
 @pytest.mark.corpus
-def test_corpus_sample_extracts_cleanly_and_fast() -> None:
+def test_corpus_sample_extracts_cleanly() -> None:
     if not PAPERS.exists():
         pytest.skip("shared corpus not available")
     with PAPERS.open(encoding="utf-8") as fh:
         abstracts = [json.loads(line)["abstract"] for line in fh]
     sample = random.Random(11).sample(abstracts, 2000)
-    rate = _all_four(sample)
-    # The target is 5,000/s on an idle machine; CI shares cores, so only guard against a
-    # large regression here and report the real figure in benchmarks.
-    assert rate > 1500, f"{rate:.0f} abstracts/s"
+    # Its speed (target 5,000/s idle) is measured in benchmarks/bench_core.py, not asserted here.
+    for raw in sample:
+        assert abstract_plain(raw) and extract_code_links(raw) is not None
     found = 0
     for raw in sample:
         method = detect_method(raw)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from pathvalidate import ValidationError, sanitize_filename, validate_filename
+from pathvalidate.handler import ReservedNameHandler
+
 MAX_CHARS = 80
 MAX_BYTES = 240  # file systems cap names at 255 bytes; leave room for the " (n)" suffix
 FALLBACK = "Untitled"
@@ -18,7 +21,13 @@ _WINDOWS_RESERVED = frozenset(
 
 def _clean(title: str | None) -> str:
     text = unicodedata.normalize("NFC", title or "")
-    text = _FORBIDDEN.sub(" ", text)
+    # pathvalidate knows every platform's forbidden characters; reserved names, hidden dots,
+    # invisible characters, length and uniqueness stay ours (it suffixes "NUL_" and keeps
+    # ".hidden" and bidi overrides).
+    text = sanitize_filename(text, replacement_text=" ", platform="universal",
+                             reserved_name_handler=ReservedNameHandler.as_is,
+                             max_len=len(text.encode("utf-8")) * 2 + 16)
+    text = _FORBIDDEN.sub(" ", text)  # C1 controls, which pathvalidate allows
     # Drop invisible format characters (bidi overrides, zero-width) that can disguise a name.
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cs", "Co", "Cn"))
     text = " ".join(text.split())
@@ -60,5 +69,9 @@ def safe_filename(title: str | None, taken: set[str], *, ext: str = ".md") -> st
         number += 1
         suffix = f" ({number})"
         name = (_fit(stem, MAX_CHARS - len(ext) - len(suffix)) or FALLBACK) + suffix + ext
+    try:
+        validate_filename(name, platform="universal")
+    except ValidationError:  # never expected: every rule above is stricter; stay safe anyway
+        name = f"{FALLBACK} ({len(taken) + 1}){ext}"
     taken.add(name.casefold())
     return name

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+import secrets
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
@@ -16,6 +19,8 @@ AbstractRenderer = Callable[[str], str]
 GroupBy = Literal["tag", "venue"] | None
 
 UNTAGGED = "Untagged"
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_BINARY_MODE = getattr(os, "O_BINARY", 0)
 
 
 def tag_token(tag: str) -> str:
@@ -259,7 +264,7 @@ def write_per_paper(
     """Write one `.md` per paper into `folder` (created if needed); returns the paths in order.
 
     Names are unique within this export; a file of the same name from an earlier export is
-    overwritten.
+    replaced. Files are written atomically, only inside `folder`, never through a symlink.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -273,7 +278,26 @@ def write_per_paper(
         body = paper_body(
             paper, level=1, with_abstracts=with_abstracts, abstract_markdown=abstract_markdown
         )
-        with path.open("w", encoding="utf-8", newline="\n") as handle:
-            handle.write(front_matter(paper) + "\n" + body)
+        _write_in_folder(root, path.name, front_matter(paper) + "\n" + body)
         written.append(path)
     return written
+
+
+def _write_in_folder(root: Path, name: str, text: str) -> None:
+    """Write root/name atomically without ever following a link or leaving `root`.
+
+    The text goes to a new temp file (O_CREAT | O_EXCL: never an existing file or link) in the
+    same folder, which is then renamed over the name: a symlink left there is replaced, and the
+    file it pointed to, wherever it is, stays untouched.
+    """
+    tmp = root / f".{secrets.token_hex(8)}.md.tmp"
+    # 0o666 minus the umask, like a normal open(); mkstemp would make it private (0o600).
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY_MODE, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, root / name)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -5,41 +5,52 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from reader.errors import InputFileError
-from reader.models import ParseResult, Problem, Record
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring
 
+from reader.errors import InputFileError
+from reader.models import ImportFormat, ParseResult, Problem, Record
+
+from .base import Importer
 from .fields import NO_ABSTRACT, collapse, is_abstract
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
+_ENTRY_TAG = re.compile(r"<entry[\s>/]")
 _YEAR = re.compile(r"^((?:19|20)\d\d)-")
 
 
-def looks_like_arxiv_atom(text: str) -> bool:
+def looks_like_arxiv_atom(text: str, ext: str = "") -> bool:
     head = text[:2048]
     return "<feed" in head and "http://www.w3.org/2005/Atom" in head
 
 
-def _line_of(text: str, entry_index: int) -> int | None:
-    """The line an entry starts on (ElementTree keeps no positions)."""
-    pos = -1
-    for _ in range(entry_index + 1):
-        pos = text.find("<entry", pos + 1)
-        if pos < 0:
-            return None
-    return text.count("\n", 0, pos) + 1
+def _entry_lines(text: str) -> list[int]:
+    """The line each <entry> starts on, in order (ElementTree keeps no positions)."""
+    lines: list[int] = []
+    line, at = 1, 0
+    for match in _ENTRY_TAG.finditer(text):
+        line += text.count("\n", at, match.start())
+        at = match.start()
+        lines.append(line)
+    return lines
 
 
 def parse_arxiv_atom(text: str, path: str) -> ParseResult:
-    result = ParseResult(path=path, format="arxiv")
+    result = ParseResult(path=path, format=ImportFormat.ARXIV)
     try:
-        root = ET.fromstring(text)
+        # The file is untrusted: defusedxml refuses entity expansion (billion laughs) and
+        # external entities instead of following them.
+        root = fromstring(text)
     except ET.ParseError as exc:
-        line, column = exc.position
+        error_line, column = exc.position
         raise InputFileError(path, f"invalid Atom XML: {exc.msg if hasattr(exc, 'msg') else exc} "
-                                   f"(column {column})", line=line) from None
+                                   f"(column {column})", line=error_line) from None
+    except DefusedXmlException as exc:
+        raise InputFileError(path, f"refused Atom XML: {exc}") from None
+    entry_lines = _entry_lines(text)
     for i, entry in enumerate(root.iter(f"{ATOM}entry")):
-        line = _line_of(text, i)
+        line = entry_lines[i] if i < len(entry_lines) else None
         summary = (entry.findtext(f"{ATOM}summary") or "").strip()
         if not is_abstract(summary):
             result.problems.append(Problem(line, NO_ABSTRACT))
@@ -54,8 +65,8 @@ def parse_arxiv_atom(text: str, path: str) -> ParseResult:
         result.records.append(Record(
             abstract=abstract,
             title=collapse(entry.findtext(f"{ATOM}title") or "") or None,
-            authors=[collapse(a.findtext(f"{ATOM}name") or "") for a in entry.findall(f"{ATOM}author")
-                     if (a.findtext(f"{ATOM}name") or "").strip()],
+            authors=[name for name in (collapse(a.findtext(f"{ATOM}name"))
+                                       for a in entry.findall(f"{ATOM}author")) if name],
             year=int(year_match.group(1)) if year_match else None,
             venue="arXiv",  # journal_ref is a citation string, not a venue to group by
             url=(entry.findtext(f"{ATOM}id") or "").strip() or None,
@@ -63,3 +74,7 @@ def parse_arxiv_atom(text: str, path: str) -> ParseResult:
             line=line,
         ))
     return result
+
+
+IMPORTER = Importer(ImportFormat.ARXIV, "arXiv Atom feed", (".xml", ".atom"), looks_like_arxiv_atom,
+                    parse_arxiv_atom, bound=lambda text: text.count("<entry"), line_based=False)

@@ -5,8 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from reader.errors import InputFileError
-from reader.models import ParseResult, Problem, Record
+from reader.models import (
+    MAX_ABSTRACT_CHARS,
+    MAX_FIELD_CHARS,
+    MAX_LIST_ITEMS,
+    ImportFormat,
+    ParseResult,
+    Problem,
+    Record,
+    text_problem,
+    year_problem,
+)
 
+from .base import MAX_RECORDS
 from .fields import NO_ABSTRACT, clean_abstract, is_abstract
 
 BACKUP_FORMAT = "reader-backup"
@@ -14,14 +25,25 @@ BACKUP_VERSION = 1
 TITLE_SOURCES = ("derived", "imported", "edited")
 
 _STR_LISTS = ("authors", "links", "code_links", "sources", "tags")
-_OPTIONAL_STRS = (
-    "id", "title", "venue", "method", "added_at", "updated_at", "note_updated_at", "note",
-)
+_OPTIONAL_STRS = ("id", "venue", "method", "derived_title", "collection", "added_at", "updated_at",
+                  "note_updated_at")
 _BOOLS = ("read", "starred")
+_KEYS = frozenset(("title", "title_source", "abstract", "year", "note", "highlights", *_STR_LISTS,
+                   *_OPTIONAL_STRS, *_BOOLS))  # anything else in a backup paper is dropped
+MAX_NOTE_CHARS = 1_000_000
+MAX_HIGHLIGHTS = 10_000
+MAX_COMMENT_CHARS = 100_000
 
 
 class _Invalid(Exception):
     """One field of one paper is wrong; the message is the reason."""
+
+
+def _text(name: str, value: Any, limit: int = MAX_FIELD_CHARS, *, optional: bool = True) -> Any:
+    reason = text_problem(name, value, limit, optional=optional)
+    if reason:
+        raise _Invalid(reason)
+    return value
 
 
 def _check_highlight(index: int, value: Any, abstract_len: int) -> dict[str, Any]:
@@ -32,39 +54,43 @@ def _check_highlight(index: int, value: Any, abstract_len: int) -> dict[str, Any
     for name, number in (("start", start), ("end", end)):
         if not isinstance(number, int) or isinstance(number, bool):
             raise _Invalid(f"{where}: {name} must be a whole number")
+    assert isinstance(start, int) and isinstance(end, int)  # for mypy: checked just above
     if not 0 <= start < end <= abstract_len:
         raise _Invalid(f"{where}: range {start}-{end} is outside the abstract")
     clean = {"start": start, "end": end}
-    for name in ("quote", "color", "comment"):
-        text = value.get(name)
-        if text is not None and not isinstance(text, str):
-            raise _Invalid(f"{where}: {name} must be text")
-        clean[name] = text
+    try:
+        clean["quote"] = _text("quote", value.get("quote"), MAX_ABSTRACT_CHARS, optional=False)
+        clean["color"] = _text("color", value.get("color"), 64)
+        clean["comment"] = _text("comment", value.get("comment"), MAX_COMMENT_CHARS)
+    except _Invalid as exc:
+        raise _Invalid(f"{where}: {exc}") from None
     return clean
 
 
 def check_paper(paper: Any) -> dict[str, Any]:
-    """A normalised copy of one backup paper (every key present); _Invalid when a field is wrong."""
+    """A normalised copy of one backup paper (every known key present); _Invalid when a field is wrong."""
     if not isinstance(paper, dict):
         raise _Invalid("not a JSON object")
     abstract = paper.get("abstract")
     if not isinstance(abstract, str) or not is_abstract(abstract):
         raise _Invalid(NO_ABSTRACT)
-    clean: dict[str, Any] = dict(paper)
+    _text("abstract", abstract, MAX_ABSTRACT_CHARS)
+    clean: dict[str, Any] = {k: v for k, v in paper.items() if k in _KEYS}
+    title = _text("title", paper.get("title"), optional=False)
+    if not title.strip():
+        raise _Invalid("title is empty")
+    clean["title"] = title
     for name in _OPTIONAL_STRS:
-        value = paper.get(name)
-        if value is not None and not isinstance(value, str):
-            raise _Invalid(f"{name} must be text")
-        clean[name] = value
-    if clean["note"] is None:
-        clean["note"] = ""
+        clean[name] = _text(name, paper.get(name), 64 if name.endswith(("_at", "id")) else MAX_FIELD_CHARS)
+    clean["note"] = _text("note", paper.get("note"), MAX_NOTE_CHARS) or ""
     source = paper.get("title_source")
     if source is not None and source not in TITLE_SOURCES:
         raise _Invalid(f"title_source must be one of {', '.join(TITLE_SOURCES)}")
     clean["title_source"] = source
     year = paper.get("year")
-    if year is not None and (not isinstance(year, int) or isinstance(year, bool)):
-        raise _Invalid("year must be a whole number")
+    reason = year_problem(year)
+    if reason:
+        raise _Invalid(reason)
     clean["year"] = year
     for name in _STR_LISTS:
         value = paper.get(name, [])
@@ -72,6 +98,10 @@ def check_paper(paper: Any) -> dict[str, Any]:
             value = []
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise _Invalid(f"{name} must be a list of text")
+        if len(value) > MAX_LIST_ITEMS:
+            raise _Invalid(f"too many {name} ({len(value):,}; the limit is {MAX_LIST_ITEMS:,})")
+        for item in value:
+            _text(name, item)
         clean[name] = list(value)
     for name in _BOOLS:
         value = paper.get(name, False)
@@ -81,6 +111,8 @@ def check_paper(paper: Any) -> dict[str, Any]:
     highlights = paper.get("highlights", []) or []
     if not isinstance(highlights, list):
         raise _Invalid("highlights must be a list")
+    if len(highlights) > MAX_HIGHLIGHTS:
+        raise _Invalid(f"too many highlights ({len(highlights):,}; the limit is {MAX_HIGHLIGHTS:,})")
     clean["highlights"] = [
         _check_highlight(i, h, len(abstract)) for i, h in enumerate(highlights, start=1)
     ]
@@ -99,7 +131,9 @@ def parse_backup(data: dict[str, Any], path: str) -> ParseResult:
     papers = data.get("papers")
     if not isinstance(papers, list):
         raise InputFileError(path, 'Reader backup without a "papers" list')
-    result = ParseResult(path=path, format="backup")
+    if len(papers) > MAX_RECORDS:
+        raise InputFileError(path, f"too many papers ({len(papers):,}; the limit is {MAX_RECORDS:,})")
+    result = ParseResult(path=path, format=ImportFormat.BACKUP)
     for number, paper in enumerate(papers, start=1):
         try:
             clean = check_paper(paper)
@@ -129,6 +163,8 @@ def parse_backup(data: dict[str, Any], path: str) -> ParseResult:
             and isinstance(search.get("name"), str)
             and search["name"].strip()
             and isinstance(search.get("query"), str)
+            and not text_problem("name", search["name"], MAX_FIELD_CHARS)
+            and not text_problem("query", search["query"], MAX_FIELD_CHARS)
         ):
             result.saved_searches.append({"name": search["name"], "query": search["query"]})
         else:

@@ -1,27 +1,41 @@
-"""BibTeX (.bib) files: tolerant entry scanner, LaTeX accents to Unicode via pylatexenc."""
+"""BibTeX (.bib) files read with bibtexparser 2; LaTeX accents to Unicode via pylatexenc."""
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import lru_cache
 
-from reader.models import ParseResult, Problem, Record
+import bibtexparser
+from bibtexparser.model import (
+    Block,
+    DuplicateBlockKeyBlock,
+    DuplicateFieldKeyBlock,
+    Entry,
+    ParsingFailedBlock,
+    String,
+)
 
+from reader.errors import InputFileError
+from reader.models import ImportFormat, ParseResult, Problem, Record
+from reader.text.latex import match_brace
+
+from .base import Importer
 from .fields import NO_ABSTRACT, clean_abstract, collapse, is_abstract, normalize_link, parse_year
 
 _ENTRY = re.compile(r"@\s*([A-Za-z_]+)\s*([{(])")
-_FIELD = re.compile(r"\s*([A-Za-z][\w\-:.+]*)\s*=\s*")
 _SKIP_TYPES = frozenset({"comment", "preamble", "string", "proceedings"})
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_BARE = re.compile(r"[^\s,#}{)\"]+")
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+_WORD = re.compile(r'[^\s#{}"]+')  # a bare number or @string name
+_JOIN = re.compile(r"\s*(#)?\s*")
+
+# bibtexparser logs every failed block; we report them as problems with their line instead.
+logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
+logging.getLogger("bibtexparser").propagate = False
 
 
-class _Malformed(Exception):
-    pass
-
-
-def looks_like_bibtex(text: str) -> bool:
+def looks_like_bibtex(text: str, ext: str = "") -> bool:
     """True when the first line that is not blank or a % comment opens an @entry."""
     for line in text[:20000].split("\n"):
         stripped = line.strip()
@@ -48,76 +62,59 @@ def latex_to_text(value: str) -> str:
         return value.replace("{", "").replace("}", "")
 
 
-def _read_braced(text: str, pos: int, close: str) -> tuple[str, int]:
-    """Text inside balanced braces/quotes starting just after the opener at pos-1."""
-    depth = 0
-    start = pos
-    n = len(text)
-    while pos < n:
-        ch = text[pos]
-        if ch == "\\":
-            pos += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            if depth == 0:
-                if close == "}":
-                    return text[start:pos], pos + 1
-                raise _Malformed("unbalanced braces")
-            depth -= 1
-        elif ch == close and depth == 0:
-            return text[start:pos], pos + 1
-        elif ch == "@" and depth <= 1 and text[pos - 1] == "\n":
-            raise _Malformed("unterminated value")  # ran into the next entry
-        pos += 1
-    raise _Malformed("unterminated value (file ends inside it)")
+def _resolve(raw: str, strings: dict[str, str]) -> str:
+    """A raw field value without its braces or quotes, '#'-joined parts and @string names resolved.
 
-
-def _read_value(text: str, pos: int, strings: dict[str, str]) -> tuple[str, int]:
+    bibtexparser 2 leaves concatenation to the caller; a value that cannot be split is kept whole
+    (minus one pair of enclosing braces or quotes).
+    """
+    raw = raw.strip()
     parts: list[str] = []
-    while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos >= len(text):
-            raise _Malformed("file ends inside an entry")
-        ch = text[pos]
-        if ch == "{":
-            part, pos = _read_braced(text, pos + 1, "}")
-        elif ch == '"':
-            part, pos = _read_braced(text, pos + 1, '"')
+    pos, n = 0, len(raw)
+    while pos < n:
+        if raw[pos] == "{":
+            end = match_brace(raw, pos)
+            if end < 0:
+                break
+            parts.append(raw[pos + 1:end])
+        elif raw[pos] == '"':
+            end = _closing_quote(raw, pos + 1)
+            if end < 0:
+                break
+            parts.append(raw[pos + 1:end])
         else:
-            match = _BARE.match(text, pos)
-            if not match:
-                raise _Malformed(f"unexpected {ch!r}")
-            word = match.group()
-            part = strings.get(word.lower(), word)
-            pos = match.end()
-        parts.append(part)
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos < len(text) and text[pos] == "#":
-            pos += 1
-            continue
-        return "".join(parts), pos
+            word = _WORD.match(raw, pos)
+            if not word:
+                break
+            end = word.end() - 1
+            parts.append(strings.get(word.group().lower(), word.group()))
+        after = _JOIN.match(raw, end + 1)
+        if not after:  # always matches (\s*): keeps mypy and the reader sure of it
+            break
+        pos = after.end()
+        if after.group(1) is None and pos < n:
+            break  # two parts without '#' between them: not a concatenation
+    else:
+        return "".join(parts)
+    if n >= 2 and (raw[0], raw[-1]) in (("{", "}"), ('"', '"')):
+        return raw[1:-1]
+    return raw
 
 
-def _read_fields(text: str, pos: int, close: str, strings: dict[str, str]) -> tuple[dict, int]:
-    fields: dict[str, str] = {}
-    while True:
-        while pos < len(text) and (text[pos].isspace() or text[pos] == ","):
+def _closing_quote(raw: str, pos: int) -> int:
+    """Index of the '"' closing a quoted value (quotes inside braces don't count), or -1."""
+    n = len(raw)
+    while pos < n:
+        if raw[pos] == "{":
+            end = match_brace(raw, pos)
+            if end < 0:
+                return -1
+            pos = end + 1
+        elif raw[pos] == '"':
+            return pos
+        else:
             pos += 1
-        if pos >= len(text):
-            raise _Malformed("file ends inside an entry")
-        if text[pos] == close:
-            return fields, pos + 1
-        match = _FIELD.match(text, pos)
-        if not match:
-            if text[pos] == "@":
-                raise _Malformed("unbalanced braces: it runs into the next entry")
-            raise _Malformed(f"expected a field name at {text[pos:pos + 20]!r}")
-        value, pos = _read_value(text, match.end(), strings)
-        fields.setdefault(match.group(1).lower(), value)
+    return -1
 
 
 def _person(name: str) -> str:
@@ -162,47 +159,41 @@ def _record(fields: dict[str, str], line: int, defaults: dict[str, str]) -> Reco
     )
 
 
+def _failure(block: ParsingFailedBlock) -> str:
+    kind = _ENTRY.match((block.raw or "").lstrip())
+    what = f"@{kind.group(1).lower()} entry" if kind else "entry"
+    reason = getattr(block.error, "abort_reason", "") or str(block.error) or "malformed"
+    return f"{what} skipped: {' '.join(reason.split())}"
+
+
 def parse_bibtex(text: str, path: str) -> ParseResult:
-    """Parse .bib text; a malformed entry is a problem and scanning resumes at the next '@'."""
-    result = ParseResult(path=path, format="bibtex")
+    """Parse .bib text with bibtexparser; a malformed entry is a problem at its line."""
+    result = ParseResult(path=path, format=ImportFormat.BIBTEX)
+    try:
+        library = bibtexparser.parse_string(text, parse_stack=[])
+    except Exception as exc:  # the splitter raises on states it considers its own bugs
+        raise InputFileError(path, f"cannot read this BibTeX file ({type(exc).__name__})") from None
     strings: dict[str, str] = {m: m.capitalize() for m in _MONTHS}
     entries: list[tuple[dict[str, str], int]] = []
     proceedings: list[dict[str, str]] = []
-    pos = 0
-    line = 1
-    line_at = 0
-    while True:
-        match = _ENTRY.search(text, pos)
-        if not match:
-            break
-        line += text.count("\n", line_at, match.start())
-        line_at = match.start()
-        kind = match.group(1).lower()
-        close = "}" if match.group(2) == "{" else ")"
-        body = match.end()
-        if kind == "comment":
-            pos = body
-            continue
-        try:
-            if kind == "preamble":
-                _, pos = _read_value(text, body, strings)
-                continue
-            if kind == "string":
-                fields, pos = _read_fields(text, body, close, strings)
-                strings.update({k: latex_to_text(v) for k, v in fields.items()})
-                continue
-            comma = text.find(",", body)
-            if comma < 0:
-                raise _Malformed("entry without fields")
-            fields, pos = _read_fields(text, comma + 1, close, strings)
-        except _Malformed as exc:
-            result.problems.append(Problem(line, f"@{kind} entry skipped: {exc}"))
-            pos = body
-            continue
-        if kind == "proceedings":
-            proceedings.append(fields)
-        elif kind not in _SKIP_TYPES:
-            entries.append((fields, line))
+    for found in library.blocks:
+        line = (found.start_line or 0) + 1
+        block: Block | None = found
+        if isinstance(found, DuplicateBlockKeyBlock | DuplicateFieldKeyBlock):
+            block = found.ignore_error_block  # duplicates are fine: the first field wins below
+        if isinstance(block, ParsingFailedBlock):
+            result.problems.append(Problem(line, _failure(block)))
+        elif isinstance(block, String):
+            strings[block.key.lower()] = latex_to_text(_resolve(block.value, strings))
+        elif isinstance(block, Entry):
+            fields: dict[str, str] = {}
+            for field in block.fields:
+                fields.setdefault(field.key.lower(), _resolve(str(field.value), strings))
+            kind = block.entry_type.lower()
+            if kind == "proceedings":
+                proceedings.append(fields)
+            elif kind not in _SKIP_TYPES:
+                entries.append((fields, line))
     # PMLR-style files describe the volume once in an @Proceedings entry and give the papers
     # neither venue nor year; inherit them when the file holds exactly one such volume.
     defaults: dict[str, str] = {}
@@ -217,3 +208,7 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
         else:
             result.records.append(item)
     return result
+
+
+IMPORTER = Importer(ImportFormat.BIBTEX, "BibTeX", (".bib", ".bibtex"), looks_like_bibtex, parse_bibtex,
+                    bound=lambda text: text.count("@"))

@@ -7,11 +7,13 @@ import io
 import sys
 
 from reader.errors import InputFileError
-from reader.models import ParseResult, Problem
+from reader.models import ImportFormat, ParseResult, Problem
 
+from .base import Importer, first_line
 from .fields import ALIASES, LINK_KEYS, record_from_mapping
 
 DELIMITERS = (",", ";", "\t")
+_MAX_HEADER_CHARS = 65536  # a header row of column names; a longer first line is not one
 _KNOWN_COLUMNS = frozenset(k for keys in ALIASES.values() for k in keys) | set(LINK_KEYS)
 
 # Abstracts can be long and a stray quote can swallow many lines; report that, don't crash.
@@ -27,21 +29,23 @@ def _header_fields(first_line: str, delimiter: str) -> list[str]:
 
 def sniff_delimiter(text: str) -> str:
     """The delimiter whose header split finds the most known columns (then the most columns)."""
-    first_line = text.split("\n", 1)[0]
+    header = first_line(text)
     best, best_score = ",", (-1, -1)
     for delimiter in DELIMITERS:
-        names = [n.strip().lower() for n in _header_fields(first_line, delimiter)]
+        names = [n.strip().lower() for n in _header_fields(header, delimiter)]
         score = (sum(n in _KNOWN_COLUMNS for n in names), len(names))
         if score > best_score:
             best, best_score = delimiter, score
     return best
 
 
-def looks_like_csv(text: str) -> bool:
+def looks_like_csv(text: str, ext: str = "") -> bool:
     """True when the first line is a header naming an abstract column and one other known column."""
-    first_line = text.split("\n", 1)[0]
+    header = first_line(text)
+    if len(header) > _MAX_HEADER_CHARS:
+        return False
     for delimiter in DELIMITERS:
-        names = {n.strip().lower() for n in _header_fields(first_line, delimiter)}
+        names = {n.strip().lower() for n in _header_fields(header, delimiter)}
         if names & set(ALIASES["abstract"]) and len(names & _KNOWN_COLUMNS) >= 2:
             return True
     return False
@@ -60,7 +64,7 @@ def parse_csv(text: str, path: str) -> ParseResult:
     if not set(columns) & set(ALIASES["abstract"]):
         shown = ", ".join(c for c in columns if c) or "none"
         raise InputFileError(path, f"no abstract column in the CSV header (columns: {shown})", 1)
-    result = ParseResult(path=path, format="csv")
+    result = ParseResult(path=path, format=ImportFormat.CSV)
     previous_end = reader.line_num
     while True:
         start = previous_end + 1
@@ -92,3 +96,6 @@ def parse_csv(text: str, path: str) -> ParseResult:
         else:
             result.records.append(item)
     return result
+
+
+IMPORTER = Importer(ImportFormat.CSV, "CSV or TSV table", (".csv", ".tsv"), looks_like_csv, parse_csv)

@@ -83,10 +83,13 @@ def split_authors(value: Any) -> list[str]:
         items = _AUTHOR_SPLIT.split(str(value))
     names: list[str] = []
     for item in items:
-        if isinstance(item, Mapping):
-            item = item.get("name") or " ".join(
-                str(item[k]) for k in ("given", "family") if item.get(k)
+        if isinstance(item, Mapping):  # CSL-JSON: {"given": ..., "family": ...}; text parts only
+            name = item.get("name")
+            item = name if isinstance(name, str) and name.strip() else " ".join(
+                item[k] for k in ("given", "family") if isinstance(item.get(k), str)
             )
+        elif not isinstance(item, str | int | float):
+            continue  # a nested list is not a name (and str() of deep nesting can recurse)
         name = collapse(item)
         if name:
             names.append(name)
@@ -105,6 +108,15 @@ def normalize_link(key: str, value: Any) -> str | None:
     if key == "arxiv":
         return "https://arxiv.org/abs/" + text.removeprefix("arXiv:").removeprefix("arxiv:")
     return text
+
+
+def _names_ok(value: Any) -> bool:
+    """Authors as a string, or a list of names (strings or CSL-style objects); None is fine."""
+    if value is None or isinstance(value, str):
+        return True
+    if isinstance(value, list | tuple):
+        return all(item is None or isinstance(item, str | Mapping) for item in value)
+    return False
 
 
 def first(mapping: Mapping[str, Any], field: str) -> Any:
@@ -139,7 +151,11 @@ def record_from_mapping(
     title = collapse(title_value) if isinstance(title_value, str | int | float) else None
     venue_value = first(data, "venue")
     venue = collapse(venue_value) if isinstance(venue_value, str | int | float) else None
-    year = parse_year(first(data, "year"))
+    authors_value = first(data, "authors")
+    if not _names_ok(authors_value):
+        return Problem(line, f"{prefix}authors must be text or a list of names")
+    year_value = first(data, "year")
+    year = parse_year(year_value)  # an implausible year (-5, 3000, 2**63) is dropped, as in text formats
     if defaults:
         venue = venue or defaults.get("venue")
         year = year or defaults.get("year")
@@ -155,7 +171,7 @@ def record_from_mapping(
     return Record(
         abstract=abstract,  # type: ignore[arg-type]  # is_abstract() ruled out None
         title=title,
-        authors=split_authors(first(data, "authors")),
+        authors=split_authors(authors_value),
         year=year,
         venue=venue,
         url=url or (links[0] if links else None),

@@ -9,10 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from reader.errors import InputFileError
-from reader.models import ParseResult, Problem
+from reader.models import ImportFormat, ParseResult, Problem
 
 from .backup import BACKUP_FORMAT, parse_backup
+from .base import MAX_JSON_DEPTH, MAX_RECORDS, Importer, first_line
 from .fields import record_from_mapping
+
+JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".jsonlines")
+_MAX_INT_DIGITS = 20  # longer integers stay text: no year or offset has more digits
+_LEADING_SPACE = re.compile(r"\s*")
 
 # papercopilot paperlists dumps are named <conf><year>.json and carry neither venue nor year.
 _PAPERLIST_NAME = re.compile(r"^([a-z]+)(\d{4})$")
@@ -25,14 +30,56 @@ _KNOWN_VENUES = {
 }
 
 
+class TooDeep(ValueError):
+    """A JSON value nested deeper than MAX_JSON_DEPTH."""
+
+    def __init__(self) -> None:
+        super().__init__(f"nested more than {MAX_JSON_DEPTH} levels deep")
+
+
+def _parse_int(digits: str) -> int | str:
+    # int() raises ValueError past 4,300 digits; no paper field needs more than a few.
+    return int(digits) if len(digits) <= _MAX_INT_DIGITS else digits
+
+
+_DECODER = json.JSONDecoder(parse_int=_parse_int)  # one decoder: json.loads(**kw) builds one per call
+
+
+def _check_depth(value: Any) -> None:
+    """TooDeep when `value` nests deeper than MAX_JSON_DEPTH (iterative: no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise TooDeep()
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values() if isinstance(v, dict | list))
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item if isinstance(v, dict | list))
+
+
+def loads(text: str, *, check_depth: bool = True) -> Any:
+    """json.loads with bounded integer length and (with check_depth) nesting.
+
+    TooDeep or JSONDecodeError on bad input. JSON Lines skips the depth walk: every field a
+    record keeps is type-checked to text or a list of text, so nesting cannot reach the store.
+    """
+    try:
+        value = _DECODER.decode(text)
+    except RecursionError:  # the C decoder recurses per level: 100k-deep input ends here
+        raise TooDeep() from None
+    # Fewer openers than the limit cannot nest past it: skips the walk for small documents.
+    if check_depth and text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+        _check_depth(value)
+    return value
+
+
 def _json_error(path: str, text: str, exc: json.JSONDecodeError) -> InputFileError:
     if exc.pos >= len(text.rstrip()):
         what = "the JSON ends too early (truncated file?)"
     else:
         what = f"invalid JSON ({exc.msg})"
-    err = InputFileError(path, f"{what} at line {exc.lineno}, column {exc.colno}")
-    err.line = exc.lineno
-    return err
+    return InputFileError(path, f"{what} at line {exc.lineno}, column {exc.colno}", exc.lineno)
 
 
 def filename_defaults(path: str) -> dict[str, Any]:
@@ -59,14 +106,13 @@ def _iter_lines(text: str) -> Iterator[str]:
 
 def parse_jsonl(text: str, path: str) -> ParseResult:
     """One JSON object per line; bad lines become problems unless no line parses at all."""
-    result = ParseResult(path=path, format="jsonl")
+    result = ParseResult(path=path, format=ImportFormat.JSONL)
     end = len(text)
     while end and text[end - 1].isspace():
         end -= 1
     last = text.count("\n", 0, end) + 1  # the last non-blank line
     parsed_any = False
     first_error: InputFileError | None = None
-    loads = json.loads
     # Iterate lazily: a list of 50k lines would double the memory of an 80 MB file.
     for number, line in enumerate(_iter_lines(text), start=1):
         if number > last:
@@ -74,11 +120,14 @@ def parse_jsonl(text: str, path: str) -> ParseResult:
         if not line or line.isspace():
             continue
         try:
-            obj = loads(line)
+            obj = loads(line, check_depth=False)
+        except TooDeep as exc:
+            result.problems.append(Problem(number, f"JSON {exc}"))
+            continue
         except json.JSONDecodeError as exc:
             if first_error is None:
-                first_error = InputFileError(path, f"invalid JSON at line {number}, column {exc.colno}")
-                first_error.line = number
+                first_error = InputFileError(
+                    path, f"invalid JSON at line {number}, column {exc.colno}", number)
             if number == last:
                 reason = f"truncated last line (invalid JSON at column {exc.colno})"
             else:
@@ -102,7 +151,9 @@ def parse_jsonl(text: str, path: str) -> ParseResult:
 def parse_json(text: str, path: str) -> ParseResult:
     """A JSON array of papers, an object with a "papers" list, or a Reader backup."""
     try:
-        data = json.loads(text)
+        data = loads(text)
+    except TooDeep as exc:
+        raise InputFileError(path, f"the JSON is {exc}") from None
     except json.JSONDecodeError as exc:
         raise _json_error(path, text, exc) from None
     if isinstance(data, dict) and data.get("format") == BACKUP_FORMAT:
@@ -117,7 +168,9 @@ def parse_json(text: str, path: str) -> ParseResult:
         raise InputFileError(
             path, 'no papers found: expected a JSON array or an object with a "papers" list'
         )
-    result = ParseResult(path=path, format="json")
+    if len(items) > MAX_RECORDS:
+        raise InputFileError(path, f"too many records ({len(items):,}; the limit is {MAX_RECORDS:,})")
+    result = ParseResult(path=path, format=ImportFormat.JSON)
     defaults = filename_defaults(path)
     for number, obj in enumerate(items, start=1):
         where = f"record {number}"
@@ -131,3 +184,43 @@ def parse_json(text: str, path: str) -> ParseResult:
             item.line = number
             result.records.append(item)
     return result
+
+
+def _first_line_is_object(text: str) -> bool:
+    first = first_line(text, skip_blank=True)
+    try:
+        return isinstance(loads(first), dict)
+    except ValueError:  # JSONDecodeError or TooDeep
+        return False
+
+
+def looks_like_jsonl(text: str, ext: str) -> bool:
+    """JSON Lines: JSON in a .jsonl file, or several top-level objects whatever the extension."""
+    start_at = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr]  # \s* always matches
+    start = text[start_at:start_at + 1]
+    if start not in ("{", "["):
+        return False
+    if ext in JSONL_EXTENSIONS:
+        return True
+    if start == "[":
+        return False
+    # A whole-file parse stops right after the first object; anything after it means JSON Lines.
+    try:
+        _, end = _DECODER.raw_decode(text, start_at)
+    except RecursionError:
+        return False
+    except json.JSONDecodeError:
+        return "\n" in text.strip() and _first_line_is_object(text)
+    return bool(text[end:].strip())
+
+
+def looks_like_json(text: str, ext: str) -> bool:
+    """A JSON document: it starts with an object or an array."""
+    start_at = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr]  # \s* always matches
+    return text[start_at:start_at + 1] in ("{", "[")
+
+
+JSONL_IMPORTER = Importer(ImportFormat.JSONL, "JSON Lines", JSONL_EXTENSIONS, looks_like_jsonl,
+                          parse_jsonl)
+JSON_IMPORTER = Importer(ImportFormat.JSON, "JSON or Reader backup", (".json",), looks_like_json,
+                         parse_json, bound=lambda text: 0, line_based=False)  # counted once parsed

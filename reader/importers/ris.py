@@ -3,57 +3,87 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from reader.models import ParseResult, Problem, Record
+import rispy
+from rispy.config import LIST_TYPE_TAGS, TAG_KEY_MAPPING
 
+from reader.models import ImportFormat, ParseResult, Problem, Record
+
+from .base import Importer
 from .fields import NO_ABSTRACT, clean_abstract, collapse, is_abstract, normalize_link, parse_year
 
 _TAG = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
 _FIRST_TAG = re.compile(r"^\s*TY  -", re.MULTILINE)
 
-TITLE_TAGS = ("TI", "T1", "CT", "BT")
-ABSTRACT_TAGS = ("AB", "N2")
-AUTHOR_TAGS = ("AU", "A1")
-YEAR_TAGS = ("PY", "Y1", "DA")
-VENUE_TAGS = ("JO", "JF", "T2", "JA", "J2", "J1", "T3")
-LINK_TAGS = ("UR", "L1", "L2", "DO")
+# rispy names the tags; CT, BT and J1 are unnamed there (they would land in "unknown_tag").
+_MAPPING = {**TAG_KEY_MAPPING, "CT": "caption_title", "BT": "book_title", "J1": "journal_abbrev"}
+TITLE_KEYS = ("title", "primary_title", "caption_title", "book_title")  # TI T1 CT BT
+ABSTRACT_KEYS = ("abstract", "notes_abstract")  # AB N2
+AUTHOR_KEYS = ("authors", "first_authors")  # AU A1
+YEAR_KEYS = ("year", "publication_year", "date")  # PY Y1 DA
+VENUE_KEYS = ("journal_name", "alternate_title3", "secondary_title", "alternate_title2",
+              "alternate_title1", "journal_abbrev", "tertiary_title")  # JO JF T2 JA J2 J1 T3
+LINK_KEYS = ("urls", "file_attachments1", "file_attachments2", "doi")  # UR L1 L2 DO
 
 
-def looks_like_ris(text: str) -> bool:
+class _Parser(rispy.RisParser):
+    """rispy, but an abstract's continuation lines keep their line breaks (they are paragraphs)."""
+
+    def _add_single_value(self, record: dict, name: str, value: str | list[str],
+                          is_multi: bool = False) -> None:
+        if is_multi and name in ABSTRACT_KEYS and isinstance(value, str) and name in record:
+            if value:
+                record[name] = f"{record[name]}\n{value}"
+            return
+        super()._add_single_value(record, name, value, is_multi)
+
+
+# Exports repeat L1/L2/DO for several files and links: keep them all, not just the first.
+_PARSER = _Parser(mapping=_MAPPING, list_tags=[*LIST_TYPE_TAGS, "L1", "L2", "DO"],
+                  skip_unknown_tags=True)
+
+
+def looks_like_ris(text: str, ext: str = "") -> bool:
     """True when a TY tag opens the file, after at most a short label (Ovid writes "1.")."""
     match = _FIRST_TAG.search(text[:4096])
-    return bool(match) and len(text[: match.start()].strip()) <= 10
+    return match is not None and len(text[: match.start()].strip()) <= 10
 
 
-def _first(fields: dict[str, list[str]], tags: tuple[str, ...]) -> str | None:
-    for tag in tags:
-        for value in fields.get(tag, []):
+def _values(fields: dict[str, Any], key: str) -> list[str]:
+    value = fields.get(key)
+    if value is None:
+        return []
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else [str(value)]
+
+
+def _first(fields: dict[str, Any], keys: tuple[str, ...]) -> str | None:
+    for key in keys:
+        for value in _values(fields, key):
             if value.strip():
                 return value
     return None
 
 
-def _record(fields: dict[str, list[str]], line: int) -> Record | Problem:
-    abstract = clean_abstract(_first(fields, ABSTRACT_TAGS))
+def _record(fields: dict[str, Any], line: int) -> Record | Problem:
+    abstract = clean_abstract(_first(fields, ABSTRACT_KEYS))
     if not is_abstract(abstract):
         return Problem(line, NO_ABSTRACT)
     links: list[str] = []
-    for tag in LINK_TAGS:
-        for value in fields.get(tag, []):
+    for key in LINK_KEYS:
+        for value in _values(fields, key):
             # Local-file links (file://, internal-pdf://) are useless outside their machine.
-            link = normalize_link("doi" if tag == "DO" else "url", value)
+            link = normalize_link("doi" if key == "doi" else "url", value)
             if link and link.startswith(("http://", "https://")) and link not in links:
                 links.append(link)
-    authors: list[str] = []
-    for tag in AUTHOR_TAGS:
-        authors += [name for name in (collapse(v) for v in fields.get(tag, [])) if name]
+    authors = [name for key in AUTHOR_KEYS for name in map(collapse, _values(fields, key)) if name]
+    years = (parse_year(v) for key in YEAR_KEYS for v in _values(fields, key))
     return Record(
         abstract=abstract or "",
-        title=collapse(_first(fields, TITLE_TAGS)),
+        title=collapse(_first(fields, TITLE_KEYS)),
         authors=authors,
-        year=next((y for y in (parse_year(v) for t in YEAR_TAGS for v in fields.get(t, [])) if y),
-                  None),
-        venue=collapse(_first(fields, VENUE_TAGS)),
+        year=next((y for y in years if y), None),
+        venue=collapse(_first(fields, VENUE_KEYS)),
         url=links[0] if links else None,
         links=links,
         line=line,
@@ -61,38 +91,41 @@ def _record(fields: dict[str, list[str]], line: int) -> Record | Problem:
 
 
 def parse_ris(text: str, path: str) -> ParseResult:
-    """Parse RIS text; untagged lines continue the previous field (new line for abstracts)."""
-    result = ParseResult(path=path, format="ris")
-    fields: dict[str, list[str]] | None = None
-    start = 0
-    last_tag: str | None = None
-    for number, line in enumerate(text.split("\n"), start=1):
+    """Parse RIS text with rispy, one record at a time.
+
+    We split the records ourselves (TY opens, ER closes) because rispy keeps no line numbers,
+    merges a record that lost its ER into the next one and drops a truncated last record silently.
+    """
+    result = ParseResult(path=path, format=ImportFormat.RIS)
+    lines = text.split("\n")
+    start: int | None = None  # index of the open record's TY line
+    for index, line in enumerate(lines):
         match = _TAG.match(line.rstrip())
         if not match:
-            if fields is not None and last_tag and line.strip():
-                joiner = "\n" if last_tag in ABSTRACT_TAGS else " "
-                fields[last_tag][-1] += joiner + line.strip()
             continue
-        tag, value = match.group(1), (match.group(2) or "").strip()
+        tag = match.group(1)
         if tag == "TY":
-            if fields is not None:  # a sloppy export forgot ER: the record is still whole
-                _add(result, fields, start)
-            fields, start, last_tag = {}, number, None
-        elif tag == "ER":
-            if fields is not None:
-                _add(result, fields, start)
-            fields, last_tag = None, None
-        elif fields is not None:
-            fields.setdefault(tag, []).append(value)
-            last_tag = tag
-    if fields is not None:  # its abstract may be cut short: skip rather than import a stub
-        result.problems.append(Problem(start, "record not closed with ER (truncated file?)"))
+            if start is not None:  # a sloppy export forgot ER: the record is still whole
+                _add(result, lines[start:index], start + 1)
+            start = index
+        elif tag == "ER" and start is not None:
+            _add(result, lines[start:index + 1], start + 1)
+            start = None
+    if start is not None:  # its abstract may be cut short: skip rather than import a stub
+        result.problems.append(Problem(start + 1, "record not closed with ER (truncated file?)"))
     return result
 
 
-def _add(result: ParseResult, fields: dict[str, list[str]], line: int) -> None:
-    item = _record(fields, line)
+def _add(result: ParseResult, lines: list[str], line: int) -> None:
+    if not lines[-1].startswith("ER"):
+        lines = [*lines, "ER  - "]
+    parsed = _PARSER.parse_lines(iter(lines))
+    item = _record(parsed[0], line) if parsed else Problem(line, NO_ABSTRACT)
     if isinstance(item, Problem):
         result.problems.append(item)
     else:
         result.records.append(item)
+
+
+IMPORTER = Importer(ImportFormat.RIS, "RIS export", (".ris",), looks_like_ris, parse_ris,
+                    bound=lambda text: text.count("TY  -"))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from reader.models import ParseResult, Problem, Record
+from reader.models import ImportFormat, ParseResult, Problem, Record
 
+from .base import Importer, first_line
 from .fields import NO_ABSTRACT, collapse, is_abstract
 
 _HEADER_VENUE_YEAR = re.compile(r"^([A-Za-z][\w&.\-]*)\s+((?:19|20|21)\d\d)\b")
@@ -40,7 +41,7 @@ def parse_header(header: str) -> tuple[str | None, int | None]:
 
 def parse_seed(text: str, path: str) -> ParseResult:
     """Parse seed text (already decoded, LF line ends)."""
-    result = ParseResult(path=path, format="seed")
+    result = ParseResult(path=path, format=ImportFormat.SEED)
     blocks = _blocks(text)
     venue: str | None = None
     year: int | None = None
@@ -55,3 +56,15 @@ def parse_seed(text: str, path: str) -> ParseResult:
             continue
         result.records.append(Record(abstract=body, venue=venue, year=year, line=line))
     return result
+
+
+def looks_like_seed(text: str, ext: str) -> bool:
+    """Positive only for a "VENUE YEAR" header line; other .txt files are seed text by extension."""
+    first = first_line(text, skip_blank=True)
+    return len(first) <= _MAX_HEADER_CHARS and parse_header(first)[0] is not None
+
+
+# Plain text is taken as seed abstracts only from a text file or under a "VENUE YEAR" header,
+# so a stray README, script or /etc/shadow is refused instead of imported as junk papers.
+IMPORTER = Importer(ImportFormat.SEED, "Seed text", (".txt", ".text"), looks_like_seed, parse_seed,
+                    bound=lambda text: text.count("\n\n") + 1)

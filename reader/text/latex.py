@@ -348,6 +348,29 @@ class _Parser:
         return name
 
 
+def match_brace(text: str, start: int) -> int:
+    """Index of the '}' matching the '{' at text[start], or -1; a backslash escapes the next char.
+
+    The one brace scanner for LaTeX-ish source (abstract rendering, BibTeX values).
+    """
+    depth = 0
+    n = len(text)
+    i = start
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
 def _paren(s: str) -> str:
     """Parenthesise a fraction/root operand unless it is a single atom."""
     if not s or _SIMPLE_ATOM.match(s) or (s[0] == "(" and s[-1] == ")" and s.count("(") == 1):

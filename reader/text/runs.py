@@ -12,7 +12,14 @@ import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
-from reader.text.latex import _DOUBLE_STRUCK, _GREEK, _SYMBOLS, TEXT_ACCENTS, latex_to_unicode
+from reader.text.latex import (
+    _DOUBLE_STRUCK,
+    _GREEK,
+    _SYMBOLS,
+    TEXT_ACCENTS,
+    latex_to_unicode,
+    match_brace,
+)
 
 # Run kinds.
 TEXT, MATH, LINK = 0, 1, 2
@@ -88,32 +95,13 @@ _TEXT_ESCAPES = {"%": "%", "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}"
 _ARG_CMD = re.compile(r"\\[A-Za-z]+\*?")
 
 
-def _match_brace(s: str, i: int) -> int:
-    """Index of the '}' matching the '{' at s[i], or -1."""
-    depth = 0
-    n = len(s)
-    while i < n:
-        c = s[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
-
-
 def _braced(s: str, i: int) -> tuple[str, int] | None:
     """The braced argument starting at s[i] (after optional spaces): (inner, index after)."""
     j = i
     while j < len(s) and s[j] in " \t":
         j += 1
     if j < len(s) and s[j] == "{":
-        k = _match_brace(s, j)
+        k = match_brace(s, j)
         if k >= 0:
             return s[j + 1:k], k + 1
     return None
@@ -312,13 +300,13 @@ class _Parser:
         n = len(s)
         while j < n:
             if s[j] == "{":
-                k = _match_brace(s, j)
+                k = match_brace(s, j)
                 if k < 0:
                     break
                 j = k + 1
             elif s[j] in "^_" and j + 1 < n:
                 if s[j + 1] == "{":
-                    k = _match_brace(s, j + 1)
+                    k = match_brace(s, j + 1)
                     if k < 0:
                         break
                     j = k + 1
@@ -413,7 +401,7 @@ class _Parser:
         return end
 
     def group(self, s: str, start: int, end: int, style: int, depth: int) -> int:
-        k = _match_brace(s, start)
+        k = match_brace(s, start)
         if k < 0:
             return end  # unbalanced '{' from LaTeX source: drop it
         inner = s[end:k]

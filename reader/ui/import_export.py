@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
+from reader.importers import file_dialog_filter
 from reader.models import ExportKind
 from reader.services import View
 
@@ -19,12 +20,11 @@ from .tasks import Task
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
-IMPORT_FILTER = "Paper lists (*.txt *.jsonl *.json *.csv *.bib *.ris *.xml);;All files (*)"
 
 
 def ask_import(window: MainWindow) -> None:
     start = str(window.settings.value("lastImportFolder", str(Path.home())))
-    paths, _ = QFileDialog.getOpenFileNames(window, "Import papers", start, IMPORT_FILTER)
+    paths, _ = QFileDialog.getOpenFileNames(window, "Import papers", start, file_dialog_filter())
     if paths:
         window.settings.setValue("lastImportFolder", str(Path(paths[0]).parent))
         import_paths(window, paths)

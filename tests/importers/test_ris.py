@@ -1,0 +1,44 @@
+"""RIS importer (rispy) on fixtures and the real RIS/WoS exports."""
+
+from __future__ import annotations
+
+import pytest
+
+from reader.importers import parse_file
+from reader.importers.fields import NO_ABSTRACT
+
+from .helpers import ABSTRACT, ABSTRACT2, CORPORA, corpus, write
+
+
+def test_ris_fixture(tmp_path):
+    text = (
+        "1.\nTY  - JOUR\nTI  - A RIS title\nAU  - Lee, Ann\nA1  - Chen, Bo\nPY  - 2019///\n"
+        f"JO  - Journal X\nAB  - {ABSTRACT}\nsecond paragraph\nDO  - 10.1/x\nUR  - file:///local.pdf\n"
+        "ER  -\n\nTY  - JOUR\nTI  - No abstract\nER  - \n"
+        f"TY  - JOUR\nTI  - Cut off\nAB  - {ABSTRACT2}\n"
+    )
+    result = parse_file(write(tmp_path, "x.txt", text))
+    assert result.format == "ris"
+    (rec,) = result.records
+    assert (rec.title, rec.authors, rec.year, rec.venue, rec.line) == (
+        "A RIS title", ["Lee, Ann", "Chen, Bo"], 2019, "Journal X", 2)
+    assert rec.abstract == f"{ABSTRACT}\nsecond paragraph"
+    assert rec.links == ["https://doi.org/10.1/x"]
+    assert [(p.line, p.reason) for p in result.problems] == [
+        (14, NO_ABSTRACT), (17, "record not closed with ER (truncated file?)")]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("name", "count"),
+    [("asreview_baseline.ris", 98), ("asreview_baseline_zotero.ris", 98),
+     ("asreview_scopus.ris", 6), ("asreview_embase.ris", 6), ("asreview_ovid_psycinfo.ris", 6),
+     ("asreview_proquest.ris", 6), ("asreview_pubmed_zotero.ris", 6),
+     ("asreview_web_of_science.txt", 10)],
+)
+def test_real_ris(name, count):
+    result = parse_file(corpus(CORPORA / "ris_csl" / name))
+    assert result.format == "ris"
+    assert len(result.records) == count
+    assert all(p.reason == NO_ABSTRACT for p in result.problems)
+    assert all(r.title and r.authors and r.year for r in result.records)
