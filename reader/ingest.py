@@ -13,7 +13,7 @@ from .models import ImportSummary, Paper, ParseResult, TitleSource, paper_id_for
 from .store import import_log, searches
 from .store import papers as q
 from .store.tags import clean_tags
-from .text import abstract_plain, derive_title
+from .text import abstract_plain
 from .text.batch import analyze_many
 
 
@@ -53,7 +53,7 @@ def store_parsed(
             state = dict(rec.backup)
             state["id"] = pid
             state.setdefault("sources", [source])
-            backups.append(_backup_paper(state))
+            backups.append(Paper.from_dict(state))  # the importer checked it (title, ranges, types)
             continue
         plain, method, derived, code = analyses[pid]
         title = " ".join((rec.title or "").split())
@@ -81,15 +81,6 @@ def store_parsed(
         if s.get("name") and s.get("query"):
             searches.add_if_absent(conn, s["name"], s["query"])
     import_log.log_import(conn, str(parsed.path), parsed.format, summary.new, summary.duplicates, summary.skipped)
-
-
-def _backup_paper(state: dict[str, Any]) -> Paper:
-    """A backed-up paper; one saved without a title gets the derived one."""
-    paper = Paper.from_dict(state)
-    if not paper.title:
-        derived = derive_title(paper.abstract, paper.method or None)
-        paper = dataclasses.replace(paper, title=derived, derived_title=derived, title_source=TitleSource.DERIVED)
-    return paper
 
 
 def _merge_backup(conn: sqlite3.Connection, pid: str, backup: dict[str, Any], seq: int) -> None:

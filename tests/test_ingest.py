@@ -16,13 +16,13 @@ def _backup(path, **paper):
     return path
 
 
-def test_backup_paper_without_title_gets_the_derived_one(tmp_path):
+def test_old_backup_colours_come_in_as_names(tmp_path):
     with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
-        [s] = lib.import_files([_backup(tmp_path / "b.json", highlights=[{"start": 0, "end": 2, "color": "#ffe066"}])],
-                               index=False)
+        hl = {"start": 0, "end": 2, "quote": "We", "color": "#ffe066", "comment": ""}
+        [s] = lib.import_files([_backup(tmp_path / "b.json", title="Frogs", highlights=[hl])], index=False)
         assert s.error is None and s.new == 1
         p = lib.paper(s.new_ids[0])
-        assert p is not None and p.title and p.title_source == TitleSource.DERIVED
+        assert p is not None and (p.title, p.title_source) == ("Frogs", TitleSource.IMPORTED)
         assert p.highlights[0].color is HighlightColour.YELLOW  # an old backup's hex colour
 
 
@@ -33,7 +33,7 @@ def test_backup_of_a_held_paper_merges(tmp_path):
         pid = s.new_ids[0]
         lib.add_highlight(pid, 0, 2, "green")
         other = _backup(tmp_path / "b.json", title="Frogs edited", title_source="edited", tags=["theirs"],
-                        read=True, note="their note", highlights=[{"start": 3, "end": 8, "color": "pink"}])
+                        read=True, note="their note", highlights=[{"start": 3, "end": 8, "quote": "study", "color": "pink", "comment": ""}])
         [s2] = lib.import_files([other], index=False)
         assert (s2.new, s2.duplicates) == (0, 1)
         p = lib.paper(pid)

@@ -9,12 +9,13 @@ import sys
 import pytest
 
 from reader.exporters import write_per_paper
+from reader.models import Paper
 
 ABSTRACT = "We study a problem and propose a method that works well on benchmarks."
 
 
-def _paper(title: str) -> dict:
-    return {"id": "p1", "title": title, "abstract": ABSTRACT, "tags": [], "highlights": []}
+def _paper(title: str) -> Paper:
+    return Paper(id="p1", title=title, abstract=ABSTRACT)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="symlinks need privileges on Windows")
