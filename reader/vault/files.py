@@ -1,0 +1,154 @@
+"""The vault folder on disk: scanning for Markdown files, atomic writes, the trash, the sync lock."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import ReaderError
+from ..exporters.filenames import safe_filename
+
+TRASH = ".trash"
+TMP_SUFFIX = ".reader-tmp"
+LOCK_NAME = ".reader-sync.lock"
+# Tests set this to make a sync pause after each file it writes (to kill it mid-sync).
+DELAY_ENV = "READER_VAULT_TEST_DELAY"
+
+
+@dataclass(frozen=True)
+class Entry:
+    rel: str  # relative to the vault, "/"-separated
+    path: Path
+    mtime_ns: int
+    size: int
+
+
+def scan(root: Path) -> tuple[list[Entry], set[str], list[Path]]:
+    """Every .md file under root (hidden folders such as .trash/.obsidian/.git skipped, symlinks
+    never followed), the case-folded names already in root, and leftover temp files."""
+    entries: list[Entry] = []
+    root_names: set[str] = set()
+    temps: list[Path] = []
+    stack = [(root, "")]
+    while stack:
+        folder, prefix = stack.pop()
+        try:
+            it = os.scandir(folder)
+        except OSError:
+            continue
+        with it:
+            for de in it:
+                if folder == root:
+                    root_names.add(de.name.casefold())
+                if de.name.startswith("."):
+                    if de.name.endswith(TMP_SUFFIX) and de.is_file(follow_symlinks=False):
+                        temps.append(Path(de.path))
+                    continue
+                if de.is_dir(follow_symlinks=False):
+                    stack.append((Path(de.path), f"{prefix}{de.name}/"))
+                elif de.name.lower().endswith(".md") and de.is_file(follow_symlinks=False):
+                    st = de.stat(follow_symlinks=False)
+                    entries.append(Entry(prefix + de.name, Path(de.path), st.st_mtime_ns, st.st_size))
+    return entries, root_names, temps
+
+
+def read_text(path: Path) -> str:
+    with open(path, encoding="utf-8", newline="") as fh:  # newline="": CRLF files stay CRLF
+        return fh.read()
+
+
+def _tmp_for(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}{TMP_SUFFIX}")
+
+
+def _write_tmp(path: Path, text: str) -> Path:
+    tmp = _tmp_for(path)
+    # No fsync: like the library (WAL, synchronous=NORMAL) this survives a crash of the app,
+    # and the rename below means a reader never sees half a file.
+    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+    return tmp
+
+
+def replace(path: Path, text: str, expect: tuple[int, int] | None) -> os.stat_result | None:
+    """Atomically replace an existing file; None (nothing written) if it is a symlink or it
+    changed since it was read (its (mtime_ns, size) is no longer `expect`)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if not os.path.isfile(path) or os.path.islink(path):
+        return None
+    if expect is not None and (st.st_mtime_ns, st.st_size) != expect:
+        return None
+    tmp = _write_tmp(path, text)
+    try:
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+    _test_delay()
+    return os.stat(path)
+
+
+def create(folder: Path, title: str, text: str, taken: set[str]) -> tuple[Path, os.stat_result]:
+    """Write a new file named from the title, never replacing an existing one."""
+    while True:
+        path = folder / safe_filename(title, taken)
+        tmp = _write_tmp(path, text)
+        try:
+            try:
+                os.link(tmp, path)  # fails if the name exists: nothing is ever overwritten
+            except FileExistsError:
+                continue
+            except OSError:  # no hard links on this file system
+                if os.path.lexists(path):
+                    continue
+                os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+        _test_delay()
+        return path, os.stat(path)
+
+
+def to_trash(root: Path, path: Path) -> Path:
+    """Move a file into the vault's .trash/ folder (Obsidian's own), under a free name."""
+    trash = root / TRASH
+    trash.mkdir(exist_ok=True)
+    stem, suffix = path.stem, path.suffix
+    target = trash / path.name
+    n = 1
+    while os.path.lexists(target):
+        n += 1
+        target = trash / f"{stem} ({n}){suffix}"
+    os.replace(path, target)
+    return target
+
+
+def _test_delay() -> None:
+    delay = os.environ.get(DELAY_ENV)
+    if delay:
+        time.sleep(float(delay))
+
+
+@contextmanager
+def sync_lock(root: Path, *, wait: bool = True) -> Iterator[None]:
+    """One sync of a vault at a time, across processes (the GUI's and a CLI's)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: in-process callers serialise on their own
+        yield
+        return
+    fh = open(root / LOCK_NAME, "a+")  # noqa: SIM115 - held for the whole block
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise ReaderError(f"{root}: another sync of this vault is running") from None
+        yield
+    finally:
+        fh.close()
