@@ -17,7 +17,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _HEAD = re.compile(r"\A---[ \t]*\r?\n")
 _END = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
 # A top-level key line: `key:` or `"key":` at column 0, followed by a space or the line end.
-_KEY = re.compile(r"""^(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#'"\-?:][^:#\n]*?|-[^\s:#\n][^:#\n]*?))[ \t]*:(?=[ \t]|\r?$)""")
+_KEY = re.compile(r"""(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#'"\-?:][^:#\n]*?|-[^\s:#\n][^:#\n]*?))[ \t]*:(?=[ \t]|\r?$)""")
 # A plain YAML scalar we can write without quotes and read back as the same string.
 _PLAIN = re.compile(r"^[^\W\d_][^:#\"'\[\]{},&*!|>%@`\n\r\t\\]*$")
 _PLAIN_WORDS = frozenset("true false yes no on off null y n ~".split())

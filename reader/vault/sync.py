@@ -185,6 +185,7 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
     if not dry_run:
         for tmp in temps:  # we hold the lock: these are left by a killed sync
             tmp.unlink(missing_ok=True)
+    all_seqs = vs.paper_seqs(conn)
     by_path = {s.path: s for s in states.values()}
     found: dict[str, list[tuple[files.Entry, VaultFile | None]]] = {}
     damaged_ids: set[str] = set()
@@ -201,8 +202,10 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
                 damaged_ids.add(st.paper_id)
             continue
         except DamagedFile as exc:
-            report.damaged.append({"path": e.rel, "reason": exc.reason})
             pid = exc.paper_id or (st.paper_id if st else None)
+            if pid is not None and pid not in all_seqs and pid not in states:
+                continue  # someone else's file that happens to carry an id like ours
+            report.damaged.append({"path": e.rel, "reason": exc.reason})
             if pid:
                 damaged_ids.add(pid)
             continue
@@ -213,7 +216,7 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
             continue
         found.setdefault(vf.id, []).append((e, vf))
 
-    seqs = vs.paper_seqs(conn, sorted(members | set(states) | set(found)))
+    seqs = all_seqs
     plans: list[_Plan] = []
     keep: dict[str, FileState] = {}  # states carried over (maybe with a new path or seq)
     drop: list[str] = []
