@@ -141,9 +141,11 @@ def m0010_vault_state(db: sqlite_utils.Database) -> None:
     """Markdown vaults: each vault's membership query, and per paper what the last sync wrote."""
     db.executescript(
         """
+        -- key: the id in the vault's .reader-vault file, so a moved vault keeps its sync state.
         CREATE TABLE vaults (
             id INTEGER PRIMARY KEY,
-            root TEXT NOT NULL UNIQUE,
+            key TEXT NOT NULL UNIQUE,
+            root TEXT NOT NULL,
             query TEXT NOT NULL,
             last_sync_at TEXT
         );

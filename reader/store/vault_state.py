@@ -13,6 +13,7 @@ from . import papers as q
 @dataclass(frozen=True)
 class VaultRow:
     id: int
+    key: str
     root: str
     query: str
     last_sync_at: str | None
@@ -41,17 +42,17 @@ _COLUMNS = ("paper_id", "path", "mtime_ns", "size", "paper_seq", "reader_hash", 
             "note_hash", "tags", "starred", "read", "owned_hash", "conflict")
 
 
-def get_vault(conn: sqlite3.Connection, root: str) -> VaultRow | None:
-    r = conn.execute("SELECT id, root, query, last_sync_at FROM vaults WHERE root = ?", [root]).fetchone()
-    return VaultRow(r[0], r[1], r[2], r[3]) if r else None
+def get_vault(conn: sqlite3.Connection, key: str) -> VaultRow | None:
+    r = conn.execute("SELECT id, key, root, query, last_sync_at FROM vaults WHERE key = ?", [key]).fetchone()
+    return VaultRow(r[0], r[1], r[2], r[3], r[4]) if r else None
 
 
-def save_vault(conn: sqlite3.Connection, root: str, query: str, last_sync_at: str | None) -> int:
+def save_vault(conn: sqlite3.Connection, key: str, root: str, query: str, last_sync_at: str | None) -> int:
     return conn.execute(
-        "INSERT INTO vaults (root, query, last_sync_at) VALUES (?, ?, ?) "
-        "ON CONFLICT (root) DO UPDATE SET query = excluded.query, "
+        "INSERT INTO vaults (key, root, query, last_sync_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET root = excluded.root, query = excluded.query, "
         "last_sync_at = coalesce(excluded.last_sync_at, vaults.last_sync_at) RETURNING id",
-        [root, query, last_sync_at],
+        [key, root, query, last_sync_at],
     ).fetchone()[0]
 
 

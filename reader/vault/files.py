@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -13,6 +15,7 @@ from ..errors import ReaderError
 from ..exporters.filenames import safe_filename
 
 TRASH = ".trash"
+MARKER_FILE = ".reader-vault"  # holds the vault's id: its sync state follows it when moved
 TMP_SUFFIX = ".reader-tmp"
 LOCK_NAME = ".reader-sync.lock"
 # Tests set this to make a sync pause after each file it writes (to kill it mid-sync).
@@ -127,6 +130,26 @@ def to_trash(root: Path, path: Path) -> Path:
         target = trash / f"{stem} ({n}){suffix}"
     os.replace(path, target)
     return target
+
+
+def vault_key(root: Path, *, create: bool) -> str | None:
+    """The vault's id from its marker file, written on first use (None in a dry run of a new vault)."""
+    marker = root / MARKER_FILE
+    try:
+        data = json.loads(read_text(marker))
+        if isinstance(data, dict) and isinstance(data.get("id"), str) and data["id"]:
+            return data["id"]
+        if not create:
+            return None
+    except FileNotFoundError:
+        if not create:
+            return None
+    except (OSError, ValueError) as exc:
+        raise ReaderError(f"{marker}: not a Reader vault marker ({exc}); remove it to start afresh") from None
+    key = uuid.uuid4().hex
+    tmp = _write_tmp(marker, json.dumps({"id": key, "app": "Reader"}) + "\n")
+    os.replace(tmp, marker)
+    return key
 
 
 def _test_delay() -> None:

@@ -173,12 +173,12 @@ def status(library: Any, vault_dir: str | Path, *, query: str | None = None) -> 
 
 
 def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: Cancelled) -> SyncReport:
-    key = str(root)
+    key = files.vault_key(root, create=not dry_run) if root.is_dir() else None
     conn = snapshot.read_connection(library)
-    row = vs.get_vault(conn, key)
+    row = vs.get_vault(conn, key) if key else None
     the_query = (query or "").strip() or (row.query if row else DEFAULT_QUERY)
     states = vs.load_states(conn, row.id) if row else {}
-    report = SyncReport(vault=key, query=the_query, dry_run=dry_run, last_sync_at=row.last_sync_at if row else None)
+    report = SyncReport(vault=str(root), query=the_query, dry_run=dry_run, last_sync_at=row.last_sync_at if row else None)
     members = member_ids(library, the_query)
 
     entries, root_names, temps = files.scan(root) if root.is_dir() else ([], set(), [])
@@ -301,7 +301,8 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
     final = dict(keep)
     changed_reader = False
     with snapshot.write_transaction(library) as (wconn, seq):
-        vid = vs.save_vault(wconn, key, the_query, datetime.now(UTC).isoformat(timespec="seconds"))
+        assert key is not None
+        vid = vs.save_vault(wconn, key, str(root), the_query, datetime.now(UTC).isoformat(timespec="seconds"))
         current = vs.paper_seqs(wconn, [p.paper_id for p in done if p.reader_changes])
         for plan in done:
             state = plan.state

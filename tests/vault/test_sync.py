@@ -361,7 +361,7 @@ def test_the_body_renders_with_commonmark_without_stray_markers(lib, vault, ids)
 def test_dry_run_changes_nothing(lib, vault, ids):
     lib.set_starred([ids[0]], True)
     report = sync(lib, vault, dry_run=True)
-    assert len(report.written) == 1 and list(vault.iterdir()) == []
+    assert len(report.written) == 1 and list(vault.iterdir()) == []  # not even the marker file
     sync(lib, vault)
     path = _files(vault)[ids[0]]
     _set_note(path, "from vault")
@@ -388,7 +388,7 @@ def test_an_unchanged_sync_reads_no_file(lib, vault, ids, monkeypatch):
     real = vault_files.read_text
     monkeypatch.setattr(vault_files, "read_text", lambda p: reads.append(p) or real(p))
     report = sync(lib, vault)
-    assert reads == [] and report.unchanged == 10
+    assert [p.name for p in reads] == [".reader-vault"] and report.unchanged == 10
 
 
 def test_a_sync_killed_before_its_commit_ends_like_an_uninterrupted_one(lib, vault, ids, monkeypatch):
@@ -440,6 +440,17 @@ def test_sync_state_is_in_the_library(lib, vault, ids):
     lib.set_starred([ids[0]], True)
     sync(lib, vault)
     conn = vault_snapshot.read_connection(lib)
-    row = vault_state.get_vault(conn, str(vault.resolve()))
-    assert row is not None and row.query == DEFAULT_QUERY
+    key = json.loads((vault / ".reader-vault").read_text())["id"]
+    row = vault_state.get_vault(conn, key)
+    assert row is not None and row.query == DEFAULT_QUERY and row.root == str(vault.resolve())
     assert list(vault_state.load_states(conn, row.id)) == [ids[0]]
+
+
+def test_a_moved_vault_keeps_its_sync_state(lib, vault, ids, tmp_path):
+    lib.set_note(ids[0], "base")
+    sync(lib, vault)
+    moved = tmp_path / "elsewhere"
+    vault.rename(moved)
+    lib.set_note(ids[0], "from Reader")
+    report = sync(lib, moved)
+    assert report.conflicts == [] and _note_of(_files(moved)[ids[0]]) == "from Reader"
