@@ -96,8 +96,12 @@ def owned_hash(p: PaperSnapshot) -> str:
 
 
 def reader_hash(p: PaperSnapshot) -> str:
-    parts = reader_parts(p)
-    return digest([owned_hash(p), parts.title, parts.note, list(tag_key(parts.tags)), parts.starred, parts.read])
+    return state_hash(owned_hash(p), reader_parts(p))
+
+
+def state_hash(owned: str, parts: Parts) -> str:
+    """Everything Reader contributes to a file, in one hash."""
+    return digest([owned, parts.title, parts.note, list(tag_key(parts.tags)), parts.starred, parts.read])
 
 
 def paper_block(p: PaperSnapshot, title: str) -> str:

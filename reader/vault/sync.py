@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..errors import ReaderError
+from ..exporters.filenames import safe_filename
 from ..store import vault_state as vs
 from ..store.vault_state import FileState
 from . import document as doc
@@ -33,6 +36,7 @@ log = logging.getLogger(__name__)
 
 Cancelled = Callable[[], bool] | None
 _LOAD_CHUNK = 500
+_WRITERS = 4
 _MISSING = object()
 
 
@@ -47,6 +51,7 @@ class _Plan:
     path: Path | None = None
     expect: tuple[int, int] | None = None
     new_title: str | None = None  # set for a file to create
+    new_name: str | None = None  # its file name, chosen just before writing
     recreated: bool = False
     note: str = ""  # the note the file will hold
     reader_changes: dict[str, Any] = field(default_factory=dict)
@@ -69,12 +74,11 @@ def _content(block: str) -> str:
 
 
 def _state(p: PaperSnapshot, parts: doc.Parts, *, path: str, seq: int, conflict: bool) -> FileState:
-    after = dataclasses.replace(p, title=parts.title, note=parts.note, tags=parts.tags,
-                                starred=parts.starred, read=parts.read)
+    owned = doc.owned_hash(p)
     return FileState(
-        paper_id=p.id, path=path, mtime_ns=0, size=0, paper_seq=seq, reader_hash=doc.reader_hash(after),
+        paper_id=p.id, path=path, mtime_ns=0, size=0, paper_seq=seq, reader_hash=doc.state_hash(owned, parts),
         title_hash=doc.digest(parts.title), note_hash=doc.digest(parts.note), tags=parts.tags,
-        starred=parts.starred, read=parts.read, owned_hash=doc.owned_hash(p), conflict=conflict,
+        starred=parts.starred, read=parts.read, owned_hash=owned, conflict=conflict,
     )
 
 
@@ -286,13 +290,25 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
         _finish_report(report, final)
         return report
 
-    done: list[_Plan] = []
-    for plan in plans:
+    names_lock = threading.Lock()
+    for plan in plans:  # names are chosen in order, so the same titles get the same "(2)"s
+        if plan.new_title is not None:
+            plan.new_name = safe_filename(plan.new_title, root_names)
+
+    def rename(title: str) -> Callable[[], str]:
+        def pick() -> str:
+            with names_lock:
+                return safe_filename(title, root_names)
+        return pick
+
+    def execute(plan: _Plan) -> _Plan | None:
         if cancelled and cancelled():
-            break
-        written = _execute(root, plan, root_names, report)
-        if written is not None:
-            done.append(written)
+            return None
+        return _execute(root, plan, rename(plan.new_title or ""), report)
+
+    # File system calls wait on the disk, not the GIL: a few threads write several files at once.
+    with ThreadPoolExecutor(max_workers=_WRITERS) as pool:
+        done = [p for p in pool.map(execute, plans) if p is not None]
     for pid, e in trash:
         target = files.to_trash(root, e.path)
         report.trashed.append({"id": pid, "path": e.rel, "to": target.relative_to(root).as_posix()})
@@ -353,11 +369,11 @@ def _plan_one(p: PaperSnapshot, e: files.Entry | None, vf: VaultFile | None, st:
     return plan
 
 
-def _execute(root: Path, plan: _Plan, taken: set[str], report: SyncReport) -> _Plan | None:
+def _execute(root: Path, plan: _Plan, rename: Callable[[], str], report: SyncReport) -> _Plan | None:
     """Write the plan's file (if any); the plan with the file's new path and stat, or None."""
     state = plan.state
-    if plan.new_title is not None and plan.text is not None:
-        path, st = files.create(root, plan.new_title, plan.text, taken)
+    if plan.new_name is not None and plan.text is not None:
+        path, st = files.create(root, plan.new_name, plan.text, rename)
         rel = path.relative_to(root).as_posix()
     elif plan.text is not None and plan.path is not None:
         st_ = files.replace(plan.path, plan.text, plan.expect)
