@@ -23,7 +23,7 @@ def _timed(label: str, fn, target: float | None = None):
     t0, c0 = time.perf_counter(), time.process_time()
     result = fn()
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0
-    verdict = "" if target is None else (" (target ≤ %.0f s: %s)" % (target, "ok" if dt <= target else "MISSED"))
+    verdict = "" if target is None else f" (target ≤ {target:.0f} s: {'ok' if dt <= target else 'MISSED'})"
     # CPU time beside wall time: on a loaded machine the wall time mostly measures the others.
     print(f"  {label}: {dt:.2f} s wall, {cpu:.2f} s CPU{verdict}")
     return result
@@ -69,7 +69,7 @@ def bench(jsonl: Path, n: int, workdir: Path, *, first_target: float | None, unc
 
 def _load() -> str:
     try:
-        return "load average %.1f on %d CPUs" % (os.getloadavg()[0], os.cpu_count() or 1)
+        return f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count() or 1} CPUs"
     except OSError:
         return ""
 
