@@ -35,6 +35,7 @@ from .snapshot import PaperSnapshot
 log = logging.getLogger(__name__)
 
 Cancelled = Callable[[], bool] | None
+OnApply = Callable[[list[str]], None] | None
 _LOAD_CHUNK = 500
 _WRITERS = 4
 _MISSING = object()
@@ -147,10 +148,12 @@ def _plan_existing(p: PaperSnapshot, entry: files.Entry, vf: VaultFile, st: File
 
 
 def sync(library: Any, vault_dir: str | Path, *, query: str | None = None, dry_run: bool = False,
-         cancelled: Cancelled = None) -> SyncReport:
+         cancelled: Cancelled = None, on_apply: OnApply = None) -> SyncReport:
     """Two-way sync of the library with a Markdown vault folder; safe to call off the GUI thread.
 
     `query` (when given) becomes the vault's stored membership query. A dry run reads only.
+    `cancelled` is polled between files. `on_apply(ids)` runs inside the write transaction just
+    before the vault's changes are applied to those papers (a GUI snapshots them there for undo).
     """
     t0 = time.perf_counter()
     root = Path(vault_dir).expanduser()
@@ -163,10 +166,10 @@ def sync(library: Any, vault_dir: str | Path, *, query: str | None = None, dry_r
             root.mkdir()
     root = root.resolve()
     if dry_run:
-        report = _run(library, root, query, True, cancelled)
+        report = _run(library, root, query, True, cancelled, None)
     else:
         with files.sync_lock(root):
-            report = _run(library, root, query, False, cancelled)
+            report = _run(library, root, query, False, cancelled, on_apply)
     report.seconds = round(time.perf_counter() - t0, 3)
     return report
 
@@ -176,7 +179,8 @@ def status(library: Any, vault_dir: str | Path, *, query: str | None = None) -> 
     return sync(library, vault_dir, query=query, dry_run=True)
 
 
-def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: Cancelled) -> SyncReport:
+def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: Cancelled,
+         on_apply: OnApply) -> SyncReport:
     key = files.vault_key(root, create=not dry_run) if root.is_dir() else None
     conn = snapshot.read_connection(library)
     row = vs.get_vault(conn, key) if key else None
@@ -281,9 +285,12 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
                 continue
             plans.append(plan)
 
+    for plan in plans:  # names are chosen in order, so the same titles get the same "(2)"s
+        if plan.new_title is not None:
+            plan.new_name = safe_filename(plan.new_title, root_names)
     if dry_run:
         for plan in plans:
-            _report_plan(report, plan, plan.state.path or plan.new_title or "")
+            _report_plan(report, plan, plan.state.path or plan.new_name or "")
         for pid, e in trash:
             report.trashed.append({"id": pid, "path": e.rel, "to": f"{files.TRASH}/{e.path.name}"})
         final = {**keep, **{p.paper_id: p.state for p in plans}}
@@ -291,9 +298,6 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
         return report
 
     names_lock = threading.Lock()
-    for plan in plans:  # names are chosen in order, so the same titles get the same "(2)"s
-        if plan.new_title is not None:
-            plan.new_name = safe_filename(plan.new_title, root_names)
 
     def rename(title: str) -> Callable[[], str]:
         def pick() -> str:
@@ -320,6 +324,9 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
         assert key is not None
         vid = vs.save_vault(wconn, key, str(root), the_query, datetime.now(UTC).isoformat(timespec="seconds"))
         current = vs.paper_seqs(wconn, [p.paper_id for p in done if p.reader_changes])
+        applying = [p for p in done if p.reader_changes and current.get(p.paper_id) == p.seen_seq]
+        if applying and on_apply is not None:
+            on_apply([p.paper_id for p in applying])  # e.g. the GUI snapshots them for one undo step
         for plan in done:
             state = plan.state
             if plan.reader_changes:
@@ -333,7 +340,7 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
             final[plan.paper_id] = state
             _report_plan(report, plan, state.path)
         vs.drop_states(wconn, vid, drop)
-        vs.save_states(wconn, vid, final.values())
+        vs.save_states(wconn, vid, [st for pid, st in final.items() if states.get(pid) != st or row is None])
     if changed_reader:
         snapshot.index_changed(library)
     _finish_report(report, final)

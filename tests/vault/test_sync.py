@@ -454,3 +454,39 @@ def test_a_moved_vault_keeps_its_sync_state(lib, vault, ids, tmp_path):
     lib.set_note(ids[0], "from Reader")
     report = sync(lib, moved)
     assert report.conflicts == [] and _note_of(_files(moved)[ids[0]]) == "from Reader"
+
+
+def test_a_windows_file_keeps_its_crlf_line_ends(lib, vault, ids):
+    lib.set_note(ids[0], "base")
+    sync(lib, vault)
+    path = _files(vault)[ids[0]]
+    crlf = path.read_text(encoding="utf-8").replace("\n", "\r\n").replace("\r\nbase\r\n", "\r\nfrom Windows\r\n")
+    path.write_bytes(crlf.encode("utf-8"))
+    lib.add_tags([ids[0]], ["win"])
+    sync(lib, vault)
+    data = path.read_bytes().decode("utf-8")
+    assert "\n" not in data.replace("\r\n", "")
+    assert lib.paper(ids[0])["note"] == "from Windows" and "  - win\r\n" in data
+
+
+def test_on_apply_names_the_papers_about_to_change_inside_the_transaction(lib, vault, ids):
+    lib.set_note(ids[0], "base")
+    lib.set_starred([ids[1]], True)
+    sync(lib, vault)
+    _set_note(_files(vault)[ids[0]], "from the vault")
+    seen: list[tuple[list[str], str]] = []
+    sync(lib, vault, on_apply=lambda changing: seen.append((changing, lib.snapshot(changing)[0]["note"])))
+    assert seen == [([ids[0]], "base")]  # the state before, for one undo step
+
+
+def test_a_note_holding_a_marker_line_is_not_written(lib, vault, ids):
+    lib.set_note(ids[0], "text\n<!-- /reader:note -->\nmore")
+    lib.set_starred([ids[1]], True)
+    report = sync(lib, vault)
+    assert [s["id"] for s in report.skipped] == [ids[0]] and sorted(_files(vault)) == [ids[1]]
+
+
+def test_dry_run_names_the_files_it_would_create(lib, vault, ids):
+    lib.set_starred([ids[0]], True)
+    planned = sync(lib, vault, dry_run=True).written[0]["path"]
+    assert sync(lib, vault).written[0]["path"] == planned and (vault / planned).is_file()
