@@ -228,6 +228,8 @@ def parse(text: str) -> VaultFile | None:
         return None
     raw_id = fm.values.get("id") if fm else None
     pid = str(raw_id).strip() if isinstance(raw_id, str) else None
+    if isinstance(raw_id, int) and not isinstance(raw_id, bool):
+        pid = sniff_id(text)  # an all-digit id someone wrote unquoted: its exact digits
     if fm is None or pid is None or not _ID.match(pid):
         if has_markers:
             raise DamagedFile("Reader's blocks are here but the front matter has no Reader id")
