@@ -168,5 +168,8 @@ def m0010_vault_state(db: sqlite_utils.Database) -> None:
             conflict INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (vault_id, paper_id)
         );
+        -- Covers what every vault sync reads of all papers (ids, change sequences, the flag
+        -- filters of the membership query) without scanning the wide papers table.
+        CREATE INDEX papers_vault_sync ON papers (starred, read, id, seq);
         """
     )

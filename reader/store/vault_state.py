@@ -6,6 +6,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import papers as q
 
@@ -56,12 +57,18 @@ def save_vault(conn: sqlite3.Connection, key: str, root: str, query: str, last_s
     ).fetchone()[0]
 
 
+@lru_cache(maxsize=4096)
+def _tags(data: str) -> tuple[str, ...]:
+    """Decoded once per distinct tag set: most papers share a few."""
+    return tuple(json.loads(data))
+
+
 def load_states(conn: sqlite3.Connection, vault_id: int) -> dict[str, FileState]:
     out: dict[str, FileState] = {}
     for r in conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM vault_files WHERE vault_id = ?", [vault_id]):
         out[r[0]] = FileState(
             paper_id=r[0], path=r[1], mtime_ns=r[2], size=r[3], paper_seq=r[4], reader_hash=r[5],
-            title_hash=r[6], note_hash=r[7], tags=tuple(json.loads(r[8])), starred=bool(r[9]),
+            title_hash=r[6], note_hash=r[7], tags=_tags(r[8]), starred=bool(r[9]),
             read=bool(r[10]), owned_hash=r[11], conflict=bool(r[12]),
         )
     return out
@@ -86,7 +93,7 @@ def drop_states(conn: sqlite3.Connection, vault_id: int, paper_ids: Iterable[str
 def paper_seqs(conn: sqlite3.Connection, ids: Sequence[str] | None = None) -> dict[str, int]:
     """Each paper's change sequence (all papers when ids is None)."""
     if ids is None:
-        return {r[0]: r[1] for r in conn.execute("SELECT id, seq FROM papers")}
+        return dict(conn.execute("SELECT id, seq FROM papers"))
     out: dict[str, int] = {}
     for part in q.chunks(list(ids)):
         out.update(
