@@ -35,10 +35,11 @@ class Entry:
         return Path(self.abspath)
 
 
-def scan(root: Path) -> tuple[list[Entry], set[str], list[Path]]:
-    """Every .md file under root (hidden folders such as .trash/.obsidian/.git skipped, symlinks
-    never followed), the case-folded names already in root, and leftover temp files."""
+def scan(root: Path) -> tuple[list[Entry], set[str], list[Path], list[Entry]]:
+    """Every .md file under root (hidden folders such as .trash/.obsidian/.git skipped), the
+    case-folded names already in root, leftover temp files, and .md symlinks (never followed)."""
     entries: list[Entry] = []
+    links: list[Entry] = []
     root_names: set[str] = set()
     temps: list[Path] = []
     stack = [(root, "")]
@@ -59,10 +60,13 @@ def scan(root: Path) -> tuple[list[Entry], set[str], list[Path]]:
                     continue
                 if de.is_dir(follow_symlinks=False):
                     stack.append((Path(de.path), f"{prefix}{de.name}/"))
-                elif de.name.lower().endswith(".md") and de.is_file(follow_symlinks=False):
-                    st = de.stat(follow_symlinks=False)
-                    entries.append(Entry(prefix + de.name, de.path, st.st_mtime_ns, st.st_size))
-    return entries, root_names, temps
+                elif de.name.lower().endswith(".md"):
+                    if de.is_symlink():
+                        links.append(Entry(prefix + de.name, de.path, 0, 0))
+                    elif de.is_file(follow_symlinks=False):
+                        st = de.stat(follow_symlinks=False)
+                        entries.append(Entry(prefix + de.name, de.path, st.st_mtime_ns, st.st_size))
+    return entries, root_names, temps, links
 
 
 def read_text(path: Path) -> str:
@@ -74,11 +78,21 @@ def _tmp_for(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}{TMP_SUFFIX}")
 
 
-def _write_tmp(path: Path, text: str) -> Path:
+_TMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _write_tmp(path: Path, text: str, mode: int = 0o644) -> Path:
     tmp = _tmp_for(path)
+    try:  # O_EXCL|O_NOFOLLOW: never write through a link planted under the temporary name
+        fd = os.open(tmp, _TMP_FLAGS, mode)
+    except FileExistsError:
+        tmp.unlink()
+        fd = os.open(tmp, _TMP_FLAGS, mode)
+    if mode != 0o644 and hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)  # exactly the replaced file's mode, whatever the umask
     # No fsync: like the library (WAL, synchronous=NORMAL) this survives a crash of the app,
     # and the rename below means a reader never sees half a file.
-    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
         fh.write(text)
     return tmp
 
@@ -94,7 +108,7 @@ def replace(path: Path, text: str, expect: tuple[int, int] | None) -> os.stat_re
         return None
     if expect is not None and (st.st_mtime_ns, st.st_size) != expect:
         return None
-    tmp = _write_tmp(path, text)
+    tmp = _write_tmp(path, text, st.st_mode & 0o7777)  # the user's permissions stay
     try:
         os.replace(tmp, path)
     except OSError:

@@ -189,7 +189,7 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
     report = SyncReport(vault=str(root), query=the_query, dry_run=dry_run, last_sync_at=row.last_sync_at if row else None)
     members = member_ids(library, the_query)
 
-    entries, root_names, temps = files.scan(root) if root.is_dir() else ([], set(), [])
+    entries, root_names, temps, links = files.scan(root) if root.is_dir() else ([], set(), [], [])
     if not dry_run:
         for tmp in temps:  # we hold the lock: these are left by a killed sync
             tmp.unlink(missing_ok=True)
@@ -224,6 +224,14 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
             continue
         found.setdefault(vf.id, []).append((e, vf))
 
+    for e in links:  # a link's id is honoured (no second file) but Reader never writes through it
+        try:
+            pid = doc.sniff_id(files.read_text(e.path))
+        except (OSError, UnicodeDecodeError):
+            continue
+        if pid is not None and (pid in all_seqs or pid in states):
+            report.skipped.append({"path": e.rel, "id": pid, "reason": "a symbolic link; Reader never writes through links"})
+            damaged_ids.add(pid)
     seqs = all_seqs
     plans: list[_Plan] = []
     keep: dict[str, FileState] = {}  # states carried over (maybe with a new path or seq)

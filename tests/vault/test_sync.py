@@ -490,3 +490,21 @@ def test_dry_run_names_the_files_it_would_create(lib, vault, ids):
     lib.set_starred([ids[0]], True)
     planned = sync(lib, vault, dry_run=True).written[0]["path"]
     assert sync(lib, vault).written[0]["path"] == planned and (vault / planned).is_file()
+
+
+def test_links_are_never_written_through_and_permissions_stay(lib, vault, ids, tmp_path):
+    lib.set_starred(ids[:2], True)
+    sync(lib, vault)
+    files = _files(vault)
+    outside = tmp_path / "outside.md"
+    outside.write_text(files[ids[0]].read_text(encoding="utf-8"), encoding="utf-8")
+    files[ids[0]].unlink()
+    files[ids[0]].symlink_to(outside)  # a link in the vault: not followed, not replaced
+    files[ids[1]].chmod(0o600)
+    before = outside.read_text(encoding="utf-8")
+    lib.add_tags(ids[:2], ["x"])
+    sync(lib, vault)
+    assert outside.read_text(encoding="utf-8") == before and files[ids[0]].is_symlink()
+    assert len(list(vault.glob("*.md"))) == 2  # and no second file for the linked paper
+    assert (files[ids[1]].stat().st_mode & 0o777) == 0o600
+    assert frontmatter.load(files[ids[1]])["tags"] == ["x"]
