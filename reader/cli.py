@@ -127,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--recover", nargs="?", const="", default=None, metavar="DEST",
                    help="copy every readable row into a new library folder (default: beside the library)")
 
+    _add_vault_parser(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
     return p
@@ -309,6 +310,8 @@ def _dispatch(args, lib) -> int:
         return 0
     if cmd == "export":
         return _export(args, lib, out)
+    if cmd == "vault":
+        return _vault(args, lib, out)
     if cmd == "reindex":
         lib.reindex(progress=_tty_progress())
         print(f"indexed {lib.counts().total} papers", file=out)
@@ -352,6 +355,34 @@ def _export(args, lib, out) -> int:
                                        with_abstracts=args.with_abstracts)
         print(f"wrote {path} ({len(ids)} papers)", file=out)
     return 0
+
+
+# --- vault: two-way sync with a Markdown folder ------------------------------------------------
+def _add_vault_parser(sub) -> None:
+    s = sub.add_parser("vault", help="two-way sync with a Markdown folder (an Obsidian-style vault)")
+    vsub = s.add_subparsers(dest="vault_command", metavar="ACTION", required=True, parser_class=_Parser)
+    for name, help_ in (("sync", "sync the library and the vault both ways"),
+                        ("status", "show what a sync would do, open conflicts and damaged files")):
+        v = vsub.add_parser(name, help=help_)
+        v.add_argument("dir", metavar="DIR")
+        v.add_argument("--dry-run", action="store_true", help="change nothing, report what would happen")
+        v.add_argument("--json", action="store_true")
+        v.add_argument("--query", metavar="Q", help="which papers the vault holds (stored with the vault; "
+                       "default: is:starred OR has:note OR tag:* OR has:highlight)")
+
+
+def _vault(args, lib, out) -> int:
+    from .vault import sync
+
+    dry = args.dry_run or args.vault_command == "status"
+    report = sync(lib, args.dir, query=args.query, dry_run=dry)
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=1), file=out)
+    else:
+        print(report.describe(), file=out)
+        if report.last_sync_at and args.vault_command == "status":
+            print(f"last sync: {report.last_sync_at}", file=out)
+    return 0 if not report.damaged else 1
 
 
 def _split_open_paths(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[list[str], list[str]]:

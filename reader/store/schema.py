@@ -123,3 +123,42 @@ def migrate(db: sqlite_utils.Database, db_path: Path | None, backups_dir: Path |
             target.close()
     SCHEMA_MIGRATIONS.apply(db)
     return backup
+
+
+@SCHEMA_MIGRATIONS()
+def m0010_vault_state(db: sqlite_utils.Database) -> None:
+    """Markdown vaults: each vault's membership query, and per paper what the last sync wrote."""
+    db.executescript(
+        """
+        -- key: the id in the vault's .reader-vault file, so a moved vault keeps its sync state.
+        CREATE TABLE vaults (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            root TEXT NOT NULL,
+            query TEXT NOT NULL,
+            last_sync_at TEXT
+        );
+        -- No foreign key to papers: a paper deleted in Reader must still be found here so its
+        -- file can be moved to the vault's trash.
+        CREATE TABLE vault_files (
+            vault_id INTEGER NOT NULL REFERENCES vaults (id) ON DELETE CASCADE,
+            paper_id TEXT NOT NULL,
+            path TEXT NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            size INTEGER NOT NULL,
+            paper_seq INTEGER NOT NULL,
+            reader_hash TEXT NOT NULL,
+            title_hash TEXT NOT NULL,
+            note_hash TEXT NOT NULL,
+            tags TEXT NOT NULL,
+            starred INTEGER NOT NULL,
+            read INTEGER NOT NULL,
+            owned_hash TEXT NOT NULL,
+            conflict INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (vault_id, paper_id)
+        );
+        -- Covers what every vault sync reads of all papers (ids, change sequences, the flag
+        -- filters of the membership query) without scanning the wide papers table.
+        CREATE INDEX papers_vault_sync ON papers (starred, read, id, seq);
+        """
+    )

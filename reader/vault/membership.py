@@ -1,0 +1,64 @@
+"""Which papers a vault holds: its stored query, OR-ed filters answered in SQL, the rest by the index."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import ReaderError
+from ..store import vault_state as vs
+from . import snapshot
+
+DEFAULT_QUERY = "is:starred OR has:note OR tag:* OR has:highlight"
+_OR = re.compile(r"\s+OR\s+")
+_TAG = re.compile(r"""^tag:(?:"([^"]+)"|(\S+))$""")
+
+
+def alternatives(query: str) -> list[str]:
+    """The query split at its top-level ORs (not inside parentheses or quotes)."""
+    parts: list[str] = []
+    depth, quoted, start = 0, False, 0
+    i = 0
+    while i < len(query):
+        ch = query[i]
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch == "(":
+            depth += 1
+        elif not quoted and ch == ")":
+            depth = max(0, depth - 1)
+        elif not quoted and depth == 0:
+            m = _OR.match(query, i) if ch.isspace() else None
+            if m:
+                parts.append(query[start:i])
+                start = i = m.end()
+                continue
+        i += 1
+    parts.append(query[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def member_ids(library: Any, query: str) -> set[str]:
+    """Paper ids the vault's query selects."""
+    query = query.strip()
+    if not query:
+        raise ReaderError("the vault's query is empty")
+    conn = snapshot.read_connection(library)
+    out: set[str] = set()
+    rest: list[str] = []
+    for alt in alternatives(query):
+        if alt in vs.SQL_FILTERS:
+            out |= vs.ids_for_filter(conn, alt)
+            continue
+        tag = _TAG.match(alt)
+        if tag and "*" not in alt:
+            out |= vs.ids_with_tag(conn, tag.group(1) or tag.group(2))
+            continue
+        rest.append(alt)
+    if rest:
+        library.sync_index()
+        res = library.search(" OR ".join(f"({r})" for r in rest), limit=None)
+        if res.problem:
+            raise ReaderError(f"vault query {query!r}: {res.problem}")
+        out.update(h.id for h in res.hits)
+    return out

@@ -1,0 +1,63 @@
+"""The vault watcher: one debounced callback per burst of Markdown changes; hidden and temp files ignored."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from reader.vault import sync
+from reader.vault.watch import VaultWatcher, relevant
+
+
+def _wait(event: threading.Event, seconds: float) -> bool:
+    return event.wait(seconds)
+
+
+def test_relevant_paths(tmp_path):
+    root = tmp_path.resolve()
+    assert relevant(root, str(root / "Paper.md"))
+    assert relevant(root, str(root / "sub" / "Paper.MD"))
+    assert not relevant(root, str(root / ".trash" / "Paper.md"))
+    assert not relevant(root, str(root / ".obsidian" / "workspace.md"))
+    assert not relevant(root, str(root / ".Paper.md.123.reader-tmp"))
+    assert not relevant(root, str(root / "image.png"))
+    assert not relevant(root, str(tmp_path.parent / "elsewhere.md"))
+
+
+def test_a_burst_of_saves_gives_one_callback(tmp_path):
+    calls: list[float] = []
+    fired = threading.Event()
+
+    def on_change():
+        calls.append(time.monotonic())
+        fired.set()
+
+    with VaultWatcher(tmp_path, on_change, delay=0.3):
+        (tmp_path / ".obsidian").mkdir()
+        (tmp_path / ".obsidian" / "x.md").write_text("ignored")
+        assert not _wait(fired, 0.8)
+        for i in range(5):
+            (tmp_path / "note.md").write_text(f"save {i}")
+            time.sleep(0.05)
+        assert _wait(fired, 3)
+        time.sleep(0.6)
+    assert len(calls) == 1
+
+
+def test_a_file_saved_by_another_editor_reaches_reader_through_the_watcher(lib, vault, ids):
+    lib.set_note(ids[0], "before")
+    sync(lib, vault)
+    path = next(vault.glob("*.md"))
+    done = threading.Event()
+    reports = []
+
+    def on_change():
+        reports.append(sync(lib, vault))
+        done.set()
+
+    with VaultWatcher(vault, on_change, delay=0.2):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("\nbefore\n", "\nafter, from the editor\n"), encoding="utf-8")
+        assert _wait(done, 3)
+    assert lib.paper(ids[0])["note"] == "after, from the editor"
+    assert reports[0].taken_from_vault
