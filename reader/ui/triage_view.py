@@ -29,6 +29,7 @@ from .tag_editor import TagEditor
 COLUMN_WIDTH = 880  # a comfortable line length for the abstract
 ABSTRACT_SCALE = 1.3
 NOTE_LINES = 4
+STAR_COLOUR = "#e3a008"  # amber: reads on the light and the dark palette
 # Keys without modifiers, as the commands the controller runs.
 KEY_COMMANDS = {
     Qt.Key.Key_J: "next", Qt.Key.Key_K: "previous", Qt.Key.Key_S: "star", Qt.Key.Key_X: "skip",
@@ -69,6 +70,7 @@ class TriageView(QWidget):
         _name(self, "triageView", "Triage")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.card: Card | None = None
+        self._html = ""
         self._loading = False
 
         self.queueLabel = plain_label(QLabel(self))
@@ -158,6 +160,7 @@ class TriageView(QWidget):
         col.addWidget(self.abstractView, 1)
         col.addWidget(self.linksLabel)
         col.addWidget(self.noteEdit)
+        self._column = col
         paper_page = QWidget(self)
         centered = QHBoxLayout(paper_page)
         centered.setContentsMargins(0, 0, 0, 0)
@@ -182,14 +185,20 @@ class TriageView(QWidget):
         summary_buttons.addWidget(self.exportButton)
         summary_buttons.addWidget(self.vaultButton)
         summary_buttons.addStretch(1)
-        summary_page = QWidget(self)
-        summary = QVBoxLayout(summary_page)
+        summary_column = QWidget(self)
+        summary_column.setMaximumWidth(COLUMN_WIDTH)
+        summary = QVBoxLayout(summary_column)
         summary.addStretch(1)
         summary.addWidget(self.summaryTitle)
         summary.addWidget(self.summaryText)
         summary.addWidget(plain_label(QLabel("K goes back to the last paper, Esc to the library.", self)))
         summary.addLayout(summary_buttons)
         summary.addStretch(2)
+        summary_page = QWidget(self)
+        summary_centered = QHBoxLayout(summary_page)
+        summary_centered.addStretch(1)
+        summary_centered.addWidget(summary_column, 100)
+        summary_centered.addStretch(1)
 
         self.pages = QStackedWidget(self)
         _name(self.pages, "triagePages", "Triage pages")
@@ -203,9 +212,7 @@ class TriageView(QWidget):
         self.keysLabel = plain_label(QLabel(KEYS_HINT, self))
         _name(self.keysLabel, "triageKeys", "Keys")
         self.keysLabel.setWordWrap(True)
-        hint_palette = self.keysLabel.palette()
-        hint_palette.setColor(QPalette.ColorRole.WindowText, hint_palette.color(QPalette.ColorRole.PlaceholderText))
-        self.keysLabel.setPalette(hint_palette)
+        self.keysLabel.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # follows the theme
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 10, 16, 10)
@@ -214,8 +221,8 @@ class TriageView(QWidget):
         layout.addWidget(self.progressBar)
         layout.addWidget(self.progressText)
         layout.addWidget(self.pages, 1)
-        layout.addWidget(self.legendLabel)
-        layout.addWidget(self.keysLabel)
+        self._column.addWidget(self.legendLabel)  # under the note, where the eyes are
+        self._column.addWidget(self.keysLabel)
 
         for w in [self, *self.findChildren(QWidget)]:
             w.installEventFilter(self)
@@ -233,6 +240,7 @@ class TriageView(QWidget):
                 self.titleLabel.clear()
                 self.metaLabel.clear()
                 self.abstractView.clear()
+                self._html = ""
                 self.linksLabel.clear()
                 self.tagEditor.set_tags([])
                 self.noteEdit.clear()
@@ -241,8 +249,10 @@ class TriageView(QWidget):
             self.titleLabel.setText(card.title)
             self.metaLabel.setText(card.meta)
             self.show_flags(card)
-            if not same:
+            if not same or card.html != self._html:  # a refetch or a theme change re-renders
+                self._html = card.html
                 self.abstractView.setHtml(card.html)
+            if not same:
                 self.noteEdit.setPlainText(card.note)
             elif not self.noteEdit.hasFocus() and self.noteEdit.toPlainText() != card.note:
                 self.noteEdit.setPlainText(card.note)
@@ -255,6 +265,7 @@ class TriageView(QWidget):
     def show_flags(self, card: Card) -> None:
         """Star, read state and tags of the card on screen (after a decision, without re-rendering)."""
         self.starLabel.setText("★" if card.starred else "☆")
+        self.starLabel.setStyleSheet(f"color: {STAR_COLOUR}" if card.starred else "")
         self.starLabel.setAccessibleName("Starred" if card.starred else "Not starred")
         self.starLabel.setToolTip("Starred (S)" if card.starred else "Not starred (S)")
         self.tagEditor.set_tags(card.tags)
@@ -268,6 +279,7 @@ class TriageView(QWidget):
         self.titleLabel.setText(text)
         for w in (self.metaLabel, self.abstractView, self.linksLabel, self.starLabel):
             w.clear()
+        self._html = ""
 
     def show_summary(self, text: str, can_export: bool) -> None:
         self.summaryText.setText(text)
@@ -329,7 +341,7 @@ class TriageView(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
-            if kind == QEvent.Type.PaletteChange and watched is self:
+            if watched is self and kind in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
                 QTimer.singleShot(0, self.themeChanged.emit)
             return False
         assert isinstance(event, QKeyEvent)
