@@ -18,6 +18,7 @@ from reader.triage import (
     resume_ids,
 )
 from reader.triage.pace import duration_text
+from reader.triage.queue import full_tail
 
 IDS = [f"p{i:02d}" for i in range(20)]
 
@@ -53,6 +54,20 @@ def test_reorder_of_a_stale_ranking_keeps_papers_seen_meanwhile() -> None:
     assert q.ids[:3] == ["p00", "p01", "p02"]
     assert q.ids[3:] == ["p04", "p05", "p03"]
     assert sorted(q.ids) == sorted(IDS[:6]) and len(ranking_started_on) == 5
+
+
+def test_a_tail_ranked_off_thread_is_applied_around_papers_seen_meanwhile() -> None:
+    q = TriageQueue(IDS[:8])
+    seen_then, version, tail = q.seen, q.version, q.tail()  # p01..p07, handed to a worker
+    new_tail = full_tail(["p07", "p02", "p06"], tail)
+    assert new_tail == ["p07", "p02", "p06", "p01", "p03", "p04", "p05"]
+    q.move(1)
+    q.move(1)  # p01, p02 seen before the ranking arrived
+    q.apply_tail(seen_then, version, new_tail)
+    assert q.ids == ["p00", "p01", "p02", "p07", "p06", "p03", "p04", "p05"] and q.current == "p02"
+    stale = q.version - 1  # another reorder happened since: the general path still keeps the prefix
+    q.apply_tail(q.seen, stale, ["p05", "p04"])
+    assert q.ids[:3] == ["p00", "p01", "p02"] and q.ids[3:5] == ["p05", "p04"]
 
 
 def test_remove_keeps_the_current_paper() -> None:

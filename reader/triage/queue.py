@@ -16,6 +16,20 @@ def order_unread_first(ids: Sequence[str], unread: Collection[str], newest_first
     return sorted(ids, key=lambda pid: (pid not in unread, rank.get(pid, last)))
 
 
+def full_tail(ranked: Sequence[str], tail: Sequence[str]) -> list[str]:
+    """`tail` in `ranked`'s order, tail papers the ranking lacks after them in their old order."""
+    members = set(tail)
+    placed: set[str] = set()
+    new: list[str] = []
+    for pid in ranked:
+        if pid in members and pid not in placed:
+            placed.add(pid)
+            new.append(pid)
+    if len(new) != len(tail):
+        new.extend(pid for pid in tail if pid not in placed)
+    return new
+
+
 class TriageQueue:
     """Ids only (rows are fetched lazily), so 50,000 papers cost a list of strings.
 
@@ -29,6 +43,7 @@ class TriageQueue:
         self.position = min(max(position, 0), max(len(self.ids) - 1, 0))
         self.seen = min(max(seen, self.position + 1 if self.ids else 0), len(self.ids))
         self.finished = False  # moved past the last paper
+        self.version = 0  # bumped whenever the order of the ids changes
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -80,22 +95,31 @@ class TriageQueue:
         """The papers not yet on screen, in their current order."""
         return self.ids[self.seen :]
 
+    def apply_tail(self, seen_then: int, version: int, new_tail: list[str]) -> None:
+        """Install `full_tail(...)` computed on a worker from the tail at (`seen_then`, `version`).
+
+        Only the papers seen since are taken out (a few list removals in C), so a 50,000-paper
+        tail is swapped without a Python-level pass on the GUI thread."""
+        if version != self.version or seen_then > self.seen:
+            self.reorder_tail(new_tail)  # the queue changed otherwise meanwhile: the general path
+            return
+        newly_seen = self.ids[seen_then : self.seen]
+        if len(newly_seen) > 64:
+            gone = set(newly_seen)
+            new_tail = [pid for pid in new_tail if pid not in gone]
+        else:
+            for pid in newly_seen:
+                new_tail.remove(pid)
+        self.ids[self.seen :] = new_tail
+        self.version += 1
+
     def reorder_tail(self, ranked: Sequence[str]) -> None:
         """Put the unseen tail in `ranked`'s order (a ranking of an earlier tail).
 
         Papers seen since the ranking started keep their place; tail papers the ranking lacks
         follow in their old order."""
-        tail = self.ids[self.seen :]
-        members = set(tail)
-        placed: set[str] = set()
-        new: list[str] = []
-        for pid in ranked:
-            if pid in members and pid not in placed:
-                placed.add(pid)
-                new.append(pid)
-        if len(new) != len(tail):
-            new.extend(pid for pid in tail if pid not in placed)
-        self.ids[self.seen :] = new
+        self.ids[self.seen :] = full_tail(ranked, self.ids[self.seen :])
+        self.version += 1
 
     def remove(self, gone: Collection[str]) -> None:
         """Drop deleted papers, keeping the paper on screen (or its successor) current."""
@@ -107,6 +131,7 @@ class TriageQueue:
         anchor = self.ids[keep_from] if keep_from < len(self.ids) else None
         seen_left = sum(1 for pid in self.ids[: self.seen] if pid not in gone)
         self.ids = [pid for pid in self.ids if pid not in gone]
+        self.version += 1
         self.seen = seen_left
         if anchor is not None:
             self.position = self.ids.index(anchor)

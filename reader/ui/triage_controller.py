@@ -15,7 +15,7 @@ from reader.store.views import View
 from reader.triage import source
 from reader.triage.cards import Card, build_cards
 from reader.triage.pace import Pace, progress_text
-from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue
+from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue, full_tail
 from reader.triage.ranking import rank_like
 from reader.triage.state import QueueSpec, ResumeState, resume_ids
 
@@ -409,6 +409,9 @@ class TriageController(QObject):
         if card.starred:
             self.recent_seeds.append(card.id)
             self._star_time = time.perf_counter()
+        else:
+            self.recent_seeds = [pid for pid in self.recent_seeds if pid != card.id]
+        self._timers["rank"].start()  # at once: the seeds include this star before it is even stored
         self.view.show_flags(card)
         self.update_progress()
         self.window.set_starred([card.id], card.starred)
@@ -432,6 +435,7 @@ class TriageController(QObject):
             card.tags = sorted([*card.tags, tag], key=str.casefold)
             self.recent_seeds.append(card.id)
             self.window.add_tags([card.id], [tag])
+            self._timers["rank"].start()
         elif not on and tag.casefold() in has:
             card.tags = [t for t in card.tags if t.casefold() != tag.casefold()]
             self.window.remove_tags([card.id], [has[tag.casefold()]])
@@ -470,6 +474,8 @@ class TriageController(QObject):
         command = stack.command(stack.index() - 1)
         ids = {s["id"] for s in getattr(command, "before", []) or []}
         stack.undo()
+        # Re-rank once the restore is stored (it is queued on the writer).
+        self.window.runner.write(lambda: None, lambda _: self._timers["rank"].start(), self.window.handle_error)
         q = self.queue
         if q is not None and len(ids) == 1:
             (pid,) = ids
@@ -509,29 +515,29 @@ class TriageController(QObject):
 
         # On the writer: after an undo's restore, which is queued there too.
         self.window.runner.write(job, done, self.window.handle_error)
-        if q.order == BEST_FIRST:
-            self._timers["rank"].start()
 
     def rerank(self) -> None:
-        """Best first: rank the unseen tail by the stars and tags so far, on a worker."""
+        """Best first: rank the unseen tail by the stars and tags so far, all of it on a worker."""
         q = self.queue
-        if q is None or q.order != BEST_FIRST:
+        if q is None or q.order != BEST_FIRST or self._closed:
             return
         lib, recent, tail = self.library, list(self.recent_seeds), q.tail()
-        star_time = self._star_time
+        seen_then, version, star_time = q.seen, q.version, self._star_time
 
-        def done(ranked: list[str]) -> None:
-            if self.queue is not q:
+        def job() -> list[str]:
+            return full_tail(rank_like(lib, source.seed_ids(lib, recent), tail), tail)
+
+        def done(new_tail: list[str]) -> None:
+            if self.queue is not q or q.order != BEST_FIRST:
                 return
-            q.reorder_tail(ranked)
+            q.apply_tail(seen_then, version, new_tail)
             self.ranks_applied += 1
             if star_time is not None:
                 self.rank_ms = (time.perf_counter() - star_time) * 1000
             self.prefetch()
             self._timers["state"].start()
 
-        self.window.runner.read("triage-rank", lambda: rank_like(lib, source.seed_ids(lib, recent), tail),
-                                done, self.window.handle_error)
+        self.window.runner.read("triage-rank", job, done, self.window.handle_error)
 
     def set_order(self, order: str) -> None:
         """A new order for the papers still to come; the seen ones stay as they were."""
@@ -539,17 +545,17 @@ class TriageController(QObject):
         if q is None or order == q.order:
             return
         q.order = order
-        lib, recent, tail, listed = self.library, list(self.recent_seeds), q.tail(), list(self.listed)
+        lib, recent, tail, listed = self.library, list(self.recent_seeds), q.tail(), self.listed
+        seen_then, version = q.seen, q.version
 
         def job() -> list[str]:
             if order == LISTED:
-                members = set(tail)
-                return [pid for pid in listed if pid in members]
-            return source.order_ids(lib, tail, order, recent)
+                return full_tail(listed, tail)
+            return full_tail(source.order_ids(lib, tail, order, recent), tail)
 
-        def done(ranked: list[str]) -> None:
+        def done(new_tail: list[str]) -> None:
             if self.queue is q and q.order == order:
-                q.reorder_tail(ranked)
+                q.apply_tail(seen_then, version, new_tail)
                 self.prefetch()
                 self.save_state()
 
