@@ -37,7 +37,7 @@ def main() -> int:
     from PySide6.QtCore import QElapsedTimer, Qt, QTimer
     from PySide6.QtTest import QTest
 
-    from reader.services import Library
+    from reader.services import Library, View
     from reader.ui.app import make_app
     from reader.ui.main_window import MainWindow
     from reader.ui.triage_controller import install_triage
@@ -46,6 +46,7 @@ def main() -> int:
     lib = Library.open(CACHE, seed_if_empty=False)
     window = MainWindow(lib, theme="light")
     window.settings.remove("triage")  # a fresh queue, not the last run's resumed one
+    lib.set_starred(lib.paper_ids(View("starred")), False)  # S below must star, not unstar
     window.resize(1280, 800)
     window.show()
     wait(app, lambda: window.model.rowCount() > 0 and window.pane.paper_id is not None)
@@ -124,11 +125,12 @@ def main() -> int:
     stalls: list[float] = []
     for _ in range(5):
         before = triage.ranks_applied
+        triage.rank_ms = None
         timer.start()
         gaps.clear()
         last[0] = clock.nsecsElapsed()
         QTest.keyClick(view, Qt.Key.Key_S)
-        wait(app, lambda b=before: triage.ranks_applied > b, timeout=120)
+        wait(app, lambda b=before: triage.ranks_applied > b and triage.rank_ms is not None, timeout=120)
         timer.stop()
         ranks.append(triage.rank_ms or 0.0)
         stalls.append(max(gaps) - 5 if gaps else 0.0)

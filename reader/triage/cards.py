@@ -29,6 +29,7 @@ class Card:
     meta: str
     html: str  # the abstract, rendered (math, emphasis, search hits, highlights)
     links: list[str] = field(default_factory=list)  # code links first, then the paper's links
+    url: str = ""  # what O opens: the paper's own page, else its code
     starred: bool = False
     read: bool = False
     tags: list[str] = field(default_factory=list)
@@ -53,14 +54,16 @@ def card_for(paper: Any, terms: Sequence[str] = (), hit_style: str = HIT_STYLE,
         (h["start"], h["end"], highlight_css(h.get("color", "yellow")) if highlight_css else "#ffe08a")
         for h in paper_field(paper, "highlights", [])
     ]
+    own = [u for u in paper_field(paper, "links", []) if isinstance(u, str)]
     links = [u for u in paper_field(paper, "code_links", []) if isinstance(u, str)]
-    links += [u for u in paper_field(paper, "links", []) if isinstance(u, str) and u not in links]
+    links += [u for u in own if u not in links]
     return Card(
         id=paper_field(paper, "id"),
         title=paper_field(paper, "title", ""),
         meta=meta_line(paper),
         html=abstract_html(paper_field(paper, "abstract", ""), highlights=highlights, terms=terms, hit_style=hit_style),
         links=links,
+        url=(own or links or [""])[0],
         starred=bool(paper_field(paper, "starred", False)),
         read=bool(paper_field(paper, "read", False)),
         tags=list(paper_field(paper, "tags", [])),

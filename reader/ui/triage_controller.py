@@ -189,7 +189,7 @@ class TriageController(QObject):
                     queue.reorder_tail(source.order_ids(lib, queue.tail(), order, recent))
             else:
                 queue = TriageQueue(source.order_ids(lib, listed, order, recent), order=order)
-            cards = build_cards(lib, queue.around(KEEP_BEHIND, PREFETCH_AHEAD), terms, style, css)
+            cards = build_cards(lib, queue.around(1, 4), terms, style, css)  # the rest: prefetch
             return {"queue": queue, "listed": listed, "terms": terms, "cards": cards,
                     "starred": source.starred_among(lib, queue.ids), "tags": source.top_tags(lib),
                     "names": [name for name, _ in lib.tags()]}
@@ -354,8 +354,10 @@ class TriageController(QObject):
             self.view.focus_note()
         elif command == "open":
             card = self.card(q.current)
-            if card and card.links:
-                self.window.open_link(QUrl(card.links[0]))
+            if card and card.url:
+                self.window.open_link(QUrl(card.url))
+            else:
+                self.window.statusBar().showMessage("This paper has no link.", 3000)
         elif command.startswith("tag:"):
             n = int(command[4:])
             card = self.card(q.current)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStackedWidget,
     QTextBrowser,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -269,6 +270,8 @@ class TriageView(QWidget):
         self.starLabel.setAccessibleName("Starred" if card.starred else "Not starred")
         self.starLabel.setToolTip("Starred (S)" if card.starred else "Not starred (S)")
         self.tagEditor.set_tags(card.tags)
+        for chip in self.tagEditor.findChildren(QToolButton):
+            chip.installEventFilter(self)  # new chips too: a clicked chip must not hand J/K to the table
 
     def set_abstract_html(self, text: str) -> None:
         self.abstractView.setHtml(text)

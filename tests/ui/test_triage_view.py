@@ -60,6 +60,17 @@ def test_object_and_accessible_names(qtbot, window: MainWindow) -> None:
                if isinstance(w, controls) and w.objectName() != "tagChip" and not w.accessibleName()]
     assert unnamed == []
 
+    opened: list[str] = []
+    window.open_link = lambda url: opened.append(url.toString()) or True  # type: ignore[method-assign]
+    q = ctl.queue
+    assert q is not None
+    with_link = next(pid for pid in q.ids if (window.library.paper(pid) or {}).get("code_links"))
+    while q.current != with_link:
+        press(qtbot, ctl, K.Key_J)
+    press(qtbot, ctl, K.Key_O)  # the seeds have no paper page: the code link
+    paper = window.library.paper(with_link) or {}
+    assert opened == [(paper["links"] or paper["code_links"])[0]]
+
 
 def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, library: Library,
                                                  data_dir: Path) -> None:
