@@ -19,6 +19,7 @@ from reader.triage import (
 )
 from reader.triage.pace import duration_text
 from reader.triage.queue import full_tail
+from reader.triage.source import merge_seeds, stable_legend
 
 IDS = [f"p{i:02d}" for i in range(20)]
 
@@ -182,3 +183,33 @@ def test_resume_ids(position: int, existing: set[str], expected_current: str, ex
     ids, pos, seen = resume_ids(["a", "b", "c"], ["x", "a", "y", "c"], existing, position)
     assert ids[pos] == expected_current and seen == expected_seen
     assert ids[seen:] == ["x", "y"]  # the list's unseen papers follow, in list order
+
+
+def test_stable_legend_keeps_digits_and_fills_free_ones() -> None:
+    assert stable_legend([], ["rl", "gan", "nlp"]) == ["rl", "gan", "nlp"]
+    # gan became the most used and "old" is gone: rl keeps 1, gan keeps 2, nlp takes the free 3.
+    assert stable_legend(["rl", "gan", "old"], ["gan", "rl", "nlp", "cv"]) == ["rl", "gan", "nlp", "cv"]
+    assert len(stable_legend([], [f"t{i}" for i in range(20)])) == 9
+
+
+def test_merge_seeds_newest_session_first_without_unstarred() -> None:
+    assert merge_seeds(["a", "b"], ["c", "a", "d"], {"d"}) == ["b", "a", "c"]
+
+
+def test_library_reads_on_the_seeds(tmp_path) -> None:
+    from reader.services import Library, View
+    from reader.triage.queue import UNREAD_FIRST
+    from reader.triage.source import interest, list_ids, order_ids, summarize, top_tags
+
+    with Library.open(tmp_path / "lib") as lib:
+        ids = lib.paper_ids(View())
+        lib.set_starred(ids[:2], True)
+        lib.add_tags(ids[1:4], ["rl"])
+        lib.add_tags(ids[5:6], ["gan"])
+        lib.set_read(ids[:3], True)
+        lib.set_note(ids[0], "hm")
+        assert interest(lib, ids[:10]) == (2, [ids[0], ids[1], ids[5], *ids[2:4]])  # starred, then by tag name
+        assert top_tags(lib) == ["rl", "gan"]
+        assert order_ids(lib, ids[:5], UNREAD_FIRST) == [*ids[3:5], *ids[:3]]
+        assert list_ids(lib, QueueSpec("tag", "rl"))[0] == ids[1:4]
+        assert summarize(lib, ids[:6]).describe() == "6 papers · 3 read · 2 starred · 4 tagged · 1 with notes"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,15 +30,32 @@ def list_ids(library: Any, spec: QueueSpec) -> tuple[list[str], list[str]]:
     return ids, terms
 
 
-def seed_ids(library: Any, recent: Sequence[str] = ()) -> list[str]:
-    """The papers the user showed interest in: this session's stars/tags first, then all starred, then tagged."""
-    seeds = list(dict.fromkeys(reversed(list(recent))))
-    seeds += library.paper_ids(View("starred"))
+def interest(library: Any, ids: Iterable[str] = ()) -> tuple[int, list[str]]:
+    """(how many of `ids` are starred, the library's starred then tagged papers) from one scan."""
+    starred = library.paper_ids(View("starred"))
+    starred_set = set(starred)
+    seeds = list(starred)
     for name, _count in library.tags():
         if len(seeds) >= SEED_LIMIT * 2:
             break
         seeds += library.paper_ids(View("tag", name))
-    return list(dict.fromkeys(seeds))[:SEED_LIMIT]
+    return sum(1 for pid in ids if pid in starred_set), list(dict.fromkeys(seeds))
+
+
+def library_seeds(library: Any) -> list[str]:
+    """Every starred paper, then the tagged ones (a scan of the papers table: computed once, then kept)."""
+    return interest(library)[1]
+
+
+def merge_seeds(recent: Sequence[str], base: Sequence[str], dropped: Collection[str] = ()) -> list[str]:
+    """This session's stars/tags first (newest first), then the library's; unstarred ones left out."""
+    seeds = [pid for pid in dict.fromkeys([*reversed(list(recent)), *base]) if pid not in dropped]
+    return seeds[:SEED_LIMIT]
+
+
+def seed_ids(library: Any, recent: Sequence[str] = ()) -> list[str]:
+    """The papers the user showed interest in: this session's stars/tags first, then all starred, then tagged."""
+    return merge_seeds(recent, library_seeds(library))
 
 
 def order_ids(library: Any, ids: Sequence[str], order: str, recent: Sequence[str] = ()) -> list[str]:
@@ -49,11 +66,6 @@ def order_ids(library: Any, ids: Sequence[str], order: str, recent: Sequence[str
     if order == BEST_FIRST:
         return rank_like(library, seed_ids(library, recent), ids)
     return list(ids)
-
-
-def starred_among(library: Any, ids: Iterable[str]) -> int:
-    starred = set(library.paper_ids(View("starred")))
-    return sum(1 for pid in ids if pid in starred)
 
 
 def top_tags(library: Any, count: int = LEGEND_SIZE) -> list[str]:

@@ -58,6 +58,8 @@ class TriageController(QObject):
         self.legend: list[str] = []
         self.starred = 0
         self.recent_seeds: list[str] = []  # starred/tagged in this session, oldest first
+        self.seed_base: list[str] = []  # the library's starred and tagged papers, as of the last write
+        self.dropped_seeds: set[str] = set()  # unstarred in this session
         self.pace = Pace()
         self.pending_read: list[str] = []
         self._edit_gen = 0
@@ -168,7 +170,9 @@ class TriageController(QObject):
             spec = resume.spec
         # The table's own ids when they are the whole list (so "as listed" is what the user saw).
         shown = list(w.model.ids()) if resume is None and not w.list_truncated() else None
-        order = resume.order if resume is not None else (self.queue.order if self.queue else LISTED)
+        # A new queue keeps the order the user chose last (this session, or the saved one).
+        last = self.queue.order if self.queue else (saved.order if saved is not None else LISTED)
+        order = resume.order if resume is not None else last
         self.stack.setCurrentWidget(self.view)
         self.action.setChecked(True)
         self.view.show_message("Loading the queue…")
@@ -190,9 +194,9 @@ class TriageController(QObject):
             else:
                 queue = TriageQueue(source.order_ids(lib, listed, order, recent), order=order)
             cards = build_cards(lib, queue.around(1, 4), terms, style, css)  # the rest: prefetch
-            return {"queue": queue, "listed": listed, "terms": terms, "cards": cards,
-                    "starred": source.starred_among(lib, queue.ids), "tags": source.top_tags(lib),
-                    "names": [name for name, _ in lib.tags()]}
+            starred, seeds = source.interest(lib, queue.ids)
+            return {"queue": queue, "listed": listed, "terms": terms, "cards": cards, "starred": starred,
+                    "seeds": seeds, "tags": source.top_tags(lib), "names": [name for name, _ in lib.tags()]}
 
         def ready(out: dict[str, Any]) -> None:
             self.spec = spec
@@ -201,6 +205,7 @@ class TriageController(QObject):
             self.terms = out["terms"]
             self.cards = out["cards"]
             self.starred = out["starred"]
+            self.seed_base = out["seeds"]
             self.legend = source.stable_legend(self.legend, out["tags"])
             self.view.tagEditor.set_known_tags(out["names"])
             self.pace = Pace()
@@ -410,9 +415,12 @@ class TriageController(QObject):
         self.starred += 1 if card.starred else -1
         if card.starred:
             self.recent_seeds.append(card.id)
+            self.dropped_seeds.discard(card.id)
             self._star_time = time.perf_counter()
         else:
             self.recent_seeds = [pid for pid in self.recent_seeds if pid != card.id]
+            if not card.tags:
+                self.dropped_seeds.add(card.id)
         self._timers["rank"].start()  # at once: the seeds include this star before it is even stored
         self.view.show_flags(card)
         self.update_progress()
@@ -492,11 +500,11 @@ class TriageController(QObject):
             return
         lib, gen = self.library, self._edit_gen
         ids = q.around(1, 2)
-        terms, style, css, queue_ids = list(self.terms), self._hit_style(), self._css(), q.ids
+        terms, style, css, queue_ids = list(self.terms), self._hit_style(), self._css(), list(q.ids)
 
         def job() -> dict[str, Any]:
-            return {"cards": build_cards(lib, ids, terms, style, css),
-                    "starred": source.starred_among(lib, queue_ids),
+            starred, seeds = source.interest(lib, queue_ids)
+            return {"cards": build_cards(lib, ids, terms, style, css), "starred": starred, "seeds": seeds,
                     "tags": source.top_tags(lib), "names": [n for n, _ in lib.tags()]}
 
         def done(out: dict[str, Any]) -> None:
@@ -504,6 +512,7 @@ class TriageController(QObject):
                 return  # the user decided again meanwhile: that write's refetch follows
             self.cards.update(out["cards"])
             self.starred = out["starred"]
+            self.seed_base = out["seeds"]
             self.legend = source.stable_legend(self.legend, out["tags"])
             self.view.tagEditor.set_known_tags(out["names"])
             current = q.current
@@ -523,11 +532,13 @@ class TriageController(QObject):
         q = self.queue
         if q is None or q.order != BEST_FIRST or self._closed:
             return
-        lib, recent, tail = self.library, list(self.recent_seeds), q.tail()
+        # Seeds from memory: scanning the papers table for the starred ones would cost more than ranking.
+        seeds = source.merge_seeds(self.recent_seeds, self.seed_base, self.dropped_seeds)
+        lib, tail = self.library, q.tail()
         seen_then, version, star_time = q.seen, q.version, self._star_time
 
         def job() -> list[str]:
-            return full_tail(rank_like(lib, source.seed_ids(lib, recent), tail), tail)
+            return full_tail(rank_like(lib, seeds, tail), tail)
 
         def done(new_tail: list[str]) -> None:
             if self.queue is not q or q.order != BEST_FIRST:
