@@ -18,6 +18,8 @@ def order_unread_first(ids: Sequence[str], unread: Collection[str], newest_first
 
 def full_tail(ranked: Sequence[str], tail: Sequence[str]) -> list[str]:
     """`tail` in `ranked`'s order, tail papers the ranking lacks after them in their old order."""
+    if len(ranked) == len(tail) and list(ranked) == list(tail):
+        return list(tail)  # nothing moved (best first without stars): skip the pass
     members = set(tail)
     placed: set[str] = set()
     new: list[str] = []
