@@ -47,6 +47,7 @@ from .search_bar import SearchBar
 from .sidebar import Sidebar, view_key
 from .status_bar import StatusBar
 from .tasks import TaskRunner
+from .triage_controller import install_triage
 
 RELATED_DELAY_MS = 250
 SPLITTER_SIZES = (170, 730, 380)  # sidebar, list, paper pane at 1280 px: the titles get the room
@@ -90,6 +91,7 @@ class MainWindow(QMainWindow):
         self._build_widgets()
         build_actions(self)
         settings.restore_settings(self)
+        self.triage = install_triage(self)
         self.setAcceptDrops(True)
         self.apply_theme(self.theme)
         hints = QApplication.styleHints()

@@ -1,0 +1,635 @@
+"""Triage mode wired into the main window: the queue, the keys' decisions, prefetch, re-rank, resume."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMenu, QStackedWidget, QWidget
+
+from reader.store.views import View
+from reader.triage import source
+from reader.triage.cards import Card, build_cards
+from reader.triage.pace import Pace, progress_text
+from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue, full_tail
+from reader.triage.ranking import rank_like
+from reader.triage.state import QueueSpec, ResumeState, resume_ids
+
+from . import notes
+from .operations import papers, scope
+from .paper_model import SORT_KEYS
+from .paper_pane import HIT_STYLES, highlight_css
+from .triage_view import TriageView, is_dark
+
+STATE_KEY = "triage/state"
+MARK_READ_KEY = "triage/markReadOnMove"
+PREFETCH_AHEAD = 24  # cards rendered ahead of the position…
+PREFETCH_LOW = 8  # …refilled when fewer than this are left: one read job per 16 steps of a held J
+KEEP_BEHIND = 8
+READ_FLUSH_MS = 600  # read marks of a run of J presses go in one write once the keys pause
+READ_FLUSH_MAX = 200
+NOTE_SAVE_MS = 700
+SAVE_STATE_MS = 1000
+RANK_DELAY_MS = 30
+
+
+class TriageController(QObject):
+    """Owns the triage view and its queue; every write goes through the window's undoable methods."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window = window
+        self.library = window.library
+        self.view = TriageView(window)
+        self.stack = QStackedWidget(window)
+        self.stack.setObjectName("centralStack")
+        self.library_page: QWidget = window.takeCentralWidget()
+        self.stack.addWidget(self.library_page)
+        self.stack.addWidget(self.view)
+        window.setCentralWidget(self.stack)
+
+        self.queue: TriageQueue | None = None
+        self.spec = QueueSpec()
+        self.listed: list[str] = []  # the list's own order (for going back to "as listed")
+        self.terms: list[str] = []
+        self.cards: dict[str, Card] = {}
+        self.legend: list[str] = []
+        self.starred = 0
+        self.recent_seeds: list[str] = []  # starred/tagged in this session, oldest first
+        self.seed_base: list[str] = []  # the library's starred and tagged papers, as of the last write
+        self.dropped_seeds: set[str] = set()  # unstarred in this session
+        self.pace = Pace()
+        self.pending_read: list[str] = []
+        self._edit_gen = 0
+        self._prefetching = False
+        self._dark = False
+        self.open_ms: float | None = None  # for the benchmark: Ctrl+T to the first abstract
+        self.rank_ms: float | None = None  # star to re-ranked tail
+        self._star_time: float | None = None
+        self.ranks_applied = 0
+        self._closed = False
+
+        self.action = QAction("&Triage", window)
+        self.action.setObjectName("triageAction")
+        self.action.setShortcut(QKeySequence("Ctrl+T"))
+        self.action.setCheckable(True)
+        self.action.triggered.connect(lambda _=False: self.toggle())
+        window.addAction(self.action)
+        if isinstance(getattr(window, "shortcut_actions", None), list):
+            window.shortcut_actions.append(self.action)
+        self._view_menu().addAction(self.action)
+
+        self._timers: dict[str, QTimer] = {}
+        self._timer("read", READ_FLUSH_MS, self.flush_reads)
+        self._timer("note", NOTE_SAVE_MS, self.flush_note)
+        self._timer("state", SAVE_STATE_MS, self.save_state)
+        self._timer("rank", RANK_DELAY_MS, self.rerank)
+        self._note_text: tuple[str, str] | None = None  # (paper id, typed text) not yet saved
+
+        v = self.view
+        v.command.connect(self.run_command)
+        v.orderChanged.connect(self.set_order)
+        v.markReadChanged.connect(lambda on: window.settings.setValue(MARK_READ_KEY, on))
+        v.noteEdited.connect(self._note_typed)
+        v.noteDone.connect(self.flush_note)
+        v.tagAdded.connect(self._tag_typed)
+        v.tagRemoved.connect(lambda tag: self.toggle_tag(tag, False))
+        v.linkActivated.connect(lambda url: window.open_link(QUrl(url)))
+        v.exportRequested.connect(self.ask_export_starred)
+        v.vaultRequested.connect(self.open_vault)
+        v.themeChanged.connect(self._theme_changed)
+        v.vaultButton.setVisible(callable(getattr(window, "open_vault", None)))
+        window.undo_stack.indexChanged.connect(self._history_changed)
+        window.installEventFilter(self)
+
+        saved = self.saved_state()
+        if saved is not None and saved.open:
+            QTimer.singleShot(0, self.open)  # it was on screen at quit: come back to it
+
+    def _timer(self, name: str, ms: int, slot: Callable[[], Any]) -> None:
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(ms)
+        timer.timeout.connect(slot)
+        self._timers[name] = timer
+
+    def _view_menu(self) -> QMenu:
+        for action in self.window.menuBar().actions():
+            menu = action.menu()
+            if isinstance(menu, QMenu) and action.text().replace("&", "") == "View":
+                return menu
+        return self.window.menuBar().addMenu("&View")
+
+    # ------------------------------------------------------------------ state
+    @property
+    def active(self) -> bool:
+        return self.stack.currentWidget() is self.view
+
+    @property
+    def mark_read(self) -> bool:
+        value = self.window.settings.value(MARK_READ_KEY, True)
+        return value not in (False, "false", "0", 0)
+
+    def saved_state(self) -> ResumeState | None:
+        return ResumeState.from_json(self.window.settings.value(STATE_KEY, ""))
+
+    def save_state(self) -> None:
+        """Into the library's settings file: the seen ids and position are per-library session state,
+        like the sidebar selection, and must not touch the store (no change sequence, no index work)."""
+        self._timers["state"].stop()
+        q = self.queue
+        if q is None:
+            return
+        state = ResumeState(self.spec, q.order, q.ids[: q.seen], q.position, q.finished, self.active)
+        self.window.settings.setValue(STATE_KEY, state.to_json())
+
+    def current_spec(self) -> QueueSpec:
+        w = self.window
+        view = w.view
+        return QueueSpec(view.kind, view.value, w.searchBox.text().strip(), SORT_KEYS.get(w.sort_column, "added"),
+                         w.sort_order == Qt.SortOrder.DescendingOrder)
+
+    # ------------------------------------------------------------------ open / close
+    def toggle(self) -> None:
+        if self.active:
+            self.close()
+        else:
+            self.open()
+
+    def open(self) -> None:
+        """Show triage on the window's current list, resuming the saved queue when it is the same list."""
+        w = self.window
+        w.pane.flush_note()
+        started = time.perf_counter()
+        spec = self.current_spec()
+        saved = self.saved_state()
+        resume = saved if saved is not None and (saved.open or (saved.spec == spec and not saved.finished)) else None
+        if resume is not None:
+            spec = resume.spec
+        # The table's own ids when they are the whole list (so "as listed" is what the user saw).
+        shown = list(w.model.ids()) if resume is None and not scope.list_truncated(w) else None
+        # A new queue keeps the order the user chose last (this session, or the saved one).
+        last = self.queue.order if self.queue else (saved.order if saved is not None else LISTED)
+        order = resume.order if resume is not None else last
+        self.stack.setCurrentWidget(self.view)
+        self.action.setChecked(True)
+        self.view.show_message("Loading the queue…")
+        self.view.set_queue(spec.describe(), order, self.mark_read)
+        self.view.focus_keys()
+        self._dark = is_dark(self.view)
+        lib, recent, style, css = self.library, list(self.recent_seeds), self._hit_style(), self._css()
+        shown_terms = list(w.pane.terms)
+
+        def job() -> dict[str, Any]:
+            listed, terms = source.list_ids(lib, spec) if shown is None else (shown, shown_terms)
+            if resume is not None:
+                existing = set(lib.paper_ids(View()))
+                ids, position, seen = resume_ids(resume.seen_ids, listed, existing, resume.position)
+                queue = TriageQueue(ids, position=position, seen=seen, order=order)
+                queue.finished = resume.finished and queue.seen >= len(queue)
+                if order != LISTED:
+                    queue.reorder_tail(source.order_ids(lib, queue.tail(), order, recent))
+            else:
+                queue = TriageQueue(source.order_ids(lib, listed, order, recent), order=order)
+            cards = build_cards(lib, queue.around(1, 4), terms, style, css)  # the rest: prefetch
+            starred, seeds = source.interest(lib, queue.ids)
+            return {"queue": queue, "listed": listed, "terms": terms, "cards": cards, "starred": starred,
+                    "seeds": seeds, "tags": source.top_tags(lib), "names": [name for name, _ in lib.tags()]}
+
+        def ready(out: dict[str, Any]) -> None:
+            self.spec = spec
+            self.queue = out["queue"]
+            self.listed = out["listed"]
+            self.terms = out["terms"]
+            self.cards = out["cards"]
+            self.starred = out["starred"]
+            self.seed_base = out["seeds"]
+            self.legend = source.stable_legend(self.legend, out["tags"])
+            self.view.tagEditor.set_known_tags(out["names"])
+            self.pace = Pace()
+            self.show_current()
+            self.open_ms = (time.perf_counter() - started) * 1000
+            self.save_state()
+
+        # Through the writer: it runs after every queued write, so the queue sees their results.
+        w.runner.write(job, ready, w.handle_error)
+
+    def close(self) -> None:
+        """Back to the library, with the table's selection on the paper that was on screen."""
+        if not self.active:
+            return
+        self.flush_note()
+        self.flush_reads()
+        current = self.queue.current if self.queue else None
+        self.stack.setCurrentWidget(self.library_page)
+        self.action.setChecked(False)
+        self.save_state()
+        if current:
+            self.window.select_paper(current)
+        self.window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Close and self.queue is not None:
+            # Before the window drains its writer: the pending read marks and note are queued first.
+            self.flush_note()
+            self.flush_reads()
+            self.save_state()
+        if watched is self.window and event.type() == QEvent.Type.Close:
+            self._closed = True  # the window's runner shuts down next: nothing more is queued
+            for timer in self._timers.values():
+                timer.stop()
+        return False
+
+    # ------------------------------------------------------------------ showing
+    def _hit_style(self) -> str:
+        return HIT_STYLES[self._dark]
+
+    def _css(self) -> Callable[[str], str]:
+        dark = self._dark
+        return lambda color: highlight_css(color, dark)
+
+    def card(self, pid: str) -> Card | None:
+        card = self.cards.get(pid)
+        if card is None:  # not prefetched (a jump after a re-rank): one paper, fetched here
+            found = build_cards(self.library, [pid], self.terms, self._hit_style(), self._css())
+            card = found.get(pid)
+            if card is not None:
+                self.cards[pid] = card
+        return card
+
+    def show_current(self) -> None:
+        q = self.queue
+        if q is None:
+            return
+        if not len(q):
+            self.view.show_message("No papers in this list.")
+            self.update_progress()
+            return
+        if q.finished:
+            self.show_summary()
+            return
+        pid = q.current
+        card = self.card(pid) if pid else None
+        self.view.show_card(card)
+        self.view.set_legend(self.legend, card.tags if card else [])
+        self.update_progress()
+        self.prefetch()
+
+    def update_progress(self) -> None:
+        q = self.queue
+        if q is None:
+            return
+        total = len(q)
+        done = total if q.finished else q.position + 1
+        left = self.pace.seconds_left(total - done)
+        self.view.set_progress(done, total, progress_text(done, total, self.starred, left))
+
+    def prefetch(self) -> None:
+        """Render the next papers' cards on a worker once fewer than PREFETCH_LOW are ready."""
+        q = self.queue
+        if q is None or self._prefetching:
+            return
+        ahead = q.upcoming(PREFETCH_AHEAD)
+        if sum(1 for pid in ahead[:PREFETCH_LOW] if pid in self.cards) >= min(PREFETCH_LOW, len(ahead)):
+            return
+        missing = [pid for pid in ahead if pid not in self.cards]
+        if not missing:
+            return
+        self._prefetching = True
+        lib, terms, style, css, gen = self.library, list(self.terms), self._hit_style(), self._css(), self._edit_gen
+
+        def done(cards: dict[str, Card]) -> None:
+            self._prefetching = False
+            for pid, card in cards.items():
+                if pid not in self.cards or gen == self._edit_gen:
+                    self.cards[pid] = card
+            self._evict()
+            self.prefetch()
+
+        def failed(exc: BaseException) -> None:
+            self._prefetching = False
+            self.window.handle_error(exc)
+
+        self.window.runner.read("triage-prefetch", lambda: build_cards(lib, missing, terms, style, css), done, failed)
+
+    def _evict(self) -> None:
+        q = self.queue
+        if q is None or len(self.cards) < 4 * PREFETCH_AHEAD:
+            return
+        keep = set(q.around(KEEP_BEHIND, PREFETCH_AHEAD))
+        self.cards = {pid: c for pid, c in self.cards.items() if pid in keep}
+
+    def _theme_changed(self) -> None:
+        dark = is_dark(self.view)
+        if dark == self._dark:
+            return
+        self._dark = dark
+        self.cards.clear()  # hit and highlight colours are part of the rendered HTML
+        if self.active:
+            self.show_current()
+
+    # ------------------------------------------------------------------ commands
+    def run_command(self, command: str) -> None:
+        if command == "back":
+            self.close()
+            return
+        if command == "undo":
+            self.undo()
+            return
+        q = self.queue
+        if q is None:
+            return
+        if command == "next":
+            self.step(1)
+        elif command == "previous":
+            self.step(-1)
+        elif command == "skip":
+            self.step(1, force_read=True)
+        elif q.current is None:
+            return
+        elif command == "star":
+            self.toggle_star()
+        elif command == "read":
+            self.toggle_read()
+        elif command == "tag":
+            self.view.focus_tag_input()
+        elif command == "note":
+            self.view.focus_note()
+        elif command == "open":
+            card = self.card(q.current)
+            if card and card.url:
+                self.window.open_link(QUrl(card.url))
+            else:
+                self.window.statusBar().showMessage("This paper has no link.", 3000)
+        elif command.startswith("tag:"):
+            n = int(command[4:])
+            card = self.card(q.current)
+            if card is not None and 0 < n <= len(self.legend):
+                tag = self.legend[n - 1]
+                self.toggle_tag(tag, tag.casefold() not in {t.casefold() for t in card.tags})
+
+    def step(self, delta: int, *, force_read: bool = False) -> None:
+        """J/K/X: move on (marking the paper left behind read) or back."""
+        q = self.queue
+        if q is None:
+            return
+        self.flush_note()
+        leaving = q.current
+        seen = q.seen
+        if leaving and delta > 0 and (force_read or self.mark_read):
+            card = self.cards.get(leaving)
+            if card is not None and not card.read:
+                card.read = True
+                self.pending_read.append(leaving)
+                if force_read or len(self.pending_read) >= READ_FLUSH_MAX:
+                    self.flush_reads()  # X is a decision of its own: one undo step
+                else:
+                    self._timers["read"].start()
+        if not q.move(delta):
+            return
+        if q.seen > seen:
+            self.pace.step()
+        self.show_current()
+        self._timers["state"].start()
+
+    def flush_reads(self) -> None:
+        self._timers["read"].stop()
+        if self.pending_read:
+            ids, self.pending_read = self.pending_read, []
+            papers.set_read(self.window, ids, True)
+
+    def _local_edit(self) -> Card | None:
+        """Before a decision: earlier read marks go first (undo order), and refetches must not undo it."""
+        q = self.queue
+        self.flush_reads()
+        self._edit_gen += 1
+        return self.card(q.current) if q is not None and q.current else None
+
+    def toggle_star(self) -> None:
+        card = self._local_edit()
+        if card is None:
+            return
+        card.starred = not card.starred
+        self.starred += 1 if card.starred else -1
+        if card.starred:
+            self.recent_seeds.append(card.id)
+            self.dropped_seeds.discard(card.id)
+            self._star_time = time.perf_counter()
+        else:
+            self.recent_seeds = [pid for pid in self.recent_seeds if pid != card.id]
+            if not card.tags:
+                self.dropped_seeds.add(card.id)
+        self._timers["rank"].start()  # at once: the seeds include this star before it is even stored
+        self.view.show_flags(card)
+        self.update_progress()
+        papers.set_starred(self.window, [card.id], card.starred)
+
+    def toggle_read(self) -> None:
+        card = self._local_edit()
+        if card is not None:
+            card.read = not card.read
+            papers.set_read(self.window, [card.id], card.read)
+
+    def _tag_typed(self, tag: str) -> None:
+        self.toggle_tag(tag, True)
+        self.view.focus_keys()
+
+    def toggle_tag(self, tag: str, on: bool) -> None:
+        card = self._local_edit()
+        if card is None:
+            return
+        has = {t.casefold(): t for t in card.tags}
+        if on and tag.casefold() not in has:
+            card.tags = sorted([*card.tags, tag], key=str.casefold)
+            self.recent_seeds.append(card.id)
+            papers.add_tags(self.window, [card.id], [tag])
+            self._timers["rank"].start()
+        elif not on and tag.casefold() in has:
+            card.tags = [t for t in card.tags if t.casefold() != tag.casefold()]
+            papers.remove_tags(self.window, [card.id], [has[tag.casefold()]])
+        self.view.show_flags(card)
+        self.view.set_legend(self.legend, card.tags)
+
+    def _note_typed(self, text: str) -> None:
+        q = self.queue
+        if q is None or q.current is None:
+            return
+        self._note_text = (q.current, text)
+        card = self.cards.get(q.current)
+        if card is not None:
+            card.note = text
+        self._timers["note"].start()
+
+    def flush_note(self) -> None:
+        self._timers["note"].stop()
+        if self._note_text is not None:
+            pid, text = self._note_text
+            self._note_text = None
+            self.flush_reads()
+            self._edit_gen += 1
+            notes.save_note(self.window, pid, text)
+
+    def undo(self) -> None:
+        """U: undo the last change once every queued write has landed, and go back to its paper."""
+        self.flush_note()
+        self.flush_reads()
+        self.window.runner.write(lambda: None, lambda _: self._undo_now(), self.window.handle_error)
+
+    def _undo_now(self) -> None:
+        stack = self.window.undo_stack
+        if not stack.canUndo():
+            return
+        command = stack.command(stack.index() - 1)
+        ids = {s["id"] for s in getattr(command, "before", []) or []}
+        stack.undo()
+        # Re-rank once the restore is stored (it is queued on the writer).
+        self.window.runner.write(lambda: None, lambda _: self._timers["rank"].start(), self.window.handle_error)
+        q = self.queue
+        if q is not None and len(ids) == 1:
+            (pid,) = ids
+            if pid != q.current and q.go_to(pid):
+                self.show_current()
+
+    # ------------------------------------------------------------------ after writes
+    def _history_changed(self, _index: int = 0) -> None:
+        """A change was stored, undone or redone: refetch what is on screen and re-rank the tail."""
+        q = self.queue
+        if q is None or not self.active or self._closed:
+            return
+        lib, gen = self.library, self._edit_gen
+        ids = q.around(1, 2)
+        terms, style, css, queue_ids = list(self.terms), self._hit_style(), self._css(), list(q.ids)
+
+        def job() -> dict[str, Any]:
+            starred, seeds = source.interest(lib, queue_ids)
+            return {"cards": build_cards(lib, ids, terms, style, css), "starred": starred, "seeds": seeds,
+                    "tags": source.top_tags(lib), "names": [n for n, _ in lib.tags()]}
+
+        def done(out: dict[str, Any]) -> None:
+            if gen != self._edit_gen or self.queue is not q:
+                return  # the user decided again meanwhile: that write's refetch follows
+            self.cards.update(out["cards"])
+            self.starred = out["starred"]
+            self.seed_base = out["seeds"]
+            self.legend = source.stable_legend(self.legend, out["tags"])
+            self.view.tagEditor.set_known_tags(out["names"])
+            current = q.current
+            if self.active and current is not None and current in out["cards"]:
+                card = self.cards[current]
+                self.view.show_flags(card)
+                self.view.set_legend(self.legend, card.tags)
+                if not self.view.noteEdit.hasFocus():
+                    self.view.show_card(card)
+            self.update_progress()
+
+        # On the writer: after an undo's restore, which is queued there too.
+        self.window.runner.write(job, done, self.window.handle_error)
+
+    def rerank(self) -> None:
+        """Best first: rank the unseen tail by the stars and tags so far, all of it on a worker."""
+        q = self.queue
+        if q is None or q.order != BEST_FIRST or self._closed:
+            return
+        # Seeds from memory: scanning the papers table for the starred ones would cost more than ranking.
+        seeds = source.merge_seeds(self.recent_seeds, self.seed_base, self.dropped_seeds)
+        lib, tail = self.library, q.tail()
+        seen_then, version, star_time = q.seen, q.version, self._star_time
+
+        def job() -> list[str]:
+            return full_tail(rank_like(lib, seeds, tail), tail)
+
+        def done(new_tail: list[str]) -> None:
+            if self.queue is not q or q.order != BEST_FIRST:
+                return
+            q.apply_tail(seen_then, version, new_tail)
+            self.ranks_applied += 1
+            if star_time is not None:
+                self.rank_ms = (time.perf_counter() - star_time) * 1000
+            self.prefetch()
+            self._timers["state"].start()
+
+        self.window.runner.read("triage-rank", job, done, self.window.handle_error)
+
+    def set_order(self, order: str) -> None:
+        """A new order for the papers still to come; the seen ones stay as they were."""
+        q = self.queue
+        if q is None or order == q.order:
+            return
+        q.order = order
+        lib, recent, tail, listed = self.library, list(self.recent_seeds), q.tail(), self.listed
+        seen_then, version = q.seen, q.version
+
+        def job() -> list[str]:
+            if order == LISTED:
+                return full_tail(listed, tail)
+            return full_tail(source.order_ids(lib, tail, order, recent), tail)
+
+        def done(new_tail: list[str]) -> None:
+            if self.queue is q and q.order == order:
+                q.apply_tail(seen_then, version, new_tail)
+                self.prefetch()
+                self.save_state()
+
+        self.window.runner.read("triage-rank", job, done, self.window.handle_error)
+        self.view.focus_keys()
+
+    # ------------------------------------------------------------------ end of queue
+    def show_summary(self) -> None:
+        q = self.queue
+        if q is None:
+            return
+        self.flush_reads()
+        self.view.show_summary("Counting…", False)
+        self.update_progress()
+        lib, ids = self.library, list(q.ids)
+
+        def done(summary: source.Summary) -> None:
+            if self.queue is q and q.finished:
+                self.view.show_summary(summary.describe(), summary.starred > 0)
+
+        self.window.runner.write(lambda: source.summarize(lib, ids), done, self.window.handle_error)
+
+    def ask_export_starred(self) -> None:
+        folder = str(self.window.settings.value("lastExportFolder", str(Path.home())))
+        path, _ = QFileDialog.getSaveFileName(self.window, "Export starred as reading list",
+                                              str(Path(folder) / "reading-list.md"), "*.md")
+        if path:
+            self.export_starred(path)
+
+    def export_starred(self, path: str | Path) -> None:
+        """The queue's starred papers as a Markdown reading list, written on the writer."""
+        lib, w, title = self.library, self.window, f"Reading list — {self.spec.describe()}"
+
+        def job() -> Path:
+            ids = self.starred_ids_from(lib)
+            return lib.export_reading_list(path, ids, title=title, with_abstracts=True)
+
+        w.runner.write(job, lambda out: w.statusBar().showMessage(f"Exported the starred papers to {out}", 8000),
+                       w.handle_error, label="Exporting")
+
+    def starred_ids_from(self, lib: Any) -> list[str]:
+        q = self.queue
+        ids = list(q.ids) if q is not None else []
+        starred = set(lib.paper_ids(View("starred")))
+        return [pid for pid in ids if pid in starred]
+
+    def open_vault(self) -> None:
+        opener = getattr(self.window, "open_vault", None)
+        if callable(opener):
+            opener()
+
+
+def install_triage(window: Any) -> TriageController:
+    """Add View → Triage (Ctrl+T) to the main window; the library view and triage share the centre.
+
+    The main window calls it once; a second call returns the same controller."""
+    existing = getattr(window, "triage", None)
+    if isinstance(existing, TriageController):
+        return existing
+    controller = TriageController(window)
+    window.triage = controller
+    return controller

@@ -1,0 +1,206 @@
+"""Triage mode driven by the keyboard on the seeds: decisions, undo, resume after restart, Esc."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QTextBrowser,
+    QWidget,
+)
+
+from reader.services import Library, View
+from reader.ui.main_window import MainWindow
+from reader.ui.operations import papers
+from reader.ui.paper_model import COL_TAGS
+from reader.ui.triage_controller import TriageController, install_triage
+
+K = Qt.Key
+
+
+def press(qtbot, ctl: TriageController, key: Qt.Key) -> None:
+    qtbot.keyClick(ctl.view.focusWidget() or ctl.view, key)
+
+
+def open_triage(qtbot, window: MainWindow) -> TriageController:
+    ctl = install_triage(window)
+    qtbot.keyClick(window.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=10000)
+    return ctl
+
+
+def settle(qtbot, window: MainWindow) -> None:
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=10000)
+    qtbot.wait(50)
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=10000)
+
+
+def states(library: Library) -> dict[str, set[str]]:
+    return {
+        "starred": set(library.paper_ids(View("starred"))),
+        "read": set(library.paper_ids(View("read"))),
+        "beta": set(library.paper_ids(View("tag", "beta"))),
+        "notes": set(library.paper_ids(View("notes"))),
+    }
+
+
+def test_object_and_accessible_names(qtbot, window: MainWindow) -> None:
+    ctl = open_triage(qtbot, window)
+    for name in ("triageView", "triageAbstract", "triageProgress", "triageQueueOrder", "triageTagLegend"):
+        found = window.findChild(QWidget, name)
+        assert found is not None and found.accessibleName(), name
+    controls = (QPushButton, QComboBox, QCheckBox, QPlainTextEdit, QTextBrowser, QProgressBar, QLineEdit)
+    unnamed = [w.objectName() or type(w).__name__ for w in ctl.view.findChildren(QWidget)
+               if isinstance(w, controls) and w.objectName() != "tagChip" and not w.accessibleName()]
+    assert unnamed == []
+
+    opened: list[str] = []
+    window.open_link = lambda url: opened.append(url.toString()) or True  # type: ignore[method-assign]
+    q = ctl.queue
+    assert q is not None
+    with_link = next(pid for pid in q.ids if (window.library.paper(pid) or {}).get("code_links"))
+    while q.current != with_link:
+        press(qtbot, ctl, K.Key_J)
+    press(qtbot, ctl, K.Key_O)  # the seeds have no paper page: the code link
+    paper = window.library.paper(with_link) or {}
+    assert opened == [(paper["links"] or paper["code_links"])[0]]
+
+
+def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, library: Library,
+                                                 data_dir: Path) -> None:
+    listed = list(window.model.ids())
+    papers.add_tags(window, listed[20:24], ["alpha"])
+    papers.add_tags(window, listed[20:22], ["beta"])
+    settle(qtbot, window)
+    before = states(library)
+    ctl = open_triage(qtbot, window)
+    assert ctl.legend[:2] == ["alpha", "beta"]  # most used first
+    assert "1" in ctl.view.legendLabel.text() and "beta" in ctl.view.legendLabel.text()
+    q = ctl.queue
+    assert q is not None and q.ids == listed  # "as listed": the table's order
+    assert ctl.view.abstractView.toPlainText().strip()
+    assert ctl.view.progressText.text().startswith("1 / 56 · 0 starred")
+
+    press(qtbot, ctl, K.Key_S)  # star p0 (stays on it)
+    assert q.current == listed[0] and ctl.view.starLabel.text() == "★"
+    press(qtbot, ctl, K.Key_J)
+    press(qtbot, ctl, K.Key_S)  # star p1
+    press(qtbot, ctl, K.Key_J)
+    press(qtbot, ctl, K.Key_X)  # skip p2
+    press(qtbot, ctl, K.Key_X)  # skip p3
+    assert q.current == listed[4]
+    press(qtbot, ctl, K.Key_2)  # tag p4 with the second most used tag
+    press(qtbot, ctl, K.Key_J)
+    press(qtbot, ctl, K.Key_N)  # note on p5
+    assert ctl.view.noteEdit.hasFocus()
+    qtbot.keyClicks(ctl.view.noteEdit, "Just a note")  # J, S, X typed here do not leave the paper
+    press(qtbot, ctl, K.Key_Escape)
+    assert ctl.active and ctl.view.hasFocus() and q.current == listed[5]
+    press(qtbot, ctl, K.Key_J)
+    press(qtbot, ctl, K.Key_S)  # star p6
+    assert ctl.view.progressText.text().startswith("7 / 56 · 3 starred")
+    qtbot.waitUntil(lambda: listed[6] in states(library)["starred"], timeout=10000)
+    settle(qtbot, window)
+
+    after = states(library)
+    assert after["starred"] - before["starred"] == {listed[0], listed[1], listed[6]}
+    assert after["read"] - before["read"] == set(listed[:6])  # every paper moved past, p6 still on screen
+    assert after["beta"] - before["beta"] == {listed[4]}
+    assert after["notes"] == {listed[5]}
+    assert library.paper(listed[5])["note"] == "Just a note"
+    assert window.status.countsLabel.text() == "56 papers · 3 starred · 6/56 read"
+    row = window.model.row_of(listed[4])
+    assert "beta" in str(window.model.index(row, COL_TAGS).data())
+
+    press(qtbot, ctl, K.Key_U)  # undo the last decision: the star of p6
+    qtbot.waitUntil(lambda: listed[6] not in states(library)["starred"], timeout=10000)
+    settle(qtbot, window)
+    assert states(library)["starred"] - before["starred"] == {listed[0], listed[1]}
+    assert q.current == listed[6] and ctl.view.starLabel.text() == "☆"
+    press(qtbot, ctl, K.Key_U)  # then moving on from p5 (which marked it read): back on that paper
+    qtbot.waitUntil(lambda: listed[5] not in states(library)["read"], timeout=10000)
+    qtbot.waitUntil(lambda: q.current == listed[5])
+    press(qtbot, ctl, K.Key_U)  # then its note
+    qtbot.waitUntil(lambda: not library.paper(listed[5])["note"], timeout=10000)
+    qtbot.waitUntil(lambda: ctl.view.noteEdit.toPlainText() == "")
+
+    press(qtbot, ctl, K.Key_J)
+    press(qtbot, ctl, K.Key_J)
+    press(qtbot, ctl, K.Key_J)  # on p8
+    assert q.current == listed[8]
+    window.close()
+    library.close()
+
+    lib2 = Library.open(data_dir)
+    try:
+        w2 = MainWindow(lib2, theme="light")
+        qtbot.addWidget(w2)
+        w2.show()
+        qtbot.waitExposed(w2)
+        ctl2 = install_triage(w2)  # triage was on screen at quit: it comes back, same queue and paper
+        qtbot.waitUntil(lambda: ctl2.active and ctl2.view.card is not None, timeout=10000)
+        assert ctl2.queue is not None and ctl2.queue.current == listed[8]
+        assert ctl2.queue.ids[:9] == listed[:9] and ctl2.queue.seen == 9
+        assert ctl2.view.progressText.text().startswith("9 / 56")
+        assert set(lib2.paper_ids(View("read"))) - before["read"] == set(listed[:8])  # marks flushed on quit
+
+        press(qtbot, ctl2, K.Key_Escape)  # back to the library, on the paper that was on screen
+        assert not ctl2.active
+        qtbot.waitUntil(lambda: w2.current_id() == listed[8], timeout=5000)
+        assert w2.pane.paper_id == listed[8]
+        assert w2.selected_ids() == [listed[8]]
+
+        qtbot.keyClick(w2.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)  # same list: resumes
+        qtbot.waitUntil(lambda: ctl2.active and ctl2.view.card is not None, timeout=10000)
+        assert ctl2.queue is not None and ctl2.queue.current == listed[8]
+        w2.close()
+    finally:
+        lib2.close()
+
+
+def test_end_of_queue_summary_and_export(qtbot, window: MainWindow, library: Library, tmp_path: Path) -> None:
+    window.searchBox.setText("tag:alpha")
+    papers.add_tags(window, list(window.model.ids())[:3], ["alpha"])
+    settle(qtbot, window)
+    window.refresh_list()
+    qtbot.waitUntil(lambda: window.model.rowCount() == 3, timeout=10000)
+    ctl = open_triage(qtbot, window)
+    assert ctl.queue is not None and len(ctl.queue) == 3
+    press(qtbot, ctl, K.Key_S)
+    for _ in range(3):
+        press(qtbot, ctl, K.Key_J)
+    assert ctl.queue.finished
+    qtbot.waitUntil(lambda: "3 read" in ctl.view.summaryText.text(), timeout=10000)
+    assert ctl.view.summaryText.text() == "3 papers · 3 read · 1 starred · 3 tagged · 0 with notes"
+    assert ctl.view.exportButton.isEnabled()
+    assert ctl.view.vaultButton.isHidden()  # the window has no vault
+    out = tmp_path / "starred.md"
+    ctl.export_starred(out)
+    qtbot.waitUntil(out.exists, timeout=10000)
+    assert library.paper(ctl.queue.ids[0])["title"] in out.read_text(encoding="utf-8")
+    press(qtbot, ctl, K.Key_K)  # back from the summary to the last paper
+    assert ctl.view.card is not None and ctl.view.card.id == ctl.queue.ids[-1]
+
+
+def test_mark_read_setting_off_and_order_change(qtbot, window: MainWindow, library: Library) -> None:
+    ctl = open_triage(qtbot, window)
+    ctl.view.markReadCheck.setChecked(False)
+    press(qtbot, ctl, K.Key_J)
+    press(qtbot, ctl, K.Key_J)
+    settle(qtbot, window)
+    assert library.paper_ids(View("read")) == []
+    q = ctl.queue
+    assert q is not None
+    first_three = q.ids[:3]
+    papers.set_read(window, q.ids[10:], True)  # only 3..9 stay unread among the unseen
+    settle(qtbot, window)
+    ctl.view.orderCombo.setCurrentIndex(1)  # unread first
+    qtbot.waitUntil(lambda: q.order == "unread_first" and set(q.ids[3:10]) == set(ctl.listed[3:10]), timeout=5000)
+    assert q.ids[:3] == first_three and q.current == first_three[2]  # the seen papers did not move
