@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .errors import InputFileError, ReaderError, classify_sqlite_error
+from .errors import ReaderError, classify_sqlite_error
 from .listing import SEARCH_LIMIT, Listing, list_papers
 from .models import (
     Highlight,
@@ -494,7 +494,7 @@ class Library:
         index: bool = True,
     ) -> list[ImportSummary]:
         """Import each file in its own transaction; a rejected file writes nothing."""
-        from .importers import parse_file
+        from .importers import display_name, parse_file
 
         files = [Path(p) for p in paths]
         summaries: list[ImportSummary] = []
@@ -503,17 +503,21 @@ class Library:
                 break
             if progress:
                 progress(n, len(files), f"Reading {path.name}")
-            summary = ImportSummary(path=str(path))
+            summary = ImportSummary(path=display_name(path))
             try:
                 parsed = parse_file(path)
                 summary.format = parsed.format
                 self._store_parsed(parsed, summary, progress, cancelled)
-            except InputFileError as exc:
+            except ReaderError as exc:  # a bad file, or the library refusing the write: this file only
                 summary.error = str(exc)
             except ImportCancelled:
                 summary.error = f"{path}: import cancelled, nothing was added"
                 summaries.append(summary)
                 break
+            except Exception as exc:  # a bug must not cost the other files their import or summary
+                log.exception("import of %s failed", summary.path)
+                summary.error = (f"{summary.path}: internal error ({type(exc).__name__}); "
+                                 "nothing from this file was added")
             summaries.append(summary)
         if progress:
             progress(len(files), len(files), "Imported")

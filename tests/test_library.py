@@ -288,3 +288,30 @@ def test_saving_an_unchanged_note_writes_nothing(lib):
     seq = lib._reader().execute("SELECT value FROM meta WHERE key = 'change_seq'").fetchone()[0]
     lib.set_note(pid, "same text")  # autosave fires again with nothing new
     assert lib._reader().execute("SELECT value FROM meta WHERE key = 'change_seq'").fetchone()[0] == seq
+
+
+def test_multi_file_import_goes_on_past_bad_files_and_bugs(lib, tmp_path, monkeypatch):
+    from reader import ingest
+
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps({"title": "One good paper", "abstract": "An abstract long enough to be stored. " * 3})
+                    + "\n", encoding="utf-8")
+    later = tmp_path / "later.jsonl"
+    later.write_text(json.dumps({"title": "A later paper", "abstract": "Another abstract that is long enough. " * 3})
+                     + "\n", encoding="utf-8")
+    boom = tmp_path / "boom.jsonl"
+    boom.write_text(json.dumps({"title": "Boom", "abstract": "This one trips a bug in the store, on purpose. " * 3})
+                    + "\n", encoding="utf-8")
+    real = ingest.store_parsed
+
+    def flaky(*args, **kwargs):
+        if str(args[1].path).endswith("boom.jsonl"):
+            raise RuntimeError("simulated bug")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ingest, "store_parsed", flaky)
+    summaries = lib.import_files([good, tmp_path / "missing.txt", tmp_path, boom, later])
+    assert [s.new for s in summaries] == [1, 0, 0, 0, 1]
+    assert [bool(s.error) for s in summaries] == [False, True, True, True, False]
+    assert "internal error (RuntimeError)" in summaries[3].error and "nothing" in summaries[3].error
+    assert "Boom" not in json.dumps(lib.backup_data()["papers"])
