@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QStackedWidget, QWidget
+from PySide6.QtWidgets import QMenu, QStackedWidget, QWidget
 
 from reader.store.views import View
 from reader.triage import source
@@ -20,6 +19,7 @@ from reader.triage.ranking import rank_like
 from reader.triage.state import QueueSpec, ResumeState, resume_ids
 
 from . import notes
+from . import triage_summary as summary
 from .operations import papers, scope
 from .paper_model import SORT_KEYS
 from .paper_pane import HIT_STYLES, highlight_css
@@ -99,8 +99,8 @@ class TriageController(QObject):
         v.tagAdded.connect(self._tag_typed)
         v.tagRemoved.connect(lambda tag: self.toggle_tag(tag, False))
         v.linkActivated.connect(lambda url: window.open_link(QUrl(url)))
-        v.exportRequested.connect(self.ask_export_starred)
-        v.vaultRequested.connect(self.open_vault)
+        v.exportRequested.connect(lambda: summary.ask_export_starred(self))
+        v.vaultRequested.connect(lambda: summary.open_vault(self))
         v.themeChanged.connect(self._theme_changed)
         v.vaultButton.setVisible(callable(getattr(window, "open_vault", None)))
         window.undo_stack.indexChanged.connect(self._history_changed)
@@ -270,7 +270,7 @@ class TriageController(QObject):
             self.update_progress()
             return
         if q.finished:
-            self.show_summary()
+            summary.show_summary(self)
             return
         pid = q.current
         card = self.card(pid) if pid else None
@@ -576,51 +576,6 @@ class TriageController(QObject):
 
         self.window.runner.read("triage-rank", job, done, self.window.handle_error)
         self.view.focus_keys()
-
-    # ------------------------------------------------------------------ end of queue
-    def show_summary(self) -> None:
-        q = self.queue
-        if q is None:
-            return
-        self.flush_reads()
-        self.view.show_summary("Counting…", False)
-        self.update_progress()
-        lib, ids = self.library, list(q.ids)
-
-        def done(summary: source.Summary) -> None:
-            if self.queue is q and q.finished:
-                self.view.show_summary(summary.describe(), summary.starred > 0)
-
-        self.window.runner.write(lambda: source.summarize(lib, ids), done, self.window.handle_error)
-
-    def ask_export_starred(self) -> None:
-        folder = str(self.window.settings.value("lastExportFolder", str(Path.home())))
-        path, _ = QFileDialog.getSaveFileName(self.window, "Export starred as reading list",
-                                              str(Path(folder) / "reading-list.md"), "*.md")
-        if path:
-            self.export_starred(path)
-
-    def export_starred(self, path: str | Path) -> None:
-        """The queue's starred papers as a Markdown reading list, written on the writer."""
-        lib, w, title = self.library, self.window, f"Reading list — {self.spec.describe()}"
-
-        def job() -> Path:
-            ids = self.starred_ids_from(lib)
-            return lib.export_reading_list(path, ids, title=title, with_abstracts=True)
-
-        w.runner.write(job, lambda out: w.statusBar().showMessage(f"Exported the starred papers to {out}", 8000),
-                       w.handle_error, label="Exporting")
-
-    def starred_ids_from(self, lib: Any) -> list[str]:
-        q = self.queue
-        ids = list(q.ids) if q is not None else []
-        starred = set(lib.paper_ids(View("starred")))
-        return [pid for pid in ids if pid in starred]
-
-    def open_vault(self) -> None:
-        opener = getattr(self.window, "open_vault", None)
-        if callable(opener):
-            opener()
 
 
 def install_triage(window: Any) -> TriageController:

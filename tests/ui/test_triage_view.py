@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from reader.services import Library, View
+from reader.ui import triage_summary
 from reader.ui.main_window import MainWindow
 from reader.ui.operations import papers
 from reader.ui.paper_model import COL_TAGS
@@ -182,7 +183,7 @@ def test_end_of_queue_summary_and_export(qtbot, window: MainWindow, library: Lib
     assert ctl.view.exportButton.isEnabled()
     assert ctl.view.vaultButton.isHidden()  # the window has no vault
     out = tmp_path / "starred.md"
-    ctl.export_starred(out)
+    triage_summary.export_starred(ctl, out)
     qtbot.waitUntil(out.exists, timeout=10000)
     assert library.paper(ctl.queue.ids[0])["title"] in out.read_text(encoding="utf-8")
     press(qtbot, ctl, K.Key_K)  # back from the summary to the last paper
