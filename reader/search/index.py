@@ -22,10 +22,9 @@ from whoosh.writing import CLEAR
 from reader.search.parallel import Cancelled, parallel_rebuild
 from reader.search.query import ParsedQuery, highlight_terms, make_parser, parse_query
 from reader.search.results import Hit, SearchResults
+from reader.search.documents import doc_fields
 from reader.search.schema import (
-    BIGRAM_SUFFIX,
     SCHEMA_VERSION,
-    TEXT_FIELDS,
     build_schema,
     cached_stem,
     plain_words,
@@ -46,30 +45,6 @@ RESTRICT_LOOKUPS = 300  # restrict= sets up to this size are looked up id by id
 SUGGEST_PREFIX = 1  # "did you mean" keeps the first letter (a full scan is ~1 s at 50k)
 PARALLEL_MIN_DOCS = 5000  # smaller rebuilds stay in-process (starting processes costs ~0.5 s)
 _PROGRESS_EVERY = 250
-
-
-def doc_fields(doc: dict[str, Any]) -> dict[str, Any]:
-    """Map a store document to Whoosh fields, leaving out empty values (less work)."""
-    f: dict[str, Any] = {"id": doc["id"]}
-    for name in ("title", "abstract", "method", "venue", "note", "comments", "authors"):
-        v = doc.get(name)
-        if v:
-            f[name] = v
-    if doc.get("year") is not None:
-        f["year"] = int(doc["year"])
-    tags = [t.strip().lower().replace(",", " ") for t in doc.get("tags") or () if t.strip()]
-    if tags:
-        f["tags"] = ",".join(tags)
-        f["tagtext"] = " ".join(tags)
-    flags = ["starred" if doc.get("starred") else "unstarred",
-             "read" if doc.get("read") else "unread"]
-    if (doc.get("note") or "").strip():
-        flags.append("hasnote")
-    f["flags"] = " ".join(flags)
-    for name in TEXT_FIELDS:  # word pairs for phrases, from the same string
-        if name in f:
-            f[name + BIGRAM_SUFFIX] = f[name]
-    return f
 
 
 class SearchIndex:

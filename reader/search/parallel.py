@@ -10,6 +10,7 @@ from typing import Any
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import clean_files
 
+from reader.search.documents import doc_fields
 from reader.search.writer import BulkWriter
 
 BATCH = 250  # documents per job: small enough to balance, big enough to amortise pickling
@@ -21,8 +22,6 @@ class Cancelled(Exception):
 
 def _worker(index_dir: str, options: dict[str, Any], jobs, results, me: int) -> None:
     """Child process: index batches of store documents until None, then finish a segment."""
-    from reader.search.index import doc_fields
-
     try:
         ix = FileStorage(index_dir, supports_mmap=False).open_index()
         # _lk=False: the parent holds the index's write lock and commits our segment.

@@ -12,9 +12,9 @@ from whoosh import query as wq
 from whoosh.fields import Schema
 from whoosh.matching import ListMatcher, NullMatcher
 
+from reader.search.fields import ALIASES, ALSO, BY_NAME, FREE_FIELDS, HIGHLIGHT, PAIR_FIELDS
 from reader.search.schema import (
     BIGRAM_SUFFIX,
-    TEXT_FIELDS,
     FastText,
     analyze,
     cached_stem,
@@ -28,22 +28,9 @@ FLAGS = {
     "is:unread": "unread",
     "has:note": "hasnote",
 }
-FIELD_ALIASES = {
-    "title": "title",
-    "abstract": "abstract",
-    "author": "authors",
-    "authors": "authors",
-    "venue": "venue",
-    "year": "year",
-    "tag": "tags",
-    "tags": "tags",
-    "note": "note",
-    "method": "method",
-    "comment": "comments",
-    "comments": "comments",
-}
+FIELD_ALIASES = ALIASES
 # Fields whose words are highlighted in the abstract/title.
-_HIGHLIGHT_FIELDS = {"title", "abstract", "method", "note", "comments", "tagtext", "authors"}
+_HIGHLIGHT_FIELDS = HIGHLIGHT
 _OPS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 _BINARY = _OPS - {"NOT"}
 _TOKEN = re.compile(r'\(|\)|"[^"]*"?|[^\s()"]+(?:"[^"]*"?)?')
@@ -70,7 +57,8 @@ class ParsedQuery:
 
 def make_parser(schema: Schema) -> qparser.QueryParser:
     """Multifield parser: AND by default, fuzzy `~`, `year:>2019`, no `*:*` and no `^` boosts."""
-    p = qparser.MultifieldParser(TEXT_FIELDS, schema, group=qparser.AndGroup)
+    boosts = {name: BY_NAME[name].boost for name in FREE_FIELDS}
+    p = qparser.MultifieldParser(FREE_FIELDS, schema, fieldboosts=boosts, group=qparser.AndGroup)
     p.remove_plugin_class(qparser.EveryPlugin)
     p.remove_plugin_class(qparser.BoostPlugin)
     p.add_plugin(qparser.FuzzyTermPlugin())
@@ -169,7 +157,7 @@ def _rewrite(text: str, terms: list[str], problems: list[str]) -> tuple[str, boo
             elif not negated and fname not in ("year", "venue"):
                 terms.extend(w.lower() for w in words)
             has_words = has_words or bool(words)
-            out.append(f"{fname}:{value}" if fname else value)
+            out.append(_field_term(fname, value))
             continue
         if fname == "year":
             ym = _YEAR_RANGE.match(value)
@@ -213,10 +201,20 @@ def _rewrite(text: str, terms: list[str], problems: list[str]) -> tuple[str, boo
         has_words = True
         if not negated and fname not in ("tags", "venue"):
             terms.extend(w.lower() for w in words)
-        out.append(f"{fname}:{value}" if fname else value)
+        out.append(_field_term(fname, value))
     if depth > 0:
         raise _Bad('Unbalanced "("')
     return " ".join(out), has_words
+
+
+def _field_term(fname: str | None, value: str) -> str:
+    """`field:value`, ORed with the field's companion (`title:` also finds derived titles)."""
+    if fname is None:
+        return value
+    also = ALSO.get(fname)
+    if also is None:
+        return f"{fname}:{value}"
+    return f"({fname}:{value} OR {also}:{value})"
 
 
 def _plain(text: str) -> tuple[str, list[str]]:
@@ -484,7 +482,7 @@ def _tune(q: wq.Query, originals: dict[str, str]) -> wq.Query:
             return fast
         if type(node) is wq.Prefix:
             return FastPrefix(node.fieldname, node.text, boost=node.boost)
-        if type(node) is wq.Phrase and node.fieldname in TEXT_FIELDS:
+        if type(node) is wq.Phrase and node.fieldname in PAIR_FIELDS:
             return PairPhrase(node.fieldname, list(node.words), boost=node.boost,
                               char_ranges=node.char_ranges)
         if isinstance(node, wq.Or) and len(node.subqueries) > 1 and all(
