@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 
 from whoosh import qparser
@@ -39,8 +40,11 @@ _FIELD = re.compile(r"^(\w+):(.*)$", re.S)
 _YEAR_RANGE = re.compile(r"^(\d{4})-(\d{4})$")
 _YEAR_CMP = re.compile(r"^(?:[<>]=?)?\d{1,4}$")
 _FUZZY = re.compile(r"^(.*?)~(\d*)$")
-_FUZZY_WORD = re.compile(r"(\w+)~")
+_FUZZY_WORD = re.compile(r"(?<!\w)(\w+)~")
+MAX_WORD = 100  # longer words are cut (the parsers' regexes are quadratic in a word's length)
+MAX_QUERY = 2000  # characters of a query searched
 FUZZY_PREFIX = 2  # leading letters a fuzzy term must share (speed: ~3x per letter)
+MAX_FUZZY_LENGTH = 40  # longer "words" get no distance-2 expansion (edit distance is quadratic)
 
 
 @dataclass
@@ -242,7 +246,9 @@ def _leaf_fields(q: wq.Query) -> set[str]:
     return names
 
 
-MAX_EXPANSIONS = 4000  # completions of one `word*` / `word~` per field and segment
+MAX_EXPANSIONS = 4000  # completions of one `word*` / `word~` / range per field and segment
+EXPANSION_SECONDS = 0.25  # time for one expanding term (per field and segment); then cut
+_ESTIMATE_TERMS = 200  # terms an expanding query looks at to estimate its size
 
 
 class _UnionMatcherMixin:
@@ -251,14 +257,20 @@ class _UnionMatcherMixin:
     Whoosh ORs one scored matcher per expansion ("tra*": thousands of terms, seconds);
     collecting the document numbers into one sorted list is 10-50x faster. Like Whoosh's
     default for these queries, every match scores the same (the other words rank them).
+    Expansion is bounded by MAX_EXPANSIONS terms and EXPANSION_SECONDS; a cut sets
+    `truncated` so the search can say so.
     """
+
+    truncated = False
 
     def matcher(self, searcher, context=None):
         reader = searcher.reader()
         fieldname = self.fieldname
         docs: set[int] = set()
+        deadline = time.perf_counter() + EXPANSION_SECONDS
         for i, btext in enumerate(self._btexts(reader)):
-            if i >= MAX_EXPANSIONS:
+            if i >= MAX_EXPANSIONS or (i & 63 == 63 and time.perf_counter() > deadline):
+                self.truncated = True
                 break
             try:
                 docs.update(reader.postings(fieldname, btext).all_ids())
@@ -267,6 +279,19 @@ class _UnionMatcherMixin:
         if not docs:
             return NullMatcher()
         return ListMatcher(sorted(docs), all_weights=self.boost)
+
+    def estimate_size(self, ixreader) -> int:
+        # Whoosh sums every expansion's frequency (a full range scan); a few are enough.
+        total = 0
+        for i, btext in enumerate(self._btexts(ixreader)):
+            if i >= _ESTIMATE_TERMS:
+                break
+            total += ixreader.doc_frequency(self.fieldname, btext)
+        return total
+
+
+class FastRange(_UnionMatcherMixin, wq.TermRange):
+    """`[a TO b]` and `abstract:>2019` over words, bounded like prefixes."""
 
 
 class FastPrefix(_UnionMatcherMixin, wq.Prefix):
@@ -293,7 +318,10 @@ class FastFuzzy(_UnionMatcherMixin, wq.FuzzyTerm):
         if self.maxdist <= 1 and len(self.text) > self.prefixlength:
             for word in near_terms(ixreader, self.fieldname, self.text, self.prefixlength):
                 yield word.encode("utf-8")
-        else:
+        elif len(self.text) <= self.prefixlength:  # "a~": nothing to vary; the word itself
+            if (self.fieldname, self.text) in ixreader:
+                yield field.to_bytes(self.text)
+        elif len(self.text) <= MAX_FUZZY_LENGTH:
             for word in ixreader.terms_within(self.fieldname, self.text, self.maxdist,
                                               prefix=self.prefixlength):
                 yield field.to_bytes(word)
@@ -482,6 +510,9 @@ def _tune(q: wq.Query, originals: dict[str, str]) -> wq.Query:
             return fast
         if type(node) is wq.Prefix:
             return FastPrefix(node.fieldname, node.text, boost=node.boost)
+        if type(node) is wq.TermRange:
+            return FastRange(node.fieldname, node.start, node.end, node.startexcl,
+                             node.endexcl, boost=node.boost, constantscore=True)
         if type(node) is wq.Phrase and node.fieldname in PAIR_FIELDS:
             return PairPhrase(node.fieldname, list(node.words), boost=node.boost,
                               char_ranges=node.char_ranges)
@@ -494,11 +525,25 @@ def _tune(q: wq.Query, originals: dict[str, str]) -> wq.Query:
     return q.accept(fix)
 
 
+def _bounded(text: str) -> tuple[str, str | None]:
+    """`text` cut to MAX_QUERY characters and its words to MAX_WORD, with a note if cut."""
+    note = None
+    if len(text) > MAX_QUERY:
+        text, note = text[:MAX_QUERY], f"Query cut to its first {MAX_QUERY} characters"
+    if any(len(w) > MAX_WORD for w in text.split()):
+        text = " ".join(w[:MAX_WORD] for w in text.split())
+        note = note or f"Words longer than {MAX_WORD} letters were cut"
+    return text, note
+
+
 def parse_query(text: str, parser: qparser.QueryParser) -> ParsedQuery:
     """Check and parse `text`; never raises. Malformed queries are searched as plain words."""
     problems: list[str] = []
     terms: list[str] = []
     cleaned = text.replace("?", " ").strip()
+    cleaned, cut = _bounded(cleaned)
+    if cut:
+        problems.append(cut)
     fallback = False
     try:
         rewritten, has_words = _rewrite(cleaned, terms, problems)
@@ -572,3 +617,62 @@ def highlight_terms(q: wq.Query, reader) -> tuple[frozenset[str], tuple[str, ...
 
     walk(q)
     return frozenset(stems), tuple(prefixes)
+
+
+def truncated_parts(q: wq.Query) -> list[str]:
+    """Expanding parts of `q` that were cut to their budget by the last search."""
+    out = []
+    for leaf in q.leaves():
+        if getattr(leaf, "truncated", False):
+            out.append(f"{leaf.fieldname}:{getattr(leaf, 'text', '') or '[range]'}")
+    return out
+
+
+@dataclass
+class PlainQuery:
+    """A query of plain words (and is:/has: filters), searched by ranked retrieval."""
+
+    words: list[str]
+    prefix: str | None
+    flags: list[str]
+    note: str | None = None  # the query was cut to its budget
+
+
+_NOT_PLAIN = re.compile(r'[":()*~^\[\]{}]')
+_EDGE_PUNCT = ".,;:!?'"
+
+
+def plain_query(text: str, as_you_type: bool = False) -> PlainQuery | None:
+    """The words of `text` if it is only plain words and filters, else None (strict syntax:
+    operators, quotes, +/-, fields, wildcards and fuzzy keep their meaning). With
+    `as_you_type`, an unfinished last word (no space after it) becomes a prefix."""
+    note = None
+    if len(text) > MAX_WORD:
+        text, note = _bounded(text)
+    toks = text.replace("?", " ").split()
+    if not toks:
+        return None
+    words: list[str] = []
+    flags: list[str] = []
+    prefix: str | None = None
+    for i, tok in enumerate(toks):
+        low = tok.lower()
+        if low in FLAGS:
+            flags.append(FLAGS[low])
+            continue
+        if tok in _OPS or tok[0] in "+-":
+            return None
+        core = tok.strip(_EDGE_PUNCT)
+        if _NOT_PLAIN.search(core):
+            return None
+        m = _FIELD.match(tok)
+        if m and (m.group(1).lower() in FIELD_ALIASES or m.group(1).lower() in ("is", "has")):
+            return None
+        found = [w.lower() for w in _WORD.findall(core)]
+        last = i == len(toks) - 1
+        if last and as_you_type and found and not text[-1].isspace() and core == tok:
+            prefix = found.pop()
+        words.extend(found)
+    if not words and not prefix:
+        return None
+    return PlainQuery(words, prefix, flags, note)

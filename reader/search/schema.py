@@ -39,6 +39,7 @@ PAIR_BUCKETS = 1 << 12
 WORD_PATTERN = r"\w+(?:\.?\w+)*"  # Whoosh's default tokenizer pattern, without a capture group
 _WORD_RE = re.compile(WORD_PATTERN, re.UNICODE)
 _STOP = frozenset(STOP_WORDS)
+MAX_STEMMED = 40  # longer words are indexed and searched as they are
 BIGRAM_SUFFIX = "_bi"
 # Snowball English (Porter2) merges the forms a reader means as one word (generating and
 # generation -> generat, regularizing and regularization -> regular) where Porter splits
@@ -60,6 +61,8 @@ class _TermCache(dict):
     def __missing__(self, w: str) -> str:
         if len(w) < 2 or w in _STOP:
             t = ""
+        elif len(w) > MAX_STEMMED:
+            t = w  # not a word (a hash, a pasted blob): stemming it costs seconds
         elif self.stemmed:
             t = _snowball(w)
         else:
@@ -72,9 +75,20 @@ _STEMS = _TermCache(stemmed=True)
 _FOLDED = _TermCache(stemmed=False)
 
 
+_STOP_STEMS: dict[str, str] = {}
+
+
 def cached_stem(word: str) -> str:
     """Stem of an already-lowercased word, memoised (stemming dominates analysis time)."""
-    return _STEMS[word] or _snowball(word)  # stop words are stemmed uncached
+    st = _STEMS[word]
+    if st:
+        return st
+    st = _STOP_STEMS.get(word)  # stop and 1-letter words: not indexed, but stemmed the same
+    if st is None:
+        st = _snowball(word) if len(word) <= MAX_STEMMED else word
+        if len(_STOP_STEMS) < 100_000:
+            _STOP_STEMS[word] = st
+    return st
 
 
 def stem_analyzer():
