@@ -231,3 +231,47 @@ def test_bulk_postings_match_the_public_api(ix: SearchIndex) -> None:
             from whoosh.util.numeric import length_to_byte
             assert list(lens) == [length_to_byte(leaf.doc_field_length(i, "abstract", 0) or 0)
                                   for i in range(leaf.doc_count_all())]
+
+
+def test_library_more_like_and_index_trouble_is_not_a_failed_write(tmp_path: Path, caplog) -> None:
+    from reader.services import Library, View
+
+    lib = Library.open(tmp_path / "lib")
+    lib.sync_index()
+    try:
+        sparge = next(i for i in lib.paper_ids() if lib.paper(i)["method"] == "SpargeAttn")
+        assert lib.search("sparse attention").hits[0].id == sparge
+        assert lib.search("sparse attenti", as_you_type=True).hits[0].id == sparge
+        lib.add_tags([sparge], ["efficient"])
+        like = lib.more_like(lib.paper_ids(View("tag", "efficient")), limit=5)
+        assert like and sparge not in [i for i, _ in like]
+
+        def broken(*a, **k):
+            raise OSError("disk full")
+
+        lib.index.update = broken  # type: ignore[method-assign]
+        lib.set_starred([sparge], True)  # committed: index trouble is only logged
+        assert lib.paper(sparge)["starred"]
+        assert "catches up later" in caplog.text
+    finally:
+        lib.close()
+
+
+def test_cli_related_to_a_tag_or_the_starred_papers(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    env = dict(os.environ, READER_DATA_DIR=str(tmp_path / "lib"))
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "reader", *args], capture_output=True,
+                              text=True, env=env, timeout=120)
+
+    papers = json.loads(run("search", "sparse attention", "--json").stdout)
+    first = papers[0]["id"]
+    assert run("star", first).returncode == 0
+    out = run("related", "--starred", "--json")
+    assert out.returncode == 0, out.stderr
+    assert first not in [p["id"] for p in json.loads(out.stdout)]
+    assert run("related").returncode != 0  # neither an id nor --tag/--starred: a usage error

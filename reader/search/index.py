@@ -51,9 +51,10 @@ EXACT_TOTAL_UP_TO = 2000  # count matches exactly when Whoosh estimates at most 
 MERGE_AFTER_SEGMENTS = 10  # maintain() merges small segments once there are this many
 MAX_SMALL_SEGMENTS = 40  # update() merges them itself past this many (rare: bounds searches)
 SMALL_SEGMENT = 2000  # documents; bigger segments (from rebuilds) are never merged by update()
-RELATED_TERMS = 25  # key terms of a paper (or a set of papers) searched by related()
+RELATED_TERMS = 40  # key terms of a paper (or a set of papers) searched by related()
 RELATED_FIELDS = ("title", "abstract")
-RELATED_MAX_DF_DIVISOR = 10  # related() skips words in more than 1/10 of the papers
+RELATED_COSINE = True  # tf-idf cosine, not BM25, for more-like-this (see bench_quality.py)
+RELATED_MAX_DF_DIVISOR = 3  # related() skips words in more than 1/3 of the papers
 RESTRICT_LOOKUPS = 300  # restrict= sets up to this size are looked up id by id
 SUGGEST_PREFIX = 1  # "did you mean" keeps the first letter (a full scan is ~1 s at 50k)
 LOCK_WAIT = 10.0  # seconds a writer waits for another process's index lock
@@ -380,8 +381,8 @@ class SearchIndex:
         per index generation (a view's filter is built once, then reused while typing)."""
         allowed: set[int] | None = None
         for flag in flags:
-            docs = self._flag_docs(s, flag)
-            allowed = set(docs) if allowed is None else allowed & docs
+            flagged = self._flag_docs(s, flag)
+            allowed = set(flagged) if allowed is None else allowed & flagged
         if restrict is not None:
             if len(restrict) <= RESTRICT_LOOKUPS:
                 docs = self._docnums(s, restrict)
@@ -457,7 +458,8 @@ class SearchIndex:
             if not weights:
                 return []
             skip = given | self._docnums(s, set(exclude))
-            ranking = rank(s, [], weights=weights, fields=RELATED_FIELDS, coord=False)
+            ranking = rank(s, [], weights=weights, fields=RELATED_FIELDS, coord=False,
+                           cosine=RELATED_COSINE)
             for dn in skip:
                 ranking.scores.pop(dn, None)
             ids = self._id_column(s)

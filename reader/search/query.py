@@ -6,7 +6,9 @@ import functools
 import re
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from whoosh import qparser
 from whoosh import query as wq
@@ -262,6 +264,11 @@ class _UnionMatcherMixin:
     """
 
     truncated = False
+    fieldname: str
+    boost: float
+
+    if TYPE_CHECKING:  # provided by the Whoosh query class mixed with this one
+        def _btexts(self, ixreader) -> Iterator[bytes]: ...
 
     def matcher(self, searcher, context=None):
         reader = searcher.reader()
@@ -577,8 +584,7 @@ def parse_query(text: str, parser: qparser.QueryParser) -> ParsedQuery:
         return ParsedQuery(text, None, msg, [], False, fallback)
     fields = _leaf_fields(q)
     filters_only = bool(fields) and fields <= {"flags"} and not has_words
-    seen: set[str] = set()
-    terms = [t for t in terms if not (t in seen or seen.add(t))]
+    terms = list(dict.fromkeys(terms))
     return ParsedQuery(text, q, "; ".join(problems) or None, terms, filters_only, fallback)
 
 

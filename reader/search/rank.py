@@ -20,7 +20,7 @@ B = 0.75
 # Coordination: a paper's BM25 score is multiplied by (share of the query's idf it covers)
 # ** COORD, so papers with all the words come first unless a partial match is far better.
 COORD = 1.0
-PAIR_WEIGHT = 0.5  # bonus for two query words next to each other (as a share of their idf)
+PAIR_WEIGHT = 1.0  # bonus for two query words next to each other (as a share of their idf)
 PREFIX_EXPANSIONS = 16  # completions of the unfinished word searched (the most frequent)
 PREFIX_SCAN = 4000  # terms looked at to choose them (bounds short prefixes like "c")
 # A word in more than 1/COMMON_DIVISOR of the papers only scores papers found by the rarer
@@ -85,6 +85,14 @@ def _norms(reader, fieldname: str, n_docs: int) -> list[float]:
     return [K1 * ((1 - B) + B * byte_length(b) / avg) for b in range(256)]
 
 
+_LOGTF = [0.0] + [1 + math.log(tf) for tf in range(1, 256)]
+
+
+def _cos_norms() -> list[float]:
+    """1 / sqrt(length) for each of the 256 length bytes (cosine's document norm)."""
+    return [1 / math.sqrt(byte_length(b) or 1) for b in range(256)]
+
+
 def _idf(df: int, n: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
@@ -116,11 +124,13 @@ def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPAN
 def rank(searcher, words: list[str], *, prefix: str | None = None,
          allowed: set[int] | None = None, fields: Iterable[str] = FREE_FIELDS,
          weights: dict[str, float] | None = None, budget_s: float = _TIME_BUDGET,
-         coord: bool = True) -> Ranking:
+         coord: bool = True, cosine: bool = False) -> Ranking:
     """Score every document with at least one of `words` (raw query words, analysed here)
     or a completion of `prefix`; `allowed` limits the documents (filters, views).
 
     `weights` gives a weight per stem (more-like-this); plain queries weigh every word 1.
+    `cosine`: tf-idf cosine instead of BM25 (each document's weight divided by the square
+    root of its length, a stand-in for its vector norm): better for more-like-this.
     """
     t0 = time.perf_counter()
     reader = searcher.reader()
@@ -156,7 +166,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     total_idf = 0.0
     read = 0
     skipped: list[str] = []
-    norms = {f: _norms(reader, f, n_all) for f in fields}
+    norms = {f: _cos_norms() if cosine else _norms(reader, f, n_all) for f in fields}
     leaves = list(reader.leaf_readers())
     for df, label, wt, alts, dfs in infos:
         if read > POSTINGS_BUDGET or time.perf_counter() - t0 > budget_s:
@@ -172,7 +182,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
         for f, t in alts:
             if not dfs[(f, t)]:
                 continue
-            fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * wt * (K1 + 1)
+            fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * wt * (1.0 if cosine else K1 + 1)
             norm = norms[f]
             for leaf, base in leaves:
                 ids, tfs = postings(leaf, f, t)
@@ -182,15 +192,14 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
                 lens = _segment_lengths(leaf, f)
                 if only is not None:
                     tf_of = dict(zip(ids, tfs, strict=True)).get
-                    pairs = [(d - base, tf_of(d - base)) for d in only
-                             if base <= d and tf_of(d - base) is not None]
-                    if not pairs:
+                    found = [d - base for d in only if base <= d and tf_of(d - base) is not None]
+                    if not found:
                         continue
-                    ids = [d for d, _ in pairs]
-                    tfs = [tf for _, tf in pairs]
+                    ids = found
+                    tfs = [tf_of(d) or 0.0 for d in found]
                 get = per.get
                 for d, tf, lb in zip(ids, tfs, map(lens.__getitem__, ids), strict=True):
-                    c = fw * tf / (tf + norm[lb])
+                    c = fw * _LOGTF[int(tf)] * norm[lb] if cosine else fw * tf / (tf + norm[lb])
                     d += base
                     old = get(d)
                     if old is None:

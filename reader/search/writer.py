@@ -212,6 +212,7 @@ class _PostingsWriter:
                 weights = bmaxw
             else:
                 weights = tuple([f * boost for f in fr])
+            vals: bytes | tuple[bytes, ...] | None
             if fixed == 0:
                 vals = None
             elif fixed == 4:
@@ -224,6 +225,7 @@ class _PostingsWriter:
             bmin: int | None = None
             bmax = 0
             if lengths is not None:
+                bl: tuple[int, ...]
                 if k == 1:
                     bl = (lengths[ids[0]],) if ids[0] < len(lengths) else (0,)
                 else:
