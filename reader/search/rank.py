@@ -22,6 +22,7 @@ B = 0.75
 COORD = 1.0
 PAIR_WEIGHT = 1.0  # bonus for two query words next to each other (as a share of their idf)
 PREFIX_EXPANSIONS = 16  # completions of the unfinished word searched (the most frequent)
+SHORT_PREFIX_EXPANSIONS = {1: 3, 2: 6}  # fewer for 1-2 letters: their words are the commonest
 PREFIX_SCAN = 4000  # terms looked at to choose them (bounds short prefixes like "c")
 # A word in more than 1/COMMON_DIVISOR of the papers only scores papers found by the rarer
 # words (its postings are looked up, not walked): most of the work, little of the ranking.
@@ -100,10 +101,16 @@ def _idf(df: int, n: int) -> float:
 def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPANSIONS) -> list[str]:
     """The `limit` most frequent terms starting with `prefix` (a bounded scan), plus stems
     shorter than the typed prefix ("generati" -> "generat")."""
+    segs = tuple(leaf.segment().segment_id() for leaf, _ in reader.leaf_readers())
+    key = (segs, fieldname, prefix, limit)
+    hit = _expansions.get(key)
+    if hit is not None:
+        return hit
+    scan = PREFIX_SCAN if len(prefix) > 1 else PREFIX_SCAN // 8
     found: list[tuple[int, str]] = []
     try:
         for i, (btext, info) in enumerate(reader.iter_prefix(fieldname, prefix)):
-            if i >= PREFIX_SCAN:
+            if i >= scan:
                 break
             found.append((info.doc_frequency(), btext.decode("utf-8") if isinstance(btext, bytes) else btext))
     except Exception:  # no such field in this index
@@ -118,7 +125,15 @@ def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPAN
         cut = prefix[:n]
         if cut not in best and (fieldname, cut) in reader:
             best.append(cut)
+    with _lengths_lock:
+        if len(_expansions) > 4096:
+            _expansions.clear()
+        _expansions[key] = best
     return best
+
+
+# (segment ids, field, prefix, limit) -> expansions: typing asks for the same ones again.
+_expansions: dict[tuple, list[str]] = {}
 
 
 def rank(searcher, words: list[str], *, prefix: str | None = None,
@@ -142,10 +157,13 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     for st in stems:
         qwords.append((st, (weights or {}).get(st, 1.0), [(f, st) for f in fields]))
     expansions: list[str] = []
+    if prefix and len(prefix) == 1 and stems:
+        prefix = None  # "graph n": one letter adds little to the finished words, at a high cost
     if prefix:
         alts: list[tuple[str, str]] = []
+        limit = SHORT_PREFIX_EXPANSIONS.get(len(prefix), PREFIX_EXPANSIONS)
         for f in fields:
-            for t in expand_prefix(reader, f, prefix):
+            for t in expand_prefix(reader, f, prefix, limit):
                 alts.append((f, t))
                 if t not in expansions:
                     expansions.append(t)
@@ -169,7 +187,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     norms = {f: _cos_norms() if cosine else _norms(reader, f, n_all) for f in fields}
     leaves = list(reader.leaf_readers())
     for df, label, wt, alts, dfs in infos:
-        if read > POSTINGS_BUDGET or time.perf_counter() - t0 > budget_s:
+        if scores and (read > POSTINGS_BUDGET or time.perf_counter() - t0 > budget_s):
             skipped.append(label.lstrip("*"))
             continue
         idf = _idf(df, n_all) * wt
