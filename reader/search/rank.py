@@ -20,6 +20,7 @@ B = 0.75
 # Coordination: a paper's BM25 score is multiplied by (share of the query's idf it covers)
 # ** COORD, so papers with all the words come first unless a partial match is far better.
 COORD = 1.0
+COORD_BY_IDF = True  # the share of the query's idf a paper covers (else: of its words)
 PAIR_WEIGHT = 1.0  # bonus for two query words next to each other (as a share of their idf)
 PREFIX_EXPANSIONS = 16  # completions of the unfinished word searched (the most frequent)
 SHORT_PREFIX_EXPANSIONS = {1: 3, 2: 6}  # fewer for 1-2 letters: their words are the commonest
@@ -191,7 +192,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
             skipped.append(label.lstrip("*"))
             continue
         idf = _idf(df, n_all) * wt
-        total_idf += idf
+        total_idf += idf if COORD_BY_IDF else 1.0
         is_prefix = label.startswith("*")
         # Common words only score the papers the rarer words found.
         only = (scores if scores and df * COMMON_DIVISOR > n_all and df > COMMON_MIN
@@ -231,9 +232,10 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
             matched[label] = per
         sget = scores.get
         cget = cover.get
+        share = idf if COORD_BY_IDF else 1.0
         for d, c in per.items():
             scores[d] = sget(d, 0.0) + c
-            cover[d] = cget(d, 0.0) + idf
+            cover[d] = cget(d, 0.0) + share
     if coord and len(infos) > 1 and total_idf > 0:
         inv = 1.0 / total_idf
         for d, sc in scores.items():
