@@ -53,6 +53,9 @@ MAX_SMALL_SEGMENTS = 40  # update() merges them itself past this many (rare: bou
 SMALL_SEGMENT = 2000  # documents; bigger segments (from rebuilds) are never merged by update()
 RELATED_TERMS = 40  # key terms of a paper (or a set of papers) searched by related()
 RELATED_FIELDS = ("title", "abstract")
+# Postings read per related() (rarest key terms first; the commonest are left out past it):
+# keeps it fast at 50k+ papers, where a 1/3 cap lets in words of 16k papers.
+RELATED_POSTINGS = 10_000
 RELATED_COSINE = True  # tf-idf cosine, not BM25, for more-like-this (see bench_quality.py)
 RELATED_MAX_DF_DIVISOR = 3  # related() skips words in more than 1/3 of the papers
 RESTRICT_LOOKUPS = 300  # restrict= sets up to this size are looked up id by id
@@ -463,7 +466,7 @@ class SearchIndex:
                 return []
             skip = given | self._docnums(s, set(exclude))
             ranking = rank(s, [], weights=weights, fields=RELATED_FIELDS, coord=False,
-                           cosine=RELATED_COSINE)
+                           cosine=RELATED_COSINE, max_postings=RELATED_POSTINGS)
             for dn in skip:
                 ranking.scores.pop(dn, None)
             ids = self._id_column(s)
@@ -576,6 +579,7 @@ def _key_terms(reader, texts: list[str], n: int = RELATED_TERMS) -> dict[str, fl
     cap = max(50, total // RELATED_MAX_DF_DIVISOR) if RELATED_MAX_DF_DIVISOR else total
     sums: dict[str, float] = {}
     idf: dict[str, float] = {}
+    titled = bool(reader.field_length("title"))  # a title-less library: one lookup per word
     for text in texts:
         tf: dict[str, int] = {}
         for w in plain_words(text):
@@ -585,7 +589,9 @@ def _key_terms(reader, texts: list[str], n: int = RELATED_TERMS) -> dict[str, fl
         vec: dict[str, float] = {}
         for st, f in tf.items():
             if st not in idf:
-                df = max(reader.doc_frequency("abstract", st), reader.doc_frequency("title", st))
+                df = reader.doc_frequency("abstract", st)
+                if titled:
+                    df = max(df, reader.doc_frequency("title", st))
                 idf[st] = math.log(total / df) if 1 < df <= cap else 0.0
             if idf[st]:
                 vec[st] = (1 + math.log(f)) * idf[st]

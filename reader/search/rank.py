@@ -140,7 +140,8 @@ _expansions: dict[tuple, list[str]] = {}
 def rank(searcher, words: list[str], *, prefix: str | None = None,
          allowed: set[int] | None = None, fields: Iterable[str] = FREE_FIELDS,
          weights: dict[str, float] | None = None, budget_s: float = _TIME_BUDGET,
-         coord: bool = True, cosine: bool = False) -> Ranking:
+         coord: bool = True, cosine: bool = False,
+         max_postings: int = POSTINGS_BUDGET) -> Ranking:
     """Score every document with at least one of `words` (raw query words, analysed here)
     or a completion of `prefix`; `allowed` limits the documents (filters, views).
 
@@ -188,7 +189,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     norms = {f: _cos_norms() if cosine else _norms(reader, f, n_all) for f in fields}
     leaves = list(reader.leaf_readers())
     for df, label, wt, alts, dfs in infos:
-        if scores and (read > POSTINGS_BUDGET or time.perf_counter() - t0 > budget_s):
+        if scores and (read + df > max_postings or time.perf_counter() - t0 > budget_s):
             skipped.append(label.lstrip("*"))
             continue
         idf = _idf(df, n_all) * wt
