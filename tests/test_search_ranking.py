@@ -275,3 +275,17 @@ def test_cli_related_to_a_tag_or_the_starred_papers(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert first not in [p["id"] for p in json.loads(out.stdout)]
     assert run("related").returncode != 0  # neither an id nor --tag/--starred: a usage error
+
+
+def test_ids_from_cached_segment_lists_match_the_column(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    docs = synthetic(400)
+    index.rebuild(docs, stamp=1)
+    before = index.search("graph sparse", limit=None).ids
+    view = {d["id"] for d in docs[:350]}
+    assert set(index.search("graph", restrict=view, limit=None).ids) <= view  # fills the cache
+    index.update([dict(docs[5], starred=True)], stamp=2, deleted=[docs[7]["id"]])
+    after = index.search("graph sparse", limit=None).ids
+    assert set(after) == set(before) - {docs[7]["id"]}
+    assert index.search("graph sparse", limit=None).ids == after
+    index.close()

@@ -329,7 +329,15 @@ class SearchIndex:
         """The id column reader, opened once per generation (opening reads every offset:
         ~30 ms at 50k)."""
         if self._idcol is None:
-            self._idcol = s.reader().column_reader("id")
+            leaves = s.reader().leaf_readers()
+            if all(leaf.segment().segment_id() in _seg_ids for leaf, _ in leaves):
+                # Every segment's ids are cached (a view was searched): a plain list.
+                flat: list[str] = []
+                for leaf, _ in leaves:
+                    flat.extend(_seg_ids[leaf.segment().segment_id()])
+                self._idcol = flat
+            else:
+                self._idcol = s.reader().column_reader("id")
         return self._idcol
 
     def _hits(self, s: Searcher, docnums: list[tuple[int, float]], stems: frozenset[str],
