@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import os
-import re
 import shutil
 import threading
 import time
@@ -28,13 +26,15 @@ from reader.search.parallel import Cancelled, parallel_rebuild
 from reader.search.query import (
     ParsedQuery,
     PlainQuery,
+    as_prefix,
     highlight_terms,
     make_parser,
     parse_query,
     plain_query,
+    replace_word,
     truncated_parts,
 )
-from reader.search.rank import rank
+from reader.search.rank import key_terms, rank
 from reader.search.results import Hit, SearchResults
 from reader.search.schema import (
     SCHEMA_VERSION,
@@ -43,7 +43,7 @@ from reader.search.schema import (
     plain_words,
 )
 from reader.search.snippets import make_snippet
-from reader.search.writer import BulkWriter
+from reader.search.writer import BulkWriter, merge_small_segments
 
 STAMP_FILE = "reader-stamp.json"
 SNIPPETS = 50
@@ -203,7 +203,7 @@ class SearchIndex:
                     # No merge on this interactive path (merging ten 1-paper segments
                     # costs ~150-300 ms): maintain() does it when idle; past a hard cap
                     # it happens here anyway so the segment count stays bounded.
-                    w.commit(mergetype=_merge_small_segments(MAX_SMALL_SEGMENTS))
+                    w.commit(mergetype=merge_small_segments(MAX_SMALL_SEGMENTS, SMALL_SEGMENT))
                 except BaseException:
                     _cancel_quietly(w)
                     raise
@@ -218,7 +218,7 @@ class SearchIndex:
                 return False
             w = self._ix.writer(timeout=LOCK_WAIT)
             try:
-                w.commit(mergetype=_merge_small_segments(2))
+                w.commit(mergetype=merge_small_segments(2, SMALL_SEGMENT))
             except BaseException:
                 _cancel_quietly(w)
                 raise
@@ -269,7 +269,7 @@ class SearchIndex:
         plain = plain_query(query, as_you_type)
         if plain is not None:
             return self._ranked(query, plain, limit, restrict, as_you_type)
-        text = _as_prefix(query) if as_you_type else query
+        text = as_prefix(query) if as_you_type else query
         pq = parse_query(text, self._parser)
         res = SearchResults(query=query, problem=pq.problem, terms=pq.terms,
                             filters_only=pq.filters_only)
@@ -469,7 +469,7 @@ class SearchIndex:
                 texts.append(f"{stored.get('title', '')} {stored.get('abstract', '')}")
             if not texts:
                 return []
-            weights = _key_terms(reader, texts, RELATED_TERMS)
+            weights = key_terms(reader, texts, RELATED_TERMS, RELATED_MAX_DF_DIVISOR)
             if not weights:
                 return []
             skip = given | self._docnums(s, set(exclude))
@@ -514,7 +514,7 @@ class SearchIndex:
                     continue
                 surface = self._surface_word(s, best[1], best[2])
                 if surface and surface != word:
-                    text, n = _replace_word(text, word, surface)
+                    text, n = replace_word(text, word, surface)
                     changed = changed or n > 0
         return text if changed else None
 
@@ -554,71 +554,6 @@ def _segment_ids(leaf) -> list[str]:
             _seg_ids.clear()
         _seg_ids[key] = ids
     return ids
-
-
-def _merge_small_segments(at_least: int):
-    """Merge policy: fold the segments under SMALL_SEGMENT documents into the new one when
-    there are `at_least` of them; big segments (from rebuilds) are never rewritten."""
-
-    def policy(writer, segments: list) -> list:
-        small = [s for s in segments if s.doc_count_all() < SMALL_SEGMENT]
-        if len(small) < at_least:
-            return segments
-        from whoosh.reading import SegmentReader
-
-        keep = []
-        for seg in segments:
-            if seg.doc_count_all() < SMALL_SEGMENT:
-                reader = SegmentReader(writer.storage, writer.schema, seg)
-                writer.add_reader(reader)
-                reader.close()
-            else:
-                keep.append(seg)
-        return keep
-
-    return policy
-
-
-def _key_terms(reader, texts: list[str], n: int = RELATED_TERMS) -> dict[str, float]:
-    """The `n` stems with the highest summed tf-idf over `texts` (each text's vector
-    normalised first, so one long abstract does not dominate a set). Words in more than
-    1/RELATED_MAX_DF_DIVISOR of the papers are left out (they say little about a topic)."""
-    total = max(1, reader.doc_count())
-    cap = max(50, total // RELATED_MAX_DF_DIVISOR) if RELATED_MAX_DF_DIVISOR else total
-    sums: dict[str, float] = {}
-    idf: dict[str, float] = {}
-    titled = bool(reader.field_length("title"))  # a title-less library: one lookup per word
-    for text in texts:
-        tf: dict[str, int] = {}
-        for w in plain_words(text):
-            if not w.isdigit():
-                st = cached_stem(w)
-                tf[st] = tf.get(st, 0) + 1
-        vec: dict[str, float] = {}
-        for st, f in tf.items():
-            if st not in idf:
-                df = reader.doc_frequency("abstract", st)
-                if titled:
-                    df = max(df, reader.doc_frequency("title", st))
-                idf[st] = math.log(total / df) if 1 < df <= cap else 0.0
-            if idf[st]:
-                vec[st] = (1 + math.log(f)) * idf[st]
-        norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
-        for st, v in vec.items():
-            sums[st] = sums.get(st, 0.0) + v / norm
-    top = sorted(sums.items(), key=lambda kv: kv[1], reverse=True)[:n]
-    best = top[0][1] if top else 1.0
-    return {st: v / best for st, v in top}
-
-
-def _as_prefix(query: str) -> str:
-    """`query` with its unfinished last word (2+ letters, no space after) as `word*`."""
-    m = re.search(r"(?<![\w~*\"])(\w{2,})$", query)
-    return query + "*" if m else query
-
-
-def _replace_word(text: str, word: str, new: str) -> tuple[str, int]:
-    return re.subn(rf"(?i)(?<!\w){re.escape(word)}(?!\w)", new, text, count=1)
 
 
 def _cancel_quietly(w) -> None:
