@@ -103,8 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"{', '.join(HighlightColour)} (default yellow)")
     s.add_argument("--comment", default="")
 
-    s = sub.add_parser("related", help="papers like this one")
-    s.add_argument("id")
+    s = sub.add_parser("related", help="papers like this one (or like a tag's / the starred papers)")
+    s.add_argument("id", nargs="?")
+    like = s.add_mutually_exclusive_group()
+    like.add_argument("--tag", help="papers like the ones with this tag")
+    like.add_argument("--starred", action="store_true", help="papers like the starred ones")
     s.add_argument("--limit", type=_positive_int, default=10)
     s.add_argument("--json", action="store_true")
 
@@ -301,7 +304,15 @@ def _dispatch(args, lib) -> int:
         return 0
     if cmd == "related":
         lib.sync_index()
-        found = lib.related(lib.resolve_id(args.id), limit=args.limit)
+        if (args.id is None) == (args.tag is None and not args.starred):
+            raise UsageError("related needs a paper id, or --tag NAME, or --starred")
+        if args.id is not None:
+            found = lib.related(lib.resolve_id(args.id), limit=args.limit)
+        else:
+            from .services import View
+
+            view = View("starred") if args.starred else View("tag", args.tag)
+            found = lib.more_like(lib.paper_ids(view), limit=args.limit)
         items = _row_json(lib, [i for i, _ in found], dict(found))
         if args.json:
             print(json.dumps(items, ensure_ascii=False, indent=1), file=out)

@@ -174,11 +174,18 @@ class Library:
         return self.index.stamp != changes.current_seq(self._reader())
 
     def _index_changes(self) -> None:
-        """Bring the index up to the store; skipped while a sync holds it (the sync catches up)."""
+        """Bring the index up to the store; skipped while a sync holds it (the sync catches up).
+
+        Called after a commit: index trouble (another process holding the index lock past
+        the wait, a full disk, a damaged segment) is logged, never reported as a failed
+        write; the stamp stays behind, so the next sync or start catches up."""
         if not self._index_lock.acquire(blocking=False):
             return
         try:
             self._catch_up(self._reader())
+        except Exception as exc:
+            log.warning("search index not updated (it catches up later): %s: %s",
+                        type(exc).__name__, exc)
         finally:
             self._index_lock.release()
 
@@ -209,10 +216,16 @@ class Library:
         Safe to run on its own thread: store writes go on meanwhile and are picked up at the end."""
         if self.read_only:  # the index can't be written: search what exists, however stale
             return
+        from .search import IndexLocked
+
         conn = self._reader()
         while True:
             with self._index_lock:
-                self._catch_up(conn, progress, cancelled)
+                try:
+                    self._catch_up(conn, progress, cancelled)
+                except IndexLocked:  # another process is writing the index: it catches up later
+                    log.warning("search index busy in another process; searching as it is")
+                    return
             if cancelled and cancelled():
                 return
             if self.index.stamp == changes.current_seq(conn):
@@ -286,14 +299,23 @@ class Library:
     def saved_searches(self) -> list[dict]:
         return searches.all_searches(self._reader())
 
-    def search(self, query: str, *, view: View | None = None, limit: int | None = 1000) -> SearchResults:
+    def search(self, query: str, *, view: View | None = None, limit: int | None = 1000,
+               as_you_type: bool = False) -> SearchResults:
+        """Search results; `as_you_type`: the unfinished last word is a prefix, no "did you
+        mean"; `results.page(start, n)` fetches later pages lazily."""
         restrict = None
         if view is not None and view.kind != ViewKind.ALL:
             restrict = set(self.paper_ids(view))
-        return self.index.search(query, limit=limit, restrict=restrict)
+        return self.index.search(query, limit=limit, restrict=restrict, as_you_type=as_you_type)
 
     def related(self, paper_id: str, limit: int = 10) -> list[tuple[str, float]]:
         return self.index.related(paper_id, limit=limit)
+
+    def more_like(self, ids: Iterable[str], limit: int = 50, *,
+                  exclude: Iterable[str] = ()) -> list[tuple[str, float]]:
+        """Papers most like a set of papers (a tag's, the starred ones), best first; the
+        given papers and `exclude` are left out."""
+        return self.index.more_like(ids, limit=limit, exclude=exclude)
 
     def imports_log(self) -> list[dict]:
         return import_log.entries(self._reader())

@@ -5,8 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -58,11 +56,6 @@ def test_every_module_has_a_docstring():
 # Cycles: none among "top" imports (Python would fail or half-initialise a module), and none
 # among "top" + "deferred" either: a function-local import that closes a loop only hides it.
 # "typing" imports are left out of cycles: they are how a module names its caller's type.
-KNOWN_DEFERRED_CYCLES = [
-    # parallel.py imports doc_fields from index.py inside a function, index.py imports
-    # parallel_rebuild at the top; being untangled in the search refactor (issue 10, item 4).
-    {"reader.search.index", "reader.search.parallel"},
-]
 
 
 def _modules() -> dict[str, Path]:
@@ -188,14 +181,7 @@ def test_no_import_cycles_at_module_level():
 
 
 def test_no_import_cycles_with_deferred_imports():
-    cycles = [c for c in _cycles({"top", "deferred"}) if c not in KNOWN_DEFERRED_CYCLES]
-    assert cycles == []
-
-
-@pytest.mark.xfail(reason="cycle reader/search/index.py <-> reader/search/parallel.py (a deferred import), "
-                          "fixed by the search refactor; remove KNOWN_DEFERRED_CYCLES then", strict=False)
-def test_known_cycle_index_parallel_is_gone():
-    assert {"reader.search.index", "reader.search.parallel"} not in _cycles({"top", "deferred"})
+    assert _cycles({"top", "deferred"}) == []
 
 
 def test_layering_contract():

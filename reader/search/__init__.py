@@ -1,6 +1,7 @@
 """Full-text search over papers: Whoosh index, query language, snippets."""
 
-from reader.search.index import SearchIndex, doc_fields
+from reader.search.documents import doc_fields
+from reader.search.index import IndexLocked, SearchIndex
 from reader.search.results import Hit, SearchResults
 
-__all__ = ["Hit", "SearchIndex", "SearchResults", "doc_fields"]
+__all__ = ["Hit", "IndexLocked", "SearchIndex", "SearchResults", "doc_fields"]

@@ -2,36 +2,48 @@
 
 from __future__ import annotations
 
+import functools
 import json
-import math
 import os
 import shutil
 import threading
+import time
 from collections.abc import Callable, Iterable
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from whoosh import index as windex
-from whoosh import query as wq
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.filedb.filestore import FileStorage
+from whoosh.index import LockError as IndexLocked  # noqa: F401  (re-exported: another process writes)
 from whoosh.searching import Searcher
 from whoosh.writing import CLEAR
 
+from reader.search.documents import doc_fields
+from reader.search.internals import postings as bulk_postings
 from reader.search.parallel import Cancelled, parallel_rebuild
-from reader.search.query import ParsedQuery, highlight_terms, make_parser, parse_query
+from reader.search.query import (
+    ParsedQuery,
+    PlainQuery,
+    as_prefix,
+    highlight_terms,
+    make_parser,
+    parse_query,
+    plain_query,
+    replace_word,
+    truncated_parts,
+)
+from reader.search.rank import key_terms, rank
 from reader.search.results import Hit, SearchResults
 from reader.search.schema import (
-    BIGRAM_SUFFIX,
     SCHEMA_VERSION,
-    TEXT_FIELDS,
     build_schema,
     cached_stem,
     plain_words,
 )
 from reader.search.snippets import make_snippet
-from reader.search.writer import BulkWriter
+from reader.search.writer import BulkWriter, merge_small_segments
 
 STAMP_FILE = "reader-stamp.json"
 SNIPPETS = 50
@@ -39,37 +51,20 @@ EXACT_TOTAL_UP_TO = 2000  # count matches exactly when Whoosh estimates at most 
 MERGE_AFTER_SEGMENTS = 10  # maintain() merges small segments once there are this many
 MAX_SMALL_SEGMENTS = 40  # update() merges them itself past this many (rare: bounds searches)
 SMALL_SEGMENT = 2000  # documents; bigger segments (from rebuilds) are never merged by update()
-RELATED_TERMS = 8  # key terms of a paper searched by related()
+RELATED_TERMS = 40  # key terms of a paper (or a set of papers) searched by related()
 RELATED_FIELDS = ("title", "abstract")
-RELATED_MAX_DF_DIVISOR = 100  # related() skips words in more than 1/100 of the papers
+# Postings read per related() (rarest key terms first; the commonest are left out past it):
+# keeps it fast at 50k+ papers, where a 1/3 cap lets in words of 16k papers.
+RELATED_POSTINGS = 10_000
+RELATED_COSINE = True  # tf-idf cosine, not BM25, for more-like-this (see bench_quality.py)
+RELATED_MAX_DF_DIVISOR = 3  # related() skips words in more than 1/3 of the papers
 RESTRICT_LOOKUPS = 300  # restrict= sets up to this size are looked up id by id
 SUGGEST_PREFIX = 1  # "did you mean" keeps the first letter (a full scan is ~1 s at 50k)
+LOCK_WAIT = 10.0  # seconds a writer waits for another process's index lock
+SUGGEST_MAX_WORD = 40  # longer "words" get no "did you mean" (edit distance is quadratic)
+SUGGEST_SECONDS = 0.3  # "did you mean" stops looking after this long
 PARALLEL_MIN_DOCS = 5000  # smaller rebuilds stay in-process (starting processes costs ~0.5 s)
 _PROGRESS_EVERY = 250
-
-
-def doc_fields(doc: dict[str, Any]) -> dict[str, Any]:
-    """Map a store document to Whoosh fields, leaving out empty values (less work)."""
-    f: dict[str, Any] = {"id": doc["id"]}
-    for name in ("title", "abstract", "method", "venue", "note", "comments", "authors"):
-        v = doc.get(name)
-        if v:
-            f[name] = v
-    if doc.get("year") is not None:
-        f["year"] = int(doc["year"])
-    tags = [t.strip().lower().replace(",", " ") for t in doc.get("tags") or () if t.strip()]
-    if tags:
-        f["tags"] = ",".join(tags)
-        f["tagtext"] = " ".join(tags)
-    flags = ["starred" if doc.get("starred") else "unstarred",
-             "read" if doc.get("read") else "unread"]
-    if (doc.get("note") or "").strip():
-        flags.append("hasnote")
-    f["flags"] = " ".join(flags)
-    for name in TEXT_FIELDS:  # word pairs for phrases, from the same string
-        if name in f:
-            f[name + BIGRAM_SUFFIX] = f[name]
-    return f
 
 
 class SearchIndex:
@@ -77,7 +72,7 @@ class SearchIndex:
 
     # Writer options for rebuild(); measured in benchmarks/bench_search.py.
     # Uncompressed posting blocks build ~10-30% faster; the index grows (see the benchmark).
-    rebuild_options: dict[str, Any] = {"codec": W3Codec(compression=0)}
+    rebuild_options: dict[str, Any] = {"codec": W3Codec(compression=0), "timeout": LOCK_WAIT}
     # Worker processes for large rebuilds (1: always in-process).
     rebuild_procs: int = min(2, os.cpu_count() or 1)
 
@@ -93,6 +88,11 @@ class SearchIndex:
         # Whoosh searchers share file handles (seek+read), so reads are serialised too.
         self._read_lock = threading.RLock()
         self._searcher: Searcher | None = ix.searcher()
+        # Bumped at each commit: cached filters and result pages belong to one generation.
+        self._generation = 0
+        self._filters: dict[str, frozenset[int]] = {}
+        self._ids: dict[str, int] | None = None
+        self._idcol: Any = None
 
     # -- opening -------------------------------------------------------------------------
 
@@ -106,6 +106,10 @@ class SearchIndex:
         """Open (or create) the index; a corrupt or outdated one is wiped and recreated empty."""
         index_dir = Path(index_dir)
         reason: str | None = None
+        if (index_dir.exists() or index_dir.is_symlink()) and not index_dir.is_dir():
+            # A file where the index folder belongs: the index is derived, so replace it.
+            index_dir.unlink()
+            reason = "a file stood where the index folder belongs"
         try:
             index_dir.mkdir(parents=True, exist_ok=True)
             storage = cls._storage(index_dir)
@@ -124,7 +128,7 @@ class SearchIndex:
             else:
                 ix = storage.create_index(build_schema())
                 _write_meta(index_dir, -1)
-                return cls(index_dir, ix, -1)
+                return cls(index_dir, ix, -1, was_reset=reason is not None, reset_reason=reason)
         except Exception as e:  # any failure to read means: start again
             reason = f"the index could not be read ({type(e).__name__}: {e})"
         shutil.rmtree(index_dir, ignore_errors=True)
@@ -190,7 +194,7 @@ class SearchIndex:
         deleted = list(deleted)
         with self._write_lock:
             if docs or deleted:
-                w = self._ix.writer()
+                w = self._ix.writer(timeout=LOCK_WAIT)  # another process may be writing
                 try:
                     for pid in deleted:
                         w.delete_by_term("id", pid)
@@ -199,7 +203,7 @@ class SearchIndex:
                     # No merge on this interactive path (merging ten 1-paper segments
                     # costs ~150-300 ms): maintain() does it when idle; past a hard cap
                     # it happens here anyway so the segment count stays bounded.
-                    w.commit(mergetype=_merge_small_segments(MAX_SMALL_SEGMENTS))
+                    w.commit(mergetype=merge_small_segments(MAX_SMALL_SEGMENTS, SMALL_SEGMENT))
                 except BaseException:
                     _cancel_quietly(w)
                     raise
@@ -212,9 +216,9 @@ class SearchIndex:
             small = [s for s in self._ix._segments() if s.doc_count_all() < SMALL_SEGMENT]
             if len(small) < MERGE_AFTER_SEGMENTS:
                 return False
-            w = self._ix.writer()
+            w = self._ix.writer(timeout=LOCK_WAIT)
             try:
-                w.commit(mergetype=_merge_small_segments(2))
+                w.commit(mergetype=merge_small_segments(2, SMALL_SEGMENT))
             except BaseException:
                 _cancel_quietly(w)
                 raise
@@ -231,6 +235,10 @@ class SearchIndex:
         new = self._ix.searcher()
         with self._read_lock:
             old, self._searcher = self._searcher, new
+            self._generation += 1
+            self._filters = {}
+            self._ids = None
+            self._idcol = None
         if old is not None:
             old.close()
 
@@ -251,9 +259,18 @@ class SearchIndex:
         return parse_query(query, self._parser)
 
     def search(self, query: str, *, limit: int | None = 200,
-               restrict: set[str] | None = None) -> SearchResults:
-        """Best `limit` hits (None: all); `restrict` limits hits to those paper ids."""
-        pq = parse_query(query, self._parser)
+               restrict: set[str] | None = None, as_you_type: bool = False) -> SearchResults:
+        """Best `limit` hits (None: all); `restrict` limits hits to those paper ids.
+
+        Plain words are ranked (every word optional, papers with all of them first);
+        operators, quotes, +/-, fields, `*` and `~` keep their strict meaning. With
+        `as_you_type` the unfinished last word is a prefix and there is no "did you mean".
+        """
+        plain = plain_query(query, as_you_type)
+        if plain is not None:
+            return self._ranked(query, plain, limit, restrict, as_you_type)
+        text = as_prefix(query) if as_you_type else query
+        pq = parse_query(text, self._parser)
         res = SearchResults(query=query, problem=pq.problem, terms=pq.terms,
                             filters_only=pq.filters_only)
         if pq.query is None:
@@ -275,7 +292,7 @@ class SearchIndex:
                 q = pq.query
                 r = s.search(q, limit=None if post is not None else limit, filter=flt,
                              scored=not pq.filters_only, terms=False)
-                ids = s.reader().column_reader("id")
+                ids = self._id_column(s)
                 if post is None:
                     docnums = [(hit.docnum, hit.score) for hit in r]
                 else:
@@ -293,19 +310,121 @@ class SearchIndex:
                     # for "200 of about N".
                     res.total = max(len(docnums), min(r.estimated_length(), s.doc_count()))
                 stems, prefixes = highlight_terms(q, s.reader())
-                for i, (dn, score) in enumerate(docnums):
-                    snippet = ""
-                    if i < SNIPPETS:
-                        stored = s.stored_fields(dn)
-                        snippet = make_snippet(stored.get("abstract", ""), stems, prefixes)
-                    res.hits.append(Hit(ids[dn], float(score or 0.0), snippet))
+                res.hits = self._hits(s, docnums, stems, prefixes)
             except Exception as e:  # a damaged segment: report, don't crash the GUI
                 res.problem = f"Search failed ({type(e).__name__}: {e}); rebuild the index"
                 return res
-        # No "did you mean" for fuzzy queries: the user already asked for near matches.
-        if not res.hits and not pq.filters_only and not pq.fallback and "~" not in query:
+        cut = truncated_parts(pq.query)
+        if cut:
+            note = f"Too many words match {', '.join(cut)}: searched the first ones only"
+            res.problem = f"{res.problem}; {note}" if res.problem else note
+        # No "did you mean" for fuzzy queries (the user already asked for near matches) nor
+        # while typing (only a finished query with no hits gets one).
+        if (not res.hits and not pq.filters_only and not pq.fallback and "~" not in query
+                and not as_you_type):
             res.suggestion = self.suggest(query)
         return res
+
+    def _id_column(self, s: Searcher):
+        """The id column reader, opened once per generation (opening reads every offset:
+        ~30 ms at 50k)."""
+        if self._idcol is None:
+            leaves = s.reader().leaf_readers()
+            if all(leaf.segment().segment_id() in _seg_ids for leaf, _ in leaves):
+                # Every segment's ids are cached (a view was searched): a plain list.
+                flat: list[str] = []
+                for leaf, _ in leaves:
+                    flat.extend(_seg_ids[leaf.segment().segment_id()])
+                self._idcol = flat
+            else:
+                self._idcol = s.reader().column_reader("id")
+        return self._idcol
+
+    def _hits(self, s: Searcher, docnums: list[tuple[int, float]], stems: frozenset[str],
+              prefixes: tuple[str, ...], snippets: int = SNIPPETS) -> list[Hit]:
+        ids = self._id_column(s)
+        out = []
+        for i, (dn, score) in enumerate(docnums):
+            snippet: Any = ""
+            if i < snippets:
+                text = s.stored_fields(dn).get("abstract", "")
+                snippet = functools.partial(make_snippet, text, stems, prefixes)
+            out.append(Hit(ids[dn], float(score or 0.0), snippet))
+        return out
+
+    def _ranked(self, query: str, plain: PlainQuery, limit: int | None,
+                restrict: set[str] | None, as_you_type: bool) -> SearchResults:
+        terms = list(dict.fromkeys(plain.words + ([plain.prefix] if plain.prefix else [])))
+        res = SearchResults(query=query, terms=terms, prefix=plain.prefix, ranked=True)
+        with self._read_lock:
+            s = self._s()
+            gen = self._generation
+            try:
+                allowed = self._allowed(s, plain.flags, restrict)
+                if allowed is not None and not allowed:
+                    return res
+                ranking = rank(s, plain.words, prefix=plain.prefix, allowed=allowed)
+                stems = frozenset(ranking.stems) | frozenset(ranking.expansions)
+                prefixes = (plain.prefix,) if plain.prefix else ()
+                res.total = len(ranking.scores)
+                res.hits = self._hits(s, ranking.top(limit), stems, prefixes)
+            except Exception as e:  # a damaged segment: report, don't crash the GUI
+                res.problem = f"Search failed ({type(e).__name__}: {e}); rebuild the index"
+                return res
+        res.problem = "; ".join(filter(None, (plain.note, ranking.note))) or None
+
+        def fetch(start: int, n: int) -> list[Hit]:
+            with self._read_lock:
+                if self._generation == gen and self._searcher is not None:
+                    order = ranking.order()[start:start + n]
+                    return self._hits(self._s(), [(d, ranking.scores[d]) for d in order],
+                                      stems, prefixes, snippets=n)
+            again = self.search(query, limit=start + n, restrict=restrict, as_you_type=as_you_type)
+            return again.hits[start:start + n]
+
+        res.fetch = fetch
+        if not res.hits and not as_you_type and not plain.flags and restrict is None:
+            res.suggestion = self.suggest(query)
+        return res
+
+    def _allowed(self, s: Searcher, flags: list[str], restrict: set[str] | None) -> set[int] | None:
+        """Document numbers passing the is:/has: filters and the view (None: all), cached
+        per index generation (a view's filter is built once, then reused while typing)."""
+        allowed: set[int] | None = None
+        for flag in flags:
+            flagged = self._flag_docs(s, flag)
+            allowed = set(flagged) if allowed is None else allowed & flagged
+        if restrict is not None:
+            if len(restrict) <= RESTRICT_LOOKUPS:
+                docs = self._docnums(s, restrict)
+            else:
+                idmap = self._id_map(s)
+                docs = {idmap[i] for i in restrict if i in idmap}
+            allowed = docs if allowed is None else allowed & docs
+        return allowed
+
+    def _flag_docs(self, s: Searcher, flag: str) -> frozenset[int]:
+        key = "flag:" + flag
+        hit = self._filters.get(key)
+        if hit is None:
+            docs: set[int] = set()
+            for leaf, base in s.reader().leaf_readers():
+                deleted = set(leaf.segment().deleted_docs()) if leaf.has_deletions() else ()
+                ids, _ = bulk_postings(leaf, "flags", flag)
+                docs.update(d + base for d in ids if d not in deleted)
+            hit = self._filters[key] = frozenset(docs)
+        return hit
+
+    def _id_map(self, s: Searcher) -> dict[str, int]:
+        """Paper id -> document number for live documents, cached per generation."""
+        if self._ids is None:
+            idmap: dict[str, int] = {}
+            for leaf, base in s.reader().leaf_readers():
+                ids = _segment_ids(leaf)
+                deleted = set(leaf.segment().deleted_docs()) if leaf.has_deletions() else ()
+                idmap.update((pid, base + dn) for dn, pid in enumerate(ids) if dn not in deleted)
+            self._ids = idmap
+        return self._ids
 
     def _docnums(self, s: Searcher, ids: set[str]) -> set[int]:
         out: set[int] = set()
@@ -325,21 +444,41 @@ class SearchIndex:
         return make_snippet(text, stems, prefixes)
 
     def related(self, paper_id: str, *, limit: int = 10) -> list[tuple[str, float]]:
-        """More-like-this over title+abstract key terms; the paper itself is excluded."""
+        """Papers most like this one (title and abstract key terms); itself excluded."""
+        return self.more_like([paper_id], limit=limit)
+
+    def more_like(self, paper_ids: Iterable[str], *, limit: int = 10,
+                  exclude: Iterable[str] = ()) -> list[tuple[str, float]]:
+        """Papers most like a set of papers (a tag, the starred ones), best first.
+
+        The papers' tf-idf vectors (each normalised, then summed) give RELATED_TERMS key
+        terms and their weights; the ranker scores the library on them. The given papers
+        and `exclude` are left out.
+        """
         with self._read_lock:
             s = self._s()
-            dn = s.document_number(id=paper_id)
-            if dn is None:
+            reader = s.reader()
+            given: set[int] = set()
+            texts: list[str] = []
+            for pid in dict.fromkeys(paper_ids):
+                dn = s.document_number(id=pid)
+                if dn is None:
+                    continue
+                given.add(dn)
+                stored = s.stored_fields(dn)
+                texts.append(f"{stored.get('title', '')} {stored.get('abstract', '')}")
+            if not texts:
                 return []
-            stored = s.stored_fields(dn)
-            text = f"{stored.get('title', '')} {stored.get('abstract', '')}"
-            keys = _key_terms(s, text, RELATED_TERMS)
-            if not keys:
+            weights = key_terms(reader, texts, RELATED_TERMS, RELATED_MAX_DF_DIVISOR)
+            if not weights:
                 return []
-            q = wq.Or([wq.Term(f, t, boost=w) for t, w in keys for f in RELATED_FIELDS])
-            r = s.search(q, limit=limit, mask={dn}, terms=False)
-            ids = s.reader().column_reader("id")
-            return [(ids[h.docnum], float(h.score)) for h in r]
+            skip = given | self._docnums(s, set(exclude))
+            ranking = rank(s, [], weights=weights, fields=RELATED_FIELDS, coord=False,
+                           cosine=RELATED_COSINE, max_postings=RELATED_POSTINGS)
+            for dn in skip:
+                ranking.scores.pop(dn, None)
+            ids = self._id_column(s)
+            return [(ids[dn], sc) for dn, sc in ranking.top(limit)]
 
     def suggest(self, query: str) -> str | None:
         """A corrected query ("did you mean") if some word is unknown and has a close match.
@@ -351,13 +490,16 @@ class SearchIndex:
         pq = parse_query(query, self._parser)
         if not pq.terms:
             return None
+        deadline = time.perf_counter() + SUGGEST_SECONDS
         with self._read_lock:
             s = self._s()
             reader = s.reader()
             text = query
             changed = False
             for word in pq.terms:
-                if not plain_words(word):
+                if time.perf_counter() > deadline:
+                    break
+                if not plain_words(word) or len(word) > SUGGEST_MAX_WORD:
                     continue
                 st = cached_stem(word)
                 if reader.doc_frequency("abstract", st) or reader.doc_frequency("title", st):
@@ -372,7 +514,7 @@ class SearchIndex:
                     continue
                 surface = self._surface_word(s, best[1], best[2])
                 if surface and surface != word:
-                    text, n = _replace_word(text, word, surface)
+                    text, n = replace_word(text, word, surface)
                     changed = changed or n > 0
         return text if changed else None
 
@@ -398,54 +540,20 @@ class SearchIndex:
             self._ix.close()
 
 
-def _merge_small_segments(at_least: int):
-    """Merge policy: fold the segments under SMALL_SEGMENT documents into the new one when
-    there are `at_least` of them; big segments (from rebuilds) are never rewritten."""
-
-    def policy(writer, segments: list) -> list:
-        small = [s for s in segments if s.doc_count_all() < SMALL_SEGMENT]
-        if len(small) < at_least:
-            return segments
-        from whoosh.reading import SegmentReader
-
-        keep = []
-        for seg in segments:
-            if seg.doc_count_all() < SMALL_SEGMENT:
-                reader = SegmentReader(writer.storage, writer.schema, seg)
-                writer.add_reader(reader)
-                reader.close()
-            else:
-                keep.append(seg)
-        return keep
-
-    return policy
+# segment id -> its paper ids by document number (segments never change; a rebuild's big
+# segment is read once per process, ~0.3 s at 50k, instead of at every write).
+_seg_ids: dict[str, list[str]] = {}
 
 
-def _key_terms(s: Searcher, text: str, n: int = RELATED_TERMS) -> list[tuple[str, float]]:
-    """The `n` most distinctive stems of `text` by tf-idf, leaving out words in more than
-    5% of papers (they cost the most to search and say the least about the topic)."""
-    reader = s.reader()
-    total = max(1, s.doc_count())
-    tf: dict[str, int] = {}
-    for w in plain_words(text):
-        if not w.isdigit():
-            st = cached_stem(w)
-            tf[st] = tf.get(st, 0) + 1
-    scored = []
-    for st, f in tf.items():
-        df = max(reader.doc_frequency("abstract", st), reader.doc_frequency("title", st))
-        if 1 < df <= max(50, total // RELATED_MAX_DF_DIVISOR):
-            scored.append((f * math.log(total / df), st))
-    scored.sort(reverse=True)
-    top = scored[:n]
-    best = top[0][0] if top else 1.0
-    return [(st, sc / best) for sc, st in top]
-
-
-def _replace_word(text: str, word: str, new: str) -> tuple[str, int]:
-    import re
-
-    return re.subn(rf"(?i)(?<!\w){re.escape(word)}(?!\w)", new, text, count=1)
+def _segment_ids(leaf) -> list[str]:
+    key = leaf.segment().segment_id()
+    ids = _seg_ids.get(key)
+    if ids is None:
+        ids = list(leaf.column_reader("id"))
+        if len(_seg_ids) > 256:
+            _seg_ids.clear()
+        _seg_ids[key] = ids
+    return ids
 
 
 def _cancel_quietly(w) -> None:

@@ -3,26 +3,41 @@
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import queue
+import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import clean_files
 
+from reader.search.documents import doc_fields
 from reader.search.writer import BulkWriter
 
 BATCH = 250  # documents per job: small enough to balance, big enough to amortise pickling
+WATCH_SECONDS = 0.5  # how often a worker checks that its parent is alive
 
 
 class Cancelled(Exception):
     """The caller's `cancelled()` returned True."""
 
 
-def _worker(index_dir: str, options: dict[str, Any], jobs, results, me: int) -> None:
-    """Child process: index batches of store documents until None, then finish a segment."""
-    from reader.search.index import doc_fields
+def _watch_parent(parent: int) -> None:
+    """Exit this worker when its parent is gone (killed with -9: nobody would stop us)."""
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if os.getppid() != parent:
+            os._exit(3)
 
+
+def _worker(index_dir: str, options: dict[str, Any], jobs, results, me: int,
+            parent: int | None = None) -> None:
+    """Child process: index batches of store documents until None, then finish a segment."""
+    if parent is not None:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                         name="reader-index-watchdog").start()
     try:
         ix = FileStorage(index_dir, supports_mmap=False).open_index()
         # _lk=False: the parent holds the index's write lock and commits our segment.
@@ -56,7 +71,7 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
     results = ctx.Queue()
     index_dir = ix.storage.folder
     w = BulkWriter(ix, **options)  # takes the write lock; its own segment stays empty
-    workers = [ctx.Process(target=_worker, args=(index_dir, options, jobs, results, i),
+    workers = [ctx.Process(target=_worker, args=(index_dir, options, jobs, results, i, os.getpid()),
                            daemon=True, name=f"reader-index-{i}") for i in range(procs)]
     started = []
     try:

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-import functools
 import re
-import threading
 from dataclasses import dataclass, field
 
 from whoosh import qparser
 from whoosh import query as wq
 from whoosh.fields import Schema
-from whoosh.matching import ListMatcher, NullMatcher
 
+from reader.search.fields import ALIASES, ALSO, BY_NAME, FREE_FIELDS, HIGHLIGHT, PAIR_FIELDS
 from reader.search.schema import (
-    BIGRAM_SUFFIX,
-    TEXT_FIELDS,
-    FastText,
-    analyze,
     cached_stem,
-    pair_bucket,
+)
+from reader.search.terms import (  # noqa: F401  (near_terms: used by the tests through here)
+    FastFuzzy,
+    FastPrefix,
+    FastRange,
+    PairPhrase,
+    near_terms,
 )
 
 FLAGS = {
@@ -28,22 +28,9 @@ FLAGS = {
     "is:unread": "unread",
     "has:note": "hasnote",
 }
-FIELD_ALIASES = {
-    "title": "title",
-    "abstract": "abstract",
-    "author": "authors",
-    "authors": "authors",
-    "venue": "venue",
-    "year": "year",
-    "tag": "tags",
-    "tags": "tags",
-    "note": "note",
-    "method": "method",
-    "comment": "comments",
-    "comments": "comments",
-}
+FIELD_ALIASES = ALIASES
 # Fields whose words are highlighted in the abstract/title.
-_HIGHLIGHT_FIELDS = {"title", "abstract", "method", "note", "comments", "tagtext", "authors"}
+_HIGHLIGHT_FIELDS = HIGHLIGHT
 _OPS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 _BINARY = _OPS - {"NOT"}
 _TOKEN = re.compile(r'\(|\)|"[^"]*"?|[^\s()"]+(?:"[^"]*"?)?')
@@ -52,7 +39,9 @@ _FIELD = re.compile(r"^(\w+):(.*)$", re.S)
 _YEAR_RANGE = re.compile(r"^(\d{4})-(\d{4})$")
 _YEAR_CMP = re.compile(r"^(?:[<>]=?)?\d{1,4}$")
 _FUZZY = re.compile(r"^(.*?)~(\d*)$")
-_FUZZY_WORD = re.compile(r"(\w+)~")
+_FUZZY_WORD = re.compile(r"(?<!\w)(\w+)~")
+MAX_WORD = 100  # longer words are cut (the parsers' regexes are quadratic in a word's length)
+MAX_QUERY = 2000  # characters of a query searched
 FUZZY_PREFIX = 2  # leading letters a fuzzy term must share (speed: ~3x per letter)
 
 
@@ -70,7 +59,8 @@ class ParsedQuery:
 
 def make_parser(schema: Schema) -> qparser.QueryParser:
     """Multifield parser: AND by default, fuzzy `~`, `year:>2019`, no `*:*` and no `^` boosts."""
-    p = qparser.MultifieldParser(TEXT_FIELDS, schema, group=qparser.AndGroup)
+    boosts = {name: BY_NAME[name].boost for name in FREE_FIELDS}
+    p = qparser.MultifieldParser(FREE_FIELDS, schema, fieldboosts=boosts, group=qparser.AndGroup)
     p.remove_plugin_class(qparser.EveryPlugin)
     p.remove_plugin_class(qparser.BoostPlugin)
     p.add_plugin(qparser.FuzzyTermPlugin())
@@ -169,7 +159,7 @@ def _rewrite(text: str, terms: list[str], problems: list[str]) -> tuple[str, boo
             elif not negated and fname not in ("year", "venue"):
                 terms.extend(w.lower() for w in words)
             has_words = has_words or bool(words)
-            out.append(f"{fname}:{value}" if fname else value)
+            out.append(_field_term(fname, value))
             continue
         if fname == "year":
             ym = _YEAR_RANGE.match(value)
@@ -213,10 +203,20 @@ def _rewrite(text: str, terms: list[str], problems: list[str]) -> tuple[str, boo
         has_words = True
         if not negated and fname not in ("tags", "venue"):
             terms.extend(w.lower() for w in words)
-        out.append(f"{fname}:{value}" if fname else value)
+        out.append(_field_term(fname, value))
     if depth > 0:
         raise _Bad('Unbalanced "("')
     return " ".join(out), has_words
+
+
+def _field_term(fname: str | None, value: str) -> str:
+    """`field:value`, ORed with the field's companion (`title:` also finds derived titles)."""
+    if fname is None:
+        return value
+    also = ALSO.get(fname)
+    if also is None:
+        return f"{fname}:{value}"
+    return f"({fname}:{value} OR {also}:{value})"
 
 
 def _plain(text: str) -> tuple[str, list[str]]:
@@ -244,233 +244,6 @@ def _leaf_fields(q: wq.Query) -> set[str]:
     return names
 
 
-MAX_EXPANSIONS = 4000  # completions of one `word*` / `word~` per field and segment
-
-
-class _UnionMatcherMixin:
-    """Match the union of the expansions' postings with a constant score.
-
-    Whoosh ORs one scored matcher per expansion ("tra*": thousands of terms, seconds);
-    collecting the document numbers into one sorted list is 10-50x faster. Like Whoosh's
-    default for these queries, every match scores the same (the other words rank them).
-    """
-
-    def matcher(self, searcher, context=None):
-        reader = searcher.reader()
-        fieldname = self.fieldname
-        docs: set[int] = set()
-        for i, btext in enumerate(self._btexts(reader)):
-            if i >= MAX_EXPANSIONS:
-                break
-            try:
-                docs.update(reader.postings(fieldname, btext).all_ids())
-            except Exception:  # TermNotFound: the term is in another segment only
-                continue
-        if not docs:
-            return NullMatcher()
-        return ListMatcher(sorted(docs), all_weights=self.boost)
-
-
-class FastPrefix(_UnionMatcherMixin, wq.Prefix):
-    """`word*` as one union matcher; in stemmed fields it also finds stems shorter than the
-    typed prefix ("avoida*" finds "avoid", indexed for "avoidable")."""
-
-    def _btexts(self, ixreader):
-        yield from ixreader.expand_prefix(self.fieldname, self.text)
-        field = ixreader.schema[self.fieldname]
-        if isinstance(field, FastText) and field.stemmed:
-            p = self.text
-            for n in range(len(p) - 1, max(3, len(p) - 4) - 1, -1):
-                if (self.fieldname, p[:n]) in ixreader:
-                    yield p[:n].encode("utf-8")
-
-
-class FastFuzzy(_UnionMatcherMixin, wq.FuzzyTerm):
-    """`word~` as one union matcher; distance 1 is found by a regex over a cached word list."""
-
-    original: str = ""  # the word as typed, before stemming
-
-    def _btexts(self, ixreader):
-        field = ixreader.schema[self.fieldname]
-        if self.maxdist <= 1 and len(self.text) > self.prefixlength:
-            for word in near_terms(ixreader, self.fieldname, self.text, self.prefixlength):
-                yield word.encode("utf-8")
-        else:
-            for word in ixreader.terms_within(self.fieldname, self.text, self.maxdist,
-                                              prefix=self.prefixlength):
-                yield field.to_bytes(word)
-        # A typo in a suffix changes the stem ("predictng" -> "predictng", not "predict"):
-        # also accept stems that are the typed word cut by one to four letters.
-        w = self.original
-        if w and isinstance(field, FastText) and field.stemmed:
-            for n in range(len(w) - 1, max(3, len(w) - 4) - 1, -1):
-                if (self.fieldname, w[:n]) in ixreader:
-                    yield w[:n].encode("utf-8")
-
-
-# (segment id, field, prefix) -> "\n"-joined rests of the terms with that prefix (the
-# prefix cut off). Segments never change,
-# so entries stay valid; the oldest are dropped past _VOCAB_MAX.
-_vocab: dict[tuple[str, str, str], str] = {}
-_VOCAB_MAX = 2000
-_vocab_lock = threading.Lock()
-
-
-def _prefix_vocab(reader, fieldname: str, prefix: str) -> str:
-    seg = reader.segment()
-    key = (seg.segment_id(), fieldname, prefix) if seg is not None else None
-    if key is not None:
-        hit = _vocab.get(key)
-        if hit is not None:
-            return hit
-    try:
-        n = len(prefix.encode("utf-8"))
-        text = "\n".join(b[n:].decode("utf-8") for b in reader.expand_prefix(fieldname, prefix))
-    except Exception:  # a field with no terms in this segment
-        text = ""
-    if key is not None:
-        with _vocab_lock:
-            if len(_vocab) >= _VOCAB_MAX:
-                for k in list(_vocab)[: _VOCAB_MAX // 4]:
-                    _vocab.pop(k, None)
-            _vocab[key] = text
-    return text
-
-
-@functools.lru_cache(maxsize=256)
-def _near_regex(rest: str) -> re.Pattern[str]:
-    """Matches a line that is `rest` with at most one letter deleted, changed or inserted."""
-    any_ = "[^\n]"
-    e = re.escape
-    alts = {e(rest)}
-    for i in range(len(rest)):
-        alts.add(e(rest[:i]) + e(rest[i + 1:]))
-        alts.add(e(rest[:i]) + any_ + e(rest[i + 1:]))
-    for i in range(len(rest) + 1):
-        alts.add(e(rest[:i]) + any_ + e(rest[i:]))
-    return re.compile("^(?:" + "|".join(sorted(alts)) + ")$", re.M)
-
-
-def near_terms(reader, fieldname: str, text: str, prefixlength: int) -> list[str]:
-    """Terms of `fieldname` within edit distance 1 of `text` sharing its first letters."""
-    prefix = text[:prefixlength]
-    if not reader.is_atomic():
-        out: dict[str, None] = {}
-        for leaf, _ in reader.leaf_readers():
-            out.update(dict.fromkeys(near_terms(leaf, fieldname, text, prefixlength)))
-        return list(out)
-    vocab = _prefix_vocab(reader, fieldname, prefix)
-    if not vocab:
-        return []
-    return [prefix + m for m in _near_regex(text[prefixlength:]).findall(vocab)]
-
-
-class PairPhrase(wq.Phrase):
-    """A phrase in a free-text field, matched on the field's word-pair twin (`<name>_bi`).
-
-    A pair in at least PAIR_EXACT_MIN_DF documents of a bulk-built segment is its own term
-    ("mode connect"), exact for two words: pairs are built from the same kept-word sequence
-    that positions were counted on. Rarer pairs share a hashed bucket term; its documents
-    are narrowed to those with all the words and then checked against the stored text, so
-    the candidates to check are few. Phrases of 3+ words are the AND of their pairs, also
-    checked. Fields that are not stored (method, authors, tags, notes, comments: short)
-    are not checked; a false match there needs a hash collision and is accepted.
-    """
-
-    def _words_query(self) -> wq.Query:
-        return wq.And([wq.Term(self.fieldname, w) for w in self.words], boost=self.boost)
-
-    def estimate_size(self, ixreader) -> int:
-        return self._words_query().estimate_size(ixreader)
-
-    def estimate_min_size(self, ixreader) -> int:
-        return self._words_query().estimate_min_size(ixreader)
-
-    def matcher(self, searcher, context=None):
-        schema = searcher.schema
-        fieldname = self.fieldname
-        bifield = fieldname + BIGRAM_SUFFIX
-        if bifield not in schema:
-            return super().matcher(searcher, context)
-        reader = searcher.reader()
-        words = self.words
-        pairs = list(dict.fromkeys(f"{a} {b}" for a, b in zip(words, words[1:], strict=False)))
-        exact = [p for p in pairs if (bifield, p) in reader]
-        if len(pairs) == 1 and exact:
-            # The common case: one exact term; a bucket may still hold the pair in documents
-            # merged in from small segments.
-            m = wq.Term(bifield, exact[0], boost=self.boost).matcher(searcher, context)
-            bucket = pair_bucket(pairs[0])
-            if (bifield, bucket) not in reader:
-                return m
-            extra = self._checked(searcher, context, _ids(reader, bifield, bucket))
-            if not extra[0]:
-                return m
-            ids, scores = _collect(m)
-            return _merged(ids, scores, *extra)
-        cand: set[int] | None = None
-        for p in pairs:
-            docs = _ids(reader, bifield, p) if p in exact else set()
-            if (bifield, pair_bucket(p)) in reader:
-                docs |= _ids(reader, bifield, pair_bucket(p))
-            cand = docs if cand is None else cand & docs
-            if not cand:
-                return NullMatcher()
-        ids, scores = self._checked(searcher, context, cand or set())
-        if not ids:
-            return NullMatcher()
-        return ListMatcher(ids, weights=scores)
-
-    def _checked(self, searcher, context, cand: set[int]) -> tuple[list[int], list[float]]:
-        """Candidates having all the words (scored on them) and, if stored, the phrase."""
-        m = self._words_query().matcher(searcher, context)
-        field = searcher.schema[self.fieldname]
-        want = "\x00" + "\x00".join(self.words) + "\x00"
-        stemmed = getattr(field, "stemmed", True)
-        ids: list[int] = []
-        scores: list[float] = []
-        for dn in sorted(cand):
-            if not m.is_active():
-                break
-            if m.id() < dn:
-                m.skip_to(dn)
-                if not m.is_active():
-                    break
-            if m.id() != dn:
-                continue
-            if field.stored:
-                text = searcher.stored_fields(dn).get(self.fieldname) or ""
-                if want not in "\x00" + "\x00".join(analyze(text, stemmed)) + "\x00":
-                    continue
-            ids.append(dn)
-            scores.append(m.score())
-        return ids, scores
-
-
-def _ids(reader, fieldname: str, text: str) -> set[int]:
-    try:
-        return set(reader.postings(fieldname, text).all_ids())
-    except Exception:  # TermNotFound
-        return set()
-
-
-def _collect(m) -> tuple[list[int], list[float]]:
-    ids: list[int] = []
-    scores: list[float] = []
-    while m.is_active():
-        ids.append(m.id())
-        scores.append(m.score())
-        m.next()
-    return ids, scores
-
-
-def _merged(ids: list[int], scores: list[float], ids2: list[int], scores2: list[float]):
-    best = dict(zip(ids2, scores2, strict=True))
-    best.update(zip(ids, scores, strict=True))
-    order = sorted(best)
-    return ListMatcher(order, weights=[best[d] for d in order])
-
-
 def _tune(q: wq.Query, originals: dict[str, str]) -> wq.Query:
     """Faster prefix and fuzzy terms. Fuzzy terms keep the first FUZZY_PREFIX letters (Whoosh
     otherwise scans the whole term list) and free-word ones skip the author-name vocabulary."""
@@ -484,7 +257,10 @@ def _tune(q: wq.Query, originals: dict[str, str]) -> wq.Query:
             return fast
         if type(node) is wq.Prefix:
             return FastPrefix(node.fieldname, node.text, boost=node.boost)
-        if type(node) is wq.Phrase and node.fieldname in TEXT_FIELDS:
+        if type(node) is wq.TermRange:
+            return FastRange(node.fieldname, node.start, node.end, node.startexcl,
+                             node.endexcl, boost=node.boost, constantscore=True)
+        if type(node) is wq.Phrase and node.fieldname in PAIR_FIELDS:
             return PairPhrase(node.fieldname, list(node.words), boost=node.boost,
                               char_ranges=node.char_ranges)
         if isinstance(node, wq.Or) and len(node.subqueries) > 1 and all(
@@ -496,11 +272,25 @@ def _tune(q: wq.Query, originals: dict[str, str]) -> wq.Query:
     return q.accept(fix)
 
 
+def _bounded(text: str) -> tuple[str, str | None]:
+    """`text` cut to MAX_QUERY characters and its words to MAX_WORD, with a note if cut."""
+    note = None
+    if len(text) > MAX_QUERY:
+        text, note = text[:MAX_QUERY], f"Query cut to its first {MAX_QUERY} characters"
+    if any(len(w) > MAX_WORD for w in text.split()):
+        text = " ".join(w[:MAX_WORD] for w in text.split())
+        note = note or f"Words longer than {MAX_WORD} letters were cut"
+    return text, note
+
+
 def parse_query(text: str, parser: qparser.QueryParser) -> ParsedQuery:
     """Check and parse `text`; never raises. Malformed queries are searched as plain words."""
     problems: list[str] = []
     terms: list[str] = []
     cleaned = text.replace("?", " ").strip()
+    cleaned, cut = _bounded(cleaned)
+    if cut:
+        problems.append(cut)
     fallback = False
     try:
         rewritten, has_words = _rewrite(cleaned, terms, problems)
@@ -534,8 +324,7 @@ def parse_query(text: str, parser: qparser.QueryParser) -> ParsedQuery:
         return ParsedQuery(text, None, msg, [], False, fallback)
     fields = _leaf_fields(q)
     filters_only = bool(fields) and fields <= {"flags"} and not has_words
-    seen: set[str] = set()
-    terms = [t for t in terms if not (t in seen or seen.add(t))]
+    terms = list(dict.fromkeys(terms))
     return ParsedQuery(text, q, "; ".join(problems) or None, terms, filters_only, fallback)
 
 
@@ -574,3 +363,72 @@ def highlight_terms(q: wq.Query, reader) -> tuple[frozenset[str], tuple[str, ...
 
     walk(q)
     return frozenset(stems), tuple(prefixes)
+
+
+def truncated_parts(q: wq.Query) -> list[str]:
+    """Expanding parts of `q` that were cut to their budget by the last search."""
+    out = []
+    for leaf in q.leaves():
+        if getattr(leaf, "truncated", False):
+            out.append(f"{leaf.fieldname}:{getattr(leaf, 'text', '') or '[range]'}")
+    return out
+
+
+@dataclass
+class PlainQuery:
+    """A query of plain words (and is:/has: filters), searched by ranked retrieval."""
+
+    words: list[str]
+    prefix: str | None
+    flags: list[str]
+    note: str | None = None  # the query was cut to its budget
+
+
+_NOT_PLAIN = re.compile(r'[":()*~^\[\]{}]')
+_EDGE_PUNCT = ".,;:!?'"
+
+
+def plain_query(text: str, as_you_type: bool = False) -> PlainQuery | None:
+    """The words of `text` if it is only plain words and filters, else None (strict syntax:
+    operators, quotes, +/-, fields, wildcards and fuzzy keep their meaning). With
+    `as_you_type`, an unfinished last word (no space after it) becomes a prefix."""
+    note = None
+    if len(text) > MAX_WORD:
+        text, note = _bounded(text)
+    toks = text.replace("?", " ").split()
+    if not toks:
+        return None
+    words: list[str] = []
+    flags: list[str] = []
+    prefix: str | None = None
+    for i, tok in enumerate(toks):
+        low = tok.lower()
+        if low in FLAGS:
+            flags.append(FLAGS[low])
+            continue
+        if tok in _OPS or tok[0] in "+-":
+            return None
+        core = tok.strip(_EDGE_PUNCT)
+        if _NOT_PLAIN.search(core):
+            return None
+        m = _FIELD.match(tok)
+        if m and (m.group(1).lower() in FIELD_ALIASES or m.group(1).lower() in ("is", "has")):
+            return None
+        found = [w.lower() for w in _WORD.findall(core)]
+        last = i == len(toks) - 1
+        if last and as_you_type and found and not text[-1].isspace() and core == tok:
+            prefix = found.pop()
+        words.extend(found)
+    if not words and not prefix:
+        return None
+    return PlainQuery(words, prefix, flags, note)
+
+
+def as_prefix(query: str) -> str:
+    """`query` with its unfinished last word (2+ letters, no space after) as `word*`."""
+    m = re.search(r"(?<![\w~*\"])(\w{2,})$", query)
+    return query + "*" if m else query
+
+
+def replace_word(text: str, word: str, new: str) -> tuple[str, int]:
+    return re.subn(rf"(?i)(?<!\w){re.escape(word)}(?!\w)", new, text, count=1)

@@ -17,13 +17,16 @@ from whoosh.analysis import (
 )
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
-from whoosh.lang.porter import stem as porter_stem
+from whoosh.lang.snowball.english import EnglishStemmer
 from whoosh.support.charset import accent_map
 from whoosh.system import pack_uint
 
+from reader.search.fields import FIELDS, FREE_FIELDS
+
 # Bump when the schema or analysis changes: an index with another version is rebuilt.
 # 2: no positions; phrases use the `<field>_bi` word-pair fields.
-SCHEMA_VERSION = 2
+# 3: Snowball (Porter2) stems; derived titles in `dtitle`; the field table (fields.py).
+SCHEMA_VERSION = 3
 # Word pairs: most occur once, and a term per distinct pair would triple the build time and
 # the index size. A bulk-built segment gives its own term only to pairs seen in at least
 # PAIR_SAMPLE_MIN_DF of its first PAIR_SAMPLE_DOCS documents (the frequent ones, whose
@@ -36,7 +39,12 @@ PAIR_BUCKETS = 1 << 12
 WORD_PATTERN = r"\w+(?:\.?\w+)*"  # Whoosh's default tokenizer pattern, without a capture group
 _WORD_RE = re.compile(WORD_PATTERN, re.UNICODE)
 _STOP = frozenset(STOP_WORDS)
+MAX_STEMMED = 40  # longer words are indexed and searched as they are
 BIGRAM_SUFFIX = "_bi"
+# Snowball English (Porter2) merges the forms a reader means as one word (generating and
+# generation -> generat, regularizing and regularization -> regular) where Porter splits
+# them, and keeps general/generation and new/news apart (see tests/test_search.py).
+_snowball = EnglishStemmer().stem
 
 
 class _TermCache(dict):
@@ -53,8 +61,10 @@ class _TermCache(dict):
     def __missing__(self, w: str) -> str:
         if len(w) < 2 or w in _STOP:
             t = ""
+        elif len(w) > MAX_STEMMED:
+            t = w  # not a word (a hash, a pasted blob): stemming it costs seconds
         elif self.stemmed:
-            t = porter_stem(w)
+            t = _snowball(w)
         else:
             t = w.translate(accent_map)
         self[w] = t
@@ -65,9 +75,20 @@ _STEMS = _TermCache(stemmed=True)
 _FOLDED = _TermCache(stemmed=False)
 
 
+_STOP_STEMS: dict[str, str] = {}
+
+
 def cached_stem(word: str) -> str:
-    """Porter stem of an already-lowercased word, memoised (stemming dominates analysis time)."""
-    return _STEMS[word] or porter_stem(word)  # stop words are stemmed uncached
+    """Stem of an already-lowercased word, memoised (stemming dominates analysis time)."""
+    st = _STEMS[word]
+    if st:
+        return st
+    st = _STOP_STEMS.get(word)  # stop and 1-letter words: not indexed, but stemmed the same
+    if st is None:
+        st = _snowball(word) if len(word) <= MAX_STEMMED else word
+        if len(_STOP_STEMS) < 100_000:
+            _STOP_STEMS[word] = st
+    return st
 
 
 def stem_analyzer():
@@ -209,37 +230,39 @@ class FastNamePairs(FastNames):
     pairs = True
 
 
-# Fields searched by free words, in BM25F order of importance.
-TEXT_FIELDS = ["title", "method", "abstract", "authors", "tagtext", "note", "comments"]
+# Fields searched by free words, in order of importance.
+TEXT_FIELDS = FREE_FIELDS
 
 
 def build_schema() -> Schema:
-    """Fields: `id` is stored (and a column, for fast hit lists); everything else is index-only.
+    """The Whoosh schema from the field table (fields.py).
 
-    The abstract and title are stored too so snippets and more-like-this need no round trip.
-    Each free-text field has a `<name>_bi` twin holding its word pairs: a phrase is then a
-    term lookup instead of a positions check (see query.PairPhrase).
+    `id` is stored (and a column, for fast hit lists); the abstract and title are stored too
+    so snippets and phrase checks need no round trip. Each word field has a `<name>_bi` twin
+    holding its word pairs: a phrase is then a term lookup instead of a positions check
+    (see query.PairPhrase). Ranking weights are applied at query time (rank.py), so the
+    index keeps raw frequencies.
     """
     stem = stem_analyzer()
     names = _name_analyzer()
-    boosts = {"title": 3.0, "method": 2.0}
-    fields = {
-        "id": FastID(stored=True, unique=True, sortable=True),
-        "venue": TEXT(analyzer=StandardAnalyzer(stoplist=None)),
-        # shift_step=0: one term per year instead of 8 tiered ones; ranges over ~100 years
-        # of terms are cheap anyway.
-        "year": NUMERIC(int, bits=32, signed=False, shift_step=0),
-        # Tags: exact lowercase keywords for `tag:`, and their words in `tagtext` for free text.
-        "tags": FastKeyword(commas=True, scorable=True),
-        # is:/has: filters as keywords: starred/unstarred/read/unread/hasnote.
-        "flags": FastKeyword(),
-    }
-    for name in TEXT_FIELDS:
-        boost = boosts.get(name, 1.0)
-        if name == "authors":
-            fields[name] = FastNames(names, boost)
-            fields[name + BIGRAM_SUFFIX] = FastNamePairs(names, boost)
+    fields: dict = {}
+    for sf in FIELDS:
+        if sf.kind == "id":
+            fields[sf.name] = FastID(stored=sf.stored, unique=True, sortable=True)
+        elif sf.kind == "venue":
+            fields[sf.name] = TEXT(analyzer=StandardAnalyzer(stoplist=None))
+        elif sf.kind == "numeric":
+            # shift_step=0: one term per year instead of 8 tiered ones; ranges over ~100
+            # years of terms are cheap anyway.
+            fields[sf.name] = NUMERIC(int, bits=32, signed=False, shift_step=0)
+        elif sf.kind == "keyword":
+            # tags: exact lowercase keywords (commas); flags: is:/has: filters.
+            fields[sf.name] = FastKeyword(commas=sf.name == "tags", scorable=sf.name == "tags")
+        elif sf.kind == "names":
+            fields[sf.name] = FastNames(names, 1.0)
+            fields[sf.name + BIGRAM_SUFFIX] = FastNamePairs(names, 1.0)
         else:
-            fields[name] = FastText(stem, boost, stored=name in ("title", "abstract"))
-            fields[name + BIGRAM_SUFFIX] = FastPairs(stem, boost)
+            fields[sf.name] = FastText(stem, 1.0, stored=sf.stored)
+            if sf.pairs:
+                fields[sf.name + BIGRAM_SUFFIX] = FastPairs(stem, 1.0)
     return Schema(**fields)

@@ -212,6 +212,7 @@ class _PostingsWriter:
                 weights = bmaxw
             else:
                 weights = tuple([f * boost for f in fr])
+            vals: bytes | tuple[bytes, ...] | None
             if fixed == 0:
                 vals = None
             elif fixed == 4:
@@ -224,6 +225,7 @@ class _PostingsWriter:
             bmin: int | None = None
             bmax = 0
             if lengths is not None:
+                bl: tuple[int, ...]
                 if k == 1:
                     bl = (lengths[ids[0]],) if ids[0] < len(lengths) else (0,)
                 else:
@@ -248,3 +250,26 @@ class _PostingsWriter:
                               0 if minlen is None else length_to_byte(minlen),
                               length_to_byte(maxlen), maxw, docs[0], docs[-1])
         return head + pack_long(offset) + pack_int(len(buf))
+
+
+def merge_small_segments(at_least: int, small_segment: int):
+    """Merge policy: fold the segments under small_segment documents into the new one when
+    there are `at_least` of them; big segments (from rebuilds) are never rewritten."""
+
+    def policy(writer, segments: list) -> list:
+        small = [s for s in segments if s.doc_count_all() < small_segment]
+        if len(small) < at_least:
+            return segments
+        from whoosh.reading import SegmentReader
+
+        keep = []
+        for seg in segments:
+            if seg.doc_count_all() < small_segment:
+                reader = SegmentReader(writer.storage, writer.schema, seg)
+                writer.add_reader(reader)
+                reader.close()
+            else:
+                keep.append(seg)
+        return keep
+
+    return policy

@@ -35,13 +35,15 @@ def _docs_for(conn: sqlite3.Connection, ids: Sequence[str]) -> list[dict]:
         comments.setdefault(pid, []).append(comment)
     docs = []
     for r in conn.execute(
-        f"SELECT id, title, abstract_text, method, venue, year, authors, starred, read, added_at "
+        f"SELECT id, title, abstract_text, method, venue, year, authors, starred, read, added_at, "
+        f"title_source "
         f"FROM papers WHERE id IN ({q})", ids
     ):
         pid = r[0]
         docs.append({
             "id": pid,
             "title": r[1],
+            "title_source": r[10],
             "abstract": r[2],
             "method": r[3] or "",
             "venue": r[4] or "",

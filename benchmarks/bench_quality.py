@@ -1,0 +1,289 @@
+"""Search quality and latency as a user meets them, against same-run references.
+
+Usage: python benchmarks/bench_quality.py [--lib DIR] [--sample 1000] [--seed 1] [--typed 50]
+       [--skip-import] [--parts known,typing,related,like,import]
+
+- known: titles of a random sample of papers typed as plain-word queries against the
+  abstract-only import of papers.jsonl (records without titles, as the seeds are); the
+  paper's own abstract is the answer. MRR@10, R@10, zero-hit share, p50/p95 ms, beside
+  SQLite FTS5 bm25 (porter) OR over the same abstracts and the same words.
+- typing: per-keystroke latency typing queries character by character (as_you_type=True),
+  beside FTS5 with the last word as a prefix.
+- related: ICLR 2018 papers with author keywords (related = shares a keyword), P@10 of
+  Library.related beside TF-IDF cosine; related p95 ms at 50k.
+- like: "more like these" from 5 papers sharing a keyword (labels with 15 papers up to 5% of
+  the pool) beside a TF-IDF centroid and a LinearSVC on TF-IDF (arxiv-sanity-lite).
+- import: Library.import_files on the title-less 50k JSONL (abstracts/s).
+scikit-learn is needed for the TF-IDF references only (not a Reader dependency).
+Not a test: prints figures. Use another --seed for a held-out sample.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml_conference_corpus"
+PAPERS = CORPORA / "papers.jsonl"
+ICLR = CORPORA / "raw_paperlists" / "iclr2018.json"
+_WORD = re.compile(r"\w+")
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))] if xs else 0.0
+
+
+def ms(xs: list[float]) -> str:
+    return f"p50 {pct(xs, 50):6.1f}  p95 {pct(xs, 95):6.1f}  max {max(xs, default=0):6.1f} ms"
+
+
+def ratio(a: list[float], b: list[float], p: float = 95) -> str:
+    return f"{pct(a, p) / max(pct(b, p), 1e-9):.2f}x"
+
+
+def words_of(title: str) -> str:
+    return " ".join(_WORD.findall(title))
+
+
+def write_titleless(records: list[dict], path: Path) -> None:
+    with path.open("w", encoding="utf-8") as f:
+        for r in records:
+            f.write(json.dumps({"abstract": r["abstract"]}) + "\n")
+
+
+def open_library(lib_dir: Path, records: list[dict], label: str, do_import: bool):
+    """The library in lib_dir, importing `records` title-less if it is empty."""
+    from reader.services import Library
+
+    lib = Library.open(lib_dir, seed_if_empty=False)
+    if do_import and lib.counts().total == 0:
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / f"{label}.jsonl"
+            write_titleless(records, src)
+            t = time.perf_counter()
+            lib.import_files([src], index=False)
+            t_store = time.perf_counter() - t
+            lib.sync_index()
+            t_all = time.perf_counter() - t
+        print(f"[import {label}] {len(records):,} abstracts: store {t_store:.1f} s, index "
+              f"{t_all - t_store:.1f} s, {len(records) / t_all:,.0f} abstracts/s")
+    return lib
+
+
+def fts_for(lib) -> sqlite3.Connection:
+    """FTS5 (porter) over the library's plain abstracts, keyed by paper id."""
+    src = lib._reader()
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE f USING fts5(pid UNINDEXED, body, tokenize='porter unicode61')")
+    db.executemany("INSERT INTO f VALUES (?, ?)",
+                   src.execute("SELECT id, abstract_text FROM papers"))
+    return db
+
+
+def fts_or(db: sqlite3.Connection, words: list[str], prefix: str | None = None,
+           limit: int = 10) -> list[str]:
+    terms = [f'"{w}"' for w in words] + ([f'"{prefix}"*'] if prefix else [])
+    if not terms:
+        return []
+    sql = "SELECT pid FROM f WHERE f MATCH ? ORDER BY bm25(f) LIMIT ?"
+    return [r[0] for r in db.execute(sql, [" OR ".join(terms), limit])]
+
+
+def known_item(lib, db, records: list[dict], sample: int, seed: int, page: int | None) -> None:
+    from reader.models import paper_id_for
+
+    rng = random.Random(seed)
+    picked = rng.sample([r for r in records if r.get("title")], sample)
+    stats: dict[str, dict] = {k: {"rr": [], "hit": 0, "zero": 0, "ms": []} for k in ("reader", "fts5")}
+    for r in picked:
+        target = paper_id_for(r["abstract"])
+        q = words_of(r["title"])
+        t = time.perf_counter()
+        res = lib.search(q, limit=page)
+        stats["reader"]["ms"].append((time.perf_counter() - t) * 1000)
+        got = res.ids[:10]
+        t = time.perf_counter()
+        fgot = fts_or(db, q.split())
+        stats["fts5"]["ms"].append((time.perf_counter() - t) * 1000)
+        for name, ids, total in (("reader", got, res.total), ("fts5", fgot, len(fgot))):
+            s = stats[name]
+            s["zero"] += total == 0
+            if target in ids:
+                s["rr"].append(1 / (ids.index(target) + 1))
+                s["hit"] += 1
+            else:
+                s["rr"].append(0.0)
+    print(f"[known-item] {sample} titles as plain-word queries, seed {seed}, "
+          f"{lib.counts().total:,} title-less abstracts, first page of {page} hits")
+    for name, s in stats.items():
+        print(f"  {name:7s} MRR@10 {statistics.mean(s['rr']):.3f}  R@10 {s['hit'] / sample:.3f}  "
+              f"zero-hit {s['zero'] / sample:.1%}  {ms(s['ms'])}")
+    print(f"  reader/fts5 p95 {ratio(stats['reader']['ms'], stats['fts5']['ms'])}, "
+          f"p50 {ratio(stats['reader']['ms'], stats['fts5']['ms'], 50)}")
+
+
+def typing(lib, db, records: list[dict], n: int, seed: int) -> None:
+    rng = random.Random(seed + 1000)
+    picked = rng.sample([r for r in records if r.get("title")], n)
+    mine: list[float] = []
+    fts: list[float] = []
+    zero = keys = 0
+    for r in picked:
+        q = words_of(r["title"])
+        for i in range(1, len(q) + 1):
+            text = q[:i]
+            keys += 1
+            t = time.perf_counter()
+            res = lib.search(text, as_you_type=True, limit=100)
+            mine.append((time.perf_counter() - t) * 1000)
+            # Every unfinished word here is a prefix of a word of the title.
+            zero += res.total == 0
+            parts = text.split()
+            unfinished = not text.endswith(" ")
+            words = parts[:-1] if unfinished else parts
+            t = time.perf_counter()
+            fts_or(db, words, parts[-1] if unfinished and parts else None, limit=100)
+            fts.append((time.perf_counter() - t) * 1000)
+    print(f"[as you type] {n} titles typed character by character: {keys} keystrokes")
+    print(f"  reader  {ms(mine)}  zero-hit keystrokes {zero / keys:.1%}")
+    print(f"  fts5    {ms(fts)}  (last word as prefix)")
+    print(f"  reader/fts5 p95 {ratio(mine, fts)}")
+
+
+def load_iclr() -> list[dict]:
+    data = json.loads(ICLR.read_text("utf-8"))
+    out = []
+    for p in data:
+        kws = {k.strip().lower() for k in (p.get("keywords") or "").split(";") if k.strip()}
+        if kws and (p.get("abstract") or "").strip():
+            out.append({"abstract": p["abstract"], "title": p.get("title", ""), "kws": kws})
+    return out
+
+
+def tfidf(texts: list[str]):
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    return TfidfVectorizer(stop_words="english", sublinear_tf=True, min_df=2).fit_transform(texts)
+
+
+def related(lib_dir: Path, lib50k, seed: int, do_import: bool) -> None:
+    from reader.models import paper_id_for
+
+    papers = load_iclr()
+    lib = open_library(lib_dir, papers, "iclr2018", do_import)
+    ids = [paper_id_for(p["abstract"]) for p in papers]
+    kws = dict(zip(ids, (p["kws"] for p in papers), strict=True))
+    X = tfidf([lib.paper(i)["abstract"] if lib.paper(i) else p["abstract"]
+               for i, p in zip(ids, papers, strict=True)])
+    sims = (X @ X.T).toarray()
+    pos = {pid: n for n, pid in enumerate(ids)}
+    p_mine, p_tfidf, times = [], [], []
+    for n, pid in enumerate(ids):
+        t = time.perf_counter()
+        got = [i for i, _ in lib.related(pid, limit=10)]
+        times.append((time.perf_counter() - t) * 1000)
+        p_mine.append(sum(bool(kws[pid] & kws.get(g, set())) for g in got) / 10)
+        row = sims[n].copy()
+        row[n] = -1
+        top = row.argsort()[::-1][:10]
+        p_tfidf.append(sum(bool(kws[pid] & kws[ids[j]]) for j in top) / 10)
+    print(f"[related] ICLR 2018, {len(ids)} papers with keywords (related = shares a keyword)")
+    print(f"  reader related P@10 {statistics.mean(p_mine):.3f}   TF-IDF cosine "
+          f"{statistics.mean(p_tfidf):.3f}   ({ms(times)} at {len(ids)})")
+    rng = random.Random(seed)
+    all_ids = lib50k.paper_ids()
+    t50 = []
+    for pid in rng.sample(all_ids, min(300, len(all_ids))):
+        t = time.perf_counter()
+        lib50k.related(pid, limit=10)
+        t50.append((time.perf_counter() - t) * 1000)
+    print(f"  related at {len(all_ids):,}: {ms(t50)}")
+    like_tag(lib, ids, kws, X, pos, seed)
+    lib.close()
+
+
+def like_tag(lib, ids: list[str], kws: dict[str, set[str]], X, pos: dict[str, int], seed: int) -> None:
+    import numpy as np
+    from sklearn.svm import LinearSVC
+
+    rng = random.Random(seed)
+    counts: dict[str, list[str]] = {}
+    for pid in ids:
+        for k in kws[pid]:
+            counts.setdefault(k, []).append(pid)
+    labels = sorted(k for k, v in counts.items() if 15 <= len(v) <= 0.05 * len(ids))
+    scores: dict[str, list[float]] = {"reader": [], "centroid": [], "svm": []}
+    times = []
+    for label in labels:
+        members = set(counts[label])
+        seeds = rng.sample(sorted(members), 5)
+        rows = [pos[s] for s in seeds]
+        t = time.perf_counter()
+        got = [i for i, _ in lib.more_like(seeds, limit=10)]
+        times.append((time.perf_counter() - t) * 1000)
+        scores["reader"].append(sum(g in members for g in got) / 10)
+        cen = np.asarray(X[rows].mean(axis=0)).ravel()
+        sim = X @ cen
+        sim[rows] = -1e9
+        scores["centroid"].append(sum(ids[j] in members for j in np.argsort(-sim)[:10]) / 10)
+        y = np.zeros(len(ids))
+        y[rows] = 1
+        svm = LinearSVC(class_weight="balanced", max_iter=10000, tol=1e-6, C=0.1).fit(X, y)
+        d = svm.decision_function(X)
+        d[rows] = -1e9
+        scores["svm"].append(sum(ids[j] in members for j in np.argsort(-d)[:10]) / 10)
+    print(f"[like tag] {len(labels)} keywords with 15..{int(0.05 * len(ids))} papers, 5 seeds each")
+    print("  " + "   ".join(f"{k} P@10 {statistics.mean(v):.3f}" for k, v in scores.items())
+          + f"   (reader {ms(times)})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lib", type=Path, help="library folder to reuse (created if missing)")
+    ap.add_argument("--sample", type=int, default=1000)
+    ap.add_argument("--typed", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--page", type=int, default=100,
+                    help="hits fetched at once (the rest come lazily through results.page)")
+    ap.add_argument("--limit", type=int, help="use only the first N papers of the corpus")
+    ap.add_argument("--parts", default="known,typing,related")
+    ap.add_argument("--skip-import", action="store_true", help="use --lib as it is")
+    a = ap.parse_args()
+    if not PAPERS.exists():
+        sys.exit(f"corpus not found: {PAPERS}")
+    records = []
+    with PAPERS.open(encoding="utf-8") as f:
+        for line in f:
+            records.append(json.loads(line))
+            if a.limit and len(records) >= a.limit:
+                break
+    parts = set(a.parts.split(","))
+    tmp = tempfile.TemporaryDirectory()
+    base = a.lib or Path(tmp.name)
+    lib = open_library(base / "lib50k" if a.lib is None else a.lib, records, "50k",
+                       not a.skip_import)
+    if lib.index_needs_sync():
+        lib.sync_index()
+    db = fts_for(lib)
+    lib.search("warm up")
+    if "known" in parts:
+        known_item(lib, db, records, a.sample, a.seed, a.page)
+    if "typing" in parts:
+        typing(lib, db, records, a.typed, a.seed)
+    if "related" in parts:
+        related(Path(tmp.name) / "iclr", lib, a.seed, True)
+    lib.close()
+    tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""The search fields, declared once: the schema, the document builder and the query parser read this table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SearchField:
+    """One indexed field.
+
+    kind: "text" (stemmed words), "names" (accent-folded words), "keyword", "id", "numeric",
+    "venue". `free`: searched by plain words; `boost`: its weight in ranking (1 = abstract).
+    `aliases`: the names a user may type before ":" (empty: not addressable).
+    `pairs`: has a `<name>_bi` twin with its word pairs, for phrases.
+    """
+
+    name: str
+    kind: str
+    aliases: tuple[str, ...] = ()
+    boost: float = 1.0
+    free: bool = False
+    pairs: bool = False
+    stored: bool = False
+    highlight: bool = False
+
+
+# The real title weighs more than the abstract; a title derived from the abstract (`dtitle`)
+# repeats the abstract's words, so it is searchable by `title:` but never counted twice by
+# free words. The method name is detected in the abstract: `method:` only, for the same reason.
+FIELDS: tuple[SearchField, ...] = (
+    SearchField("id", "id", stored=True),
+    SearchField("title", "text", ("title",), 2.5, free=True, pairs=True, stored=True, highlight=True),
+    SearchField("dtitle", "text", (), 1.0, pairs=True, highlight=True),
+    SearchField("method", "text", ("method",), 1.0, pairs=True, highlight=True),
+    SearchField("abstract", "text", ("abstract",), 1.0, free=True, pairs=True, stored=True,
+                highlight=True),
+    SearchField("authors", "names", ("author", "authors"), 1.0, free=True, pairs=True,
+                highlight=True),
+    SearchField("tagtext", "text", (), 1.0, free=True, pairs=True, highlight=True),
+    SearchField("note", "text", ("note",), 1.0, free=True, pairs=True, highlight=True),
+    SearchField("comments", "text", ("comment", "comments"), 1.0, free=True, pairs=True,
+                highlight=True),
+    SearchField("venue", "venue", ("venue",)),
+    SearchField("year", "numeric", ("year",)),
+    SearchField("tags", "keyword", ("tag", "tags")),
+    SearchField("flags", "keyword"),
+)
+BY_NAME = {f.name: f for f in FIELDS}
+# Fields searched by free words, in order of importance.
+FREE_FIELDS = [f.name for f in FIELDS if f.free]
+# Every field with word pairs (phrases are matched on `<name>_bi`).
+PAIR_FIELDS = [f.name for f in FIELDS if f.pairs]
+# What a user may type before ":" -> field name.
+ALIASES = {a: f.name for f in FIELDS for a in f.aliases}
+# A typed field that also searches another field ("title:" finds derived titles too).
+ALSO = {"title": "dtitle"}
+HIGHLIGHT = frozenset(f.name for f in FIELDS if f.highlight)
+# Years the index can hold (a 32-bit unsigned column); others are left out of the document.
+YEAR_MIN, YEAR_MAX = 0, 9999

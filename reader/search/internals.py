@@ -1,0 +1,100 @@
+"""Bulk reads of Whoosh-Reloaded 2.7.5 segments (posting blocks, length bytes), with public-API fallbacks.
+
+Whoosh reads postings one at a time through matcher objects (~1 µs each in Python); the ranker
+reads whole blocks instead. Everything that touches private attributes on the read side is here;
+tests/test_search_internals.py pins the Whoosh version and compares with the public API.
+"""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from whoosh.util.numeric import byte_to_length
+
+WHOOSH_VERSION = "2.7.5"  # the version these reads were written against (see the tests)
+
+
+# (segment id, field, term) -> (ids, weights): segments never change, so entries stay
+# valid; typing re-reads the same words at every keystroke. Bounded by postings held.
+_cache: OrderedDict[tuple[str, str, str], tuple[array, array]] = OrderedDict()
+_cached = 0
+CACHE_POSTINGS = 3_000_000  # ~24 MB
+_lock = threading.Lock()
+
+
+def postings(leaf, fieldname: str, btext: bytes | str) -> tuple[Sequence[int], Sequence[float]]:
+    """(document numbers, weights) of one term in one segment, memoised; empty if absent."""
+    global _cached
+    seg = leaf.segment() if hasattr(leaf, "segment") else None
+    if seg is None:
+        return _postings(leaf, fieldname, btext)
+    term = btext.decode("utf-8") if isinstance(btext, bytes) else btext
+    key = (seg.segment_id(), fieldname, term)
+    with _lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+            return hit
+    ids, weights = _postings(leaf, fieldname, btext)
+    value = (array("I", ids), array("f", weights))
+    with _lock:
+        if key not in _cache:
+            _cache[key] = value
+            _cached += len(ids)
+            while _cached > CACHE_POSTINGS and _cache:
+                _, (old, _w) = _cache.popitem(last=False)
+                _cached -= len(old)
+    return value
+
+
+def _postings(leaf, fieldname: str, btext: bytes | str) -> tuple[list[int], list[float]]:
+    try:
+        m = leaf.postings(fieldname, btext)
+    except Exception:  # TermNotFound
+        return [], []
+    ids: list[int] = []
+    weights: list[float] = []
+    if hasattr(m, "_read_ids") and hasattr(m, "_next_block") and hasattr(m, "_blocklength"):
+        try:
+            while m.is_active():
+                m._read_ids()
+                m._read_weights()
+                ids.extend(m._ids)
+                weights.extend(m._weights)
+                m._next_block()
+            return ids, weights
+        except (AttributeError, TypeError):
+            m = leaf.postings(fieldname, btext)
+            ids, weights = [], []
+    while m.is_active():  # public API: one posting at a time
+        ids.append(m.id())
+        weights.append(m.weight())
+        m.next()
+    return ids, weights
+
+
+def length_bytes(leaf, fieldname: str) -> bytes:
+    """Each document's field length in one segment, as Whoosh's length byte (0: empty)."""
+    n = leaf.doc_count_all()
+    perdoc = getattr(leaf, "_perdoc", None)
+    get = getattr(perdoc, "_cached_reader", None)
+    if get is not None:
+        try:
+            from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
+
+            col = get(_lenfield(fieldname), LENGTHS_COLUMN)
+            if col is None:
+                return bytes(n)
+            return bytes(col[i] for i in range(n))
+        except (ImportError, AttributeError, TypeError):
+            pass
+    from whoosh.util.numeric import length_to_byte
+
+    return bytes(length_to_byte(leaf.doc_field_length(i, fieldname, 0) or 0) for i in range(n))
+
+
+def byte_length(b: int) -> int:
+    return byte_to_length(b)

@@ -1,0 +1,318 @@
+"""Ranked retrieval for plain-word queries: BM25 over the free fields, every word optional,
+papers with more of the (rarer) words first; the last word may be a prefix (as you type)."""
+
+from __future__ import annotations
+
+import heapq
+import math
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from operator import itemgetter
+
+from reader.search.fields import BY_NAME, FREE_FIELDS
+from reader.search.internals import byte_length, length_bytes, postings
+from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket, plain_words
+
+K1 = 1.2
+B = 0.75
+# Coordination: a paper's BM25 score is multiplied by (share of the query's idf it covers)
+# ** COORD, so papers with all the words come first unless a partial match is far better.
+COORD = 1.0
+COORD_BY_IDF = True  # the share of the query's idf a paper covers (else: of its words)
+PAIR_WEIGHT = 1.0  # bonus for two query words next to each other (as a share of their idf)
+PREFIX_EXPANSIONS = 16  # completions of the unfinished word searched (the most frequent)
+SHORT_PREFIX_EXPANSIONS = {1: 3, 2: 6}  # fewer for 1-2 letters: their words are the commonest
+PREFIX_SCAN = 4000  # terms looked at to choose them (bounds short prefixes like "c")
+# A word in more than 1/COMMON_DIVISOR of the papers only scores papers found by the rarer
+# words (its postings are looked up, not walked): most of the work, little of the ranking.
+COMMON_DIVISOR = 20
+COMMON_MIN = 1000  # ... and in more than this many (small libraries: every word counts)
+POSTINGS_BUDGET = 400_000  # postings read per query; the rarest words are read first
+_TIME_BUDGET = 0.5  # seconds; later words are skipped past it (with a note)
+
+
+@dataclass
+class Ranking:
+    """Matched documents (searcher-wide numbers) and scores; ordered lazily."""
+
+    scores: dict[int, float]
+    stems: list[str] = field(default_factory=list)
+    prefix: str | None = None
+    expansions: list[str] = field(default_factory=list)
+    note: str | None = None
+    _order: list[int] | None = None
+
+    def top(self, n: int | None) -> list[tuple[int, float]]:
+        if n is None or n >= len(self.scores) // 4:
+            return [(d, self.scores[d]) for d in self.order()[:n]]
+        return heapq.nlargest(n, self.scores.items(), key=_SCORE)
+
+    def order(self) -> list[int]:
+        if self._order is None:
+            # Stable: equal scores keep document order (older papers first).
+            self._order = [d for d, _ in sorted(self.scores.items(), key=_SCORE, reverse=True)]
+        return self._order
+
+
+_SCORE = itemgetter(1)
+
+
+# (segment id, field) -> the segment's length bytes; segments never change.
+_lengths: dict[tuple[str, str], bytes] = {}
+_lengths_lock = threading.Lock()
+
+
+def _segment_lengths(leaf, fieldname: str) -> bytes:
+    seg = leaf.segment()
+    key = (seg.segment_id(), fieldname) if seg is not None else None
+    if key is not None:
+        hit = _lengths.get(key)
+        if hit is not None:
+            return hit
+    lens = length_bytes(leaf, fieldname)
+    if key is not None:
+        with _lengths_lock:
+            if len(_lengths) > 512:
+                _lengths.clear()
+            _lengths[key] = lens
+    return lens
+
+
+def _norms(reader, fieldname: str, n_docs: int) -> list[float]:
+    """K1 * length normalisation for each of the 256 length bytes."""
+    avg = (reader.field_length(fieldname) / n_docs) if n_docs else 1.0
+    avg = avg or 1.0
+    return [K1 * ((1 - B) + B * byte_length(b) / avg) for b in range(256)]
+
+
+_LOGTF = [0.0] + [1 + math.log(tf) for tf in range(1, 256)]
+
+
+def _cos_norms() -> list[float]:
+    """1 / sqrt(length) for each of the 256 length bytes (cosine's document norm)."""
+    return [1 / math.sqrt(byte_length(b) or 1) for b in range(256)]
+
+
+def _idf(df: int, n: int) -> float:
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPANSIONS) -> list[str]:
+    """The `limit` most frequent terms starting with `prefix` (a bounded scan), plus stems
+    shorter than the typed prefix ("generati" -> "generat")."""
+    segs = tuple(leaf.segment().segment_id() for leaf, _ in reader.leaf_readers())
+    key = (segs, fieldname, prefix, limit)
+    hit = _expansions.get(key)
+    if hit is not None:
+        return hit
+    scan = PREFIX_SCAN if len(prefix) > 1 else PREFIX_SCAN // 8
+    found: list[tuple[int, str]] = []
+    try:
+        for i, (btext, info) in enumerate(reader.iter_prefix(fieldname, prefix)):
+            if i >= scan:
+                break
+            found.append((info.doc_frequency(), btext.decode("utf-8") if isinstance(btext, bytes) else btext))
+    except Exception:  # no such field in this index
+        return []
+    best = [t for _, t in heapq.nlargest(limit, found)]
+    field = reader.schema[fieldname]
+    if getattr(field, "stemmed", False):  # the typed word whole: its stem may be much shorter
+        st = cached_stem(prefix)
+        if st not in best and (fieldname, st) in reader:
+            best.append(st)
+    for n in range(len(prefix) - 1, max(3, len(prefix) - 4) - 1, -1):
+        cut = prefix[:n]
+        if cut not in best and (fieldname, cut) in reader:
+            best.append(cut)
+    with _lengths_lock:
+        if len(_expansions) > 4096:
+            _expansions.clear()
+        _expansions[key] = best
+    return best
+
+
+# (segment ids, field, prefix, limit) -> expansions: typing asks for the same ones again.
+_expansions: dict[tuple, list[str]] = {}
+
+
+def rank(searcher, words: list[str], *, prefix: str | None = None,
+         allowed: set[int] | None = None, fields: Iterable[str] = FREE_FIELDS,
+         weights: dict[str, float] | None = None, budget_s: float = _TIME_BUDGET,
+         coord: bool = True, cosine: bool = False,
+         max_postings: int = POSTINGS_BUDGET) -> Ranking:
+    """Score every document with at least one of `words` (raw query words, analysed here)
+    or a completion of `prefix`; `allowed` limits the documents (filters, views).
+
+    `weights` gives a weight per stem (more-like-this); plain queries weigh every word 1.
+    `cosine`: tf-idf cosine instead of BM25 (each document's weight divided by the square
+    root of its length, a stand-in for its vector norm): better for more-like-this.
+    """
+    t0 = time.perf_counter()
+    reader = searcher.reader()
+    n_all = max(1, reader.doc_count_all())
+    stems = list(dict.fromkeys(analyze(" ".join(words)))) if weights is None else list(weights)
+    fields = [f for f in fields if f in reader.schema and reader.field_length(f)]
+    # One "query word" = a list of (field, term) alternatives; a prefix word has several.
+    qwords: list[tuple[str, float, list[tuple[str, str]]]] = []
+    for st in stems:
+        qwords.append((st, (weights or {}).get(st, 1.0), [(f, st) for f in fields]))
+    expansions: list[str] = []
+    if prefix and len(prefix) == 1 and stems:
+        prefix = None  # "graph n": one letter adds little to the finished words, at a high cost
+    if prefix:
+        alts: list[tuple[str, str]] = []
+        limit = SHORT_PREFIX_EXPANSIONS.get(len(prefix), PREFIX_EXPANSIONS)
+        for f in fields:
+            for t in expand_prefix(reader, f, prefix, limit):
+                alts.append((f, t))
+                if t not in expansions:
+                    expansions.append(t)
+        if alts:
+            qwords.append(("*" + prefix, 1.0, alts))
+    # idf of a word: from its most frequent alternative in the main field(s).
+    infos = []
+    for label, wt, alts in qwords:
+        dfs = {(f, t): reader.doc_frequency(f, t) for f, t in alts}
+        df = max(dfs.values(), default=0)
+        if df == 0:
+            continue
+        infos.append((df, label, wt, alts, dfs))
+    infos.sort(key=itemgetter(0))  # rarest first: they decide the ranking; cut the commonest
+    scores: dict[int, float] = {}
+    cover: dict[int, float] = {}
+    matched: dict[str, dict[int, float]] = {}  # stem -> its documents
+    total_idf = 0.0
+    read = 0
+    skipped: list[str] = []
+    norms = {f: _cos_norms() if cosine else _norms(reader, f, n_all) for f in fields}
+    leaves = list(reader.leaf_readers())
+    for df, label, wt, alts, dfs in infos:
+        if scores and (read + df > max_postings or time.perf_counter() - t0 > budget_s):
+            skipped.append(label.lstrip("*"))
+            continue
+        idf = _idf(df, n_all) * wt
+        total_idf += idf if COORD_BY_IDF else 1.0
+        is_prefix = label.startswith("*")
+        # Common words only score the papers the rarer words found.
+        only = (scores if scores and df * COMMON_DIVISOR > n_all and df > COMMON_MIN
+                and len(scores) < df else None)
+        per: dict[int, float] = {}
+        for f, t in alts:
+            if not dfs[(f, t)]:
+                continue
+            fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * wt * (1.0 if cosine else K1 + 1)
+            norm = norms[f]
+            for leaf, base in leaves:
+                ids, tfs = postings(leaf, f, t)
+                if not ids:
+                    continue
+                read += len(ids)
+                lens = _segment_lengths(leaf, f)
+                if only is not None:
+                    tf_of = dict(zip(ids, tfs, strict=True)).get
+                    found = [d - base for d in only if base <= d and tf_of(d - base) is not None]
+                    if not found:
+                        continue
+                    ids = found
+                    tfs = [tf_of(d) or 0.0 for d in found]
+                get = per.get
+                for d, tf, lb in zip(ids, tfs, map(lens.__getitem__, ids), strict=True):
+                    c = fw * _LOGTF[int(tf)] * norm[lb] if cosine else fw * tf / (tf + norm[lb])
+                    d += base
+                    old = get(d)
+                    if old is None:
+                        per[d] = c
+                    elif is_prefix:
+                        if c > old:
+                            per[d] = c
+                    else:
+                        per[d] = old + c
+        if not is_prefix:
+            matched[label] = per
+        sget = scores.get
+        cget = cover.get
+        share = idf if COORD_BY_IDF else 1.0
+        for d, c in per.items():
+            scores[d] = sget(d, 0.0) + c
+            cover[d] = cget(d, 0.0) + share
+    if coord and len(infos) > 1 and total_idf > 0:
+        inv = 1.0 / total_idf
+        for d, sc in scores.items():
+            scores[d] = sc * (cover[d] * inv) ** COORD
+    if weights is None and len(stems) > 1:
+        _pair_bonus(searcher, leaves, stems, fields, scores, matched, n_all)
+    _drop_deleted(leaves, scores)
+    if allowed is not None:
+        scores = {d: s for d, s in scores.items() if d in allowed}
+    note = None
+    if skipped:
+        note = f"Query too broad: left out {', '.join(skipped)} (time budget)"
+    return Ranking(scores, stems, prefix, expansions, note)
+
+
+def _pair_bonus(searcher, leaves, stems: list[str], fields: list[str], scores: dict[int, float],
+                matched: dict[str, dict[int, float]], n_all: int) -> None:
+    """Two query words next to each other in a field add a bonus. The pair is read from the
+    field's word-pair twin: its own term if frequent, else its hashed bucket, which only
+    counts in papers having both words (so rebuilt and updated papers score alike)."""
+    reader = searcher.reader()
+    for a, b in zip(stems, stems[1:], strict=False):
+        both_a, both_b = matched.get(a), matched.get(b)
+        if not both_a or not both_b:
+            continue
+        pair = f"{a} {b}"
+        for f in fields:
+            bif = f + BIGRAM_SUFFIX
+            if bif not in reader.schema:
+                continue
+            bonus = PAIR_WEIGHT * BY_NAME[f].boost * (_idf(len(both_a), n_all)
+                                                      + _idf(len(both_b), n_all)) / 2
+            docs: set[int] = set()
+            for term in (pair, pair_bucket(pair)):
+                for leaf, base in leaves:
+                    ids, _ = postings(leaf, bif, term)
+                    docs.update(d + base for d in ids)
+            for d in docs:
+                if d in both_a and d in both_b and d in scores:
+                    scores[d] += bonus
+
+
+def _drop_deleted(leaves, scores: dict[int, float]) -> None:
+    for leaf, base in leaves:
+        if leaf.has_deletions():
+            for d in leaf.segment().deleted_docs():
+                scores.pop(d + base, None)
+
+
+def key_terms(reader, texts: list[str], n: int, max_df_divisor: int) -> dict[str, float]:
+    """The `n` stems with the highest summed tf-idf over `texts` (each text's vector
+    normalised first, so one long abstract does not dominate a set). Words in more than
+    1/max_df_divisor of the papers are left out (they say little about a topic)."""
+    total = max(1, reader.doc_count())
+    cap = max(50, total // max_df_divisor) if max_df_divisor else total
+    sums: dict[str, float] = {}
+    idf: dict[str, float] = {}
+    titled = bool(reader.field_length("title"))  # a title-less library: one lookup per word
+    for text in texts:
+        tf: dict[str, int] = {}
+        for w in plain_words(text):
+            if not w.isdigit():
+                st = cached_stem(w)
+                tf[st] = tf.get(st, 0) + 1
+        vec: dict[str, float] = {}
+        for st, f in tf.items():
+            if st not in idf:
+                df = reader.doc_frequency("abstract", st)
+                if titled:
+                    df = max(df, reader.doc_frequency("title", st))
+                idf[st] = math.log(total / df) if 1 < df <= cap else 0.0
+            if idf[st]:
+                vec[st] = (1 + math.log(f)) * idf[st]
+        norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
+        for st, v in vec.items():
+            sums[st] = sums.get(st, 0.0) + v / norm
+    top = sorted(sums.items(), key=lambda kv: kv[1], reverse=True)[:n]
+    best = top[0][1] if top else 1.0
+    return {st: v / best for st, v in top}

@@ -1,0 +1,291 @@
+"""Ranked plain-word search, as-you-type prefixes, paging, more-like-these and query budgets."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_search import DOCS, doc, ids, num
+
+from reader.search import SearchIndex
+from reader.search.documents import doc_fields
+
+
+@pytest.fixture
+def ix(tmp_path: Path):
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(DOCS, stamp=3, total=len(DOCS))
+    yield index
+    index.close()
+
+
+def synthetic(n: int) -> list[dict]:
+    words = ("graph neural network sparse attention policy gradient robot mode connectivity "
+             "generation regularization transformer diffusion kernel bandit").split()
+    return [doc(i + 100, f"Paper {i}", " ".join(words[(i * k) % len(words)] for k in range(1, 40))
+                + f" token{i} year{i % 30}", year=1990 + i % 40, authors=f"Author {i % 50}")
+            for i in range(n)]
+
+
+def test_plain_words_rank_all_words_first_and_never_zero(ix: SearchIndex) -> None:
+    r = ix.search("sparse attention zebra")  # "zebra" is in no paper
+    assert r.ranked and ids(r)[0] == num(1)
+    assert set(ids(r)[:2]) == {num(1), num(2)} and num(4) in ids(r)
+    assert ix.search("zebra unicorn").total == 0
+
+
+def test_explicit_syntax_keeps_strict_meaning(ix: SearchIndex) -> None:
+    assert set(ids(ix.search("sparse AND attention"))) == {num(1), num(2)}
+    assert ids(ix.search('"mode connectivity"')) == [num(3)]
+    assert set(ids(ix.search("sparse -graph"))) == {num(1), num(2)}
+    assert ids(ix.search("author:garipov")) == [num(3)]
+    r = ix.search("atention~")
+    assert num(1) in ids(r) and not r.ranked
+
+
+def test_derived_title_is_searchable_but_not_counted_twice(tmp_path: Path) -> None:
+    text = "Sparse attention for fast inference of large models. More words follow here."
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild([
+        doc(1, "Sparse attention for fast inference of large models", text, title_source="derived"),
+        doc(2, "", text + " x"),  # the same abstract, no title at all
+    ], stamp=1)
+    r = index.search("sparse attention inference")
+    by_id = {h.id: h.score for h in r.hits}
+    assert by_id[num(1)] == pytest.approx(by_id[num(2)], rel=0.05)
+    assert ids(index.search("title:inference")) == [num(1)]
+    assert "dtitle" in doc_fields(doc(1, "T", "a", title_source="derived"))
+    assert "title" in doc_fields(doc(1, "T", "a", title_source="imported"))
+    index.close()
+
+
+def test_stemming_merges_word_forms_not_unrelated_words(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild([
+        doc(1, "", "Text generation with regularization of large models."),
+        doc(2, "", "A general theory of news."),
+    ], stamp=1)
+    assert ids(index.search("generating")) == [num(1)]
+    assert ids(index.search("regularizing")) == [num(1)]
+    assert ids(index.search("general")) == [num(2)]
+    assert ids(index.search("new")) == []
+    index.close()
+
+
+def test_as_you_type_matches_the_unfinished_word_as_a_prefix(ix: SearchIndex) -> None:
+    assert ix.search("grap").total == 0
+    r = ix.search("grap", as_you_type=True)
+    assert r.prefix == "grap" and ids(r) == [num(4)]
+    assert "<b>Graph</b>" in r.hits[0].snippet
+    r = ix.search("sparse atten", as_you_type=True)
+    assert ids(r)[0] == num(1)
+    # A finished word (space after it) is a word; strict queries get a prefix too.
+    assert ix.search("grap ", as_you_type=True).total == 0
+    assert ids(ix.search("title:connectiv", as_you_type=True)) == [num(3), num(4)] or \
+        set(ids(ix.search("title:connectiv", as_you_type=True))) == {num(3), num(4)}
+
+
+def test_no_did_you_mean_while_typing(ix: SearchIndex) -> None:
+    assert ix.search("atension").suggestion == "attention"
+    assert ix.search("atension", as_you_type=True).suggestion is None
+
+
+def test_pages_come_lazily_and_survive_index_changes(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    docs = synthetic(300)
+    index.rebuild(docs, stamp=1)
+    everything = index.search("graph sparse", limit=None)
+    first = index.search("graph sparse", limit=20)
+    assert first.total == everything.total > 100 and len(first.hits) == 20
+    assert [h.id for h in first.page(20, 50)] == everything.ids[20:70]
+    assert first.all_ids() == everything.ids
+    index.update([dict(docs[0], starred=True)], stamp=2)  # a new generation
+    assert [h.id for h in first.page(20, 50)] == everything.ids[20:70]
+    index.close()
+
+
+def test_filters_and_views_with_ranked_words(ix: SearchIndex, tmp_path: Path) -> None:
+    ix.update([dict(DOCS[1], starred=True)], stamp=4)
+    assert ids(ix.search("is:starred sparse")) == [num(2)]
+    ix.update([dict(DOCS[0], starred=True)], stamp=5)  # the cached filter follows changes
+    assert set(ids(ix.search("is:starred sparse"))) == {num(1), num(2)}
+    assert ids(ix.search("sparse", restrict={num(4)})) == [num(4)]
+
+
+def test_more_like_a_set_of_papers(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    docs = [doc(i, "", f"graph neural network message passing node {w}") for i, w in
+            enumerate(["alpha", "beta", "gamma", "delta"], 1)]
+    docs += [doc(i, "", f"robot arm control policy gradient {w}") for i, w in
+             enumerate(["alpha", "beta", "gamma", "delta"], 11)]
+    index.rebuild(docs, stamp=1)
+    got = [i for i, _ in index.more_like([num(1), num(2)], limit=4)]
+    assert set(got[:2]) == {num(3), num(4)} and num(1) not in got
+    got = [i for i, _ in index.more_like([num(11)], limit=3, exclude=[num(12)])]
+    assert set(got) == {num(13), num(14)} | (set(got) - {num(13), num(14)})
+    assert num(12) not in got and got[:2] and set(got[:2]) <= {num(13), num(14)}
+    assert index.related(num(1), limit=3)[0][0] in {num(2), num(3), num(4)}
+    index.close()
+
+
+def test_years_the_index_cannot_hold_are_left_out(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild([doc(1, "", "minus five", year=-5), doc(2, "", "huge", year=2**40),
+                   doc(3, "", "fine", year=2020), doc(4, "", "text", year="x")], stamp=1)
+    index.update([doc(5, "", "again", year=-1)], stamp=2)
+    assert ids(index.search("year:2020")) == [num(3)]
+    assert ids(index.search("minus")) == [num(1)] and ids(index.search("again")) == [num(5)]
+    index.close()
+
+
+def test_an_index_that_is_a_file_is_replaced(tmp_path: Path) -> None:
+    (tmp_path / "index").write_text("not an index")
+    index = SearchIndex.open(tmp_path / "index")
+    assert index.was_reset and index.reset_reason
+    index.rebuild(DOCS, stamp=1)
+    assert ids(index.search("robot"))[0] == num(5)
+    index.close()
+
+
+def test_a_writer_waits_for_another_processes_lock(ix: SearchIndex) -> None:
+    other = ix._ix.writer()  # stands for another process holding the write lock
+
+    def release() -> None:
+        time.sleep(0.5)
+        other.cancel()
+
+    threading.Thread(target=release).start()
+    ix.update([dict(DOCS[4], starred=True)], stamp=9)
+    assert ids(ix.search("is:starred robot")) == [num(5)]
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory) -> SearchIndex:
+    index = SearchIndex.open(tmp_path_factory.mktemp("big") / "ix")
+    index.rebuild(synthetic(3000), stamp=1)
+    yield index
+    index.close()
+
+
+@pytest.mark.parametrize("query", [
+    "[a TO z]", "abstract:>2019", "author:>2019", "abstract:[a TO zz]", "x" * 10_000,
+    "token1* year1* graph~2", ("ab" * 3000) + "~2", "t*", "year:>1000",
+])
+def test_queries_are_bounded(big: SearchIndex, query: str) -> None:
+    t = time.perf_counter()
+    r = big.search(query)
+    assert time.perf_counter() - t < 1.5, query  # the budget is 1 s; slack for a busy machine
+    assert r.problem is None or "failed" not in r.problem
+
+
+_QUERY_CHARS = st.sampled_from(list('ab xyz"():*~-+^[]{}?!\\/') + ["AND", "OR", "NOT", "title:",
+                                                                   "year:", "is:", "tag:", " "])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(_QUERY_CHARS, max_size=25).map("".join) | st.text(max_size=60))
+def test_any_query_gives_results_or_a_problem(big: SearchIndex, query: str) -> None:
+    for as_you_type in (False, True):
+        t = time.perf_counter()
+        r = big.search(query, as_you_type=as_you_type)
+        assert time.perf_counter() - t < 1.5
+        assert r.problem is None or "failed" not in r.problem, (query, r.problem)
+        assert r.total >= len(r.hits)
+
+
+def test_index_workers_exit_when_their_parent_dies() -> None:
+    from reader.search.parallel import _watch_parent
+
+    ctx = mp.get_context("spawn")
+    p = ctx.Process(target=_watch_parent, args=(os.getpid() + 10_000_000,), daemon=True)
+    p.start()
+    p.join(10)
+    assert p.exitcode == 3  # the "parent" is not its parent: it exits on its own
+
+
+def test_bulk_postings_match_the_public_api(ix: SearchIndex) -> None:
+    import whoosh
+
+    from reader.search import internals
+
+    assert ".".join(map(str, whoosh.__version__)) == internals.WHOOSH_VERSION
+    with ix._read_lock:
+        reader = ix._s().reader()
+        for leaf, _ in reader.leaf_readers():
+            for term in ("spars", "attent", "graph", "nosuchterm"):
+                ids_, weights = internals._postings(leaf, "abstract", term)
+                public: list[tuple[int, float]] = []
+                if ("abstract", term) in leaf:
+                    m = leaf.postings("abstract", term)
+                    while m.is_active():
+                        public.append((m.id(), m.weight()))
+                        m.next()
+                assert list(zip(ids_, weights, strict=True)) == public
+            lens = internals.length_bytes(leaf, "abstract")
+            from whoosh.util.numeric import length_to_byte
+            assert list(lens) == [length_to_byte(leaf.doc_field_length(i, "abstract", 0) or 0)
+                                  for i in range(leaf.doc_count_all())]
+
+
+def test_library_more_like_and_index_trouble_is_not_a_failed_write(tmp_path: Path, caplog) -> None:
+    from reader.services import Library, View
+
+    lib = Library.open(tmp_path / "lib")
+    lib.sync_index()
+    try:
+        sparge = next(i for i in lib.paper_ids() if lib.paper(i)["method"] == "SpargeAttn")
+        assert lib.search("sparse attention").hits[0].id == sparge
+        assert lib.search("sparse attenti", as_you_type=True).hits[0].id == sparge
+        lib.add_tags([sparge], ["efficient"])
+        like = lib.more_like(lib.paper_ids(View("tag", "efficient")), limit=5)
+        assert like and sparge not in [i for i, _ in like]
+
+        def broken(*a, **k):
+            raise OSError("disk full")
+
+        lib.index.update = broken  # type: ignore[method-assign]
+        lib.set_starred([sparge], True)  # committed: index trouble is only logged
+        assert lib.paper(sparge)["starred"]
+        assert "catches up later" in caplog.text
+    finally:
+        lib.close()
+
+
+def test_cli_related_to_a_tag_or_the_starred_papers(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    env = dict(os.environ, READER_DATA_DIR=str(tmp_path / "lib"))
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "reader", *args], capture_output=True,
+                              text=True, env=env, timeout=120)
+
+    papers = json.loads(run("search", "sparse attention", "--json").stdout)
+    first = papers[0]["id"]
+    assert run("star", first).returncode == 0
+    out = run("related", "--starred", "--json")
+    assert out.returncode == 0, out.stderr
+    assert first not in [p["id"] for p in json.loads(out.stdout)]
+    assert run("related").returncode != 0  # neither an id nor --tag/--starred: a usage error
+
+
+def test_ids_from_cached_segment_lists_match_the_column(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    docs = synthetic(400)
+    index.rebuild(docs, stamp=1)
+    before = index.search("graph sparse", limit=None).ids
+    view = {d["id"] for d in docs[:350]}
+    assert set(index.search("graph", restrict=view, limit=None).ids) <= view  # fills the cache
+    index.update([dict(docs[5], starred=True)], stamp=2, deleted=[docs[7]["id"]])
+    after = index.search("graph sparse", limit=None).ids
+    assert set(after) == set(before) - {docs[7]["id"]}
+    assert index.search("graph sparse", limit=None).ids == after
+    index.close()
