@@ -6,7 +6,7 @@ import json
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from importlib.resources import as_file
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import ReaderError, classify_sqlite_error
+from .index_upkeep import CancelCheck, IndexUpkeep, Progress
 from .listing import SEARCH_LIMIT, Listing, list_papers
 from .models import (
     Highlight,
@@ -31,7 +32,6 @@ from .store import highlights as hl
 from .store import papers as q
 from .store import tags as tg
 from .store.connection import close_writer
-from .store.index_docs import count_changed, docs_for_ids, iter_docs
 from .store.papers import Counts, PaperRow
 from .store.views import SORT_KEYS, View, paper_ids
 
@@ -44,11 +44,7 @@ __all__ = ["Counts", "Library", "PaperRow", "SORT_KEYS", "View"]
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[int, int, str], None] | None
-CancelCheck = Callable[[], bool] | None  # polled by long jobs: True means stop
 
-# Below this many pending changes the index catches up incrementally; above, it is rebuilt.
-_REBUILD_THRESHOLD = 5000
 _IMPORT_PROGRESS_EVERY = 1000
 ALL = View()
 
@@ -66,13 +62,13 @@ class Library:
         self._wdb = open_database(conn)
         self.index = index
         self._store_lock = threading.RLock()
-        self._index_lock = threading.Lock()
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
         self._closed = False
         self.read_only = False  # the folder can't be written: reads, searches and exports only
         self._maintenance: threading.Thread | None = None
+        self.upkeep = IndexUpkeep(index, self._reader, lambda: self.read_only)
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -171,96 +167,22 @@ class Library:
 
     # ------------------------------------------------------------------ index upkeep
     def index_needs_sync(self) -> bool:
-        return self.index.stamp != changes.current_seq(self._reader())
+        return self.upkeep.needs_sync()
 
     def _index_changes(self) -> None:
-        """Bring the index up to the store; skipped while a sync holds it (the sync catches up).
-
-        Called after a commit: index trouble (another process holding the index lock past
-        the wait, a full disk, a damaged segment) is logged, never reported as a failed
-        write; the stamp stays behind, so the next sync or start catches up."""
-        if not self._index_lock.acquire(blocking=False):
-            return
-        try:
-            self._catch_up(self._reader())
-        except Exception as exc:
-            log.warning("search index not updated (it catches up later): %s: %s",
-                        type(exc).__name__, exc)
-        finally:
-            self._index_lock.release()
-
-    def _catch_up(self, conn, progress: Progress = None, cancelled: CancelCheck = None) -> None:
-        seq = changes.current_seq(conn)
-        stamp = self.index.stamp
-        if stamp == seq:
-            return
-        changed, deleted = count_changed(conn, max(stamp, 0))
-        if stamp < 0 or stamp > seq or changed > max(_REBUILD_THRESHOLD, self.index.doc_count // 2):
-            self._rebuild(conn, seq, progress, cancelled)
-            return
-        ids = changes.changed_ids(conn, stamp)
-        done = 0
-        for i in range(0, max(len(ids), 1), 1000):
-            if cancelled and cancelled():
-                return
-            part = ids[i : i + 1000]
-            last = i + 1000 >= len(ids)
-            self.index.update(docs_for_ids(conn, part), deleted=deleted if last else [], stamp=seq if last else stamp)
-            done += len(part)
-            if progress:
-                progress(done, len(ids), "Indexing")
+        self.upkeep.after_commit()
 
     def sync_index(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
-        """Catch the index up with the store (rebuilding it if missing, corrupt or stale).
-
-        Safe to run on its own thread: store writes go on meanwhile and are picked up at the end."""
-        if self.read_only:  # the index can't be written: search what exists, however stale
-            return
-        from .search import IndexLocked
-
-        conn = self._reader()
-        while True:
-            with self._index_lock:
-                try:
-                    self._catch_up(conn, progress, cancelled)
-                except IndexLocked:  # another process is writing the index: it catches up later
-                    log.warning("search index busy in another process; searching as it is")
-                    return
-            if cancelled and cancelled():
-                return
-            if self.index.stamp == changes.current_seq(conn):
-                self.maintain_index()
-                return
+        """Catch the index up with the store (rebuilding it if missing, corrupt or stale)."""
+        self.upkeep.sync(progress, cancelled)
 
     def maintain_index(self) -> bool:
         """Merge the small index segments that single-paper updates leave (call when idle)."""
-        if not self._index_lock.acquire(blocking=False):
-            return False
-        try:
-            return self.index.maintain()
-        finally:
-            self._index_lock.release()
+        return self.upkeep.maintain()
 
     def reindex(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
         """Rebuild the index from SQLite from scratch."""
-        if self.read_only:
-            from .errors import READ_ONLY_MESSAGE, LibraryEnvironmentError
-
-            raise LibraryEnvironmentError(READ_ONLY_MESSAGE)
-        conn = self._reader()
-        with self._index_lock:
-            self._rebuild(conn, changes.current_seq(conn), progress, cancelled)
-        self.sync_index(progress, cancelled)
-
-    def _rebuild(self, conn, seq: int, progress: Progress, cancelled: CancelCheck) -> None:
-        """Replace the whole index with every paper in the store (caller holds the index lock)."""
-        total = q.count(conn)
-
-        def prog(done: int, tot: int) -> None:
-            if progress:
-                progress(done, tot, "Indexing")
-
-        self.index.rebuild(iter_docs(conn), stamp=seq, total=total, progress=prog, cancelled=cancelled)
+        self.upkeep.reindex(progress, cancelled)
 
     # ------------------------------------------------------------------ reads
     def paper_ids(self, view: View = ALL, sort: str = "added", descending: bool = True) -> list[str]:

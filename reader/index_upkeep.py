@@ -1,0 +1,127 @@
+"""Keeping the derived search index in step with the store: catch up, rebuild, merge segments."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .store import changes
+from .store import papers as q
+from .store.index_docs import count_changed, docs_for_ids, iter_docs
+
+if TYPE_CHECKING:
+    from .search import SearchIndex
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int, str], None] | None
+CancelCheck = Callable[[], bool] | None  # polled by long jobs: True means stop
+
+# Below this many pending changes the index catches up incrementally; above, it is rebuilt.
+_REBUILD_THRESHOLD = 5000
+
+
+class IndexUpkeep:
+    """Brings one library's index up to its store's change sequence; one sync at a time."""
+
+    def __init__(self, index: SearchIndex, reader: Callable[[], sqlite3.Connection],
+                 read_only: Callable[[], bool]) -> None:
+        self.index = index
+        self._reader = reader
+        self._read_only = read_only
+        self._lock = threading.Lock()
+
+    def needs_sync(self) -> bool:
+        return self.index.stamp != changes.current_seq(self._reader())
+
+    def after_commit(self) -> None:
+        """Bring the index up to the store; skipped while a sync holds it (the sync catches up).
+
+        Called after a commit: index trouble (another process holding the index lock past
+        the wait, a full disk, a damaged segment) is logged, never reported as a failed
+        write; the stamp stays behind, so the next sync or start catches up."""
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            self._catch_up(self._reader())
+        except Exception as exc:
+            log.warning("search index not updated (it catches up later): %s: %s",
+                        type(exc).__name__, exc)
+        finally:
+            self._lock.release()
+
+    def _catch_up(self, conn, progress: Progress = None, cancelled: CancelCheck = None) -> None:
+        seq = changes.current_seq(conn)
+        stamp = self.index.stamp
+        if stamp == seq:
+            return
+        changed, deleted = count_changed(conn, max(stamp, 0))
+        if stamp < 0 or stamp > seq or changed > max(_REBUILD_THRESHOLD, self.index.doc_count // 2):
+            self._rebuild(conn, seq, progress, cancelled)
+            return
+        ids = changes.changed_ids(conn, stamp)
+        done = 0
+        for i in range(0, max(len(ids), 1), 1000):
+            if cancelled and cancelled():
+                return
+            part = ids[i : i + 1000]
+            last = i + 1000 >= len(ids)
+            self.index.update(docs_for_ids(conn, part), deleted=deleted if last else [], stamp=seq if last else stamp)
+            done += len(part)
+            if progress:
+                progress(done, len(ids), "Indexing")
+
+    def sync(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
+        """Catch the index up with the store (rebuilding it if missing, corrupt or stale).
+
+        Safe to run on its own thread: store writes go on meanwhile and are picked up at the end."""
+        if self._read_only():  # the index can't be written: search what exists, however stale
+            return
+        from .search import IndexLocked
+
+        conn = self._reader()
+        while True:
+            with self._lock:
+                try:
+                    self._catch_up(conn, progress, cancelled)
+                except IndexLocked:  # another process is writing the index: it catches up later
+                    log.warning("search index busy in another process; searching as it is")
+                    return
+            if cancelled and cancelled():
+                return
+            if self.index.stamp == changes.current_seq(conn):
+                self.maintain()
+                return
+
+    def maintain(self) -> bool:
+        """Merge the small index segments that single-paper updates leave (call when idle)."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            return self.index.maintain()
+        finally:
+            self._lock.release()
+
+    def reindex(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
+        """Rebuild the index from SQLite from scratch."""
+        if self._read_only():
+            from .errors import READ_ONLY_MESSAGE, LibraryEnvironmentError
+
+            raise LibraryEnvironmentError(READ_ONLY_MESSAGE)
+        conn = self._reader()
+        with self._lock:
+            self._rebuild(conn, changes.current_seq(conn), progress, cancelled)
+        self.sync(progress, cancelled)
+
+    def _rebuild(self, conn, seq: int, progress: Progress, cancelled: CancelCheck) -> None:
+        """Replace the whole index with every paper in the store (caller holds the index lock)."""
+        total = q.count(conn)
+
+        def prog(done: int, tot: int) -> None:
+            if progress:
+                progress(done, tot, "Indexing")
+
+        self.index.rebuild(iter_docs(conn), stamp=seq, total=total, progress=prog, cancelled=cancelled)
