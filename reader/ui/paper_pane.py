@@ -304,7 +304,7 @@ class PaperPane(QWidget):
                 text += f" — {h.comment}"
             item = QListWidgetItem(text, self.highlightList)
             item.setData(ID_ROLE, h.id)
-            item.setToolTip(f"{h.color} highlight")
+            item.setToolTip(tooltip(f"{h.color} highlight"))
         count = len(paper.highlights)
         self.tabs.setTabText(1, f"Highlights ({count})" if count else "Highlights")
         if not same:

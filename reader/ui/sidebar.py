@@ -89,7 +89,7 @@ class Sidebar(QTreeWidget):
         font = item.font(0)
         font.setItalic(True)
         item.setFont(0, font)
-        item.setToolTip(0, tip)
+        item.setToolTip(0, tooltip(tip))
         item.setData(0, HINT_ROLE, True)
         item.setFirstColumnSpanned(True)
         return item

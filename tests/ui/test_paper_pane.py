@@ -29,3 +29,30 @@ def test_search_hits_styled_for_each_theme(qtbot, window: MainWindow) -> None:
     window.apply_theme("dark")
     assert "#9a4d12" in window.pane.abstractView.toHtml().lower()
     assert HIT_STYLES[True] != HIT_STYLES[False]
+
+
+def test_user_text_never_reaches_a_tooltip_as_rich_text(qtbot, window: MainWindow) -> None:
+    """Titles, tags and highlight comments with markup: every tooltip escapes them (Qt would load <img src>)."""
+    from PySide6.QtWidgets import QListWidget, QTreeWidget, QWidget
+
+    from reader.ui.operations import highlights, papers
+
+    hostile = '<img src="file:///etc/passwd">'
+    pid = window.pane.paper_id
+    papers.add_tags(window, [pid], [f"t{hostile}"])
+    papers.set_title(window, pid, f"Title {hostile}")
+    highlights.add_highlight(window, pid, 0, 8, "yellow", f"comment {hostile}")
+    qtbot.waitUntil(lambda: not window.runner.busy and window.pane.highlightList.count() == 1, timeout=10000)
+    window.refresh_sidebar()
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=10000)
+    tips: list[str] = [w.toolTip() for w in window.findChildren(QWidget)]
+    for lst in window.findChildren(QListWidget):
+        tips += [lst.item(i).toolTip() for i in range(lst.count())]
+    for tree in window.findChildren(QTreeWidget):
+        stack = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+        while stack:
+            item = stack.pop()
+            tips += [item.toolTip(c) for c in range(tree.columnCount())]
+            stack += [item.child(i) for i in range(item.childCount())]
+    assert any("&lt;img" in t for t in tips)  # the hostile text did reach tooltips, escaped
+    assert not any("<img" in t for t in tips)
