@@ -200,10 +200,10 @@ def test_any_query_gives_results_or_a_problem(big: SearchIndex, query: str) -> N
 
 
 def test_index_workers_exit_when_their_parent_dies() -> None:
-    from reader.search.parallel import _watch_parent
+    from reader.workers import _watch
 
     ctx = mp.get_context("spawn")
-    p = ctx.Process(target=_watch_parent, args=(os.getpid() + 10_000_000,), daemon=True)
+    p = ctx.Process(target=_watch, args=(os.getpid() + 10_000_000,), daemon=True)
     p.start()
     p.join(10)
     assert p.exitcode == 3  # the "parent" is not its parent: it exits on its own

@@ -5,8 +5,6 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import queue
-import threading
-import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -15,29 +13,20 @@ from whoosh.index import clean_files
 
 from reader.search.documents import doc_fields
 from reader.search.writer import BulkWriter
+from reader.workers import watch_parent
 
 BATCH = 250  # documents per job: small enough to balance, big enough to amortise pickling
-WATCH_SECONDS = 0.5  # how often a worker checks that its parent is alive
 
 
 class Cancelled(Exception):
     """The caller's `cancelled()` returned True."""
 
 
-def _watch_parent(parent: int) -> None:
-    """Exit this worker when its parent is gone (killed with -9: nobody would stop us)."""
-    while True:
-        time.sleep(WATCH_SECONDS)
-        if os.getppid() != parent:
-            os._exit(3)
-
-
 def _worker(index_dir: str, options: dict[str, Any], jobs, results, me: int,
             parent: int | None = None) -> None:
     """Child process: index batches of store documents until None, then finish a segment."""
     if parent is not None:
-        threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
-                         name="reader-index-watchdog").start()
+        watch_parent(parent)
     try:
         ix = FileStorage(index_dir, supports_mmap=False).open_index()
         # _lk=False: the parent holds the index's write lock and commits our segment.

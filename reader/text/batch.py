@@ -7,6 +7,7 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+from ..workers import watch_parent
 from .extract import derive_title, detect_method, extract_code_links
 from .render import abstract_plain
 
@@ -39,7 +40,8 @@ def analyze_many(abstracts: Sequence[str], *, processes: int | None = None, prog
         return out
     chunks = [abstracts[i : i + _CHUNK] for i in range(0, n, _CHUNK)]
     # spawn: the GUI process has threads, and forking a threaded process is unsafe.
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=watch_parent, initargs=(os.getpid(),)) as pool:
         for result in pool.map(_analyze_chunk, chunks):
             out.extend(result)
             if progress:
