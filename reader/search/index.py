@@ -43,6 +43,7 @@ from reader.search.schema import (
     plain_words,
 )
 from reader.search.snippets import make_snippet
+from reader.search.terms import expansion_budget
 from reader.search.writer import BulkWriter, merge_small_segments
 
 STAMP_FILE = "reader-stamp.json"
@@ -290,8 +291,9 @@ class SearchIndex:
                     post = restrict
             try:
                 q = pq.query
-                r = s.search(q, limit=None if post is not None else limit, filter=flt,
-                             scored=not pq.filters_only, terms=False)
+                with expansion_budget():
+                    r = s.search(q, limit=None if post is not None else limit, filter=flt,
+                                 scored=not pq.filters_only, terms=False)
                 ids = self._id_column(s)
                 if post is None:
                     docnums = [(hit.docnum, hit.score) for hit in r]

@@ -7,6 +7,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from whoosh import query as wq
@@ -19,7 +20,20 @@ MAX_FUZZY_LENGTH = 40  # longer "words" get no distance-2 expansion (edit distan
 
 MAX_EXPANSIONS = 4000  # completions of one `word*` / `word~` / range per field and segment
 EXPANSION_SECONDS = 0.25  # time for one expanding term (per field and segment); then cut
-_ESTIMATE_TERMS = 200  # terms an expanding query looks at to estimate its size
+QUERY_EXPANSION_SECONDS = 0.4  # time for all the expanding terms of one query together
+_query_deadline = threading.local()
+
+
+@contextmanager
+def expansion_budget(seconds: float = QUERY_EXPANSION_SECONDS) -> Iterator[None]:
+    """Share one deadline among every expanding term of the search run inside (a query with
+    a range over five fields and many segments must not take five times the budget)."""
+    _query_deadline.at = time.perf_counter() + seconds
+    try:
+        yield
+    finally:
+        _query_deadline.at = None
+_ESTIMATE_TERMS = 50  # terms an expanding query looks at to estimate its size
 
 
 class _UnionMatcherMixin:
@@ -44,8 +58,11 @@ class _UnionMatcherMixin:
         fieldname = self.fieldname
         docs: set[int] = set()
         deadline = time.perf_counter() + EXPANSION_SECONDS
+        shared = getattr(_query_deadline, "at", None)
+        if shared is not None:
+            deadline = min(deadline, shared)
         for i, btext in enumerate(self._btexts(reader)):
-            if i >= MAX_EXPANSIONS or (i & 63 == 63 and time.perf_counter() > deadline):
+            if i >= MAX_EXPANSIONS or (i & 15 == 15 and time.perf_counter() > deadline):
                 self.truncated = True
                 break
             try:
@@ -57,12 +74,17 @@ class _UnionMatcherMixin:
         return ListMatcher(sorted(docs), all_weights=self.boost)
 
     def estimate_size(self, ixreader) -> int:
-        # Whoosh sums every expansion's frequency (a full range scan); a few are enough.
+        # Whoosh sums every expansion's frequency (a full range scan) and asks again for each
+        # sub-query it orders: a few expansions, counted once per reader, are enough.
+        cached = getattr(self, "_estimate", None)
+        if cached is not None and cached[0] is ixreader:
+            return cached[1]
         total = 0
         for i, btext in enumerate(self._btexts(ixreader)):
             if i >= _ESTIMATE_TERMS:
                 break
             total += ixreader.doc_frequency(self.fieldname, btext)
+        self._estimate = (ixreader, total)
         return total
 
 
