@@ -15,6 +15,7 @@ from typing import Any
 
 from whoosh import index as windex
 from whoosh.codec.whoosh3 import W3Codec
+from whoosh.collectors import TimeLimit, TimeLimitCollector
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import LockError as IndexLocked  # noqa: F401  (re-exported: another process writes)
 from whoosh.searching import Searcher
@@ -49,6 +50,7 @@ from reader.search.writer import BulkWriter, merge_small_segments
 STAMP_FILE = "reader-stamp.json"
 SNIPPETS = 50
 EXACT_TOTAL_UP_TO = 2000  # count matches exactly when Whoosh estimates at most this many
+COLLECT_SECONDS = 0.5  # a strict query collecting longer is stopped and shows what it found
 MERGE_AFTER_SEGMENTS = 10  # maintain() merges small segments once there are this many
 MAX_SMALL_SEGMENTS = 40  # update() merges them itself past this many (rare: bounds searches)
 SMALL_SEGMENT = 2000  # documents; bigger segments (from rebuilds) are never merged by update()
@@ -291,9 +293,18 @@ class SearchIndex:
                     post = restrict
             try:
                 q = pq.query
+                collector = TimeLimitCollector(
+                    s.collector(limit=None if post is not None else limit, filter=flt,
+                                scored=not pq.filters_only, terms=False),
+                    timelimit=COLLECT_SECONDS, use_alarm=False)  # SIGALRM: main thread only
+                stopped = False
                 with expansion_budget():
-                    r = s.search(q, limit=None if post is not None else limit, filter=flt,
-                                 scored=not pq.filters_only, terms=False)
+                    try:
+                        s.search_with_collector(q, collector)
+                    except TimeLimit:  # keep what was found: a broad query is cut, not failed
+                        collector.finish()
+                        stopped = True
+                r = collector.results()
                 ids = self._id_column(s)
                 if post is None:
                     docnums = [(hit.docnum, hit.score) for hit in r]
@@ -317,8 +328,10 @@ class SearchIndex:
                 res.problem = f"Search failed ({type(e).__name__}: {e}); rebuild the index"
                 return res
         cut = truncated_parts(pq.query)
-        if cut:
-            note = f"Too many words match {', '.join(cut)}: searched the first ones only"
+        notes = [f"Too many words match {', '.join(cut)}: searched the first ones only"] if cut else []
+        if stopped:
+            notes.append(f"The query took over {COLLECT_SECONDS:g} s: showing the matches found by then")
+        for note in notes:
             res.problem = f"{res.problem}; {note}" if res.problem else note
         # No "did you mean" for fuzzy queries (the user already asked for near matches) nor
         # while typing (only a finished query with no hits gets one).
