@@ -250,21 +250,8 @@ _LEGACY_HEX = {
 }
 
 
-class _ByKey:
-    """Transitional `paper["title"]` / `paper.get("title")` reads for code not yet moved to attributes."""
-
-    def __getitem__(self, key: str) -> Any:
-        try:
-            return getattr(self, key)
-        except AttributeError:
-            raise KeyError(key) from None
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return getattr(self, key, default)
-
-
 @dataclass(kw_only=True)
-class Highlight(_ByKey):
+class Highlight:
     """A highlighted span of a paper's plain-text abstract, with an optional comment."""
 
     id: int | None = None  # None until stored (and in backups)
@@ -287,7 +274,7 @@ class Highlight(_ByKey):
 
 
 @dataclass(kw_only=True)
-class Paper(_ByKey):
+class Paper:
     """One stored paper with everything the user added to it (the backup and snapshot unit)."""
 
     id: str

@@ -78,15 +78,15 @@ def test_doctor_recovers_every_undamaged_paper_note_and_tag(damaged, tmp_path):
 
     expected = {pid: p for pid, p in info["papers"].items() if pid not in lost_papers}
     with Library.open(dest, seed_if_empty=False) as lib:
-        got = {p["id"]: p for p in lib.papers(lib.paper_ids())}
+        got = {p.id: p for p in lib.papers(lib.paper_ids())}
         assert set(got) == set(expected)
         for pid, p in expected.items():
             g = got[pid]
-            assert (g["title"], g["abstract"], g["year"], g["starred"], g["read"]) == (
+            assert (g.title, g.abstract, g.year, g.starred, g.read) == (
                 p["title"], p["abstract"], p["year"], p["starred"], p["read"])
-            assert sorted(g["tags"]) == sorted(p["tags"])
-            assert [h["quote"] for h in g["highlights"]] == [h["quote"] for h in p["highlights"]]
-            assert g["note"] == ("" if pid in lost_notes else p["note"])
+            assert sorted(g.tags) == sorted(p["tags"])
+            assert [h.quote for h in g.highlights] == [h["quote"] for h in p["highlights"]]
+            assert g.note == ("" if pid in lost_notes else p["note"])
         # the rescued library works: search (index rebuilt from it) and writes
         lib.sync_index()
         some = next(iter(expected))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from reader.models import ExportKind, Highlight, HighlightColour, Paper, TitleSource, ViewKind
 from reader.text import abstract_html
 
@@ -54,8 +52,3 @@ def test_from_dict_fills_defaults_and_maps_old_colours():
     assert p.highlights == [Highlight(start=0, end=1, color=HighlightColour.YELLOW)]
 
 
-def test_key_access_for_code_not_yet_on_attributes():
-    p = Paper(id="1", title="T", abstract="A", starred=True)
-    assert p["starred"] is True and p.get("note") == "" and p.get("nope", 5) == 5
-    with pytest.raises(KeyError):
-        p["nope"]

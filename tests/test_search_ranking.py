@@ -239,7 +239,7 @@ def test_library_more_like_and_index_trouble_is_not_a_failed_write(tmp_path: Pat
     lib = Library.open(tmp_path / "lib")
     lib.sync_index()
     try:
-        sparge = next(i for i in lib.paper_ids() if lib.paper(i)["method"] == "SpargeAttn")
+        sparge = next(i for i in lib.paper_ids() if lib.paper(i).method == "SpargeAttn")
         assert lib.search("sparse attention").hits[0].id == sparge
         assert lib.search("sparse attenti", as_you_type=True).hits[0].id == sparge
         lib.add_tags([sparge], ["efficient"])
@@ -251,7 +251,7 @@ def test_library_more_like_and_index_trouble_is_not_a_failed_write(tmp_path: Pat
 
         lib.index.update = broken  # type: ignore[method-assign]
         lib.set_starred([sparge], True)  # committed: index trouble is only logged
-        assert lib.paper(sparge)["starred"]
+        assert lib.paper(sparge).starred
         assert "catches up later" in caplog.text
     finally:
         lib.close()

@@ -51,7 +51,7 @@ def meta_line(paper: Any) -> str:
 def card_for(paper: Any, terms: Sequence[str] = (), hit_style: str = HIT_STYLE,
              highlight_css: Callable[[str], str] | None = None) -> Card:
     highlights = [
-        (h["start"], h["end"], highlight_css(h.get("color", "yellow")) if highlight_css else "#ffe08a")
+        (h.start, h.end, highlight_css(h.color) if highlight_css else "#ffe08a")
         for h in paper_field(paper, "highlights", [])
     ]
     own = [u for u in paper_field(paper, "links", []) if isinstance(u, str)]

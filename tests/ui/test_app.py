@@ -43,7 +43,7 @@ def test_open_window_imports_file_arguments(qtbot, tmp_path: Path) -> None:
         qtbot.waitUntil(lambda: window.index_ready and not window.runner.busy, timeout=20000)
         search(qtbot, window, "frogs lily")
         qtbot.waitUntil(lambda: window.model.rowCount() >= 1)
-        assert window.library.paper(window.model.id_at(0))["title"] == "Frog jumping dynamics"
+        assert window.library.paper(window.model.id_at(0)).title == "Frog jumping dynamics"
     finally:
         window.close()
         window.library.close()

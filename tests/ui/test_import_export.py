@@ -53,7 +53,7 @@ def test_failed_import_keeps_typed_note(qtbot, window: MainWindow, library: Libr
     import_export.import_paths(window, [bad])
     qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
     assert window.last_import_summaries[0].error
-    assert paper(library, pid)["note"] == "keep me"
+    assert paper(library, pid).note == "keep me"
     window.findChild(QMessageBox, "importSummary").close()
 
 

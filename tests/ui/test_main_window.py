@@ -61,14 +61,14 @@ def test_search_star_tag_note_undo_redo_export(qtbot, window: MainWindow, librar
     assert window.pane.terms  # the matched terms are highlighted in the abstract
 
     key(qtbot, table, Qt.Key.Key_S)
-    qtbot.waitUntil(lambda: paper(library, pid)["starred"])
+    qtbot.waitUntil(lambda: paper(library, pid).starred)
     qtbot.waitUntil(lambda: window.pane.starButton.isChecked())
 
     key(qtbot, table, Qt.Key.Key_T)
     assert window.pane.tagEditor.input.hasFocus()
     qtbot.keyClicks(window.pane.tagEditor.input, "must-read")
     key(qtbot, window.pane.tagEditor.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: paper(library, pid)["tags"] == ["must-read"])
+    qtbot.waitUntil(lambda: paper(library, pid).tags == ["must-read"])
     qtbot.waitUntil(lambda: "must-read" in window.sidebar.tag_names())
 
     key(qtbot, window.pane.tagEditor.input, Qt.Key.Key_Escape)
@@ -76,19 +76,19 @@ def test_search_star_tag_note_undo_redo_export(qtbot, window: MainWindow, librar
     key(qtbot, table, Qt.Key.Key_N)
     assert window.pane.noteEditor.hasFocus()
     qtbot.keyClicks(window.pane.noteEditor, "Great baseline")
-    qtbot.waitUntil(lambda: paper(library, pid)["note"] == "Great baseline", timeout=3000)  # autosave <= 1 s
+    qtbot.waitUntil(lambda: paper(library, pid).note == "Great baseline", timeout=3000)  # autosave <= 1 s
 
     key(qtbot, window.pane.noteEditor, Qt.Key.Key_Escape)
     assert table.hasFocus()
     qtbot.waitUntil(lambda: window.undo_stack.count() == 3 and not window.runner.busy)
     key(qtbot, table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: paper(library, pid)["note"] == "" and window.pane.noteEditor.toPlainText() == "")
+    qtbot.waitUntil(lambda: paper(library, pid).note == "" and window.pane.noteEditor.toPlainText() == "")
     key(qtbot, table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: paper(library, pid)["tags"] == [])
+    qtbot.waitUntil(lambda: paper(library, pid).tags == [])
     key(qtbot, table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    qtbot.waitUntil(lambda: paper(library, pid)["tags"] == ["must-read"])
+    qtbot.waitUntil(lambda: paper(library, pid).tags == ["must-read"])
     key(qtbot, table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    qtbot.waitUntil(lambda: paper(library, pid)["note"] == "Great baseline")
+    qtbot.waitUntil(lambda: paper(library, pid).note == "Great baseline")
     qtbot.waitUntil(lambda: window.pane.noteEditor.toPlainText() == "Great baseline")
 
     out = tmp_path / "list.md"
@@ -97,7 +97,7 @@ def test_search_star_tag_note_undo_redo_export(qtbot, window: MainWindow, librar
     text = out.read_text(encoding="utf-8")
     assert "My list" in text
     assert "★" in text and "must-read" in text and "Great baseline" in text
-    assert paper(library, pid)["title"] in text
+    assert paper(library, pid).title in text
 
 
 def test_j_k_move_and_letters_do_not_fire_in_text_fields(qtbot, window: MainWindow, library: Library) -> None:
@@ -122,7 +122,7 @@ def test_j_k_move_and_letters_do_not_fire_in_text_fields(qtbot, window: MainWind
     qtbot.keyClick(window.pane.titleEdit, Qt.Key.Key_R)
     qtbot.waitUntil(lambda: not window.runner.busy)
     current = paper(library, window.pane.paper_id)
-    assert not current["starred"] and not current["read"]
+    assert current is not None and not current.starred and not current.read
     assert window.table.currentIndex().row() == 1
 
 
@@ -159,7 +159,7 @@ def test_imported_html_is_shown_as_text(qtbot, window: MainWindow, library: Libr
         encoding="utf-8")
     import_export.import_paths(window, [src])
     qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
-    pid = next(i for i in library.paper_ids() if library.paper(i)["venue"] == "<b>X</b>")
+    pid = next(i for i in library.paper_ids() if library.paper(i).venue == "<b>X</b>")
     window.select_paper(pid)
     qtbot.waitUntil(lambda: window.pane.paper_id == pid)
     meta = window.pane.metaLabel

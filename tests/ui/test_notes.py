@@ -58,7 +58,7 @@ def test_note_typed_then_closed_at_once_is_saved(qtbot, window: MainWindow, data
     qtbot.keyClicks(window.pane.noteEditor, "Typed just before quitting")
     window.close()  # no wait: closeEvent flushes through the writer
     with Library.open(data_dir) as reopened:
-        assert paper(reopened, pid)["note"] == "Typed just before quitting"
+        assert paper(reopened, pid).note == "Typed just before quitting"
 
 
 def test_note_saved_on_selection_change(qtbot, window: MainWindow, library: Library) -> None:
@@ -68,7 +68,7 @@ def test_note_saved_on_selection_change(qtbot, window: MainWindow, library: Libr
     window.focus_table()
     key(qtbot, window.table, Qt.Key.Key_J)
     assert window.pane.paper_id != pid
-    qtbot.waitUntil(lambda: paper(library, pid)["note"] == "first")
+    qtbot.waitUntil(lambda: paper(library, pid).note == "first")
 
 
 def test_failed_note_save_keeps_text_and_retries(qtbot, window: MainWindow, library: Library,
@@ -83,7 +83,7 @@ def test_failed_note_save_keeps_text_and_retries(qtbot, window: MainWindow, libr
     qtbot.waitUntil(lambda: window.findChild(QMessageBox, "errorMessage") is not None)
     qtbot.waitUntil(lambda: not window.runner.busy)
     assert "locked" in window.findChild(QMessageBox, "errorMessage").text()
-    assert library.paper(pid)["note"] == ""
+    assert library.paper(pid).note == ""
     assert window.pane.unsaved_notes() == {pid: "do not lose me"}
 
     close_boxes(qtbot, window)
@@ -91,7 +91,7 @@ def test_failed_note_save_keeps_text_and_retries(qtbot, window: MainWindow, libr
     qtbot.keyClick(window.table, Qt.Key.Key_K)  # back: the typed text is shown again, marked unsaved
     assert window.pane.paper_id == pid
     assert window.pane.noteEditor.toPlainText() == "do not lose me"
-    qtbot.waitUntil(lambda: library.paper(pid)["note"] == "do not lose me")
+    qtbot.waitUntil(lambda: library.paper(pid).note == "do not lose me")
     qtbot.waitUntil(lambda: window.pane.noteStatus.text() == "Saved")
     assert window.pane.unsaved_notes() == {}
     assert calls == ["do not lose me", "do not lose me"]
@@ -139,5 +139,5 @@ def test_note_that_failed_is_written_on_quit_when_possible(qtbot, window: MainWi
     window.pane.flush_note()
     qtbot.waitUntil(lambda: window.pane.noteStatus.text() == NOTE_NOT_SAVED)
     window.close()
-    assert library.paper(pid)["note"] == "second try works"
+    assert library.paper(pid).note == "second try works"
     assert not (library.paths.root / RECOVERED_NOTES_DIR).exists()

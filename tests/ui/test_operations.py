@@ -51,19 +51,19 @@ def test_bulk_star_read_tag_on_a_multi_selection(qtbot, window: MainWindow, libr
     qtbot.keyClick(window.table, Qt.Key.Key_S)
     qtbot.keyClick(window.table, Qt.Key.Key_R)
     papers.add_tags(window, scope.target_ids(window), ["bulk"])
-    qtbot.waitUntil(lambda: all(library.paper(i)["starred"] and library.paper(i)["read"]
-                                and "bulk" in library.paper(i)["tags"] for i in ids))
+    qtbot.waitUntil(lambda: all(library.paper(i).starred and library.paper(i).read
+                                and "bulk" in library.paper(i).tags for i in ids))
     import_export.copy_markdown(window)
     qtbot.waitUntil(lambda: "bulk" in QApplication.clipboard().text())
     text = QApplication.clipboard().text()
-    assert all(library.paper(i)["title"] in text for i in ids)
+    assert all(library.paper(i).title in text for i in ids)
 
 
 def test_delete_then_undo_restores_paper_tags_and_note(qtbot, window: MainWindow, library: Library) -> None:
     pid = window.pane.paper_id
     papers.add_tags(window, [pid], ["keep"])
     notes.save_note(window, pid, "my note")
-    qtbot.waitUntil(lambda: paper(library, pid)["note"] == "my note" and not window.runner.busy)
+    qtbot.waitUntil(lambda: paper(library, pid).note == "my note" and not window.runner.busy)
     window.focus_table()
     key(qtbot, window.table, Qt.Key.Key_Delete)
     qtbot.waitUntil(lambda: library.paper(pid) is None and not window.runner.busy)
@@ -87,7 +87,7 @@ def test_export_and_bulk_actions_cover_the_whole_capped_search(qtbot, window: Ma
     import_export.export_to(window, out, ExportOptions(scope="view", kind="reading_list"))
     qtbot.waitUntil(lambda: window.last_export is not None and not window.runner.busy, timeout=10000)
     text = out.read_text(encoding="utf-8")
-    assert all(library.paper(pid)["title"] in text for pid in every)
+    assert all(library.paper(pid).title in text for pid in every)
 
     window.table.setFocus()
     window.table.selectAll()
@@ -105,19 +105,19 @@ def test_highlight_title_and_links(qtbot, window: MainWindow, library: Library, 
     expected = window.pane.abstractView.toPlainText()[:12]
     window.pane.highlightComment.setText("key idea")
     assert window.pane.request_highlight("green")
-    qtbot.waitUntil(lambda: len(paper(library, pid)["highlights"]) == 1)
-    h = paper(library, pid)["highlights"][0]
-    assert (h["start"], h["end"], h["quote"], h["color"], h["comment"]) == (0, 12, expected, "green", "key idea")
+    qtbot.waitUntil(lambda: len(paper(library, pid).highlights) == 1)
+    h = paper(library, pid).highlights[0]
+    assert (h.start, h.end, h.quote, h.color, h.comment) == (0, 12, expected, "green", "key idea")
     qtbot.waitUntil(lambda: window.pane.highlightList.count() == 1)
 
     window.pane.titleEdit.setText("My own title")
     window.pane.titleEdit.editingFinished.emit()
-    qtbot.waitUntil(lambda: paper(library, pid)["title"] == "My own title")
+    qtbot.waitUntil(lambda: paper(library, pid).title == "My own title")
     qtbot.waitUntil(lambda: not window.runner.busy)
     window.undo_stack.undo()
-    qtbot.waitUntil(lambda: paper(library, pid)["title"] != "My own title")
+    qtbot.waitUntil(lambda: paper(library, pid).title != "My own title")
     window.undo_stack.undo()
-    qtbot.waitUntil(lambda: paper(library, pid)["highlights"] == [])
+    qtbot.waitUntil(lambda: paper(library, pid).highlights == [])
 
     opened: list[str] = []
     monkeypatch.setattr("reader.ui.main_window.QDesktopServices.openUrl", lambda url: opened.append(url.toString()) or True)

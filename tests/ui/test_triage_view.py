@@ -70,8 +70,8 @@ def test_object_and_accessible_names(qtbot, window: MainWindow) -> None:
     while q.current != with_link:
         press(qtbot, ctl, K.Key_J)
     press(qtbot, ctl, K.Key_O)  # the seeds have no paper page: the code link
-    paper = window.library.paper(with_link) or {}
-    assert opened == [(paper["links"] or paper["code_links"])[0]]
+    paper = window.library.paper(with_link)
+    assert paper is not None and opened == [(paper.links or paper.code_links)[0]]
 
 
 def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, library: Library,
@@ -115,7 +115,7 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
     assert after["read"] - before["read"] == set(listed[:6])  # every paper moved past, p6 still on screen
     assert after["beta"] - before["beta"] == {listed[4]}
     assert after["notes"] == {listed[5]}
-    assert library.paper(listed[5])["note"] == "Just a note"
+    assert library.paper(listed[5]).note == "Just a note"
     assert window.status.countsLabel.text() == "56 papers · 3 starred · 6/56 read"
     row = window.model.row_of(listed[4])
     assert "beta" in str(window.model.index(row, COL_TAGS).data())
@@ -129,7 +129,7 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
     qtbot.waitUntil(lambda: listed[5] not in states(library)["read"], timeout=10000)
     qtbot.waitUntil(lambda: q.current == listed[5])
     press(qtbot, ctl, K.Key_U)  # then its note
-    qtbot.waitUntil(lambda: not library.paper(listed[5])["note"], timeout=10000)
+    qtbot.waitUntil(lambda: not library.paper(listed[5]).note, timeout=10000)
     qtbot.waitUntil(lambda: ctl.view.noteEdit.toPlainText() == "")
 
     press(qtbot, ctl, K.Key_J)
@@ -185,7 +185,7 @@ def test_end_of_queue_summary_and_export(qtbot, window: MainWindow, library: Lib
     out = tmp_path / "starred.md"
     triage_summary.export_starred(ctl, out)
     qtbot.waitUntil(out.exists, timeout=10000)
-    assert library.paper(ctl.queue.ids[0])["title"] in out.read_text(encoding="utf-8")
+    assert library.paper(ctl.queue.ids[0]).title in out.read_text(encoding="utf-8")
     press(qtbot, ctl, K.Key_K)  # back from the summary to the last paper
     assert ctl.view.card is not None and ctl.view.card.id == ctl.queue.ids[-1]
 

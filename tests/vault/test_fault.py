@@ -92,17 +92,17 @@ def _check(lib: Library, vault: Path, ids: list[str]) -> None:
     assert sorted(files) == sorted(ids[:36])
     assert not [p for p in vault.rglob("*") if p.name.endswith(TMP_SUFFIX)]
     for pid in ids[0:6]:
-        assert lib.paper(pid)["note"] == f"vault note {pid}" == _note(files[pid])
+        assert lib.paper(pid).note == f"vault note {pid}" == _note(files[pid])
     for pid in ids[6:10]:
-        assert _note(files[pid]) == f"reader note {pid}" == lib.paper(pid)["note"]
+        assert _note(files[pid]) == f"reader note {pid}" == lib.paper(pid).note
     for pid in ids[10:14]:
-        note = lib.paper(pid)["note"]
+        note = lib.paper(pid).note
         assert f"reader side {pid}" in note and f"vault side {pid}" in note
         assert note.count("Sync conflict") == 1 and _note(files[pid]) == note
     for pid in ids[14:18]:
-        assert lib.paper(pid)["tags"] == ["from-vault"] == frontmatter.load(files[pid])["tags"]
+        assert lib.paper(pid).tags == ["from-vault"] == frontmatter.load(files[pid])["tags"]
     for pid in ids[18:30]:
-        assert lib.paper(pid)["tags"] == ["from-reader"] == frontmatter.load(files[pid])["tags"]
+        assert lib.paper(pid).tags == ["from-reader"] == frontmatter.load(files[pid])["tags"]
     for pid in ids[30:36]:
         assert frontmatter.load(files[pid])["starred"] is True
 

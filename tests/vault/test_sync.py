@@ -84,7 +84,7 @@ def test_note_edited_in_the_file_reaches_reader(lib, vault, ids):
     _set_note(path, "first thoughts\n\n## Later\n\nedited in **Obsidian** with $x^2$")
     report = sync(lib, vault)
     assert [t["parts"] for t in report.taken_from_vault] == [["note"]]
-    assert lib.paper(ids[0])["note"] == "first thoughts\n\n## Later\n\nedited in **Obsidian** with $x^2$"
+    assert lib.paper(ids[0]).note == "first thoughts\n\n## Later\n\nedited in **Obsidian** with $x^2$"
     assert sync(lib, vault).written == []
 
 
@@ -112,7 +112,7 @@ def test_starred_and_tags_edited_in_the_file_reach_reader(lib, vault, ids):
     _fm_set(path, "read", "true")
     sync(lib, vault)
     p = lib.paper(ids[0])
-    assert p["tags"] == ["a", "b", "c"] and p["read"] is True
+    assert p.tags == ["a", "b", "c"] and p.read is True
 
 
 def test_a_note_edited_on_both_sides_keeps_both_and_is_reported_until_resolved(lib, vault, ids):
@@ -123,14 +123,14 @@ def test_a_note_edited_on_both_sides_keeps_both_and_is_reported_until_resolved(l
     _set_note(path, "base + vault's line")
     report = sync(lib, vault)
     assert [c["id"] for c in report.conflicts] == [ids[0]]
-    note = lib.paper(ids[0])["note"]
+    note = lib.paper(ids[0]).note
     assert "base + reader's line" in note and "base + vault's line" in note and "Sync conflict" in note
     assert _note_of(path) == note  # the same marked text in both places
     assert [c["id"] for c in sync(lib, vault).conflicts] == [ids[0]]  # still listed
     _set_note(path, "base + reader's line + vault's line")  # the user merges and removes the markers
     report = sync(lib, vault)
     assert report.conflicts == []
-    assert lib.paper(ids[0])["note"] == "base + reader's line + vault's line"
+    assert lib.paper(ids[0]).note == "base + reader's line + vault's line"
 
 
 def test_tags_merge_as_a_set_and_the_newer_title_wins(lib, vault, ids):
@@ -145,9 +145,9 @@ def test_tags_merge_as_a_set_and_the_newer_title_wins(lib, vault, ids):
     _fm_set(path, "title", "Title from the vault")  # saved later than Reader's edit: the vault wins
     sync(lib, vault)
     p = lib.paper(ids[0])
-    assert p["tags"] == ["keep", "new-in-reader", "new-in-vault"]
-    assert p["starred"] is True  # changed on one side only
-    assert p["title"] == "Title from the vault"
+    assert p.tags == ["keep", "new-in-reader", "new-in-vault"]
+    assert p.starred is True  # changed on one side only
+    assert p.title == "Title from the vault"
     assert "# Title from the vault" in path.read_text(encoding="utf-8")
     assert frontmatter.load(path)["tags"] == ["keep", "new-in-reader", "new-in-vault"]
 
@@ -196,7 +196,7 @@ def test_user_text_outside_managed_parts_survives_ten_syncs_byte_for_byte(lib, v
         assert text.endswith(USER_END)
     post = frontmatter.load(path)
     assert post["aliases"] == ["my paper"] and post["rating"] == 4 and post["cssclasses"] == ["wide"]
-    assert lib.paper(ids[0])["note"] == "note 9 from Reader"
+    assert lib.paper(ids[0]).note == "note 9 from Reader"
 
 
 def test_unchanged_keys_keep_the_users_formatting(lib, vault, ids):
@@ -226,7 +226,7 @@ def test_a_moved_and_renamed_file_is_still_matched(lib, vault, ids):
     assert _files(vault)[ids[0]] == moved
     _set_note(moved, "edited after the move")
     sync(lib, vault)
-    assert lib.paper(ids[0])["note"] == "edited after the move"
+    assert lib.paper(ids[0]).note == "edited after the move"
 
 
 def test_a_paper_deleted_in_reader_moves_its_file_to_trash(lib, vault, ids):
@@ -249,7 +249,7 @@ def test_a_file_deleted_in_the_vault_deletes_nothing_and_is_written_again(lib, v
     files[ids[0]].unlink()
     report = sync(lib, vault)
     assert [r["id"] for r in report.recreated] == [ids[0]]
-    assert lib.paper(ids[0])["note"] == "keep me"
+    assert lib.paper(ids[0]).note == "keep me"
     assert _note_of(_files(vault)[ids[0]]) == "keep me"
     # A paper that left the query is not written again.
     lib.set_starred([ids[1]], False)
@@ -326,9 +326,9 @@ def test_front_matter_parses_to_exactly_what_reader_holds(lib, vault, ids):
         p = lib.paper(pid)
         post = frontmatter.load(path)
         assert post.metadata == {
-            "id": pid, "title": p["title"], "authors": p["authors"], "venue": p["venue"] or None,
-            "year": p["year"], "tags": p["tags"], "starred": p["starred"], "read": p["read"],
-            "code": p["code_links"], "links": p["links"], "added": dt.date.fromisoformat(p["added_at"][:10]),
+            "id": pid, "title": p.title, "authors": p.authors, "venue": p.venue or None,
+            "year": p.year, "tags": p.tags, "starred": p.starred, "read": p.read,
+            "code": p.code_links, "links": p.links, "added": dt.date.fromisoformat(p.added_at[:10]),
         }
 
 
@@ -368,7 +368,7 @@ def test_dry_run_changes_nothing(lib, vault, ids):
     before = path.read_text(encoding="utf-8")
     report = sync(lib, vault, dry_run=True)
     assert [t["parts"] for t in report.taken_from_vault] == [["note"]]
-    assert lib.paper(ids[0])["note"] == "" and path.read_text(encoding="utf-8") == before
+    assert lib.paper(ids[0]).note == "" and path.read_text(encoding="utf-8") == before
 
 
 def test_the_query_is_stored_with_the_vault(lib, vault, ids):
@@ -417,10 +417,10 @@ def test_a_sync_killed_before_its_commit_ends_like_an_uninterrupted_one(lib, vau
     sync(lib, vault)
     files = _files(vault)
     assert sorted(files) == sorted(ids[:4])
-    note = lib.paper(ids[0])["note"]
+    note = lib.paper(ids[0]).note
     assert note.count("Sync conflict") == 1 and "reader edit" in note and "vault edit" in note
     assert _note_of(files[ids[0]]) == note
-    assert lib.paper(ids[1])["tags"] == ["from-vault"]
+    assert lib.paper(ids[1]).tags == ["from-vault"]
     assert frontmatter.load(files[ids[2]])["tags"] == ["from-reader"]
     assert sync(lib, vault).written == []
 
@@ -466,7 +466,7 @@ def test_a_windows_file_keeps_its_crlf_line_ends(lib, vault, ids):
     sync(lib, vault)
     data = path.read_bytes().decode("utf-8")
     assert "\n" not in data.replace("\r\n", "")
-    assert lib.paper(ids[0])["note"] == "from Windows" and "  - win\r\n" in data
+    assert lib.paper(ids[0]).note == "from Windows" and "  - win\r\n" in data
 
 
 def test_on_apply_names_the_papers_about_to_change_inside_the_transaction(lib, vault, ids):
