@@ -57,7 +57,10 @@ def retype_reader_side(note: str, old: str, new: str) -> str | None:
     m = _SECTIONS.match(note)
     if m is None or normalize_note(m.group(1)) != normalize_note(old):
         return None
-    return note[: m.start(1)] + new + note[m.end(1):]
+    old_text = m.group(1)
+    lead = old_text[: len(old_text) - len(old_text.lstrip("\n"))]  # the blank lines around it stay
+    trail = old_text[len(old_text.rstrip("\n")):]
+    return note[: m.start(1)] + lead + new.strip("\n") + trail + note[m.end(1):]
 
 
 @dataclass(frozen=True)
