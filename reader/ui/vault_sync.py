@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -18,6 +20,7 @@ from reader.errors import ReaderError
 from reader.store import vault_state as vs
 from reader.vault import files, snapshot
 from reader.vault.document import normalize_note
+from reader.vault.membership import alternatives
 from reader.vault.merge import conflict_note, retype_reader_side
 from reader.vault.watch import VaultWatcher
 
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
 
 WRITE_DELAY_MS = 800  # Reader's own changes go out this long after the last write (≈ 2 s after typing stops)
 FOLDER_KEY, QUERY_KEY = "vault/folder", "vault/query"
+SyncResult = tuple[vault.SyncReport, list["Paper"], list["Paper"]]  # the report, papers before and after
 
 
 def status_text(report: vault.SyncReport | None, when: datetime | None, *, running: bool = False,
@@ -49,6 +53,15 @@ def status_text(report: vault.SyncReport | None, when: datetime | None, *, runni
         if count:
             parts.append(f"{count} {word}{'s' if count != 1 else ''}")
     return " · ".join(parts)
+
+
+def needs_index(query: str) -> bool:
+    """True when the membership query has a part only the search index answers."""
+    return any(alt not in vs.SQL_FILTERS and not alt.startswith("tag:") for alt in alternatives(query))
+
+
+def _report_at_exit(exc: BaseException) -> None:
+    sys.stderr.write(f"reader: the last vault sync failed: {exc}\n")
 
 
 def _utc_when(ts: datetime) -> str:
@@ -78,6 +91,7 @@ class VaultSync(QObject):
         self._task: Task | None = None
         self._again = False
         self._applying = False
+        self._stopped = False  # the window is closing: no more automatic syncs
         self._watcher: VaultWatcher | None = None
         self._lock = threading.Lock()
         self._own: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size) as our syncs wrote it
@@ -150,12 +164,12 @@ class VaultSync(QObject):
 
     # ------------------------------------------------------------------ scheduling
     def _start(self) -> None:
-        if self.folder is not None and not self.window.closing:
+        if self.folder is not None and not (self._stopped or self.window.closing):
             self.sync_now()
 
     def written(self, ids: object = ()) -> None:
         """The window stored something: send it out once writes pause (not for our own sync's)."""
-        if self.folder is not None and not self._applying and not self.window.closing:
+        if self.folder is not None and not (self._applying or self._stopped or self.window.closing):
             self._timer.start()
 
     def sync_now(self, *, create: bool = False) -> None:
@@ -170,10 +184,18 @@ class VaultSync(QObject):
         if not create and not folder.is_dir():
             self._failed(ReaderError(f"{folder}: the vault folder is missing"))
             return
+        if needs_index(self.query) and not w.index_ready:
+            self._timer.start()  # its query searches the index: wait until it is built
+            return
         w.pane.flush_note()  # what is typed goes to the writer first: the sync merges it
-        query, lib = self.query, w.library
+        job = self._job(folder, self.query)
+        self._task = w.runner.write(job, self._done, self._failed, with_task=True)
+        self._show_status()
 
-        def job(task: Task) -> tuple[vault.SyncReport, list[Paper], list[Paper]]:
+    def _job(self, folder: Path, query: str) -> Callable[[Task], SyncResult]:
+        lib = self.window.library
+
+        def job(task: Task) -> SyncResult:
             before: list[Paper] = []
             # Runs inside the sync's transaction, just before the vault's changes are applied.
             report = vault.sync(lib, folder, query=query, cancelled=task.cancelled,
@@ -182,8 +204,7 @@ class VaultSync(QObject):
             self._remember(report, before, after)
             return report, before, after
 
-        self._task = w.runner.write(job, self._done, self._failed, with_task=True)
-        self._show_status()
+        return job
 
     # ------------------------------------------------------------------ results
     def _remember(self, report: vault.SyncReport, before: list[Paper], after: list[Paper]) -> None:
@@ -207,7 +228,7 @@ class VaultSync(QObject):
                 if new is not None and new != p.note:
                     self._retyped[p.id] = (p.note, new, now)
 
-    def _done(self, out: tuple[vault.SyncReport, list[Paper], list[Paper]]) -> None:
+    def _done(self, out: SyncResult) -> None:
         report, before, after = out
         w = self.window
         self._task, self.report, self.error = None, report, None
@@ -239,7 +260,7 @@ class VaultSync(QObject):
         self._next()
 
     def _next(self) -> None:
-        if self._again:
+        if self._again and not self._stopped:
             self._again = False
             self._timer.start()
 
@@ -258,7 +279,6 @@ class VaultSync(QObject):
             self.report_dialog.openRequested.connect(self.open_folder)
         self.report_dialog.show_state(self.button.text(), self.report, self.error)
         self.report_dialog.show()
-        self.report_dialog.raise_()
 
     # ------------------------------------------------------------------ notes typed during a sync
     def store_note(self, pid: str, text: str) -> str:
@@ -340,16 +360,26 @@ class VaultSync(QObject):
         return False
 
     def shutdown(self) -> None:
-        """Closing: no new syncs; the running one stops between files."""
+        """Closing: stop watching; what Reader changed since the last sync goes out in a last one
+        (the window waits for the writer before it quits)."""
+        w = self.window
+        w.pane.commit_edits()
+        pending = self._timer.isActive() or self._again or w.runner.busy
         self._timer.stop()
+        self._again = False
         self._stop_watcher()
+        self._stopped = True
         if self._task is not None:
-            self._task.cancel()
+            self._task.cancel()  # it stops between files; the next start syncs the rest
+            return
+        folder = self.folder
+        if pending and folder is not None and folder.is_dir() and not w.closing:
+            w.runner.write(self._job(folder, self.query), None, _report_at_exit, with_task=True)
 
     def watching(self) -> bool:
         return self._watcher is not None
 
     def _watch_if_set(self) -> None:
         folder = self.folder
-        if folder is not None and folder.is_dir() and not self.window.closing:
+        if folder is not None and folder.is_dir() and not (self._stopped or self.window.closing):
             self._start_watcher(folder)

@@ -199,3 +199,34 @@ def test_a_missing_vault_folder_is_an_error_in_the_status(qtbot, window, folder)
     window.vault_sync.sync_now()
     assert "Vault: error" in window.vault_sync.button.text()
     assert "missing" in window.vault_sync.button.text()
+
+
+def test_our_own_writes_do_not_wake_the_watcher(qtbot, window, folder):
+    pid = window.pane.paper_id
+    window.pane.noteEditor.setFocus()
+    qtbot.keyClicks(window.pane.noteEditor, "one")
+    connect(qtbot, window, folder)
+    qtbot.waitUntil(lambda: (p := file_of(folder, pid)) is not None and "\none\n" in p.read_text(encoding="utf-8"),
+                    timeout=3000)
+    qtbot.keyClicks(window.pane.noteEditor, " two")  # a rewrite of an existing file, too
+    qtbot.waitUntil(lambda: "\none two\n" in file_of(folder, pid).read_text(encoding="utf-8"), timeout=3000)
+    qtbot.waitUntil(lambda: window.vault_sync._task is None and not window.runner.busy)
+    settled = window.vault_sync.syncs
+    qtbot.wait(1500)  # the watcher's quiet period is 0.5 s
+    assert window.vault_sync.syncs == settled
+
+
+def test_a_note_typed_just_before_quitting_reaches_the_file(qtbot, library, folder):
+    from reader.ui.main_window import MainWindow
+
+    w = MainWindow(library, theme="light")
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.index_ready and w.pane.paper_id is not None, timeout=30000)
+    connect(qtbot, w, folder)
+    pid = w.pane.paper_id
+    w.pane.noteEditor.setFocus()
+    qtbot.keyClicks(w.pane.noteEditor, "last words")
+    w.close()  # before the autosave and the debounced sync
+    path = file_of(folder, pid)
+    assert path is not None and "\nlast words\n" in path.read_text(encoding="utf-8")
