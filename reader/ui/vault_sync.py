@@ -86,6 +86,7 @@ class VaultSync(QObject):
         self.synced_at: datetime | None = None
         self.error: str | None = None
         self.syncs = 0  # syncs finished (tests wait on it)
+        self.wakeups = 0  # changes in the folder that were not our own writes
         self.dialog: VaultDialog | None = None
         self.report_dialog: VaultReportDialog | None = None
         self._task: Task | None = None
@@ -138,9 +139,14 @@ class VaultSync(QObject):
             s.setValue(FOLDER_KEY, str(Path(folder).expanduser()))
             s.setValue(QUERY_KEY, query.strip() or vault.DEFAULT_QUERY)
         s.sync()
-        self._show_status()
         if folder is not None:
-            self.sync_now(create=True)
+            try:  # the dialog checked that its parent exists
+                Path(folder).expanduser().mkdir(exist_ok=True)
+            except OSError as exc:
+                self.error = str(exc)
+        self._show_status()
+        if folder is not None and self.error is None:
+            self.sync_now()
 
     def ask(self) -> None:
         """File → Markdown vault…: choose, change or disconnect the folder, and its query."""
@@ -172,7 +178,7 @@ class VaultSync(QObject):
         if self.folder is not None and not (self._applying or self._stopped or self.window.closing):
             self._timer.start()
 
-    def sync_now(self, *, create: bool = False) -> None:
+    def sync_now(self) -> None:
         """Queue a sync on the writer (one at a time: a request during a sync runs after it)."""
         folder, w = self.folder, self.window
         self._timer.stop()
@@ -181,7 +187,7 @@ class VaultSync(QObject):
         if self._task is not None:
             self._again = True
             return
-        if not create and not folder.is_dir():
+        if not folder.is_dir():
             self._failed(ReaderError(f"{folder}: the vault folder is missing"))
             return
         if needs_index(self.query) and not w.index_ready:
@@ -347,10 +353,11 @@ class VaultSync(QObject):
         for path in paths:
             try:
                 st = os.stat(path)
+                ours = own.get(path) == (st.st_mtime_ns, st.st_size)
             except OSError:
-                self._vault_changed.emit()  # deleted or moved away
-                return
-            if own.get(path) != (st.st_mtime_ns, st.st_size):
+                ours = False  # deleted or moved away
+            if not ours:
+                self.wakeups += 1
                 self._vault_changed.emit()
                 return
 

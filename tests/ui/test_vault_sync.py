@@ -210,10 +210,12 @@ def test_our_own_writes_do_not_wake_the_watcher(qtbot, window, folder):
                     timeout=3000)
     qtbot.keyClicks(window.pane.noteEditor, " two")  # a rewrite of an existing file, too
     qtbot.waitUntil(lambda: "\none two\n" in file_of(folder, pid).read_text(encoding="utf-8"), timeout=3000)
-    qtbot.waitUntil(lambda: window.vault_sync._task is None and not window.runner.busy)
-    settled = window.vault_sync.syncs
+    vs = window.vault_sync
+    qtbot.waitUntil(lambda: vs._task is None and not vs._timer.isActive() and not window.runner.busy)
+    settled, woken = vs.syncs, vs.wakeups
     qtbot.wait(1500)  # the watcher's quiet period is 0.5 s
-    assert window.vault_sync.syncs == settled
+    assert (vs.syncs, vs.wakeups) == (settled, woken)
+    assert woken == 0
 
 
 def test_a_note_typed_just_before_quitting_reaches_the_file(qtbot, library, folder):
