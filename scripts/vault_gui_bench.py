@@ -64,7 +64,8 @@ def main() -> int:
         vs.configure(folder)
         _wait(app, lambda: vs.syncs > 0 and vs.watching() and not window.runner.busy)
         pid = window.pane.paper_id
-        path = next(p for p in folder.glob("*.md") if f'id: "{pid}"' in p.read_text(encoding="utf-8"))
+        id_line = re.compile(rf"^id: ['\"]?{pid}", re.M)
+        path = next(p for p in folder.rglob("*.md") if id_line.search(p.read_text(encoding="utf-8")))
         times = []
         for i in range(5):
             time.sleep(0.3)
