@@ -67,6 +67,7 @@ def build_actions(w: MainWindow) -> None:
     file_menu = mb.addMenu("&File")
     file_menu.addAction(act("&Import…", lambda: import_export.ask_import(w), ["Ctrl+I"], name="importAction"))
     file_menu.addAction(act("&Export…", lambda: import_export.ask_export(w), ["Ctrl+E"], name="exportAction"))
+    file_menu.addAction(act("Markdown &vault…", w.vault_sync.ask, name="vaultAction"))
     file_menu.addSeparator()
     file_menu.addAction(act("Rebuild search index", w.index_sync.reindex))
     file_menu.addSeparator()

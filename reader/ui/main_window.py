@@ -48,6 +48,7 @@ from .sidebar import Sidebar, view_key
 from .status_bar import StatusBar
 from .tasks import TaskRunner
 from .triage_controller import install_triage
+from .vault_sync import VaultSync
 
 RELATED_DELAY_MS = 250
 SPLITTER_SIZES = (170, 730, 380)  # sidebar, list, paper pane at 1280 px: the titles get the room
@@ -89,6 +90,8 @@ class MainWindow(QMainWindow):
         self.relevanceAction: QAction
 
         self._build_widgets()
+        self.vault_sync = VaultSync(self)  # live sync with a Markdown vault (File → Markdown vault…)
+        self.open_vault = self.vault_sync.open_folder  # triage's summary offers it
         build_actions(self)
         settings.restore_settings(self)
         self.triage = install_triage(self)
@@ -257,6 +260,7 @@ class MainWindow(QMainWindow):
             self.pane.set_paper(self.library.paper(pid))
         self.refresh_sidebar()
         self.refresh_list()
+        self.vault_sync.written(ids)
 
     # ------------------------------------------------------------------ selection
     def current_id(self) -> str | None:

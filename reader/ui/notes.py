@@ -23,7 +23,7 @@ RECOVERED_NOTES_DIR = "recovered-notes"  # under the library root: notes that co
 
 def save_note(window: MainWindow, pid: str, text: str) -> Task | None:
     """Write a note; the pane counts it as saved only when the write succeeded."""
-    lib, pane = window.library, window.pane
+    pane = window.pane
 
     def failed(exc: BaseException) -> None:
         first = not pane.note_failed_before(pid)
@@ -33,9 +33,15 @@ def save_note(window: MainWindow, pid: str, text: str) -> Task | None:
         else:
             window.statusBar().showMessage(f"The note is still not saved: {exc}", 10000)
 
-    # Consecutive autosaves of one note merge into one undo step (merge_key).
-    return change(window, "Edit note", [pid], lambda: lib.set_note(pid, text), merge_key=("note", pid),
-                  on_done=lambda _: pane.note_stored(pid, text), on_error=failed)
+    def stored(note: str) -> None:
+        pane.note_stored(pid, text)
+        window.vault_sync.note_saved(pid, text, note)  # shows a note merged with the vault's
+
+    # Consecutive autosaves of one note merge into one undo step (merge_key). The vault sync
+    # stores it: a note the vault changed while it was being typed keeps both texts.
+    vault = window.vault_sync
+    return change(window, "Edit note", [pid], lambda: vault.store_note(pid, text), merge_key=("note", pid),
+                  on_done=stored, on_error=failed)
 
 
 def save_notes_on_quit(window: MainWindow, timeout: float = 30.0) -> list[Path]:
@@ -48,7 +54,7 @@ def save_notes_on_quit(window: MainWindow, timeout: float = 30.0) -> list[Path]:
         def write(pid: str = pid, text: str = text) -> None:
             current = lib.paper(pid)
             if current is not None and current.note != text:
-                lib.set_note(pid, text)
+                window.vault_sync.store_note(pid, text)
 
         try:
             window.runner.write_sync(write, timeout)

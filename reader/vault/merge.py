@@ -49,6 +49,20 @@ def _reader_side_of(note: str) -> str | None:
     return normalize_note(m.group(1)) if m else None
 
 
+def retype_reader_side(note: str, old: str, new: str) -> str | None:
+    """A conflict note whose Reader text is `old`, with `new` in its place (headers kept); else None.
+
+    For an editor whose user kept typing while a sync wrote the conflict: their newer text
+    replaces the one the sync saw, and the vault's text stays."""
+    m = _SECTIONS.match(note)
+    if m is None or normalize_note(m.group(1)) != normalize_note(old):
+        return None
+    old_text = m.group(1)
+    lead = old_text[: len(old_text) - len(old_text.lstrip("\n"))]  # the blank lines around it stay
+    trail = old_text[len(old_text.rstrip("\n")):]
+    return note[: m.start(1)] + lead + new.strip("\n") + trail + note[m.end(1):]
+
+
 @dataclass(frozen=True)
 class Merged:
     parts: Parts

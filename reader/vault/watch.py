@@ -35,9 +35,10 @@ class _Handler(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in ("opened", "closed_no_write"):
             return
-        paths = [event.src_path, getattr(event, "dest_path", "")]
-        if any(p and relevant(self._watcher.root, str(p)) for p in paths):
-            self._watcher.poke()
+        paths = [str(p) for p in (event.src_path, getattr(event, "dest_path", "")) if p]
+        hits = [p for p in paths if relevant(self._watcher.root, p)]
+        if hits:
+            self._watcher.poke(*hits)
 
 
 class VaultWatcher:
@@ -48,9 +49,12 @@ class VaultWatcher:
     nothing, so it settles.
     """
 
-    def __init__(self, root: str | Path, on_change: Callable[[], None], *, delay: float = DEFAULT_DELAY):
+    def __init__(self, root: str | Path, on_change: Callable[[], None], *, delay: float = DEFAULT_DELAY,
+                 on_paths: Callable[[set[str]], None] | None = None):
         self.root = Path(root).resolve()
         self._on_change = on_change
+        self._on_paths = on_paths  # when given, called instead with the burst's changed paths
+        self._changed: set[str] = set()
         self._delay = delay
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
@@ -62,9 +66,10 @@ class VaultWatcher:
         self._observer.start()
         return self
 
-    def poke(self) -> None:
-        """(Re)start the quiet-period timer."""
+    def poke(self, *paths: str) -> None:
+        """(Re)start the quiet-period timer; `paths` are remembered for `on_paths`."""
         with self._lock:
+            self._changed.update(paths)
             if self._timer is not None:
                 self._timer.cancel()
             self._timer = threading.Timer(self._delay, self._fire)
@@ -74,7 +79,11 @@ class VaultWatcher:
     def _fire(self) -> None:
         with self._lock:
             self._timer = None
-        self._on_change()
+            paths, self._changed = self._changed, set()
+        if self._on_paths is not None:
+            self._on_paths(paths)
+        else:
+            self._on_change()
 
     def stop(self) -> None:
         with self._lock:

@@ -181,7 +181,10 @@ def test_end_of_queue_summary_and_export(qtbot, window: MainWindow, library: Lib
     qtbot.waitUntil(lambda: "3 read" in ctl.view.summaryText.text(), timeout=10000)
     assert ctl.view.summaryText.text() == "3 papers · 3 read · 1 starred · 3 tagged · 0 with notes"
     assert ctl.view.exportButton.isEnabled()
-    assert ctl.view.vaultButton.isHidden()  # the window has no vault
+    assert not ctl.view.vaultButton.isHidden()  # the window offers its Markdown vault
+    ctl.view.vaultButton.click()  # none is set yet: the vault dialog asks for a folder
+    assert window.vault_sync.dialog is not None and window.vault_sync.dialog.isVisible()
+    window.vault_sync.dialog.reject()
     out = tmp_path / "starred.md"
     triage_summary.export_starred(ctl, out)
     qtbot.waitUntil(out.exists, timeout=10000)

@@ -61,3 +61,21 @@ def test_a_file_saved_by_another_editor_reaches_reader_through_the_watcher(lib, 
         assert _wait(done, 3)
     assert lib.paper(ids[0])["note"] == "after, from the editor"
     assert reports[0].taken_from_vault
+
+
+def test_the_callback_can_have_the_changed_paths(tmp_path):
+    got: list[set[str]] = []
+    fired = threading.Event()
+
+    def on_paths(paths):
+        got.append(paths)
+        fired.set()
+
+    root = tmp_path.resolve()
+    with VaultWatcher(root, lambda: None, delay=0.3, on_paths=on_paths):
+        (root / "a.md").write_text("a")
+        (root / "b.txt").write_text("not markdown")
+        (root / "c.md").write_text("c")
+        assert _wait(fired, 3)
+        time.sleep(0.5)
+    assert got == [{str(root / "a.md"), str(root / "c.md")}]
