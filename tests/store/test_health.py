@@ -118,7 +118,7 @@ def _check_read_only(root, info):
         assert lib.read_only
         ids = lib.paper_ids()
         assert len(ids) == len(info["papers"])
-        assert lib.paper(ids[0])["title"] == info["papers"][ids[0]]["title"]
+        assert lib.paper(ids[0]).title == info["papers"][ids[0]]["title"]
         lib.sync_index()  # nothing to do: the index can't be written
         backup = lib.backup_data()
         assert len(backup["papers"]) == len(info["papers"])

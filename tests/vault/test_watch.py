@@ -59,7 +59,7 @@ def test_a_file_saved_by_another_editor_reaches_reader_through_the_watcher(lib, 
         text = path.read_text(encoding="utf-8")
         path.write_text(text.replace("\nbefore\n", "\nafter, from the editor\n"), encoding="utf-8")
         assert _wait(done, 3)
-    assert lib.paper(ids[0])["note"] == "after, from the editor"
+    assert lib.paper(ids[0]).note == "after, from the editor"
     assert reports[0].taken_from_vault
 
 
