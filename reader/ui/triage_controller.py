@@ -484,7 +484,7 @@ class TriageController(QObject):
         if not stack.canUndo():
             return
         command = stack.command(stack.index() - 1)
-        ids = {s["id"] for s in getattr(command, "before", []) or []}
+        ids = {s.id for s in getattr(command, "before", []) or []}
         stack.undo()
         # Re-rank once the restore is stored (it is queued on the writer).
         self.window.runner.write(lambda: None, lambda _: self._timers["rank"].start(), self.window.handle_error)

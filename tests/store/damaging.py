@@ -37,7 +37,7 @@ def make_library(root: Path, n: int = 600, seed: int = 7) -> dict:
         for pid in rnd.sample(ids, n // 10):
             lib.add_highlight(pid, 0, 5, "#ffe066", "first words")
         lib.save_search("attention", "attention")
-        full = {p["id"]: p for p in lib.papers(ids)}
+        full = {p.id: p.to_dict() for p in lib.papers(ids)}
     conn = sqlite3.connect(root / "library.sqlite3")
     try:
         rowids = {r[1]: r[0] for r in conn.execute("SELECT rowid, id FROM papers")}

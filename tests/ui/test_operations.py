@@ -72,7 +72,7 @@ def test_delete_then_undo_restores_paper_tags_and_note(qtbot, window: MainWindow
     key(qtbot, window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: library.paper(pid) is not None)
     restored = paper(library, pid)
-    assert restored["tags"] == ["keep"] and restored["note"] == "my note"
+    assert restored.tags == ["keep"] and restored.note == "my note"
     qtbot.waitUntil(lambda: window.model.rowCount() == 56)
 
 

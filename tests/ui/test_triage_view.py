@@ -66,7 +66,7 @@ def test_object_and_accessible_names(qtbot, window: MainWindow) -> None:
     window.open_link = lambda url: opened.append(url.toString()) or True  # type: ignore[method-assign]
     q = ctl.queue
     assert q is not None
-    with_link = next(pid for pid in q.ids if (window.library.paper(pid) or {}).get("code_links"))
+    with_link = next(pid for pid in q.ids if getattr(window.library.paper(pid), "code_links", None))
     while q.current != with_link:
         press(qtbot, ctl, K.Key_J)
     press(qtbot, ctl, K.Key_O)  # the seeds have no paper page: the code link

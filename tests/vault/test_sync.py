@@ -475,7 +475,7 @@ def test_on_apply_names_the_papers_about_to_change_inside_the_transaction(lib, v
     sync(lib, vault)
     _set_note(_files(vault)[ids[0]], "from the vault")
     seen: list[tuple[list[str], str]] = []
-    sync(lib, vault, on_apply=lambda changing: seen.append((changing, lib.snapshot(changing)[0]["note"])))
+    sync(lib, vault, on_apply=lambda changing: seen.append((changing, lib.snapshot(changing)[0].note)))
     assert seen == [([ids[0]], "base")]  # the state before, for one undo step
 
 
