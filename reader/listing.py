@@ -101,21 +101,17 @@ def list_papers(lib: Library, query: str, view: View, sort: str = "added", desce
     ids = [h.id for h in results.hits]
     if is_filter_query(results) or search_sort is not None:
         # Sorted by a column: every match is needed before the first row is known.
-        if page_size is not None or (is_filter_query(results) and len(ids) >= limit):
-            ids = _every_id(lib, query, view, results, as_you_type)
+        if (page_size is not None or is_filter_query(results)) and len(ids) >= first:
+            if results.fetch is not None:
+                ids = results.all_ids()
+            else:  # a strict query: run it again for every match (the CLI reads these hits)
+                results = lib.search(query, view=view, limit=None, as_you_type=as_you_type)
+                ids = results.ids
         order = search_sort if search_sort is not None else (sort, descending)
         return Listing(query, results, _sorted(lib, view, ids, order) if ids else ids)
     if page_size is None:
         return Listing(query, results, ids)
     return Listing(query, results, ids, results.total, _pager(lib, query, view, results, as_you_type))
-
-
-def _every_id(lib: Library, query: str, view: View, results: SearchResults, as_you_type: bool) -> list[str]:
-    if len(results.hits) >= results.total:
-        return results.ids
-    if results.fetch is not None:
-        return results.all_ids()
-    return lib.search(query, view=view, limit=None, as_you_type=as_you_type).ids
 
 
 def _pager(lib: Library, query: str, view: View, results: SearchResults, as_you_type: bool) -> PageFetch:

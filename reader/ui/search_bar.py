@@ -118,6 +118,12 @@ class SearchBar(QWidget):
     def show_state(self, query: str, results: SearchResults | None, total: int) -> None:
         """The count of every match ("340 results · by relevance", however many rows are fetched
         yet), did-you-mean and the query's problem."""
+        if not query and self._main.view.ranked:
+            order = " · by similarity" if self.search_sort is None else ""
+            self.resultLabel.setText(f"{total:,} most alike{order}" if total else "no papers alike")
+            self.suggestionLabel.hide()
+            self.problemLabel.hide()
+            return
         if not query or results is None:
             self.resultLabel.setText("")
             self.suggestionLabel.hide()
