@@ -214,7 +214,8 @@ class Sidebar(QTreeWidget):
             menu.addAction("Merge into…", lambda: self.mergeTagRequested.emit(name))
             menu.addAction("Delete tag", lambda: self.deleteTagRequested.emit(name))
             menu.addSeparator()
-            menu.addAction(f"Papers like {name}", lambda: self.show_like_tag(name))
+            like = menu.addAction(f"Papers like {name}", lambda: self.show_like_tag(name))
+            like.setObjectName("likeTagAction")
         elif key and key[0] == "search":
             search = key[1]
             menu.addAction("Rename saved search…", lambda: self.renameSearchRequested.emit(search))
