@@ -197,6 +197,8 @@ class ViewKind(StrEnum):
     NOTES = "notes"
     COLLECTION = "collection"
     TAG = "tag"
+    LIKE_STARRED = "like_starred"  # ranked by similarity to the starred papers
+    LIKE_TAG = "like_tag"  # ranked by similarity to a tag's papers
 
 
 class ExportKind(StrEnum):

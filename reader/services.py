@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .errors import ReaderError, classify_sqlite_error
 from .index_upkeep import CancelCheck, IndexUpkeep, Progress
-from .listing import SEARCH_LIMIT, Listing, list_papers
+from .listing import SEARCH_LIMIT, Listing, like_ids, list_papers
 from .models import (
     Highlight,
     HighlightColour,
@@ -186,6 +186,8 @@ class Library:
 
     # ------------------------------------------------------------------ reads
     def paper_ids(self, view: View = ALL, sort: str = "added", descending: bool = True) -> list[str]:
+        if view.ranked:  # "more like these": by similarity, whatever the sort
+            return like_ids(self, view)
         return paper_ids(self._reader(), view, sort, descending)
 
     def rows(self, ids: Sequence[str]) -> dict[str, PaperRow]:

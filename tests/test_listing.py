@@ -70,3 +70,41 @@ def test_cli_list_and_search_use_the_same_listing(tmp_path, capsys: pytest.Captu
         assert listed == lib.listing("", View(), "added", False).ids
         assert len(lib.listing("year:2025", limit=3).ids) == 56
 
+
+
+def test_a_paged_listing_lists_the_first_page_and_fetches_the_rest(lib: Library) -> None:
+    from reader.listing import list_papers
+
+    every = lib.search("model", limit=None).ids
+    found = list_papers(lib, "model", View(), page_size=10)
+    assert found.ids == every[:10] and found.total == len(every) > 10 and not found.complete
+    assert found.page(10, 15) == every[10:25]
+    assert found.page(len(every), 10) == []
+    strict = list_papers(lib, '"mode connectivity" OR model', View(), page_size=5)  # no lazy pages in the index
+    assert strict.total > 5 and strict.page(5, 5) == lib.search('"mode connectivity" OR model', limit=10).ids[5:10]
+    # Typing: the unfinished last word is a prefix.
+    assert list_papers(lib, "sparse atten", View(), as_you_type=True, page_size=10).ids
+
+
+def test_more_like_these_views(lib: Library) -> None:
+    from reader.listing import LIKE_LIMIT
+    from reader.models import ViewKind
+    from reader.store.views import where_for
+
+    assert lib.paper_ids(View(ViewKind.LIKE_STARRED)) == []  # nothing starred: nothing to be like
+    seeds = lib.search("attention", limit=3).ids
+    lib.set_starred(seeds, True)
+    lib.sync_index()
+    like = lib.paper_ids(View(ViewKind.LIKE_STARRED), "title", False)  # by similarity, whatever the sort
+    assert like == [pid for pid, _ in lib.more_like(lib.paper_ids(View("starred")), limit=LIKE_LIMIT)]
+    assert like and not set(like) & set(seeds)
+    found = lib.listing("", View(ViewKind.LIKE_STARRED), search_sort=("title", False))
+    titles = [lib.paper(pid).title.casefold() for pid in found.ids]
+    assert sorted(found.ids) == sorted(like) and titles == sorted(titles)
+    inside = lib.listing("learning", View(ViewKind.LIKE_STARRED))
+    assert inside.ids and set(inside.ids) <= set(like)
+    lib.add_tags(seeds[:2], ["mine"])
+    assert lib.paper_ids(View(ViewKind.LIKE_TAG, "mine")) == [
+        pid for pid, _ in lib.more_like(lib.paper_ids(View("tag", "mine")), limit=LIKE_LIMIT)]
+    with pytest.raises(ValueError, match="ranked by the search index"):
+        where_for(View(ViewKind.LIKE_TAG, "mine"))

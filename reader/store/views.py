@@ -20,6 +20,14 @@ class View:
         object.__setattr__(self, "kind", ViewKind(kind))
         object.__setattr__(self, "value", value)
 
+    @property
+    def ranked(self) -> bool:
+        """A "more like these" view: ranked by the search index, not selected by SQL."""
+        return self.kind in LIKE_KINDS
+
+
+LIKE_KINDS = frozenset({ViewKind.LIKE_STARRED, ViewKind.LIKE_TAG})
+
 
 _SORTS = {
     "starred": "p.starred",
@@ -56,6 +64,8 @@ def where_for(view: View) -> tuple[str, list[str]]:
             "WHERE t.name = ?)",
             [view.value or ""],
         )
+    if kind in LIKE_KINDS:
+        raise ValueError(f"a {kind.value} view is ranked by the search index: list it with Library.paper_ids")
     raise ValueError(f"unknown view kind {kind!r}")
 
 

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader import listing
 from reader.errors import ReaderError
 from reader.listing import Listing
 from reader.search.results import SearchResults
@@ -128,6 +127,7 @@ class MainWindow(QMainWindow):
         self._related_timer.timeout.connect(self._related_due)
 
         self.model = PaperModel(self.library, self)
+        self.model.run_read = lambda job, done, failed: self.runner.read("page", job, done, failed)
         self.model.sortRequested.connect(self.searchBar.sort_requested)
         self.table = PaperTable(self.model, self, self.sort_column, self.sort_order)
         self.table.selectionModel().currentRowChanged.connect(self._current_row_changed)
@@ -187,25 +187,18 @@ class MainWindow(QMainWindow):
         """Re-query the ids (view, sort, search) off the GUI thread; the newest request wins."""
         bar = self.searchBar
         bar.stop_timer()
-        query = bar.query()
-        bar.set_searching(bool(query))
-        lib, view, (sort, descending) = self.library, self.view, self.sort_args()
-        order, limit = bar.search_sort_args(), listing.SEARCH_LIMIT
-        self.runner.read("list", lambda: lib.listing(query, view, sort, descending, search_sort=order, limit=limit),
-                         self._list_ready, self.handle_error)
+        bar.set_searching(bool(bar.query()) or self.view.ranked)
+        job = bar.list_job(self.library, self.view, *self.sort_args(), loaded=self.model.rowCount())
+        self.runner.read("list", job, self._list_ready, self.handle_error)
 
     def _list_ready(self, found: Listing) -> None:
         self.search_results = results = found.results
         terms = list(results.terms) if results else []
         current_id, current_row, selected = self.current_id(), self.table.currentIndex().row(), self.selected_ids()
-        if found.ids != self.model.ids():
-            self.model.set_ids(found.ids)
-            self.list_generation += 1
+        self.list_generation += 1
+        if self.model.set_listing(found):
             self._reselect(selected, current_id, current_row)
-        else:
-            self.model.invalidate()
-            self.list_generation += 1
-        self.searchBar.show_state(found.query, results, self.model.rowCount())
+        self.searchBar.show_state(found.query, results, found.total)
         if terms != self.pane.terms:
             self.pane.terms = terms
             self.pane.render_abstract()

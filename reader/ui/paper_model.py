@@ -1,12 +1,17 @@
-"""Table model over paper ids; rows are fetched lazily from the library in cached pages."""
+"""Table model over paper ids; rows are fetched lazily from the library in cached pages, and
+the ids of a long search lazily too, a page at a time as the user scrolls (fetchMore)."""
 
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
+
+from reader.listing import Listing, PageFetch
 
 from .plain import tooltip
 
@@ -27,6 +32,10 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 READ_ROLE = Qt.ItemDataRole.UserRole + 3
 PAGE_SIZE = 200
 MAX_PAGES = 64  # ~12,800 rows of cache; a screen shows ~40
+FETCH_IDS = 200  # ids of a paged search fetched per scroll to the bottom
+
+# run_read(job, on_done, on_error): runs job() off the GUI thread, the callbacks back on it.
+ReadRunner = Callable[[Callable[[], Any], Callable[[Any], None], Callable[[BaseException], None]], Any]
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -44,14 +53,60 @@ class PaperModel(QAbstractTableModel):
         self._pages: OrderedDict[int, list[Any]] = OrderedDict()
         self._bold = QFont()
         self._bold.setBold(True)
+        # The rest of a paged search: ids up to _total, fetched through _more.
+        self._total = 0
+        self._more: PageFetch | None = None
+        self._fetching = False
+        self._source = 0  # bumped when the ids are replaced: a page of the old list is dropped
+        self.run_read: ReadRunner | None = None  # None: pages are fetched synchronously
 
     # -- ids ----------------------------------------------------------------------------
-    def set_ids(self, ids: list[str]) -> None:
+    def set_ids(self, ids: list[str], total: int | None = None, more: PageFetch | None = None) -> None:
         self.beginResetModel()
-        self._ids = list(ids)
+        self._ids = list(dict.fromkeys(ids))
         self._row_of = None
         self._pages.clear()
+        self._set_source(total, more)
         self.endResetModel()
+
+    def set_listing(self, found: Listing) -> bool:
+        """Show a listing; True when the ids changed (a reset), False when only rows were refreshed.
+
+        The same first ids with more already fetched (the user scrolled, then a write re-listed)
+        keep the fetched rows."""
+        ids = found.ids
+        if ids == self._ids[:len(ids)] and (len(ids) == len(self._ids) or found.more is not None):
+            self._set_source(found.total, found.more)
+            self.invalidate()
+            return False
+        self.set_ids(ids, found.total, found.more)
+        return True
+
+    def _set_source(self, total: int | None, more: PageFetch | None) -> None:
+        self._source += 1
+        self._fetching = False
+        self._more = more
+        self._total = max(total or 0, len(self._ids)) if more is not None else len(self._ids)
+
+    def total(self) -> int:
+        """Every id the list holds, fetched or not."""
+        return self._total
+
+    def append_ids(self, ids: list[str]) -> None:
+        """Add a fetched page at the end (ids already listed are skipped)."""
+        if self._row_of is None:
+            self._row_of = {pid: i for i, pid in enumerate(self._ids)}
+        new = [pid for pid in dict.fromkeys(ids) if pid not in self._row_of]
+        if not new:
+            self._more = None  # the search had no more: stop asking
+            self._total = len(self._ids)
+            return
+        first = len(self._ids)
+        self._pages.pop(first // PAGE_SIZE, None)  # a cached partial last page grows
+        self.beginInsertRows(QModelIndex(), first, first + len(new) - 1)
+        self._ids.extend(new)
+        self._row_of.update((pid, first + i) for i, pid in enumerate(new))
+        self.endInsertRows()
 
     def ids(self) -> list[str]:
         return self._ids
@@ -89,6 +144,34 @@ class PaperModel(QAbstractTableModel):
         return rows[row - page * PAGE_SIZE]
 
     # -- Qt model API -------------------------------------------------------------------
+    def canFetchMore(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008 - Qt signature
+        return (not parent.isValid() and self._more is not None and not self._fetching
+                and len(self._ids) < self._total)
+
+    def fetchMore(self, parent: _Index = QModelIndex()) -> None:  # noqa: B008 - Qt signature
+        """The view scrolled to the bottom: fetch the next page of ids (off the GUI thread)."""
+        if not self.canFetchMore(parent) or self._more is None:
+            return
+        more, start, source = self._more, len(self._ids), self._source
+        self._fetching = True
+
+        def done(ids: list[str]) -> None:
+            if source == self._source:  # else the list was replaced meanwhile
+                self._fetching = False
+                self.append_ids(ids)
+
+        def failed(exc: BaseException) -> None:
+            if source == self._source:
+                self._fetching = False
+                self._more = None
+                self._total = len(self._ids)
+            sys.excepthook(type(exc), exc, exc.__traceback__)  # a bug: report it
+
+        if self.run_read is None:
+            done(more(start, FETCH_IDS))
+        else:
+            self.run_read(lambda: more(start, FETCH_IDS), done, failed)
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
         return 0 if parent.isValid() else len(self._ids)
 

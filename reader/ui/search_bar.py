@@ -1,15 +1,18 @@
-"""The search bar: the query box (debounced), result count, did-you-mean, query problems, result sorting."""
+"""The search bar: the query box (debounced, searched as you type), result count, did-you-mean,
+query problems, result sorting."""
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from reader.listing import is_filter_query
+from reader.listing import Listing, is_filter_query, list_papers
 from reader.search.results import SearchResults
+from reader.services import Library, View
 
 from .paper_model import SORT_KEYS
 from .plain import plain_label
@@ -18,6 +21,7 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 SEARCH_DEBOUNCE_MS = 150
+FIRST_PAGE = 200  # ids a search lists at once; the table fetches the rest as the user scrolls
 PLACEHOLDER = "Search  (e.g. sparse attention   tag:rl   is:starred   year:2020-2023)   — / or Ctrl+F"
 
 
@@ -36,6 +40,8 @@ class SearchBar(QWidget):
         self._main = window
         self.search_sort: tuple[int, Qt.SortOrder] | None = None  # None: by relevance
         self.searching = False
+        self.listed_as_you_type = False  # how the listed query was searched (bulk actions match it)
+        self._listed_key: tuple | None = None
 
         self.searchBox = QLineEdit(self)
         self.searchBox.setObjectName("searchBox")
@@ -46,7 +52,7 @@ class SearchBar(QWidget):
         self._timer.setInterval(SEARCH_DEBOUNCE_MS)
         self._timer.timeout.connect(self.searchRequested)
         self.searchBox.textChanged.connect(lambda _text: self._timer.start())
-        self.searchBox.returnPressed.connect(self.submitted)
+        self.searchBox.returnPressed.connect(self._return_pressed)
         self.resultLabel = QLabel(self)
         self.resultLabel.setObjectName("resultLabel")
         plain_label(self.resultLabel)
@@ -76,6 +82,28 @@ class SearchBar(QWidget):
     def query(self) -> str:
         return self.searchBox.text().strip()
 
+    def as_you_type(self) -> bool:
+        """The query is being typed: its last word is unfinished (a prefix) and a query with
+        no hits gets no "did you mean". Return, a suggestion or a saved search finish it
+        (setText clears QLineEdit's modified flag; a keystroke sets it)."""
+        return self.searchBox.isModified()
+
+    def _return_pressed(self) -> None:
+        self.searchBox.setModified(False)
+        self.submitted.emit()
+
+    def list_job(self, lib: Library, view: View, sort: str, descending: bool, loaded: int) -> Callable[[], Listing]:
+        """The listing to compute off the GUI thread for the box's query (marks it listed).
+
+        The same list again (after a write) keeps as many ids as the table has fetched, so
+        the rows the user scrolled to stay; a new query lists its first page."""
+        query, order, typing = self.query(), self.search_sort_args(), self.as_you_type()
+        key = (query, view, sort, descending, order, typing)
+        size = max(FIRST_PAGE, loaded) if key == self._listed_key else FIRST_PAGE
+        self._listed_key, self.listed_as_you_type = key, typing
+        return lambda: list_papers(lib, query, view, sort, descending, search_sort=order,
+                                   as_you_type=typing, page_size=size)
+
     def stop_timer(self) -> None:
         """A re-list is starting anyway: the pending debounced one is not needed."""
         self._timer.stop()
@@ -87,19 +115,22 @@ class SearchBar(QWidget):
         self.searchBox.blockSignals(False)
 
     # ------------------------------------------------------------------ result state
-    def show_state(self, query: str, results: SearchResults | None, shown: int) -> None:
-        """The count ("12 of 340 results · by relevance"), did-you-mean and the query's problem."""
+    def show_state(self, query: str, results: SearchResults | None, total: int) -> None:
+        """The count of every match ("340 results · by relevance", however many rows are fetched
+        yet), did-you-mean and the query's problem."""
+        if not query and self._main.view.ranked:
+            order = " · by similarity" if self.search_sort is None else ""
+            self.resultLabel.setText(f"{total:,} most alike{order}" if total else "no papers alike")
+            self.suggestionLabel.hide()
+            self.problemLabel.hide()
+            return
         if not query or results is None:
             self.resultLabel.setText("")
             self.suggestionLabel.hide()
             self.problemLabel.hide()
             return
-        # The total may count a repeated hit more than once; never show fewer than the rows.
-        total = max(int(results.total) - (len(results.hits) - shown), shown)
-        text = f"{total} result{'s' if total != 1 else ''}"
-        if shown < total:
-            text = f"{shown} of {total} results"
-        if self.search_sort is None and not is_filter_query(results) and shown > 1:
+        text = f"{total:,} result{'s' if total != 1 else ''}"
+        if self.search_sort is None and not is_filter_query(results) and total > 1:
             text += " · by relevance"
         self.resultLabel.setText(text)
         suggestion = results.suggestion
@@ -115,7 +146,7 @@ class SearchBar(QWidget):
     def accept_suggestion(self, _link: str = "") -> None:
         suggestion = self.suggestionLabel.property("suggestion")
         if suggestion:
-            self.searchBox.setText(str(suggestion))
+            self.searchBox.setText(str(suggestion))  # a finished query (not modified)
             self.searchRequested.emit()
 
     # ------------------------------------------------------------------ sorting results
@@ -160,7 +191,7 @@ class SearchBar(QWidget):
     def sort_requested(self, column: int, order: Qt.SortOrder) -> None:
         """A header click: sorts the search results, or the library when no query is typed."""
         w = self._main
-        self.set_searching(bool(self.query()))
+        self.set_searching(bool(self.query()) or w.view.ranked)
         if self.searching:
             self.search_sort = (column, order) if column in SORT_KEYS else None
             self.show_sort_indicator()

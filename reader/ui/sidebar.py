@@ -1,4 +1,4 @@
-"""The sidebar: library views with live counts, collections, tags and saved searches."""
+"""The sidebar: library views with live counts, "more like these" views, collections, tags and saved searches."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
+from reader.models import ViewKind
 from reader.services import View
 
 from .plain import tooltip
@@ -15,6 +16,10 @@ KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 HINT_ROLE = Qt.ItemDataRole.UserRole + 2
 LIBRARY_VIEWS = (("all", "All"), ("unread", "Unread"), ("starred", "Starred"), ("notes", "With notes"))
 COUNT_ATTRS = {"all": "total", "unread": "unread", "starred": "starred", "notes": "with_notes"}
+LIKE_SECTION = "More like these"
+LIKE_STARRED_TIP = "Papers most like your starred ones (not the starred ones themselves), best first"
+LIKE_TAG_TIP = "Papers most like those tagged {tag} (not the tagged ones themselves), best first"
+NO_STARS_TIP = "Star papers (S) to see the papers most like them here"
 # Shown (greyed, not selectable) under a section with no entries, so every section stays visible.
 HINTS = {
     "Collections": ("Import papers to add one", "Each imported venue or collection appears here."),
@@ -59,7 +64,8 @@ class Sidebar(QTreeWidget):
         self.customContextMenuRequested.connect(self._context_menu)
         self.itemSelectionChanged.connect(self._selection_changed)
         self._sections: dict[str, QTreeWidgetItem] = {}
-        for name in ("Library", "Collections", "Tags", "Saved searches"):
+        self._like_tags: list[str] = []  # "Like tag X" entries asked for (tag context menu), this session
+        for name in ("Library", LIKE_SECTION, "Collections", "Tags", "Saved searches"):
             item = QTreeWidgetItem(self, [name.upper(), ""])
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             font = item.font(0)
@@ -70,6 +76,7 @@ class Sidebar(QTreeWidget):
             self._sections[name] = item
         for kind, label in LIBRARY_VIEWS:
             self._add(self._sections["Library"], label, 0, ("view", View(kind)))
+        self._fill_like_section(starred=0, tags=[])
         for name, (text, tip) in HINTS.items():
             self._add_hint(self._sections[name], text, tip)
         self.expandAll()
@@ -93,6 +100,29 @@ class Sidebar(QTreeWidget):
         item.setData(0, HINT_ROLE, True)
         item.setFirstColumnSpanned(True)
         return item
+
+    def _fill_like_section(self, starred: int, tags: list[str]) -> None:
+        """"Like ★" (greyed with a hint while nothing is starred) and the "Like tag X" entries
+        asked for whose tag still exists."""
+        section = self._sections[LIKE_SECTION]
+        section.takeChildren()
+        item = self._add(section, "Like ★", None, ("view", View(ViewKind.LIKE_STARRED)))
+        item.setToolTip(0, tooltip(LIKE_STARRED_TIP if starred else NO_STARS_TIP))
+        if not starred:
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+        self._like_tags = [t for t in self._like_tags if t in tags]
+        for tag in self._like_tags:
+            like = self._add(section, f"Like {tag}", None, ("view", View(ViewKind.LIKE_TAG, tag)))
+            like.setToolTip(0, tooltip(LIKE_TAG_TIP.format(tag=tag)))
+
+    def show_like_tag(self, tag: str) -> None:
+        """Add (once) and select the "Like tag X" view (emitting viewSelected)."""
+        if tag not in self._like_tags:
+            self._like_tags.append(tag)
+            like = self._add(self._sections[LIKE_SECTION], f"Like {tag}", None,
+                             ("view", View(ViewKind.LIKE_TAG, tag)))
+            like.setToolTip(0, tooltip(LIKE_TAG_TIP.format(tag=tag)))
+        self.select_key(view_key(View(ViewKind.LIKE_TAG, tag)))
 
     def hint(self, section: str) -> str | None:
         """The hint shown under an empty section, or None when it has entries."""
@@ -122,6 +152,7 @@ class Sidebar(QTreeWidget):
             for item in _children(lib):
                 kind = item.data(0, KEY_ROLE)[1].kind
                 item.setText(1, str(getattr(counts, COUNT_ATTRS[kind], "")))
+            self._fill_like_section(int(getattr(counts, "starred", 0) or 0), [n for n, _ in tags])
             for name, rows in (
                 ("Collections", [(n, c, ("view", View("collection", n))) for n, c in collections]),
                 ("Tags", [(n, c, ("view", View("tag", n))) for n, c in tags]),
@@ -182,6 +213,9 @@ class Sidebar(QTreeWidget):
             menu.addAction("Rename tag…", lambda: self.renameTagRequested.emit(name))
             menu.addAction("Merge into…", lambda: self.mergeTagRequested.emit(name))
             menu.addAction("Delete tag", lambda: self.deleteTagRequested.emit(name))
+            menu.addSeparator()
+            like = menu.addAction(f"Papers like {name}", lambda: self.show_like_tag(name))
+            like.setObjectName("likeTagAction")
         elif key and key[0] == "search":
             search = key[1]
             menu.addAction("Rename saved search…", lambda: self.renameSearchRequested.emit(search))

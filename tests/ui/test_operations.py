@@ -8,9 +8,8 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QApplication
 
-from reader import listing
 from reader.services import Library, View
-from reader.ui import import_export, notes
+from reader.ui import import_export, notes, search_bar
 from reader.ui.dialogs import ExportOptions
 from reader.ui.main_window import MainWindow
 from reader.ui.operations import papers, scope, searches, tags
@@ -78,7 +77,8 @@ def test_delete_then_undo_restores_paper_tags_and_note(qtbot, window: MainWindow
 
 def test_export_and_bulk_actions_cover_the_whole_capped_search(qtbot, window: MainWindow, library: Library,
                                                               tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(listing, "SEARCH_LIMIT", 10)
+    monkeypatch.setattr(search_bar, "FIRST_PAGE", 10)
+    window.model.run_read = lambda job, done, failed: None  # later pages never arrive (not scrolled to)
     search_now(qtbot, window, "model")
     every = library.search("model", limit=None).ids
     assert window.model.rowCount() == 10 < len(every)

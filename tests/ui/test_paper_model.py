@@ -58,3 +58,44 @@ def test_model_sort_asks_the_window(qtbot) -> None:
     with qtbot.waitSignal(model.sortRequested) as sig:
         model.sort(COL_YEAR, Qt.SortOrder.AscendingOrder)
     assert sig.args == [COL_YEAR, Qt.SortOrder.AscendingOrder]
+
+
+def test_a_paged_listing_fetches_later_ids_off_the_gui_thread(qapp) -> None:
+    from reader.listing import Listing
+
+    every = [str(i) for i in range(1000)]
+    asked: list[tuple[int, int]] = []
+
+    def more(start: int, n: int) -> list[str]:
+        asked.append((start, n))
+        return every[start:start + n]
+
+    jobs: list[tuple] = []
+    model = PaperModel(FakeLibrary())
+    model.run_read = lambda job, done, failed: jobs.append((job, done))
+    assert model.set_listing(Listing("q", None, every[:200], 1000, more))
+    assert model.rowCount() == 200 and model.total() == 1000 and model.canFetchMore()
+    model.fetchMore()
+    assert not model.canFetchMore() and len(jobs) == 1 and not asked  # queued, not run here
+    job, done = jobs.pop()
+    done(job())
+    assert asked == [(200, 200)] and model.ids() == every[:400] and model.canFetchMore()
+
+    # A page of a list that was replaced meanwhile is dropped.
+    model.fetchMore()
+    job, done = jobs.pop()
+    assert model.set_listing(Listing("r", None, ["a", "b"]))
+    done(job())
+    assert model.ids() == ["a", "b"] and not model.canFetchMore()
+
+    # Re-listing the same list (after a write) keeps the fetched rows; an empty page ends it.
+    assert model.set_listing(Listing("q", None, every[:200], 1000, more))
+    model.fetchMore()
+    job, done = jobs.pop()
+    done(job())
+    assert not model.set_listing(Listing("q", None, every[:400], 1000, more))
+    assert model.rowCount() == 400
+    model.fetchMore()
+    _job, done = jobs.pop()
+    done(["1", "2"])  # only ids already listed: the search had no more
+    assert model.rowCount() == 400 and not model.canFetchMore() and model.total() == 400

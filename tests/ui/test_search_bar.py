@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from reader import listing
 from reader.services import Library, View
+from reader.ui import search_bar
 from reader.ui.main_window import MainWindow
 from reader.ui.paper_model import COL_ADDED, COL_TITLE, COL_YEAR
 
@@ -99,6 +100,56 @@ def test_filter_only_search_lists_every_match(qtbot, window: MainWindow, monkeyp
     assert window.searchBar.resultLabel.text() == "56 results"
     search_now(qtbot, window, "tag:none-yet OR venue:icml")
     assert window.model.rowCount() == 56
-    search_now(qtbot, window, "model")  # words: the best SEARCH_LIMIT, by relevance
-    assert window.model.rowCount() == 10
-    assert window.searchBar.resultLabel.text().startswith("10 of ")
+    monkeypatch.setattr(search_bar, "FIRST_PAGE", 10)
+    search_now(qtbot, window, "model")  # words, by relevance: 10 at once, the rest as the table asks
+    total = window.search_results.total
+    assert total > 10 and window.searchBar.resultLabel.text() == f"{total} results · by relevance"
+    qtbot.waitUntil(lambda: window.model.rowCount() == total)  # an unfilled view fetches more itself
+    assert window.model.ids() == window.library.search("model", limit=None).ids
+
+
+def _type_and_wait(qtbot, window: MainWindow, char: str) -> None:
+    before = window.list_generation
+    qtbot.keyClicks(window.searchBox, char)
+    text = window.searchBox.text().strip()
+    qtbot.waitUntil(lambda: window.list_generation > before and window.search_results is not None
+                    and window.search_results.query == text, timeout=5000)
+
+
+def test_typing_searches_the_unfinished_word_as_a_prefix(qtbot, window: MainWindow, library: Library) -> None:
+    import re
+
+    words = set()
+    for paper in library.papers(library.paper_ids()):
+        words.update(re.findall(r"[a-z0-9]+", f"{paper.title} {paper.abstract}".lower()))
+    window.searchBox.setFocus()
+    shown = []
+    for char in "sparse atten":
+        _type_and_wait(qtbot, window, char)
+        text = window.searchBox.text()
+        last = text.split()[-1].lower()
+        assert window.searchBar.listed_as_you_type
+        assert not window.searchBar.suggestionLabel.isVisible()  # never while typing
+        if text.endswith(" ") or any(w.startswith(last) for w in words):
+            shown.append((text, window.model.rowCount()))
+            assert window.model.rowCount() > 0, f"{text!r} showed no hits"
+    assert len(shown) == len("sparse atten")
+    # The prefix "atten" finds attention: SpargeAttn (the seeds' sparse attention paper) comes first.
+    first = library.paper(window.model.ids()[0])
+    assert "attention" in first.abstract.lower() and "sparse" in first.abstract.lower()
+
+
+def test_did_you_mean_only_for_a_finished_query(qtbot, window: MainWindow) -> None:
+    window.searchBox.setFocus()
+    for char in "difusion":
+        _type_and_wait(qtbot, window, char)
+        assert window.search_results.suggestion is None and not window.searchBar.suggestionLabel.isVisible()
+    before = window.list_generation
+    qtbot.keyClick(window.searchBox, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.list_generation > before)
+    assert not window.searchBar.listed_as_you_type
+    if window.search_results.hits:
+        pytest.skip("the finished query has hits")
+    if not window.search_results.suggestion:
+        pytest.skip("the index offered no suggestion for this misspelling")
+    assert window.searchBar.suggestionLabel.isVisible()

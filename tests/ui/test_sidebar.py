@@ -51,3 +51,50 @@ def test_sidebar_context_menus(qtbot, window: MainWindow) -> None:
     assert texts[:2] == ["Rename saved search…", "Delete saved search"]
     search_menu.actions()[1].trigger()
     qtbot.waitUntil(lambda: window.sidebar.hint("Saved searches") is not None)
+
+
+def test_like_views_rank_by_similarity_and_follow_stars_and_tags(qtbot, window: MainWindow, library: Library) -> None:
+    from PySide6.QtCore import Qt
+
+    from reader.listing import LIKE_LIMIT
+    from reader.models import ViewKind
+    from reader.services import View
+
+    sidebar = window.sidebar
+    like_starred = sidebar.item_for("like_starred:")
+    assert like_starred is not None and not like_starred.flags() & Qt.ItemFlag.ItemIsSelectable  # nothing starred
+    qtbot.waitUntil(lambda: window.pane.paper_id is not None)
+    seeds = window.model.ids()[:3]
+    papers.set_starred(window, seeds, True)
+    qtbot.waitUntil(lambda: bool(sidebar.item_for("like_starred:").flags() & Qt.ItemFlag.ItemIsSelectable))
+
+    sidebar.select_key("like_starred:")
+    expected = [pid for pid, _ in library.more_like(seeds, limit=LIKE_LIMIT)]
+    qtbot.waitUntil(lambda: window.model.ids() == expected)
+    assert expected and not set(seeds) & set(expected)  # the starred papers themselves are left out
+    assert window.view == View(ViewKind.LIKE_STARRED)
+    assert "by similarity" in window.searchBar.resultLabel.text()
+
+    # Starring another paper re-ranks the view (off the GUI thread, after the write).
+    papers.set_starred(window, [expected[0]], True)
+    qtbot.waitUntil(lambda: library.counts().starred == 4 and not window.runner.busy)
+    again = [pid for pid, _ in library.more_like(library.paper_ids(View("starred")), limit=LIKE_LIMIT)]
+    qtbot.waitUntil(lambda: window.model.ids() == again)
+    assert expected[0] not in window.model.ids()
+
+    # A search inside the view searches its papers only, by relevance.
+    search(qtbot, window, "learning")
+    assert set(window.model.ids()) <= set(again)
+    window.searchBox.clear()
+
+    # "Like tag X" from the tag's context menu: a new entry, selected, its list ranked by the tag's papers.
+    papers.add_tags(window, seeds[:2], ["mine"])
+    qtbot.waitUntil(lambda: "mine" in sidebar.tag_names())
+    menu = sidebar.context_menu_for(sidebar.item_for("tag:mine"))
+    like = next(a for a in menu.actions() if a.objectName() == "likeTagAction")
+    assert like.text() == "Papers like mine"
+    like.trigger()
+    assert sidebar.item_for("like_tag:mine") is not None
+    tagged = [pid for pid, _ in library.more_like(library.paper_ids(View("tag", "mine")), limit=LIKE_LIMIT)]
+    qtbot.waitUntil(lambda: window.view == View(ViewKind.LIKE_TAG, "mine") and window.model.ids() == tagged)
+    assert not set(seeds[:2]) & set(tagged)

@@ -29,11 +29,13 @@ def all_matching_ids(window: MainWindow) -> Callable[[], list[str]]:
     """Every paper the current search matches (the shown ones first), computed once when called."""
     lib = window.library
     query, view, shown = window.searchBar.query(), window.view, list(window.model.ids())
+    typing = window.searchBar.listed_as_you_type  # the same matches as the list shows
     found: list[list[str]] = []
 
     def resolve() -> list[str]:
         if not found:
-            every = lib.search(query, view=view, limit=None).ids if query else lib.paper_ids(view)
+            every = (lib.search(query, view=view, limit=None, as_you_type=typing).ids if query
+                     else lib.paper_ids(view))
             found.append(list(dict.fromkeys(shown + every)))
         return found[0]
 
