@@ -214,13 +214,13 @@ def test_write_per_paper_front_matter(tmp_path):
         text = path.read_text(encoding="utf-8")
         data, body = parse_front_matter(text)
         assert data == {
-            "id": source["id"], "title": " ".join(source["title"].split()),
-            "venue": "ICML", "year": source["year"], "tags": ["a:b", 'q"t'],
-            "starred": source["starred"], "read": False, "code": ["https://github.com/x/y"],
+            "id": source.id, "title": " ".join(source.title.split()),
+            "venue": "ICML", "year": source.year, "tags": ["a:b", 'q"t'],
+            "starred": source.starred, "read": False, "code": ["https://github.com/x/y"],
         }
         assert ABSTRACT in body
         out = render(body)
-        assert out.headings[0] == (1, " ".join(source["title"].split()))
+        assert out.headings[0] == (1, " ".join(source.title.split()))
         for bad in ("\u2028", "\x85", "\x7f"):
             assert bad not in text.split("---")[1]
 
