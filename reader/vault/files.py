@@ -108,14 +108,18 @@ def replace(path: Path, text: str, expect: tuple[int, int] | None) -> os.stat_re
         return None
     if expect is not None and (st.st_mtime_ns, st.st_size) != expect:
         return None
-    tmp = _write_tmp(path, text, st.st_mode & 0o7777)  # the user's permissions stay
+    _move_into_place(_write_tmp(path, text, st.st_mode & 0o7777), path)  # the user's permissions stay
+    return os.stat(path)
+
+
+def _move_into_place(tmp: Path, path: Path) -> None:
+    """Rename the finished temporary file over `path` (atomic in one folder); never leave it behind."""
     try:
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)
         raise
     _test_delay()
-    return os.stat(path)
 
 
 def create(folder: Path, name: str, text: str, rename: Callable[[], str]) -> tuple[Path, os.stat_result]:
@@ -129,12 +133,7 @@ def create(folder: Path, name: str, text: str, rename: Callable[[], str]) -> tup
         # A hard link would refuse an existing name outright, but unlinking the temporary name
         # then costs ~2 ms a file on ext4; the name was free a moment ago, which is as good
         # unless another program creates that very name in these microseconds.
-        try:
-            os.replace(tmp, path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
-            raise
-        _test_delay()
+        _move_into_place(tmp, path)
         return path, os.stat(path)
 
 

@@ -8,19 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from reader.services import Library
-from reader.ui.main_window import MainWindow
-
-
-def paper(library: Library, pid: str) -> dict:
-    found = library.paper(pid)
-    assert found is not None
-    return found
-
-
-def search(qtbot, window: MainWindow, query: str) -> None:
-    window.searchBox.setText(query)
-    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query)
+from .helpers import search
 
 
 def test_open_window_imports_file_arguments(qtbot, tmp_path: Path) -> None:

@@ -13,11 +13,7 @@ from reader.ui import import_export
 from reader.ui.dialogs import ExportOptions
 from reader.ui.main_window import MainWindow
 
-
-def paper(library: Library, pid: str) -> dict:
-    found = library.paper(pid)
-    assert found is not None
-    return found
+from .helpers import paper
 
 
 def test_import_through_dialog_code_path(qtbot, window: MainWindow, library: Library, tmp_path: Path) -> None:

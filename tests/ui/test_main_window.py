@@ -21,15 +21,7 @@ from reader.ui import import_export
 from reader.ui.dialogs import ExportOptions
 from reader.ui.main_window import MainWindow
 
-
-def key(qtbot, widget, k, modifier=Qt.KeyboardModifier.NoModifier) -> None:
-    qtbot.keyClick(widget, k, modifier)
-
-
-def paper(library: Library, pid: str) -> dict:
-    found = library.paper(pid)
-    assert found is not None
-    return found
+from .helpers import key, paper
 
 
 def test_object_names_present(window: MainWindow) -> None:

@@ -14,16 +14,7 @@ from reader.ui.main_window import MainWindow
 from reader.ui.notes import RECOVERED_NOTES_DIR
 from reader.ui.paper_pane import NOTE_NOT_SAVED
 
-
-def key(qtbot, widget, k, modifier=Qt.KeyboardModifier.NoModifier) -> None:
-    qtbot.keyClick(widget, k, modifier)
-
-
-def paper(library: Library, pid: str) -> dict:
-    found = library.paper(pid)
-    assert found is not None
-    return found
-
+from .helpers import key, paper
 
 LOCKED = "The library is locked by another program (is Reader open twice?)."
 

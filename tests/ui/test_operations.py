@@ -14,27 +14,7 @@ from reader.ui.dialogs import ExportOptions
 from reader.ui.main_window import MainWindow
 from reader.ui.operations import papers, scope, searches, tags
 
-
-def key(qtbot, widget, k, modifier=Qt.KeyboardModifier.NoModifier) -> None:
-    qtbot.keyClick(widget, k, modifier)
-
-
-def paper(library: Library, pid: str) -> dict:
-    found = library.paper(pid)
-    assert found is not None
-    return found
-
-
-def search(qtbot, window: MainWindow, query: str) -> None:
-    window.searchBox.setText(query)
-    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query)
-
-
-def search_now(qtbot, window: MainWindow, query: str) -> None:
-    window.searchBox.setText(query)
-    window.refresh_list()
-    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query,
-                    timeout=5000)
+from .helpers import key, paper, search_now
 
 
 # First: a Ctrl+Z in an earlier test leaves Ctrl in QApplication.keyboardModifiers(),

@@ -5,10 +5,7 @@ from __future__ import annotations
 from reader.ui.main_window import MainWindow
 from reader.ui.paper_pane import HIT_STYLES
 
-
-def search(qtbot, window: MainWindow, query: str) -> None:
-    window.searchBox.setText(query)
-    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query)
+from .helpers import search
 
 
 def test_note_preview_in_the_pane(qtbot, window: MainWindow) -> None:

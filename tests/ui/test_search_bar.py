@@ -12,27 +12,13 @@ from reader.ui import search_bar
 from reader.ui.main_window import MainWindow
 from reader.ui.paper_model import COL_ADDED, COL_TITLE, COL_YEAR
 
-
-def key(qtbot, widget, k, modifier=Qt.KeyboardModifier.NoModifier) -> None:
-    qtbot.keyClick(widget, k, modifier)
+from .helpers import key, search, search_now
 
 
 def click_header(qtbot, window: MainWindow, column: int) -> None:
     hh = window.table.horizontalHeader()
     x = hh.sectionViewportPosition(column) + hh.sectionSize(column) // 2
     qtbot.mouseClick(hh.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, hh.height() // 2))
-
-
-def search(qtbot, window: MainWindow, query: str) -> None:
-    window.searchBox.setText(query)
-    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query)
-
-
-def search_now(qtbot, window: MainWindow, query: str) -> None:
-    window.searchBox.setText(query)
-    window.refresh_list()
-    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query,
-                    timeout=5000)
 
 
 def test_slash_focuses_search_and_problem_shown_inline(qtbot, window: MainWindow) -> None:

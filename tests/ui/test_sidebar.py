@@ -6,10 +6,7 @@ from reader.services import Library
 from reader.ui.main_window import MainWindow
 from reader.ui.operations import papers, searches
 
-
-def search(qtbot, window: MainWindow, query: str) -> None:
-    window.searchBox.setText(query)
-    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query)
+from .helpers import search
 
 
 def test_sidebar_sections_always_shown_with_hints(qtbot, window: MainWindow, library: Library) -> None:

@@ -5,13 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from reader.ui.main_window import MainWindow
 from reader.ui.tasks import TaskRunner
-
-
-def search(qtbot, window: MainWindow, query: str) -> None:
-    window.searchBox.setText(query)
-    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query)
 
 
 def test_writer_is_serial_and_delivers_on_gui_thread(qtbot) -> None:
