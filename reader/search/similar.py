@@ -27,6 +27,7 @@ TIME_BUDGET = 0.15  # seconds walking postings; later (lighter) terms are skippe
 # Terms of one paper only are left out of every vector (as min_df=2 would): they match
 # nothing, and in the norm they only push down papers with rare words.
 MIN_DF = 2
+VECTOR_MAX_DF = 1.0  # share of papers above which a term leaves the vectors (1: none, as sklearn)
 # Candidates given their exact norm (the rest keep the approximate one): 3 x the limit,
 # within these bounds (each costs ~0.2 ms the first time).
 RESCORE_MIN, RESCORE = 30, 200
@@ -46,12 +47,8 @@ class _Stats:
     def df(self, reader, term: str) -> int:
         v = self._df.get(term)
         if v is None:
-            v = 0
-            for f in SIMILAR_FIELDS:
-                try:
-                    v = max(v, reader.doc_frequency(f, term))
-                except Exception:  # a field this index lacks
-                    pass
+            v = max(sum(_leaf_df(leaf, f, term) for leaf, _ in reader.leaf_readers())
+                    for f in SIMILAR_FIELDS)
             if len(self._df) < 1_000_000:
                 self._df[term] = v
         return v
@@ -63,6 +60,48 @@ class _Stats:
             if len(self._idf) < 1_000_000:
                 self._idf[term] = v
         return v
+
+
+# (segment id, field) -> term -> df in that segment: a small segment's whole lexicon (read
+# once: updates make many), a big one's terms as looked up. Segments never change.
+_seg_df: dict[tuple[str, str], dict[str, int]] = {}
+SMALL_SEGMENT = 2000
+
+
+def _seg_terms(leaf, fieldname: str) -> tuple[dict[str, int], bool]:
+    """The segment's df table for a field, and whether it is complete."""
+    seg = leaf.segment()
+    key = (seg.segment_id(), fieldname)
+    table = _seg_df.get(key)
+    small = leaf.doc_count_all() <= SMALL_SEGMENT
+    if table is None:
+        table = {}
+        if small:
+            try:
+                for btext, info in leaf.iter_field(fieldname):
+                    table[btext.decode("utf-8")] = info.doc_frequency()
+            except Exception:  # a field this index lacks
+                table = {}
+        with _lock:
+            if len(_seg_df) > 1024:
+                _seg_df.clear()
+            _seg_df[key] = table
+    return table, small
+
+
+def _leaf_df(leaf, fieldname: str, term: str) -> int:
+    table, complete = _seg_terms(leaf, fieldname)
+    v = table.get(term)
+    if v is None:
+        if complete:
+            return 0
+        try:
+            v = leaf.doc_frequency(fieldname, term)
+        except Exception:  # a field this index lacks
+            v = 0
+        if len(table) < 1_000_000:
+            table[term] = v
+    return v
 
 
 # segment ids of a reader -> its stats.
@@ -92,7 +131,7 @@ def query_vector(reader, texts: Iterable[str], st: _Stats) -> dict[str, float]:
         for t in analyze(text):
             tf[t] = tf.get(t, 0) + 1
         vec = {t: (1 + math.log(c)) * st.idf(reader, t) for t, c in tf.items()
-               if st.df(reader, t) >= MIN_DF}
+               if MIN_DF <= st.df(reader, t) <= st.n * VECTOR_MAX_DF}
         norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
         for t, v in vec.items():
             out[t] = out.get(t, 0.0) + v / norm
@@ -127,8 +166,12 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
             continue  # a rarer term may still fit
         read += df
         for leaf, base in leaves:
-            ids, tfs = postings(leaf, abstract, t)
-            tids, ttfs = postings(leaf, title, t)
+            # Skip segments without the term (updates leave many small ones).
+            has_abs, has_title = _leaf_df(leaf, abstract, t), _leaf_df(leaf, title, t)
+            if not has_abs and not has_title:
+                continue
+            ids, tfs = postings(leaf, abstract, t) if has_abs else ((), ())
+            tids, ttfs = postings(leaf, title, t) if has_title else ((), ())
             if tids:
                 merged = dict(zip(ids, tfs, strict=True))
                 for d, tf in zip(tids, ttfs, strict=True):
@@ -216,7 +259,7 @@ def _norm(searcher, docnum: int, st: _Stats) -> float:
         tf[t] = tf.get(t, 0) + 1
     sq = 0.0
     for t, c in tf.items():
-        if st.df(reader, t) >= MIN_DF:
+        if MIN_DF <= st.df(reader, t) <= st.n * VECTOR_MAX_DF:
             w = _LOGTF[c] * st.idf(reader, t) if c < len(_LOGTF) else (1 + math.log(c)) * st.idf(reader, t)
             sq += w * w
     norm = math.sqrt(sq) or 1.0
