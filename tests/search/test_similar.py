@@ -62,7 +62,8 @@ def test_scores_are_the_exact_cosine_ranking(tmp_path: Path, monkeypatch: pytest
     index.close()
 
 
-def test_updates_in_small_segments_rank_as_a_rebuild(tmp_path: Path) -> None:
+def test_updates_in_small_segments_rank_as_a_rebuild(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(similar, "MAX_DF_SHARE", 1.0)
     docs = corpus(150, 2)
     a = SearchIndex.open(tmp_path / "a")
     a.rebuild(docs, stamp=1)
