@@ -36,13 +36,13 @@ from reader.search.query import (
 )
 from reader.search.rank import rank
 from reader.search.results import Hit, SearchResults
-from reader.search.similar import similar
 from reader.search.schema import (
     SCHEMA_VERSION,
     build_schema,
     cached_stem,
     plain_words,
 )
+from reader.search.similar import similar
 from reader.search.snippets import make_snippet
 from reader.search.writer import BulkWriter, merge_small_segments
 

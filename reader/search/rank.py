@@ -13,7 +13,7 @@ from operator import itemgetter
 
 from reader.search.fields import BY_NAME, FREE_FIELDS
 from reader.search.internals import byte_length, length_bytes, postings
-from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket, plain_words
+from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket
 
 K1 = 1.2
 B = 0.75

@@ -21,6 +21,8 @@ SIMILAR_FIELDS = ("title", "abstract")
 # heaviest TOP_TERMS are walked (the rest adds little to the cosine and most of the work).
 TOP_TERMS = 250
 MAX_DF_SHARE = 0.3  # terms in more of the papers are not walked: weak signal, long postings
+# ... for one paper (related): its vector has few terms, so fewer are left out.
+MAX_DF_SHARE_ONE = 0.5
 SMALL_LIBRARY = 50  # ... unless in at most this many (a small library: every term counts)
 POSTINGS_BUDGET = 12_000  # postings read per call; the heaviest terms are read first
 TIME_BUDGET = 0.15  # seconds walking postings; later (lighter) terms are skipped past it
@@ -153,7 +155,7 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
     reader = searcher.reader()
     st = _stats_for(reader)
     qvec = query_vector(reader, texts, st)
-    cap = max(SMALL_LIBRARY, MAX_DF_SHARE * st.n)
+    cap = max(SMALL_LIBRARY, (MAX_DF_SHARE_ONE if len(texts) == 1 else MAX_DF_SHARE) * st.n)
     # A term's share of a cosine is at most its query weight x idf: heaviest first.
     terms = [(t, w * st.idf(reader, t)) for t, w in qvec.items() if 1 < st.df(reader, t) <= cap]
     terms = heapq.nlargest(top_terms, terms, key=_SCORE)

@@ -46,6 +46,7 @@ def brute(docs: list[dict], seeds: list[str]) -> dict[str, float]:
 
 def test_scores_are_the_exact_cosine_ranking(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(similar, "MAX_DF_SHARE", 1.0)  # walk every term (a 20-word vocabulary)
+    monkeypatch.setattr(similar, "MAX_DF_SHARE_ONE", 1.0)
     docs = corpus(120, 1)
     index = SearchIndex.open(tmp_path / "ix")
     index.rebuild(docs, stamp=1)
@@ -64,6 +65,7 @@ def test_scores_are_the_exact_cosine_ranking(tmp_path: Path, monkeypatch: pytest
 
 def test_updates_in_small_segments_rank_as_a_rebuild(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(similar, "MAX_DF_SHARE", 1.0)
+    monkeypatch.setattr(similar, "MAX_DF_SHARE_ONE", 1.0)
     docs = corpus(150, 2)
     a = SearchIndex.open(tmp_path / "a")
     a.rebuild(docs, stamp=1)
