@@ -35,7 +35,7 @@ from reader.search.query import (
     replace_word,
     truncated_parts,
 )
-from reader.search.rank import key_terms, rank
+from reader.search.rank import rank
 from reader.search.results import Hit, SearchResults
 from reader.search.schema import (
     SCHEMA_VERSION,
@@ -43,6 +43,7 @@ from reader.search.schema import (
     cached_stem,
     plain_words,
 )
+from reader.search.similar import similar
 from reader.search.snippets import make_snippet
 from reader.search.terms import expansion_budget
 from reader.search.writer import BulkWriter, merge_small_segments
@@ -54,13 +55,6 @@ COLLECT_SECONDS = 0.5  # a strict query collecting longer is stopped and shows w
 MERGE_AFTER_SEGMENTS = 10  # maintain() merges small segments once there are this many
 MAX_SMALL_SEGMENTS = 40  # update() merges them itself past this many (rare: bounds searches)
 SMALL_SEGMENT = 2000  # documents; bigger segments (from rebuilds) are never merged by update()
-RELATED_TERMS = 40  # key terms of a paper (or a set of papers) searched by related()
-RELATED_FIELDS = ("title", "abstract")
-# Postings read per related() (rarest key terms first; the commonest are left out past it):
-# keeps it fast at 50k+ papers, where a 1/3 cap lets in words of 16k papers.
-RELATED_POSTINGS = 10_000
-RELATED_COSINE = True  # tf-idf cosine, not BM25, for more-like-this (see bench_quality.py)
-RELATED_MAX_DF_DIVISOR = 3  # related() skips words in more than 1/3 of the papers
 RESTRICT_LOOKUPS = 300  # restrict= sets up to this size are looked up id by id
 SUGGEST_PREFIX = 1  # "did you mean" keeps the first letter (a full scan is ~1 s at 50k)
 LOCK_WAIT = 10.0  # seconds a writer waits for another process's index lock
@@ -466,13 +460,11 @@ class SearchIndex:
                   exclude: Iterable[str] = ()) -> list[tuple[str, float]]:
         """Papers most like a set of papers (a tag, the starred ones), best first.
 
-        The papers' tf-idf vectors (each normalised, then summed) give RELATED_TERMS key
-        terms and their weights; the ranker scores the library on them. The given papers
-        and `exclude` are left out.
+        TF-IDF cosine to the mean of the papers' normalised vectors (similar.py); the given
+        papers and `exclude` are left out.
         """
         with self._read_lock:
             s = self._s()
-            reader = s.reader()
             given: set[int] = set()
             texts: list[str] = []
             for pid in dict.fromkeys(paper_ids):
@@ -484,16 +476,10 @@ class SearchIndex:
                 texts.append(f"{stored.get('title', '')} {stored.get('abstract', '')}")
             if not texts:
                 return []
-            weights = key_terms(reader, texts, RELATED_TERMS, RELATED_MAX_DF_DIVISOR)
-            if not weights:
-                return []
             skip = given | self._docnums(s, set(exclude))
-            ranking = rank(s, [], weights=weights, fields=RELATED_FIELDS, coord=False,
-                           cosine=RELATED_COSINE, max_postings=RELATED_POSTINGS)
-            for dn in skip:
-                ranking.scores.pop(dn, None)
+            found = similar(s, texts, skip=skip, limit=limit)
             ids = self._id_column(s)
-            return [(ids[dn], sc) for dn, sc in ranking.top(limit)]
+            return [(ids[dn], sc) for dn, sc in found]
 
     def suggest(self, query: str) -> str | None:
         """A corrected query ("did you mean") if some word is unknown and has a close match.

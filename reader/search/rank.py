@@ -13,7 +13,7 @@ from operator import itemgetter
 
 from reader.search.fields import BY_NAME, FREE_FIELDS
 from reader.search.internals import byte_length, length_bytes, postings
-from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket, plain_words
+from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket
 
 K1 = 1.2
 B = 0.75
@@ -284,35 +284,3 @@ def _drop_deleted(leaves, scores: dict[int, float]) -> None:
         if leaf.has_deletions():
             for d in leaf.segment().deleted_docs():
                 scores.pop(d + base, None)
-
-
-def key_terms(reader, texts: list[str], n: int, max_df_divisor: int) -> dict[str, float]:
-    """The `n` stems with the highest summed tf-idf over `texts` (each text's vector
-    normalised first, so one long abstract does not dominate a set). Words in more than
-    1/max_df_divisor of the papers are left out (they say little about a topic)."""
-    total = max(1, reader.doc_count())
-    cap = max(50, total // max_df_divisor) if max_df_divisor else total
-    sums: dict[str, float] = {}
-    idf: dict[str, float] = {}
-    titled = bool(reader.field_length("title"))  # a title-less library: one lookup per word
-    for text in texts:
-        tf: dict[str, int] = {}
-        for w in plain_words(text):
-            if not w.isdigit():
-                st = cached_stem(w)
-                tf[st] = tf.get(st, 0) + 1
-        vec: dict[str, float] = {}
-        for st, f in tf.items():
-            if st not in idf:
-                df = reader.doc_frequency("abstract", st)
-                if titled:
-                    df = max(df, reader.doc_frequency("title", st))
-                idf[st] = math.log(total / df) if 1 < df <= cap else 0.0
-            if idf[st]:
-                vec[st] = (1 + math.log(f)) * idf[st]
-        norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
-        for st, v in vec.items():
-            sums[st] = sums.get(st, 0.0) + v / norm
-    top = sorted(sums.items(), key=lambda kv: kv[1], reverse=True)[:n]
-    best = top[0][1] if top else 1.0
-    return {st: v / best for st, v in top}

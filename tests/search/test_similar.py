@@ -1,0 +1,84 @@
+"""More like this is the TF-IDF cosine (sublinear tf, smooth idf, min df 2) to the seeds' centroid."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from test_search import doc, num
+
+from reader.search import SearchIndex, similar
+from reader.search.schema import analyze
+
+WORDS = ("graph neural network sparse attention policy gradient robot mode connectivity generation "
+         "regularization transformer diffusion kernel bandit causal inference molecule protein").split()
+
+
+def corpus(n: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    return [doc(i, "",
+                " ".join(rng.choice(WORDS[: 4 + i % 16]) for _ in range(rng.randint(3, 25))) + f" only{i}")
+            for i in range(1, n + 1)]
+
+
+def brute(docs: list[dict], seeds: list[str]) -> dict[str, float]:
+    """The reference: every paper's exact cosine to the mean of the seeds' unit vectors."""
+    tfs = {d["id"]: Counter(analyze(f"{d.get('title', '')} {d['abstract']}")) for d in docs}
+    df: Counter[str] = Counter(t for c in tfs.values() for t in c)
+    n = len(docs)
+
+    def unit(pid: str) -> dict[str, float]:
+        v = {t: (1 + math.log(c)) * (math.log((1 + n) / (1 + df[t])) + 1)
+             for t, c in tfs[pid].items() if df[t] >= 2}
+        norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+        return {t: x / norm for t, x in v.items()}
+
+    cen: Counter[str] = Counter()
+    for s in seeds:
+        for t, x in unit(s).items():
+            cen[t] += x / len(seeds)
+    out = {pid: sum(cen.get(t, 0.0) * x for t, x in unit(pid).items()) for pid in tfs if pid not in seeds}
+    return {pid: sc for pid, sc in out.items() if sc > 0}
+
+
+def test_scores_are_the_exact_cosine_ranking(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(similar, "MAX_DF_SHARE", 1.0)  # walk every term (a 20-word vocabulary)
+    monkeypatch.setattr(similar, "MAX_DF_SHARE_ONE", 1.0)
+    docs = corpus(120, 1)
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(docs, stamp=1)
+    for seeds in ([num(1)], [num(2), num(7), num(30)]):
+        want = brute(docs, seeds)
+        got = index.more_like(seeds, limit=200)
+        best = sorted(want.values(), reverse=True)
+        # The top 30 get their exact norm: same scores (up to the query's norm) and order.
+        scale = got[0][1] / best[0]
+        for (pid, sc), ref in zip(got[:20], best[:20], strict=True):
+            assert math.isclose(sc / scale, want[pid], rel_tol=1e-6)
+            assert math.isclose(want[pid], ref, rel_tol=1e-6)
+        assert {p for p, _ in got} == set(want)
+    index.close()
+
+
+def test_updates_in_small_segments_rank_as_a_rebuild(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(similar, "MAX_DF_SHARE", 1.0)
+    monkeypatch.setattr(similar, "MAX_DF_SHARE_ONE", 1.0)
+    docs = corpus(150, 2)
+    a = SearchIndex.open(tmp_path / "a")
+    a.rebuild(docs, stamp=1)
+    b = SearchIndex.open(tmp_path / "b")
+    b.rebuild(docs[:100], stamp=1)
+    for i in range(100, 150, 5):  # ten small segments
+        b.update(docs[i:i + 5], stamp=i)
+    seeds = [num(4), num(120), num(140)]
+    assert [p for p, _ in a.more_like(seeds, limit=15)] == [p for p, _ in b.more_like(seeds, limit=15)]
+    assert a.related(num(3), limit=5) == b.related(num(3), limit=5)
+    b.update([dict(docs[2], abstract="graph attention")], stamp=200)  # num(3) replaced
+    text = {d["id"]: d["abstract"] for d in docs}
+    got = b.related(num(3), limit=150)
+    assert got and all({"graph", "attention"} & set(text[p].split()) for p, _ in got)
+    a.close()
+    b.close()
