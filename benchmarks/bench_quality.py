@@ -182,8 +182,8 @@ def related(lib_dir: Path, lib50k, seed: int, do_import: bool) -> None:
     lib = open_library(lib_dir, papers, "iclr2018", do_import)
     ids = [paper_id_for(p["abstract"]) for p in papers]
     kws = dict(zip(ids, (p["kws"] for p in papers), strict=True))
-    X = tfidf([lib.paper(i)["abstract"] if lib.paper(i) else p["abstract"]
-               for i, p in zip(ids, papers, strict=True)])
+    stored = {q.id: q.abstract for q in lib.papers(ids)}
+    X = tfidf([stored.get(i, p["abstract"]) for i, p in zip(ids, papers, strict=True)])
     sims = (X @ X.T).toarray()
     pos = {pid: n for n, pid in enumerate(ids)}
     p_mine, p_tfidf, times = [], [], []
