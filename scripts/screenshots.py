@@ -6,8 +6,9 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from shots import seeded_window, wait  # noqa: E402 - scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
@@ -15,39 +16,27 @@ os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _wait(app, condition, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition() and time.monotonic() < deadline:
-        app.processEvents()
-        time.sleep(0.01)
-    for _ in range(5):
-        app.processEvents()
 
 
 def main() -> int:
-    from reader.services import Library
     from reader.ui.app import make_app
-    from reader.ui.main_window import MainWindow
     from reader.ui.operations import highlights, papers
 
     out = ROOT / "screenshots"
     out.mkdir(exist_ok=True)
     app = make_app()
     with tempfile.TemporaryDirectory(prefix="reader-shots-") as tmp:
-        library = Library.open(Path(tmp))
-        window = MainWindow(library, theme="light")
-        window.resize(1280, 800)
-        window.show()
-        _wait(app, lambda: window.index_ready and not window.runner.busy)
+        window = seeded_window(app, Path(tmp))
+        library = window.library
         ids = window.model.ids()
         papers.add_tags(window, ids[:4], ["diffusion"])
         papers.add_tags(window, ids[2:5], ["to-read"])
         papers.set_starred(window, ids[1:6:2], True)
         papers.set_read(window, ids[3:12], True)
-        _wait(app, lambda: not window.runner.busy)
+        wait(app, lambda: not window.runner.busy)
 
         window.searchBox.setText("diffusion")
-        _wait(app, lambda: window.search_results is not None and not window.runner.busy)
+        wait(app, lambda: window.search_results is not None and not window.runner.busy)
         # The first result whose abstract shows the term, so the hit highlighting is visible.
         for pid in list(window.model.ids()):
             window.select_paper(pid)
@@ -63,23 +52,23 @@ def main() -> int:
         plain = window.pane.abstractView.toPlainText()
         start = plain.find(" ", 200) + 1
         highlights.add_highlight(window, pid, start, start + 60, "yellow", "key claim")
-        _wait(app, lambda: not window.runner.busy)
-        _wait(app, lambda: window.pane.relatedList.count() > 0, timeout=5)
+        wait(app, lambda: not window.runner.busy)
+        wait(app, lambda: window.pane.relatedList.count() > 0, timeout=5)
         window.table.setFocus()
 
         for theme in ("light", "dark"):
             window.apply_theme(theme)
-            _wait(app, lambda: False, timeout=0.3)
+            wait(app, lambda: False, timeout=0.3)
             path = out / f"reader-{theme}.png"
             window.grab().save(str(path))
             print(path)
         window.pane.tabs.setCurrentIndex(1)
         window.apply_theme("light")
-        _wait(app, lambda: False, timeout=0.2)
+        wait(app, lambda: False, timeout=0.2)
         window.grab().save(str(out / "reader-highlights.png"))
         window.pane.tabs.setCurrentIndex(0)
         window.pane.set_preview(True)
-        _wait(app, lambda: False, timeout=0.2)
+        wait(app, lambda: False, timeout=0.2)
         window.grab().save(str(out / "reader-note-preview.png"))
         window.pane.set_preview(False)
         (ROOT / "docs").mkdir(exist_ok=True)

@@ -6,8 +6,9 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from shots import seeded_window, wait  # noqa: E402 - scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
@@ -16,19 +17,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def _wait(app, condition, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition() and time.monotonic() < deadline:
-        app.processEvents()
-        time.sleep(0.01)
-    for _ in range(5):
-        app.processEvents()
 
 
 def main() -> int:
-    from reader.services import Library
     from reader.ui.app import make_app
-    from reader.ui.main_window import MainWindow
     from reader.ui.operations import papers
     from reader.ui.triage_controller import install_triage
 
@@ -36,22 +28,19 @@ def main() -> int:
     out.mkdir(exist_ok=True)
     app = make_app()
     with tempfile.TemporaryDirectory(prefix="reader-triage-shots-") as tmp:
-        library = Library.open(Path(tmp))
-        window = MainWindow(library, theme="light")
-        window.resize(1280, 800)
-        window.show()
-        _wait(app, lambda: window.index_ready and not window.runner.busy)
+        window = seeded_window(app, Path(tmp))
+        library = window.library
         ids = window.model.ids()
         papers.add_tags(window, ids[:6], ["diffusion"])
         papers.add_tags(window, ids[3:7], ["to-read"])
         papers.add_tags(window, ids[8:10], ["rl"])
         papers.set_starred(window, ids[1:6:2], True)
-        _wait(app, lambda: not window.runner.busy)
+        wait(app, lambda: not window.runner.busy)
         window.searchBox.setText("diffusion")
-        _wait(app, lambda: window.search_results is not None and not window.runner.busy)
+        wait(app, lambda: window.search_results is not None and not window.runner.busy)
         triage = install_triage(window)
         triage.open()
-        _wait(app, lambda: triage.view.card is not None)
+        wait(app, lambda: triage.view.card is not None)
         # Step to a paper whose abstract shows the search term, as a user pressing J would.
         for _ in range(12):
             if "diffusion" in triage.view.abstractView.toPlainText().lower()[:400]:
@@ -61,20 +50,20 @@ def main() -> int:
         triage.toggle_tag("must-read", True)
         triage.view.noteEdit.setPlainText("Guidance trick could replace our sampler; check Table 2.")
         triage.flush_note()
-        _wait(app, lambda: not window.runner.busy)
-        _wait(app, lambda: False, timeout=0.5)
+        wait(app, lambda: not window.runner.busy)
+        wait(app, lambda: False, timeout=0.5)
         triage.view.focus_keys()
         for theme in ("light", "dark"):
             window.apply_theme(theme)
-            _wait(app, lambda: False, timeout=0.5)
+            wait(app, lambda: False, timeout=0.5)
             path = out / f"triage-{theme}.png"
             window.grab().save(str(path))
             print(path)
         while triage.queue is not None and not triage.queue.finished:
             triage.run_command("next")
-        _wait(app, lambda: "read" in triage.view.summaryText.text(), timeout=10)
+        wait(app, lambda: "read" in triage.view.summaryText.text(), timeout=10)
         window.apply_theme("light")
-        _wait(app, lambda: False, timeout=0.5)
+        wait(app, lambda: False, timeout=0.5)
         window.grab().save(str(out / "triage-summary.png"))
         (ROOT / "docs").mkdir(exist_ok=True)
         shutil.copyfile(out / "triage-light.png", ROOT / "docs" / "triage.png")

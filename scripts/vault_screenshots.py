@@ -11,8 +11,9 @@ import os
 import re
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from shots import wait  # noqa: E402 - scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
@@ -33,13 +34,6 @@ span.tag { background: #ede9fb; color: #5a49b8; }
 """
 
 
-def _wait(app, condition, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition() and time.monotonic() < deadline:
-        app.processEvents()
-        time.sleep(0.01)
-    for _ in range(5):
-        app.processEvents()
 
 
 def _value_html(key: str, value: object) -> str:
@@ -90,12 +84,12 @@ def main() -> int:
         window = MainWindow(library, theme="light")
         window.resize(1280, 800)
         window.show()
-        _wait(app, lambda: window.index_ready and not window.runner.busy)
+        wait(app, lambda: window.index_ready and not window.runner.busy)
         window.searchBox.setText("masked diffusion")
-        _wait(app, lambda: window.search_results is not None and not window.runner.busy)
+        wait(app, lambda: window.search_results is not None and not window.runner.busy)
         pid = window.model.ids()[0]
         window.select_paper(pid)
-        _wait(app, lambda: window.pane.paper_id == pid)
+        wait(app, lambda: window.pane.paper_id == pid)
         text = window.pane.abstractView.toPlainText()
         quote = "they can decode tokens in essentially arbitrary order"
         start = text.find(quote)
@@ -104,31 +98,31 @@ def main() -> int:
                                      "the trade-off we saw with our infilling model")
         papers.set_starred(window, [pid], True)
         papers.add_tags(window, [pid], ["diffusion", "to-discuss"])
-        _wait(app, lambda: not window.runner.busy)
+        wait(app, lambda: not window.runner.busy)
         window.pane.noteEditor.setPlainText(
             "**Why it matters:** adaptive decoding order closes most of the gap to ARMs on Sudoku.\n\n"
             "- [ ] try the top-probability-margin order on our benchmark\n"
             "- compare with [[Autoregressive baselines]]")
         window.pane.flush_note()
-        _wait(app, lambda: not window.runner.busy)
+        wait(app, lambda: not window.runner.busy)
         syncs = window.vault_sync.syncs
         window.vault_sync.configure(vault_dir)
-        _wait(app, lambda: window.vault_sync.syncs > syncs and not window.runner.busy)
+        wait(app, lambda: window.vault_sync.syncs > syncs and not window.runner.busy)
 
         # The user's own text in the file (outside Reader's parts) — it survives every sync.
         path = next(p for p in vault_dir.glob("*.md") if pid in p.read_text(encoding="utf-8"))
         with path.open("a", encoding="utf-8") as fh:
             fh.write("\n## Discussion\n\nBring to the reading group on **Thursday**; see also [[Sampling notes]].\n")
         syncs = window.vault_sync.syncs
-        _wait(app, lambda: window.vault_sync.syncs > syncs and not window.runner.busy, timeout=10)
+        wait(app, lambda: window.vault_sync.syncs > syncs and not window.runner.busy, timeout=10)
         window.vault_sync.show_report()
         window.vault_sync.report_dialog.close()
         window.searchBar.clear_silently()
         window.refresh_list()
-        _wait(app, lambda: window.model.rowCount() > 1 and not window.runner.busy)
+        wait(app, lambda: window.model.rowCount() > 1 and not window.runner.busy)
         window.select_paper(pid)
         window.pane.tabs.setCurrentIndex(0)
-        _wait(app, lambda: False, timeout=0.3)
+        wait(app, lambda: False, timeout=0.3)
         window.grab().save(str(docs / "vault-window.png"))
 
         view = QTextBrowser()
@@ -139,7 +133,7 @@ def main() -> int:
         view.document().setTextWidth(820)
         view.resize(QSize(820, int(view.document().size().height()) + 4))
         view.show()
-        _wait(app, lambda: False, timeout=0.3)
+        wait(app, lambda: False, timeout=0.3)
         view.grab().save(str(docs / "vault.png"))
         print(path.read_text(encoding="utf-8"))
         window.close()

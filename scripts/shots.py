@@ -1,0 +1,29 @@
+"""Shared set-up for the screenshot scripts: wait on the event loop, open a window on the seeds."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+
+def wait(app: Any, condition: Any, timeout: float = 30.0) -> None:
+    """Run the event loop until `condition()` holds (or `timeout`), then let pending paints land."""
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    for _ in range(5):
+        app.processEvents()
+
+
+def seeded_window(app: Any, folder: Path, theme: str = "light") -> Any:
+    """A 1280×800 main window on a new library of the seeds in `folder`, indexed and idle."""
+    from reader.services import Library
+    from reader.ui.main_window import MainWindow
+
+    window = MainWindow(Library.open(folder), theme=theme)
+    window.resize(1280, 800)
+    window.show()
+    wait(app, lambda: window.index_ready and not window.runner.busy)
+    return window
