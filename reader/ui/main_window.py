@@ -100,7 +100,11 @@ class MainWindow(QMainWindow):
         if hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(self._system_theme_changed)
         # First fill synchronously so the table is usable at once; later fills are async.
-        self._list_ready(self.library.listing("", self.view, *self.sort_args()))
+        # A "more like these" view ranks the library: too slow for the GUI thread.
+        if self.view.ranked:
+            self.refresh_list()
+        else:
+            self._list_ready(self.library.listing("", self.view, *self.sort_args()))
         self.refresh_sidebar()
         QTimer.singleShot(0, self.index_sync.start)
 

@@ -1,4 +1,4 @@
-"""The window's remembered state (geometry, splitters, columns, sort, sidebar view, theme) in QSettings."""
+"""The window's remembered state (geometry, splitters, columns, sort, sidebar view and "like" entries, theme) in QSettings."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .sidebar import view_key
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
-VIEW_KINDS = ("all", "unread", "starred", "notes", "collection", "tag")
+VIEW_KINDS = ("all", "unread", "starred", "notes", "collection", "tag", "like_starred", "like_tag")
 
 
 def restore_settings(w: MainWindow) -> None:
@@ -29,6 +29,7 @@ def restore_settings(w: MainWindow) -> None:
     except (TypeError, ValueError):
         pass
     w.table.horizontalHeader().setSortIndicator(w.sort_column, w.sort_order)
+    w.sidebar.set_like_tags(_strings(s.value("likeTags")))
     kind, _, value = str(s.value("sidebar", "all:")).partition(":")
     if kind in VIEW_KINDS:
         w.view = View(kind, value or None)
@@ -45,5 +46,15 @@ def save_settings(w: MainWindow) -> None:
     s.setValue("sortColumn", w.sort_column)
     s.setValue("sortOrder", w.sort_order.value)
     s.setValue("sidebar", view_key(w.view))
+    s.setValue("likeTags", w.sidebar.like_tags())
     s.setValue("theme", w.theme)
     s.sync()
+
+
+def _strings(value: object) -> list[str]:
+    """A QSettings list: None, one string or a list, depending on the platform's backend."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value] if value else []
+    return [str(v) for v in value] if isinstance(value, list | tuple) else []

@@ -64,7 +64,7 @@ class Sidebar(QTreeWidget):
         self.customContextMenuRequested.connect(self._context_menu)
         self.itemSelectionChanged.connect(self._selection_changed)
         self._sections: dict[str, QTreeWidgetItem] = {}
-        self._like_tags: list[str] = []  # "Like tag X" entries asked for (tag context menu), this session
+        self._like_tags: list[str] = []  # "Like tag X" entries asked for (tag context menu), kept across starts
         for name in ("Library", LIKE_SECTION, "Collections", "Tags", "Saved searches"):
             item = QTreeWidgetItem(self, [name.upper(), ""])
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
@@ -114,6 +114,14 @@ class Sidebar(QTreeWidget):
         for tag in self._like_tags:
             like = self._add(section, f"Like {tag}", None, ("view", View(ViewKind.LIKE_TAG, tag)))
             like.setToolTip(0, tooltip(LIKE_TAG_TIP.format(tag=tag)))
+
+    def like_tags(self) -> list[str]:
+        return list(self._like_tags)
+
+    def set_like_tags(self, tags: list[str]) -> None:
+        """The "Like tag X" entries remembered from the last session; shown once the tags are
+        known (update_data drops those whose tag is gone)."""
+        self._like_tags = list(dict.fromkeys(tags))
 
     def show_like_tag(self, tag: str) -> None:
         """Add (once) and select the "Like tag X" view (emitting viewSelected)."""
