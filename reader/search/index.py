@@ -35,7 +35,7 @@ from reader.search.query import (
     replace_word,
     truncated_parts,
 )
-from reader.search.rank import rank
+from reader.search.rank import TIME_BUDGET, TYPING_BUDGET, rank
 from reader.search.results import Hit, SearchResults
 from reader.search.schema import (
     SCHEMA_VERSION,
@@ -372,7 +372,8 @@ class SearchIndex:
                 allowed = self._allowed(s, plain.flags, restrict)
                 if allowed is not None and not allowed:
                     return res
-                ranking = rank(s, plain.words, prefix=plain.prefix, allowed=allowed)
+                ranking = rank(s, plain.words, prefix=plain.prefix, allowed=allowed,
+                               budget_s=TYPING_BUDGET if as_you_type else TIME_BUDGET)
                 stems = frozenset(ranking.stems) | frozenset(ranking.expansions)
                 prefixes = (plain.prefix,) if plain.prefix else ()
                 res.total = len(ranking.scores)
@@ -380,7 +381,9 @@ class SearchIndex:
             except Exception as e:  # a damaged segment: report, don't crash the GUI
                 res.problem = f"Search failed ({type(e).__name__}: {e}); rebuild the index"
                 return res
-        res.problem = "; ".join(filter(None, (plain.note, ranking.note))) or None
+        # While typing, words left out for time are not worth a flickering note.
+        left_out = None if as_you_type else ranking.note
+        res.problem = "; ".join(filter(None, (plain.note, left_out))) or None
 
         def fetch(start: int, n: int) -> list[Hit]:
             with self._read_lock:

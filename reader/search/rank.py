@@ -30,7 +30,10 @@ PREFIX_SCAN = 4000  # terms looked at to choose them (bounds short prefixes like
 COMMON_DIVISOR = 20
 COMMON_MIN = 1000  # ... and in more than this many (small libraries: every word counts)
 POSTINGS_BUDGET = 400_000  # postings read per query; the rarest words are read first
-_TIME_BUDGET = 0.5  # seconds; later words are skipped past it (with a note)
+TIME_BUDGET = 0.5  # seconds; later words are skipped past it (with a note)
+# While typing: a result is on screen for a keystroke or two, so the commonest words (which
+# add the least) give way sooner to keep every keystroke under ~150 ms.
+TYPING_BUDGET = 0.07
 
 
 @dataclass
@@ -87,13 +90,6 @@ def _norms(reader, fieldname: str, n_docs: int) -> list[float]:
     return [K1 * ((1 - B) + B * byte_length(b) / avg) for b in range(256)]
 
 
-_LOGTF = [0.0] + [1 + math.log(tf) for tf in range(1, 256)]
-
-
-def _cos_norms() -> list[float]:
-    """1 / sqrt(length) for each of the 256 length bytes (cosine's document norm)."""
-    return [1 / math.sqrt(byte_length(b) or 1) for b in range(256)]
-
 
 def _idf(df: int, n: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
@@ -139,25 +135,19 @@ _expansions: dict[tuple, list[str]] = {}
 
 def rank(searcher, words: list[str], *, prefix: str | None = None,
          allowed: set[int] | None = None, fields: Iterable[str] = FREE_FIELDS,
-         weights: dict[str, float] | None = None, budget_s: float = _TIME_BUDGET,
-         coord: bool = True, cosine: bool = False,
-         max_postings: int = POSTINGS_BUDGET) -> Ranking:
+         budget_s: float = TIME_BUDGET, max_postings: int = POSTINGS_BUDGET) -> Ranking:
     """Score every document with at least one of `words` (raw query words, analysed here)
     or a completion of `prefix`; `allowed` limits the documents (filters, views).
-
-    `weights` gives a weight per stem (more-like-this); plain queries weigh every word 1.
-    `cosine`: tf-idf cosine instead of BM25 (each document's weight divided by the square
-    root of its length, a stand-in for its vector norm): better for more-like-this.
-    """
+    Words are read rarest first; past `budget_s` seconds the commoner ones are left out."""
     t0 = time.perf_counter()
     reader = searcher.reader()
     n_all = max(1, reader.doc_count_all())
-    stems = list(dict.fromkeys(analyze(" ".join(words)))) if weights is None else list(weights)
+    stems = list(dict.fromkeys(analyze(" ".join(words))))
     fields = [f for f in fields if f in reader.schema and reader.field_length(f)]
     # One "query word" = a list of (field, term) alternatives; a prefix word has several.
     qwords: list[tuple[str, float, list[tuple[str, str]]]] = []
     for st in stems:
-        qwords.append((st, (weights or {}).get(st, 1.0), [(f, st) for f in fields]))
+        qwords.append((st, 1.0, [(f, st) for f in fields]))
     expansions: list[str] = []
     if prefix and len(prefix) == 1 and stems:
         prefix = None  # "graph n": one letter adds little to the finished words, at a high cost
@@ -186,7 +176,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     total_idf = 0.0
     read = 0
     skipped: list[str] = []
-    norms = {f: _cos_norms() if cosine else _norms(reader, f, n_all) for f in fields}
+    norms = {f: _norms(reader, f, n_all) for f in fields}
     leaves = list(reader.leaf_readers())
     for df, label, wt, alts, dfs in infos:
         if scores and (read + df > max_postings or time.perf_counter() - t0 > budget_s):
@@ -196,13 +186,12 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
         total_idf += idf if COORD_BY_IDF else 1.0
         is_prefix = label.startswith("*")
         # Common words only score the papers the rarer words found.
-        only = (scores if scores and df * COMMON_DIVISOR > n_all and df > COMMON_MIN
-                and len(scores) < df else None)
+        only = scores.keys() if scores and df * COMMON_DIVISOR > n_all and df > COMMON_MIN else None
         per: dict[int, float] = {}
         for f, t in alts:
             if not dfs[(f, t)]:
                 continue
-            fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * wt * (1.0 if cosine else K1 + 1)
+            fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * wt * (K1 + 1)
             norm = norms[f]
             for leaf, base in leaves:
                 ids, tfs = postings(leaf, f, t)
@@ -210,16 +199,16 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
                     continue
                 read += len(ids)
                 lens = _segment_lengths(leaf, f)
-                if only is not None:
-                    tf_of = dict(zip(ids, tfs, strict=True)).get
-                    found = [d - base for d in only if base <= d and tf_of(d - base) is not None]
+                if only is not None:  # the intersection in C, then a short loop
+                    shifted = dict(zip(map(base.__add__, ids), tfs, strict=True))
+                    found = sorted(shifted.keys() & only)
                     if not found:
                         continue
-                    ids = found
-                    tfs = [tf_of(d) or 0.0 for d in found]
+                    tfs = [shifted[d] for d in found]
+                    ids = [d - base for d in found]
                 get = per.get
                 for d, tf, lb in zip(ids, tfs, map(lens.__getitem__, ids), strict=True):
-                    c = fw * _LOGTF[int(tf)] * norm[lb] if cosine else fw * tf / (tf + norm[lb])
+                    c = fw * tf / (tf + norm[lb])
                     d += base
                     old = get(d)
                     if old is None:
@@ -237,11 +226,11 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
         for d, c in per.items():
             scores[d] = sget(d, 0.0) + c
             cover[d] = cget(d, 0.0) + share
-    if coord and len(infos) > 1 and total_idf > 0:
+    if len(infos) > 1 and total_idf > 0:
         inv = 1.0 / total_idf
         for d, sc in scores.items():
             scores[d] = sc * (cover[d] * inv) ** COORD
-    if weights is None and len(stems) > 1:
+    if len(stems) > 1:
         _pair_bonus(searcher, leaves, stems, fields, scores, matched, n_all)
     _drop_deleted(leaves, scores)
     if allowed is not None:
