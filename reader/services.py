@@ -232,6 +232,10 @@ class Library:
             restrict = set(self.paper_ids(view))
         return self.index.search(query, limit=limit, restrict=restrict, as_you_type=as_you_type)
 
+    def warm_search(self) -> None:
+        """Prepare the index for the first keystrokes (seconds at 50k; off the GUI thread)."""
+        self.index.warm()
+
     def related(self, paper_id: str, limit: int = 10) -> list[tuple[str, float]]:
         return self.index.related(paper_id, limit=limit)
 

@@ -296,3 +296,23 @@ def test_ids_from_cached_segment_lists_match_the_column(tmp_path: Path) -> None:
     assert set(after) == set(before) - {docs[7]["id"]}
     assert index.search("graph sparse", limit=None).ids == after
     index.close()
+
+
+def test_prefix_expansions_and_frequencies_agree_with_whoosh(tmp_path: Path) -> None:
+    from reader.search import rank
+
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(synthetic(300), stamp=1)
+    index.update(synthetic(320)[300:], stamp=2)  # a second segment: totals add up across segments
+    index.warm()
+    reader = index._s().reader()
+    assert len(list(reader.leaf_readers())) > 1
+    for prefix in ("g", "gr", "spa", "tok", "token1", "zzz"):
+        got = rank.expand_prefix(reader, "abstract", prefix, limit=5)
+        whoosh = {t.decode(): i.doc_frequency() for t, i in reader.iter_prefix("abstract", prefix)}
+        best = sorted(whoosh.values(), reverse=True)[:5]
+        assert sorted((whoosh[t] for t in got if t in whoosh and t.startswith(prefix)),
+                      reverse=True)[:5] == best
+    for term in ("graph", "sparse", "token7", "absent"):
+        assert rank.doc_frequency(reader, "abstract", term) == reader.doc_frequency("abstract", term)
+    index.close()

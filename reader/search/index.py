@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import shutil
 import threading
@@ -36,6 +37,7 @@ from reader.search.query import (
     truncated_parts,
 )
 from reader.search.rank import TIME_BUDGET, TYPING_BUDGET, rank
+from reader.search.rank import warm as warm_lexicons
 from reader.search.results import Hit, SearchResults
 from reader.search.schema import (
     SCHEMA_VERSION,
@@ -47,6 +49,8 @@ from reader.search.similar import similar
 from reader.search.snippets import make_snippet
 from reader.search.terms import expansion_budget
 from reader.search.writer import BulkWriter, merge_small_segments
+
+logger = logging.getLogger(__name__)
 
 STAMP_FILE = "reader-stamp.json"
 SNIPPETS = 50
@@ -454,6 +458,15 @@ class SearchIndex:
         with self._read_lock:
             stems, prefixes = highlight_terms(pq.query, self._s().reader())
         return make_snippet(text, stems, prefixes)
+
+    def warm(self) -> None:
+        """Read what the first keystrokes need (the lexicons prefixes are expanded from),
+        so they are as quick as later ones; call off the GUI thread, once it is open."""
+        with self._read_lock:
+            try:
+                warm_lexicons(self._s())
+            except Exception:  # a damaged segment: searches report it themselves
+                logger.warning("search warm-up failed", exc_info=True)
 
     def related(self, paper_id: str, *, limit: int = 10) -> list[tuple[str, float]]:
         """Papers most like this one (title and abstract key terms); itself excluded."""

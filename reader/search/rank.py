@@ -7,12 +7,14 @@ import heapq
 import math
 import threading
 import time
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from operator import itemgetter
 
 from reader.search.fields import BY_NAME, RANKED_FIELDS
-from reader.search.internals import byte_length, length_bytes, postings
+from reader.search.internals import byte_length, doc_frequencies, length_bytes, postings
 from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket
 
 # K1 1.6 (not the textbook 1.2) and a pair bonus of half the pair's idf (not 1): +0.008
@@ -26,7 +28,7 @@ COORD_BY_IDF = True  # the share of the query's idf a paper covers (else: of its
 PAIR_WEIGHT = 0.5  # bonus for two query words next to each other (as a share of their idf)
 PREFIX_EXPANSIONS = 16  # completions of the unfinished word searched (the most frequent)
 SHORT_PREFIX_EXPANSIONS = {1: 3, 2: 6}  # fewer for 1-2 letters: their words are the commonest
-PREFIX_SCAN = 4000  # terms looked at to choose them (bounds short prefixes like "c")
+PREFIX_SCAN = 20_000  # terms per segment looked at to choose them (bounds "c")
 # A word in more than 1/COMMON_DIVISOR of the papers only scores papers found by the rarer
 # words (its postings are looked up, not walked): most of the work, little of the ranking.
 COMMON_DIVISOR = 20
@@ -97,32 +99,89 @@ def _idf(df: int, n: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
+class _Lexicon:
+    """One segment's terms of one field, sorted, with their document frequencies."""
+
+    __slots__ = ("df", "terms")
+
+    def __init__(self, df: dict[str, int]) -> None:
+        self.df = df
+        self.terms = sorted(df)  # read in key order already: a linear pass
+
+
+# (segment id, field) -> its lexicon, read in one pass (~0.1-0.2 s for 25k abstracts): then
+# a prefix is a bisect and a document frequency a dict lookup, where Whoosh decodes a term
+# info per term per segment (~0.3 s for one cold one-letter prefix at 50k). Segments never
+# change; `warm` reads them off the GUI thread after the index opens.
+_lexicons: dict[tuple[str, str], _Lexicon] = {}
+
+
+def _lexicon(leaf, fieldname: str) -> _Lexicon:
+    seg = leaf.segment()
+    key = (seg.segment_id(), fieldname)
+    lex = _lexicons.get(key)
+    if lex is None:
+        lex = _Lexicon(doc_frequencies(leaf, fieldname))
+        with _lengths_lock:
+            if len(_lexicons) > 1024:
+                _lexicons.clear()
+            _lexicons[key] = lex
+    return lex
+
+
+def doc_frequency(reader, fieldname: str, term: str) -> int:
+    """Documents with `term` in the field (deleted ones included, as Whoosh counts): from
+    the lexicons read so far, else from Whoosh (a one-off CLI search reads none)."""
+    n = 0
+    for leaf, _ in reader.leaf_readers():
+        lex = _lexicons.get((leaf.segment().segment_id(), fieldname))
+        n += lex.df.get(term, 0) if lex is not None else leaf.doc_frequency(fieldname, term)
+    return n
+
+
+def warm(searcher, fields: Iterable[str] = RANKED_FIELDS) -> None:
+    """Read what the first keystrokes need (call off the GUI thread): the lexicons, and the
+    postings of the words a first letter expands to (the longest lists, read cold ~4x slower)."""
+    reader = searcher.reader()
+    leaves = [leaf for leaf, _ in reader.leaf_readers()]
+    for f in fields:
+        if f in reader.schema and reader.field_length(f):
+            for leaf in leaves:
+                _lexicon(leaf, f)
+            for letter in "abcdefghijklmnopqrstuvwxyz":
+                for t in expand_prefix(reader, f, letter, SHORT_PREFIX_EXPANSIONS[1]):
+                    for leaf in leaves:
+                        postings(leaf, f, t)
+
+
 def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPANSIONS) -> list[str]:
-    """The `limit` most frequent terms starting with `prefix` (a bounded scan), plus stems
-    shorter than the typed prefix ("generati" -> "generat")."""
-    segs = tuple(leaf.segment().segment_id() for leaf, _ in reader.leaf_readers())
-    key = (segs, fieldname, prefix, limit)
+    """The `limit` most frequent terms starting with `prefix`, plus stems shorter than the
+    typed prefix ("generati" -> "generat")."""
+    leaves = [leaf for leaf, _ in reader.leaf_readers()]
+    key = (tuple(leaf.segment().segment_id() for leaf in leaves), fieldname, prefix, limit)
     hit = _expansions.get(key)
     if hit is not None:
         return hit
-    scan = PREFIX_SCAN if len(prefix) > 1 else PREFIX_SCAN // 8
-    found: list[tuple[int, str]] = []
-    try:
-        for i, (btext, info) in enumerate(reader.iter_prefix(fieldname, prefix)):
-            if i >= scan:
-                break
-            found.append((info.doc_frequency(), btext.decode("utf-8") if isinstance(btext, bytes) else btext))
-    except Exception:  # no such field in this index
+    if fieldname not in reader.schema:
         return []
-    best = [t for _, t in heapq.nlargest(limit, found)]
+    totals: dict[str, int] = {}
+    for leaf in leaves:
+        lex = _lexicon(leaf, fieldname)
+        terms, df = lex.terms, lex.df
+        i = bisect_left(terms, prefix)
+        for t in islice(terms, i, i + PREFIX_SCAN):
+            if not t.startswith(prefix):
+                break
+            totals[t] = totals.get(t, 0) + df[t]
+    best = heapq.nlargest(limit, totals, key=totals.__getitem__)
     field = reader.schema[fieldname]
     if getattr(field, "stemmed", False):  # the typed word whole: its stem may be much shorter
         st = cached_stem(prefix)
-        if st not in best and (fieldname, st) in reader:
+        if st not in best and doc_frequency(reader, fieldname, st):
             best.append(st)
     for n in range(len(prefix) - 1, max(3, len(prefix) - 4) - 1, -1):
         cut = prefix[:n]
-        if cut not in best and (fieldname, cut) in reader:
+        if cut not in best and doc_frequency(reader, fieldname, cut):
             best.append(cut)
     with _lengths_lock:
         if len(_expansions) > 4096:
@@ -166,7 +225,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     # idf of a word: from its most frequent alternative in the main field(s).
     infos = []
     for label, wt, alts in qwords:
-        dfs = {(f, t): reader.doc_frequency(f, t) for f, t in alts}
+        dfs = {(f, t): doc_frequency(reader, f, t) for f, t in alts}
         df = max(dfs.values(), default=0)
         if df == 0:
             continue

@@ -54,6 +54,7 @@ class IndexSync(QObject):
     def _synced(self, _: Any) -> None:
         w = self._main
         w.index_ready = True
+        w.runner.read("warm", w.library.warm_search, lambda _: None, lambda _: None)
         if w.searchBar.query():
             w.refresh_list()
         if w.pane.paper_id:
