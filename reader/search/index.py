@@ -36,7 +36,7 @@ from reader.search.query import (
     replace_word,
     truncated_parts,
 )
-from reader.search.rank import TIME_BUDGET, TYPING_BUDGET, rank
+from reader.search.rank import TIME_BUDGET, TYPING_BUDGET, rank, warm_steps
 from reader.search.rank import warm as warm_lexicons
 from reader.search.results import Hit, SearchResults
 from reader.search.schema import (
@@ -460,13 +460,18 @@ class SearchIndex:
         return make_snippet(text, stems, prefixes)
 
     def warm(self) -> None:
-        """Read what the first keystrokes need (the lexicons prefixes are expanded from),
-        so they are as quick as later ones; call off the GUI thread, once it is open."""
-        with self._read_lock:
-            try:
-                warm_lexicons(self._s())
-            except Exception:  # a damaged segment: searches report it themselves
-                logger.warning("search warm-up failed", exc_info=True)
+        """Read what the first keystrokes need (the lexicons prefixes are expanded from, the
+        commonest postings), so they are as quick as later ones; call off the GUI thread.
+        Short steps, each under the lock: a search typed meanwhile waits for one step only."""
+        for fieldname, letter in warm_steps():
+            with self._read_lock:
+                if self._searcher is None:  # closed meanwhile
+                    return
+                try:
+                    warm_lexicons(self._s(), fieldname, letter)
+                except Exception:  # a damaged segment: searches report it themselves
+                    logger.warning("search warm-up failed", exc_info=True)
+                    return
 
     def related(self, paper_id: str, *, limit: int = 10) -> list[tuple[str, float]]:
         """Papers most like this one (title and abstract key terms); itself excluded."""

@@ -139,19 +139,26 @@ def doc_frequency(reader, fieldname: str, term: str) -> int:
     return n
 
 
-def warm(searcher, fields: Iterable[str] = RANKED_FIELDS) -> None:
-    """Read what the first keystrokes need (call off the GUI thread): the lexicons, and the
-    postings of the words a first letter expands to (the longest lists, read cold ~4x slower)."""
+def warm_steps(fields: Iterable[str] = RANKED_FIELDS) -> list[tuple[str, str]]:
+    """The steps of `warm`, each short: a field's lexicons, then each first letter's postings."""
+    return [(f, letter) for f in fields for letter in ("", *"abcdefghijklmnopqrstuvwxyz")]
+
+
+def warm(searcher, fieldname: str, letter: str) -> None:
+    """One step of reading what the first keystrokes need (off the GUI thread): a field's
+    lexicons, or the postings of the words a first letter expands to (the longest lists,
+    read cold several times slower)."""
     reader = searcher.reader()
+    if fieldname not in reader.schema or not reader.field_length(fieldname):
+        return
     leaves = [leaf for leaf, _ in reader.leaf_readers()]
-    for f in fields:
-        if f in reader.schema and reader.field_length(f):
-            for leaf in leaves:
-                _lexicon(leaf, f)
-            for letter in "abcdefghijklmnopqrstuvwxyz":
-                for t in expand_prefix(reader, f, letter, SHORT_PREFIX_EXPANSIONS[1]):
-                    for leaf in leaves:
-                        postings(leaf, f, t)
+    if not letter:
+        for leaf in leaves:
+            _lexicon(leaf, fieldname)
+        return
+    for t in expand_prefix(reader, fieldname, letter, SHORT_PREFIX_EXPANSIONS[1]):
+        for leaf in leaves:
+            postings(leaf, fieldname, t)
 
 
 def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPANSIONS) -> list[str]:
