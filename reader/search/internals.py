@@ -7,6 +7,7 @@ tests/test_search_internals.py pins the Whoosh version and compares with the pub
 
 from __future__ import annotations
 
+import struct
 import threading
 from array import array
 from collections import OrderedDict
@@ -74,6 +75,49 @@ def _postings(leaf, fieldname: str, btext: bytes | str) -> tuple[list[int], list
         weights.append(m.weight())
         m.next()
     return ids, weights
+
+
+def doc_frequencies(leaf, fieldname: str) -> dict[str, int]:
+    """Every term of a field in one segment -> its document frequency (the whole lexicon).
+
+    Read from the raw terms table in one pass: ~5x faster than decoding each TermInfo."""
+    try:
+        from whoosh.codec.whoosh3 import W3TermInfo
+        from whoosh.filedb.filetables import _lengths
+
+        if W3TermInfo._struct.format != "!BfIBBfII":
+            raise TypeError("another term info layout")
+        terms = leaf._terms
+        tindex, prefix = terms._tindex, terms._keycoder(fieldname, b"")
+        start = tindex.closest_key_pos(prefix)
+        buf = tindex.dbfile.get(start, tindex.endofdata - start) if start is not None else b""
+    except (AttributeError, TypeError, KeyError, ImportError):
+        return _doc_frequencies(leaf, fieldname)
+    lens, uint, head = _lengths.unpack_from, _UINT.unpack_from, _lengths.size
+    plen, end, pos = len(prefix), len(buf), 0
+    out: dict[str, int] = {}
+    while pos < end:  # (key length, value length) key value ..., keys in order
+        klen, vlen = lens(buf, pos)
+        key = pos + head
+        if buf[key:key + plen] != prefix:
+            break  # the next field's terms
+        out[buf[key + plen:key + klen].decode("utf-8")] = uint(buf, key + klen + _DF_AT)[0]
+        pos = key + klen + vlen
+    return out
+
+
+_UINT = struct.Struct("!I")
+_DF_AT = 5  # the doc frequency's offset in a term info: after the flags byte and total weight
+
+
+def _doc_frequencies(leaf, fieldname: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    try:
+        for btext, info in leaf.iter_field(fieldname):
+            out[btext.decode("utf-8")] = info.doc_frequency()
+    except Exception:  # a field this index lacks
+        return {}
+    return out
 
 
 def length_bytes(leaf, fieldname: str) -> bytes:
