@@ -6,10 +6,13 @@ import heapq
 import math
 import threading
 import time
+from array import array
+from collections import Counter, OrderedDict
 from collections.abc import Iterable
-from operator import itemgetter
+from itertools import repeat
+from operator import itemgetter, mul
 
-from reader.search.internals import byte_length, postings
+from reader.search.internals import byte_length, doc_frequencies, postings
 from reader.search.rank import _segment_lengths
 from reader.search.schema import analyze
 
@@ -30,93 +33,88 @@ TIME_BUDGET = 0.15  # seconds walking postings; later (lighter) terms are skippe
 # nothing, and in the norm they only push down papers with rare words.
 MIN_DF = 2
 VECTOR_MAX_DF = 1.0  # share of papers above which a term leaves the vectors (1: none, as sklearn)
-# Candidates given their exact norm (the rest keep the approximate one): 3 x the limit,
-# within these bounds (each costs ~0.2 ms the first time).
+# Candidates given their exact cosine (the rest keep the approximate one): 3 x the limit,
+# within these bounds.
 RESCORE_MIN, RESCORE = 30, 200
 
 _SCORE = itemgetter(1)
+_LOGTF = [0.0] + [1 + math.log(tf) for tf in range(1, 4096)]
+_lock = threading.Lock()
+
+
+def _logtfs(tfs: Iterable[float]) -> array:
+    """1 + ln tf of each term frequency."""
+    counts: list[int] = list(map(int, tfs))
+    try:
+        return array("f", map(_LOGTF.__getitem__, counts))
+    except IndexError:  # a term thousands of times in one paper
+        return array("f", (1 + math.log(tf) for tf in counts))
+
+
+class _Weights(dict):
+    """Term -> its idf in the vectors; 0 for terms left out of them (df < MIN_DF or too common)."""
+
+    def __init__(self, stats: _Stats) -> None:
+        super().__init__()
+        self.stats = stats
+
+    def __missing__(self, term: str) -> float:
+        st = self.stats
+        df = st.df(term)
+        w = math.log((1 + st.n) / (1 + df)) + 1 if MIN_DF <= df <= st.n * VECTOR_MAX_DF else 0.0
+        if len(self) < 2_000_000:
+            self[term] = w
+        return w
 
 
 class _Stats:
-    """Document frequencies (title or abstract, the larger) and idf of one index
-    generation, looked up as needed (reading the whole lexicon takes seconds at 50k)."""
+    """Document frequencies (title or abstract, the larger) and idf of one index generation,
+    from its segments' whole lexicons (read once per segment: segments never change)."""
 
-    def __init__(self, n: int) -> None:
-        self.n = n
+    def __init__(self, reader) -> None:
+        self.n = max(1, reader.doc_count_all())
+        leaves = [leaf for leaf, _ in reader.leaf_readers()]
+        self._tables = [[_seg_df(leaf, f) for leaf in leaves] for f in SIMILAR_FIELDS]
         self._df: dict[str, int] = {}
-        self._idf: dict[str, float] = {}
+        self.weight = _Weights(self)
 
-    def df(self, reader, term: str) -> int:
+    def df(self, term: str) -> int:
         v = self._df.get(term)
         if v is None:
-            v = max(sum(_leaf_df(leaf, f, term) for leaf, _ in reader.leaf_readers())
-                    for f in SIMILAR_FIELDS)
-            if len(self._df) < 1_000_000:
+            v = max(sum(t.get(term, 0) for t in tables) for tables in self._tables)
+            if len(self._df) < 2_000_000:
                 self._df[term] = v
         return v
 
-    def idf(self, reader, term: str) -> float:
-        v = self._idf.get(term)
-        if v is None:
-            v = math.log((1 + self.n) / (1 + self.df(reader, term))) + 1
-            if len(self._idf) < 1_000_000:
-                self._idf[term] = v
-        return v
+    def idf(self, term: str) -> float:
+        return math.log((1 + self.n) / (1 + self.df(term))) + 1
 
 
-# (segment id, field) -> term -> df in that segment: a small segment's whole lexicon (read
-# once: updates make many), a big one's terms as looked up. Segments never change.
-_seg_df: dict[tuple[str, str], dict[str, int]] = {}
-# Segments up to this many documents are read whole (a 50k one takes ~2 s: looked up instead).
-SMALL_SEGMENT = 2000
+# (segment id, field) -> term -> df in that segment (its whole lexicon).
+_seg_dfs: dict[tuple[str, str], dict[str, int]] = {}
 
 
-def _seg_terms(leaf, fieldname: str) -> tuple[dict[str, int], bool]:
-    """The segment's df table for a field, and whether it is complete."""
-    seg = leaf.segment()
-    key = (seg.segment_id(), fieldname)
-    table = _seg_df.get(key)
-    small = leaf.doc_count_all() <= SMALL_SEGMENT
+def _seg_df(leaf, fieldname: str) -> dict[str, int]:
+    key = (leaf.segment().segment_id(), fieldname)
+    table = _seg_dfs.get(key)
     if table is None:
-        table = {}
-        if small:
-            try:
-                for btext, info in leaf.iter_field(fieldname):
-                    table[btext.decode("utf-8")] = info.doc_frequency()
-            except Exception:  # a field this index lacks
-                table = {}
+        table = doc_frequencies(leaf, fieldname)
         with _lock:
-            if len(_seg_df) > 1024:
-                _seg_df.clear()
-            _seg_df[key] = table
-    return table, small
-
-
-def _leaf_df(leaf, fieldname: str, term: str) -> int:
-    table, complete = _seg_terms(leaf, fieldname)
-    v = table.get(term)
-    if v is None:
-        if complete:
-            return 0
-        try:
-            v = leaf.doc_frequency(fieldname, term)
-        except Exception:  # a field this index lacks
-            v = 0
-        if len(table) < 1_000_000:
-            table[term] = v
-    return v
+            if len(_seg_dfs) > 1024:
+                _seg_dfs.clear()
+            _seg_dfs[key] = table
+    return table
 
 
 # segment ids of a reader -> its stats.
 _stats: dict[tuple[str, ...], _Stats] = {}
-_lock = threading.Lock()
 
 
 def _stats_for(reader) -> _Stats:
     key = tuple(leaf.segment().segment_id() for leaf, _ in reader.leaf_readers())
     hit = _stats.get(key)
     if hit is None:
-        hit = _Stats(max(1, reader.doc_count_all()))
+        hit = _Stats(reader)
         with _lock:
             if len(_stats) > 8:
                 _stats.clear()
@@ -124,20 +122,33 @@ def _stats_for(reader) -> _Stats:
     return hit
 
 
-def query_vector(reader, texts: Iterable[str], st: _Stats) -> dict[str, float]:
+def warm(reader) -> None:
+    """Read what the first call needs (lexicons, lengths): a second or so at 50k papers."""
+    _stats_for(reader)
+    for leaf, _ in reader.leaf_readers():
+        _inv_lengths(reader, leaf)
+
+
+def _text_tf(text: str) -> tuple[tuple[str, ...], array]:
+    """A text's distinct stems and their 1 + ln tf."""
+    tf = Counter(analyze(text))
+    return tuple(tf), _logtfs(tf.values())
+
+
+def _unit(terms: tuple[str, ...], logtf: array, st: _Stats) -> dict[str, float]:
+    ws = list(map(mul, logtf, map(st.weight.__getitem__, terms)))
+    norm = math.sqrt(sum(map(mul, ws, ws))) or 1.0
+    return {t: w / norm for t, w in zip(terms, ws, strict=True) if w}
+
+
+def query_vector(texts: Iterable[str], st: _Stats) -> dict[str, float]:
     """The mean of the texts' normalised tf-idf vectors."""
     out: dict[str, float] = {}
     k = 0
     for text in texts:
         k += 1
-        tf: dict[str, int] = {}
-        for t in analyze(text):
-            tf[t] = tf.get(t, 0) + 1
-        vec = {t: (1 + math.log(c)) * st.idf(reader, t) for t, c in tf.items()
-               if MIN_DF <= st.df(reader, t) <= st.n * VECTOR_MAX_DF}
-        norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
-        for t, v in vec.items():
-            out[t] = out.get(t, 0.0) + v / norm
+        for t, v in _unit(*_text_tf(text), st).items():
+            out[t] = out.get(t, 0.0) + v
     return {t: v / k for t, v in out.items()} if k else {}
 
 
@@ -147,75 +158,99 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
     """Documents (searcher-wide numbers) by cosine to the centroid of `texts`, best first;
     `skip` are left out. Only documents sharing one of the walked terms are returned.
 
-    Dot products come from the postings; the best RESCORE by an approximate norm (the
-    square root of the length) then get their exact norm, from their stored text."""
+    Dot products come from the postings of the heaviest terms; the best RESCORE by an
+    approximate norm (the square root of the length) then get their exact cosine, from
+    their stored text."""
     t0 = time.perf_counter()
     top_terms = TOP_TERMS if top_terms is None else top_terms
     max_postings = POSTINGS_BUDGET if max_postings is None else max_postings
     reader = searcher.reader()
     st = _stats_for(reader)
-    qvec = query_vector(reader, texts, st)
+    qvec = query_vector(texts, st)
     cap = max(SMALL_LIBRARY, (MAX_DF_SHARE_ONE if len(texts) == 1 else MAX_DF_SHARE) * st.n)
     # A term's share of a cosine is at most its query weight x idf: heaviest first.
-    terms = [(t, w * st.idf(reader, t)) for t, w in qvec.items() if 1 < st.df(reader, t) <= cap]
+    idf = st.weight
+    terms = [(t, w * idf[t]) for t, w in qvec.items() if st.df(t) <= cap]
     terms = heapq.nlargest(top_terms, terms, key=_SCORE)
     leaves = list(reader.leaf_readers())
-    title, abstract = SIMILAR_FIELDS
-    scores: dict[int, float] = {}
+    # Dot products with the walked terms, per segment (segment document numbers).
+    partial: list[dict[int, float]] = [{} for _ in leaves]
     read = 0
     for t, qw in terms:
-        df = st.df(reader, t)
-        if scores and (read + df > max_postings or time.perf_counter() - t0 > TIME_BUDGET):
+        df = st.df(t)
+        if read and (read + df > max_postings or time.perf_counter() - t0 > TIME_BUDGET):
             continue  # a rarer term may still fit
         read += df
-        for leaf, base in leaves:
-            # Skip segments without the term (updates leave many small ones).
-            has_abs, has_title = _leaf_df(leaf, abstract, t), _leaf_df(leaf, title, t)
-            if not has_abs and not has_title:
+        for (leaf, _), scores in zip(leaves, partial, strict=True):
+            found = _weighted_postings(leaf, t)
+            if found is None:
                 continue
-            ids, tfs = postings(leaf, abstract, t) if has_abs else ((), ())
-            tids, ttfs = postings(leaf, title, t) if has_title else ((), ())
-            if tids:
-                merged = dict(zip(ids, tfs, strict=True))
-                for d, tf in zip(tids, ttfs, strict=True):
-                    merged[d] = merged.get(d, 0.0) + tf
-                pairs: Iterable = merged.items()
-            else:
-                pairs = zip(ids, tfs, strict=True)
             get = scores.get
-            for d, tf in pairs:
-                d += base
-                scores[d] = get(d, 0.0) + qw * _LOGTF[min(int(tf), 1023)]
-    for d in skip:
-        scores.pop(d, None)
-    # Approximate cosine: dot / sqrt(length) (deleted documents dropped).
+            for d, x in zip(found[0], map(qw.__mul__, found[1]), strict=True):
+                scores[d] = get(d, 0.0) + x
+    # Approximate cosine: dot / sqrt(length) (deleted and skipped documents dropped).
     approx: dict[int, float] = {}
-    if len(leaves) == 1:
-        inv = _inv_lengths(reader, leaves[0][0])
-        approx = {d: sc * inv[d] for d, sc in scores.items() if inv[d]}
-    else:
-        spans = [(base, base + leaf.doc_count_all(), _inv_lengths(reader, leaf))
-                 for leaf, base in leaves]
+    for (leaf, base), scores in zip(leaves, partial, strict=True):
+        inv = _inv_lengths(reader, leaf)
         for d, sc in scores.items():
-            for lo, hi, inv in spans:
-                if lo <= d < hi:
-                    if inv[d - lo]:
-                        approx[d] = sc * inv[d - lo]
-                    break
+            if inv[d]:
+                approx[base + d] = sc * inv[d]
+    for d in skip:
+        approx.pop(d, None)
     rescore = min(RESCORE, max(RESCORE_MIN, 3 * (limit or RESCORE)))
     head = heapq.nlargest(rescore, approx.items(), key=_SCORE)
-    exact = [(d, scores[d] / _norm(searcher, d, st)) for d, _ in head]
+    qget = qvec.get
+    exact = []
+    for d, _ in head:
+        unit = _doc_unit(searcher, leaves, d, st)
+        exact.append((d, sum(map(mul, map(qget, unit, repeat(0.0)), unit.values()))))
     exact.sort(key=_SCORE, reverse=True)
     if limit is not None and limit <= len(exact):
         return exact[:limit]
     placed = {d for d, _ in exact}
     low = min((sc for _, sc in exact), default=0.0)
     # The rest by the approximate cosine, below the exact head (scaled under its lowest).
-    top_rest = max((sc for d, sc in approx.items() if d not in placed), default=0.0) or 1.0
-    rest = sorted(((d, sc) for d, sc in approx.items() if d not in placed),
-                  key=_SCORE, reverse=True)
+    rest = sorted(((d, sc) for d, sc in approx.items() if d not in placed), key=_SCORE, reverse=True)
+    top_rest = rest[0][1] if rest and rest[0][1] else 1.0
     out = exact + [(d, low * sc / top_rest) for d, sc in rest]
     return out[:limit]
+
+
+# (segment id, term) -> (document numbers, 1 + ln tf of title + abstract): segments never
+# change. Bounded by the postings held.
+_weighted: OrderedDict[tuple[str, str], tuple[array, array] | None] = OrderedDict()
+_weighted_held = 0
+WEIGHTED_POSTINGS = 2_000_000  # ~12 MB beside the ids the postings cache holds
+
+
+def _weighted_postings(leaf, term: str) -> tuple[array, array] | None:
+    global _weighted_held
+    key = (leaf.segment().segment_id(), term)
+    with _lock:
+        if key in _weighted:
+            _weighted.move_to_end(key)
+            return _weighted[key]
+    title, abstract = SIMILAR_FIELDS
+    has_title, has_abs = term in _seg_df(leaf, title), term in _seg_df(leaf, abstract)
+    value: tuple[array, array] | None = None
+    if has_title and has_abs:
+        ids, tfs = postings(leaf, abstract, term)
+        merged = dict(zip(ids, tfs, strict=True))
+        for d, tf in zip(*postings(leaf, title, term), strict=True):
+            merged[d] = merged.get(d, 0.0) + tf
+        docs = sorted(merged)
+        value = (array("I", docs), _logtfs(map(merged.__getitem__, docs)))
+    elif has_title or has_abs:
+        ids, tfs = postings(leaf, title if has_title else abstract, term)
+        value = (array("I", ids), _logtfs(tfs))
+    with _lock:
+        if key not in _weighted:
+            _weighted[key] = value
+            _weighted_held += len(value[0]) if value else 1
+            while _weighted_held > WEIGHTED_POSTINGS and _weighted:
+                _, old = _weighted.popitem(last=False)
+                _weighted_held -= len(old[0]) if old else 1
+    return value
 
 
 def _inv_lengths(reader, leaf) -> list[float]:
@@ -244,37 +279,26 @@ def _inv_lengths(reader, leaf) -> list[float]:
 _inv: dict[tuple[str, int], list[float]] = {}
 
 
-def _norm(searcher, docnum: int, st: _Stats) -> float:
-    """A document's exact vector norm, from its stored title and abstract (memoised per
-    segment and document: segments never change; the idf drifts little)."""
-    reader = searcher.reader()
+def _doc_unit(searcher, leaves, docnum: int, st: _Stats) -> dict[str, float]:
+    """A document's unit tf-idf vector, from its stored title and abstract (the stems and
+    their tf memoised per segment and document: segments never change)."""
     key = None
-    for leaf, base in reader.leaf_readers():
+    for leaf, base in leaves:
         if base <= docnum < base + leaf.doc_count_all():
             key = (leaf.segment().segment_id(), docnum - base)
             break
-    hit = _norms.get(key) if key is not None else None
-    if hit is not None:
-        return hit
-    stored = searcher.stored_fields(docnum)
-    tf: dict[str, int] = {}
-    for t in analyze(f"{stored.get('title', '')} {stored.get('abstract', '')}"):
-        tf[t] = tf.get(t, 0) + 1
-    sq = 0.0
-    for t, c in tf.items():
-        if MIN_DF <= st.df(reader, t) <= st.n * VECTOR_MAX_DF:
-            w = _LOGTF[c] * st.idf(reader, t) if c < len(_LOGTF) else (1 + math.log(c)) * st.idf(reader, t)
-            sq += w * w
-    norm = math.sqrt(sq) or 1.0
-    if key is not None:
-        with _lock:
-            if len(_norms) > NORMS_HELD:
-                _norms.clear()
-            _norms[key] = norm
-    return norm
+    hit = _tfs.get(key) if key is not None else None
+    if hit is None:
+        stored = searcher.stored_fields(docnum)
+        hit = _text_tf(f"{stored.get('title', '')} {stored.get('abstract', '')}")
+        if key is not None:
+            with _lock:
+                if len(_tfs) > TFS_HELD:
+                    _tfs.clear()
+                _tfs[key] = hit
+    return _unit(*hit, st)
 
 
-# (segment id, document number) -> norm.
-_norms: dict[tuple[str, int], float] = {}
-NORMS_HELD = 500_000
-_LOGTF = [0.0] + [1 + math.log(tf) for tf in range(1, 1024)]
+# (segment id, document number) -> its stems and their 1 + ln tf.
+_tfs: dict[tuple[str, int], tuple[tuple[str, ...], array]] = {}
+TFS_HELD = 20_000

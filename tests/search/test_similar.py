@@ -82,3 +82,24 @@ def test_updates_in_small_segments_rank_as_a_rebuild(tmp_path: Path, monkeypatch
     assert got and all({"graph", "attention"} & set(text[p].split()) for p, _ in got)
     a.close()
     b.close()
+
+
+def test_whole_lexicon_doc_frequencies_match_the_public_api(tmp_path: Path) -> None:
+    from reader.search.internals import doc_frequencies
+
+    docs = corpus(60, 3)
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(docs[:40], stamp=1)
+    index.update(docs[40:], stamp=2)
+    with index._read_lock:
+        leaves = [leaf for leaf, _ in index._s().reader().leaf_readers()]
+        assert len(leaves) > 1
+        for leaf in leaves:
+            for field in ("abstract", "title", "authors", "tags"):
+                public = {}
+                if field in leaf.schema:
+                    public = {b.decode(): i.doc_frequency() for b, i in leaf.iter_field(field)}
+                assert doc_frequencies(leaf, field) == public
+            assert doc_frequencies(leaf, "abstract")  # not vacuous
+            assert doc_frequencies(leaf, "nosuchfield") == {}
+    index.close()
