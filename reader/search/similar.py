@@ -33,8 +33,9 @@ TIME_BUDGET = 0.15  # seconds walking postings; later (lighter) terms are skippe
 # nothing, and in the norm they only push down papers with rare words.
 MIN_DF = 2
 VECTOR_MAX_DF = 1.0  # share of papers above which a term leaves the vectors (1: none, as sklearn)
-# Candidates given their exact cosine (the rest keep the approximate one): 3 x the limit,
-# within these bounds.
+# Candidates given their exact cosine (the rest keep the approximate one): RESCORE_FACTOR
+# x the limit, within these bounds.
+RESCORE_FACTOR = 3
 RESCORE_MIN, RESCORE = 30, 200
 
 _SCORE = itemgetter(1)
@@ -198,7 +199,7 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
         local = list(scores)
         vals += map(mul, scores.values(), map(inv.__getitem__, local))
         docs += map(base.__add__, local) if base else local
-    rescore = min(RESCORE, max(RESCORE_MIN, 3 * (limit or RESCORE)))
+    rescore = min(RESCORE, max(RESCORE_MIN, RESCORE_FACTOR * (limit or RESCORE)))
     if rescore < len(vals):  # the best `rescore` (and ties), at C speed
         kth = heapq.nlargest(rescore, vals)[-1]
         keep = list(map(kth.__le__, vals))
