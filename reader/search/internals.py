@@ -7,11 +7,15 @@ tests/test_search_internals.py pins the Whoosh version and compares with the pub
 
 from __future__ import annotations
 
+import io
+import pickle
 import struct
 import threading
+import zlib
 from array import array
 from collections import OrderedDict
 from collections.abc import Sequence
+from itertools import accumulate, repeat
 
 from whoosh.util.numeric import byte_to_length
 
@@ -78,7 +82,13 @@ def _postings(leaf, fieldname: str, btext: bytes | str) -> tuple[list[int], list
 
 
 def doc_frequencies(leaf, fieldname: str) -> dict[str, int]:
-    """Every term of a field in one segment -> its document frequency (the whole lexicon).
+    """Every term of a field in one segment -> its document frequency (the whole lexicon)."""
+    return {t: e[0] for t, e in lexicon(leaf, fieldname).items()}
+
+
+def lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]]:
+    """Every term of a field in one segment -> (document frequency, offset, length of its
+    postings; offset -1 if they are inlined), for `postings_at`.
 
     Read from the raw terms table in one pass: ~5x faster than decoding each TermInfo."""
     try:
@@ -92,32 +102,74 @@ def doc_frequencies(leaf, fieldname: str) -> dict[str, int]:
         start = tindex.closest_key_pos(prefix)
         buf = tindex.dbfile.get(start, tindex.endofdata - start) if start is not None else b""
     except (AttributeError, TypeError, KeyError, ImportError):
-        return _doc_frequencies(leaf, fieldname)
-    lens, uint, head = _lengths.unpack_from, _UINT.unpack_from, _lengths.size
+        return _lexicon(leaf, fieldname)
+    lens, info, extent, head = _lengths.unpack_from, _INFO.unpack_from, _EXTENT.unpack_from, _lengths.size
     plen, end, pos = len(prefix), len(buf), 0
-    out: dict[str, int] = {}
+    out: dict[str, tuple[int, int, int]] = {}
     while pos < end:  # (key length, value length) key value ..., keys in order
         klen, vlen = lens(buf, pos)
         key = pos + head
         if buf[key:key + plen] != prefix:
             break  # the next field's terms
-        out[buf[key + plen:key + klen].decode("utf-8")] = uint(buf, key + klen + _DF_AT)[0]
+        flags, df = info(buf, key + klen)
+        offset, length = extent(buf, key + klen + _INFO_SIZE) if not flags else (-1, 0)
+        out[buf[key + plen:key + klen].decode("utf-8")] = (df, offset, length)
         pos = key + klen + vlen
     return out
 
 
-_UINT = struct.Struct("!I")
-_DF_AT = 5  # the doc frequency's offset in a term info: after the flags byte and total weight
+_INFO = struct.Struct("!B4xI")  # a term info's flags (1: inlined) and doc frequency
+_INFO_SIZE = struct.calcsize("!BfIBBfII")
+_EXTENT = struct.Struct("!qi")  # then, if not inlined, its postings' offset and length
 
 
-def _doc_frequencies(leaf, fieldname: str) -> dict[str, int]:
-    out: dict[str, int] = {}
+def _lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]]:
+    out: dict[str, tuple[int, int, int]] = {}
     try:
         for btext, info in leaf.iter_field(fieldname):
-            out[btext.decode("utf-8")] = info.doc_frequency()
+            out[btext.decode("utf-8")] = (info.doc_frequency(), -1, 0)
     except Exception:  # a field this index lacks
         return {}
     return out
+
+
+def postings_at(leaf, fieldname: str, term: str, entry: tuple[int, int, int]) -> tuple[Sequence[int], Sequence[float]]:
+    """(document numbers, weights) of a term whose `lexicon` entry is known: its posting
+    blocks read in one piece (a matcher costs ~70 us per term before the first posting)."""
+    _df, offset, length = entry
+    postfile = getattr(getattr(leaf, "_terms", None), "_postfile", None)
+    if offset < 0 or postfile is None:
+        return _postings(leaf, fieldname, term)
+    try:
+        buf = postfile.get(offset, length)
+        if buf[:4] != b"W3Bl":
+            raise ValueError("not a posting list")
+        ids: list[int] = []
+        weights: list[float] = []
+        pos, end = 4, len(buf)
+        while pos < end:
+            (blen,) = _BLOCK_LENGTH.unpack_from(buf, pos)
+            nxt = pos + 4 + abs(blen)
+            f = io.BytesIO(buf[pos + 4:nxt])
+            count, _maxid, _maxw, compressed, _mn, _mx = pickle.load(f)
+            data = f.read()
+            bids, bweights, _values = pickle.loads(zlib.decompress(data) if compressed else data)
+            ids.extend(accumulate(bids))
+            if bweights is None or isinstance(bweights, float):
+                weights.extend(repeat(1.0 if bweights is None else bweights, count))
+            else:
+                weights.extend(bweights)
+            if blen < 0:  # the last block
+                break
+            pos = nxt
+        if len(ids) != len(weights):
+            raise ValueError("ids and weights differ in length")
+        return ids, weights
+    except (ValueError, TypeError, struct.error, pickle.UnpicklingError, zlib.error):
+        return _postings(leaf, fieldname, term)
+
+
+_BLOCK_LENGTH = struct.Struct("!i")  # negative for the last block
 
 
 def length_bytes(leaf, fieldname: str) -> bytes:

@@ -82,3 +82,35 @@ def test_updates_in_small_segments_rank_as_a_rebuild(tmp_path: Path, monkeypatch
     assert got and all({"graph", "attention"} & set(text[p].split()) for p, _ in got)
     a.close()
     b.close()
+
+
+def test_whole_lexicon_and_postings_read_in_one_piece_match_the_public_api(tmp_path: Path) -> None:
+    from reader.search.internals import doc_frequencies, lexicon, postings_at
+
+    docs = corpus(60, 3) + [doc(100 + i, "", "graph " * (i % 7 + 1)) for i in range(300)]  # many blocks
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(docs[:40], stamp=1)
+    index.update(docs[40:], stamp=2)
+    with index._read_lock:
+        leaves = [leaf for leaf, _ in index._s().reader().leaf_readers()]
+        assert len(leaves) > 1
+        seen: list[tuple[int, int, int]] = []
+        for leaf in leaves:
+            for field in ("abstract", "title", "authors", "tags"):
+                public = {}
+                if field in leaf.schema:
+                    public = {b.decode(): i.doc_frequency() for b, i in leaf.iter_field(field)}
+                assert doc_frequencies(leaf, field) == public
+            assert doc_frequencies(leaf, "abstract")  # not vacuous
+            assert doc_frequencies(leaf, "nosuchfield") == {}
+            for term, entry in lexicon(leaf, "abstract").items():
+                m = leaf.postings("abstract", term)
+                public = []
+                while m.is_active():
+                    public.append((m.id(), m.weight()))
+                    m.next()
+                assert list(zip(*postings_at(leaf, "abstract", term, entry), strict=True)) == public
+            seen += lexicon(leaf, "abstract").values()
+        assert max(e[0] for e in seen) > 128  # several posting blocks
+        assert all(e[1] >= 0 for e in seen)  # read in one piece, not through the fallback
+    index.close()
