@@ -30,8 +30,10 @@ CACHE_POSTINGS = 3_000_000  # ~24 MB
 _lock = threading.Lock()
 
 
-def postings(leaf, fieldname: str, btext: bytes | str) -> tuple[Sequence[int], Sequence[float]]:
-    """(document numbers, weights) of one term in one segment, memoised; empty if absent."""
+def postings(leaf, fieldname: str, btext: bytes | str,
+             entry: tuple[int, int, int] | None = None) -> tuple[Sequence[int], Sequence[float]]:
+    """(document numbers, weights) of one term in one segment, memoised; empty if absent.
+    `entry`: the term's `lexicon` entry, if known (then read in one piece)."""
     global _cached
     seg = leaf.segment() if hasattr(leaf, "segment") else None
     if seg is None:
@@ -43,7 +45,10 @@ def postings(leaf, fieldname: str, btext: bytes | str) -> tuple[Sequence[int], S
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-    ids, weights = _postings(leaf, fieldname, btext)
+    if entry is not None:
+        ids, weights = postings_at(leaf, fieldname, term, entry)
+    else:
+        ids, weights = _postings(leaf, fieldname, btext)
     value = (array("I", ids), array("f", weights))
     with _lock:
         if key not in _cache:
@@ -84,6 +89,29 @@ def _postings(leaf, fieldname: str, btext: bytes | str) -> tuple[list[int], list
 def doc_frequencies(leaf, fieldname: str) -> dict[str, int]:
     """Every term of a field in one segment -> its document frequency (the whole lexicon)."""
     return {t: e[0] for t, e in lexicon(leaf, fieldname).items()}
+
+
+# (segment id, field) -> its lexicon (~0.13 s per 25k papers), read once: segments never
+# change. Shared by ranked search (prefixes, frequencies) and more-like-this.
+_lexicons: dict[tuple[str, str], dict[str, tuple[int, int, int]]] = {}
+
+
+def segment_lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]]:
+    """`lexicon`, memoised per segment."""
+    key = (leaf.segment().segment_id(), fieldname)
+    table = _lexicons.get(key)
+    if table is None:
+        table = lexicon(leaf, fieldname)
+        with _lock:
+            if len(_lexicons) > 1024:
+                _lexicons.clear()
+            _lexicons[key] = table
+    return table
+
+
+def cached_lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]] | None:
+    """The segment's lexicon if already read, else None (no reading)."""
+    return _lexicons.get((leaf.segment().segment_id(), fieldname))
 
 
 def lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]]:

@@ -14,7 +14,13 @@ from itertools import islice
 from operator import itemgetter
 
 from reader.search.fields import BY_NAME, RANKED_FIELDS
-from reader.search.internals import byte_length, doc_frequencies, length_bytes, postings
+from reader.search.internals import (
+    byte_length,
+    cached_lexicon,
+    length_bytes,
+    postings,
+    segment_lexicon,
+)
 from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket
 
 # K1 1.6 (not the textbook 1.2) and a pair bonus of half the pair's idf (not 1): +0.008
@@ -99,34 +105,24 @@ def _idf(df: int, n: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
-class _Lexicon:
-    """One segment's terms of one field, sorted, with their document frequencies."""
-
-    __slots__ = ("df", "terms")
-
-    def __init__(self, df: dict[str, int]) -> None:
-        self.df = df
-        self.terms = sorted(df)  # read in key order already: a linear pass
+# (segment id, field) -> its terms in order, for prefixes (a bisect). Segments never change.
+_sorted: dict[tuple[str, str], list[str]] = {}
 
 
-# (segment id, field) -> its lexicon, read in one pass (~0.1-0.2 s for 25k abstracts): then
-# a prefix is a bisect and a document frequency a dict lookup, where Whoosh decodes a term
-# info per term per segment (~0.3 s for one cold one-letter prefix at 50k). Segments never
-# change; `warm` reads them off the GUI thread after the index opens.
-_lexicons: dict[tuple[str, str], _Lexicon] = {}
-
-
-def _lexicon(leaf, fieldname: str) -> _Lexicon:
-    seg = leaf.segment()
-    key = (seg.segment_id(), fieldname)
-    lex = _lexicons.get(key)
-    if lex is None:
-        lex = _Lexicon(doc_frequencies(leaf, fieldname))
+def _sorted_terms(leaf, fieldname: str) -> tuple[list[str], dict[str, tuple[int, int, int]]]:
+    """The segment's lexicon (read in one pass: ~0.1-0.2 s for 25k abstracts, where Whoosh
+    decodes a term info per term per segment, ~0.3 s for one cold one-letter prefix at
+    50k) and its terms in order. `warm` reads them off the GUI thread."""
+    lex = segment_lexicon(leaf, fieldname)
+    key = (leaf.segment().segment_id(), fieldname)
+    terms = _sorted.get(key)
+    if terms is None:
+        terms = sorted(lex)  # read in key order already: a linear pass
         with _lengths_lock:
-            if len(_lexicons) > 1024:
-                _lexicons.clear()
-            _lexicons[key] = lex
-    return lex
+            if len(_sorted) > 1024:
+                _sorted.clear()
+            _sorted[key] = terms
+    return terms, lex
 
 
 def doc_frequency(reader, fieldname: str, term: str) -> int:
@@ -134,9 +130,22 @@ def doc_frequency(reader, fieldname: str, term: str) -> int:
     the lexicons read so far, else from Whoosh (a one-off CLI search reads none)."""
     n = 0
     for leaf, _ in reader.leaf_readers():
-        lex = _lexicons.get((leaf.segment().segment_id(), fieldname))
-        n += lex.df.get(term, 0) if lex is not None else leaf.doc_frequency(fieldname, term)
+        lex = cached_lexicon(leaf, fieldname)
+        if lex is None:
+            n += leaf.doc_frequency(fieldname, term)
+        else:
+            entry = lex.get(term)
+            n += entry[0] if entry else 0
     return n
+
+
+def _postings(leaf, fieldname: str, term: str):
+    """A term's postings in one segment, read in one piece when its lexicon is known."""
+    lex = cached_lexicon(leaf, fieldname)
+    if lex is None:
+        return postings(leaf, fieldname, term)
+    entry = lex.get(term)
+    return postings(leaf, fieldname, term, entry) if entry else ((), ())
 
 
 def warm_steps(fields: Iterable[str] = RANKED_FIELDS) -> list[tuple[str, str]]:
@@ -154,11 +163,11 @@ def warm(searcher, fieldname: str, letter: str) -> None:
     leaves = [leaf for leaf, _ in reader.leaf_readers()]
     if not letter:
         for leaf in leaves:
-            _lexicon(leaf, fieldname)
+            _sorted_terms(leaf, fieldname)
         return
     for t in expand_prefix(reader, fieldname, letter, SHORT_PREFIX_EXPANSIONS[1]):
         for leaf in leaves:
-            postings(leaf, fieldname, t)
+            _postings(leaf, fieldname, t)
 
 
 def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPANSIONS) -> list[str]:
@@ -173,13 +182,12 @@ def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPAN
         return []
     totals: dict[str, int] = {}
     for leaf in leaves:
-        lex = _lexicon(leaf, fieldname)
-        terms, df = lex.terms, lex.df
+        terms, lex = _sorted_terms(leaf, fieldname)
         i = bisect_left(terms, prefix)
         for t in islice(terms, i, i + PREFIX_SCAN):
             if not t.startswith(prefix):
                 break
-            totals[t] = totals.get(t, 0) + df[t]
+            totals[t] = totals.get(t, 0) + lex[t][0]
     best = heapq.nlargest(limit, totals, key=totals.__getitem__)
     field = reader.schema[fieldname]
     if getattr(field, "stemmed", False):  # the typed word whole: its stem may be much shorter
@@ -262,7 +270,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
             fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * wt * (K1 + 1)
             norm = norms[f]
             for leaf, base in leaves:
-                ids, tfs = postings(leaf, f, t)
+                ids, tfs = _postings(leaf, f, t)
                 if not ids:
                     continue
                 read += len(ids)

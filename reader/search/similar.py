@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from itertools import compress, repeat
 from operator import itemgetter, mul
 
-from reader.search.internals import byte_length, lexicon, postings_at
+from reader.search.internals import byte_length, postings_at, segment_lexicon
 from reader.search.rank import _segment_lengths
 from reader.search.schema import analyze
 
@@ -75,7 +75,7 @@ class _Stats:
     def __init__(self, reader) -> None:
         self.n = max(1, reader.doc_count_all())
         leaves = [leaf for leaf, _ in reader.leaf_readers()]
-        self._tables = [[_seg_lexicon(leaf, f) for leaf in leaves] for f in SIMILAR_FIELDS]
+        self._tables = [[segment_lexicon(leaf, f) for leaf in leaves] for f in SIMILAR_FIELDS]
         self._df: dict[str, int] = {}
         self.weight = _Weights(self)
 
@@ -89,23 +89,6 @@ class _Stats:
 
     def idf(self, term: str) -> float:
         return math.log((1 + self.n) / (1 + self.df(term))) + 1
-
-
-# (segment id, field) -> term -> (df, where its postings are) in that segment: its whole
-# lexicon (~0.13 s per 25k papers), read once: segments never change.
-_lexicons: dict[tuple[str, str], dict[str, tuple[int, int, int]]] = {}
-
-
-def _seg_lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]]:
-    key = (leaf.segment().segment_id(), fieldname)
-    table = _lexicons.get(key)
-    if table is None:
-        table = lexicon(leaf, fieldname)
-        with _lock:
-            if len(_lexicons) > 1024:
-                _lexicons.clear()
-            _lexicons[key] = table
-    return table
 
 
 # segment ids of a reader -> its stats.
@@ -249,7 +232,7 @@ def _weighted_postings(leaf, term: str) -> tuple[array, array] | None:
             _weighted.move_to_end(key)
             return _weighted[key]
     title, abstract = SIMILAR_FIELDS
-    in_title, in_abs = _seg_lexicon(leaf, title).get(term), _seg_lexicon(leaf, abstract).get(term)
+    in_title, in_abs = segment_lexicon(leaf, title).get(term), segment_lexicon(leaf, abstract).get(term)
     value: tuple[array, array] | None = None
     if in_title and in_abs:
         ids, tfs = postings_at(leaf, abstract, term, in_abs)
