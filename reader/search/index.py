@@ -472,6 +472,8 @@ class SearchIndex:
                 except Exception:  # a damaged segment: searches report it themselves
                     logger.warning("search warm-up failed", exc_info=True)
                     return
+        if self._searcher is not None:
+            self.search("a", limit=50, as_you_type=True)  # opens the stored-field and id columns
 
     def related(self, paper_id: str, *, limit: int = 10) -> list[tuple[str, float]]:
         """Papers most like this one (title and abstract key terms); itself excluded."""

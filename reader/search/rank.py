@@ -155,7 +155,7 @@ def warm_steps(fields: Iterable[str] = RANKED_FIELDS) -> list[tuple[str, str]]:
 
 def warm(searcher, fieldname: str, letter: str) -> None:
     """One step of reading what the first keystrokes need (off the GUI thread): a field's
-    lexicons, or the postings of the words a first letter expands to (the longest lists,
+    lexicons and length bytes, or the postings of the words a first letter expands to (the longest lists,
     read cold several times slower)."""
     reader = searcher.reader()
     if fieldname not in reader.schema or not reader.field_length(fieldname):
@@ -164,6 +164,7 @@ def warm(searcher, fieldname: str, letter: str) -> None:
     if not letter:
         for leaf in leaves:
             _sorted_terms(leaf, fieldname)
+            _segment_lengths(leaf, fieldname)
         return
     for t in expand_prefix(reader, fieldname, letter, SHORT_PREFIX_EXPANSIONS[1]):
         for leaf in leaves:
