@@ -6,8 +6,8 @@ import struct
 import zlib
 from array import array
 from collections import Counter, defaultdict, deque
-from itertools import chain, filterfalse, repeat
-from operator import and_, itemgetter, or_, sub
+from itertools import chain, filterfalse, islice, repeat
+from operator import and_, itemgetter, lt, or_, rshift, sub
 from pickle import dumps
 from zlib import crc32
 
@@ -27,6 +27,9 @@ from reader.search.schema import (
 
 _TERMINFO = struct.Struct("!BfIBBfII")  # W3TermInfo's header
 _FMAX = repeat(255)  # frequencies are kept in 8 bits (a word 255+ times in one field: capped)
+_EIGHT = repeat(8)
+_LOW = repeat(255)
+_LENGTHS = struct.Struct("!II")  # HashWriter's key/value lengths
 
 
 def _consume(it) -> None:
@@ -168,18 +171,28 @@ class BulkWriter(SegmentWriter):
                 for n in [t for t in terms if type(t) is int]:
                     terms[bucket_term(n)] = terms.pop(n)
             writer = _PostingsWriter(fw._postfile, field, lengths, blocklimit, comp)
-            add = fw._tindex.add
+            keys: list[bytes] = []
+            infos: list[bytes] = []
+            write, write_one = writer.write, writer.write_one
             for t in sorted(terms):
                 packed = terms[t]
-                docs = array("I", [x >> 8 for x in packed])
-                freqs = array("I", [x & 255 for x in packed])
                 btext = t.encode("utf-8") if isinstance(t, str) else t
-                add(prefix + btext, writer.write(docs, freqs, values.get(btext)))
+                keys.append(prefix + btext)
+                if len(packed) == 1 and not values:  # most terms: one posting
+                    infos.append(write_one(packed[0]))
+                else:
+                    docs = array("I", map(rshift, packed, _EIGHT))
+                    freqs = array("I", map(and_, packed, _LOW))
+                    infos.append(write(docs, freqs, values.get(btext)))
+            writer.flush()
+            _add_ordered(fw._tindex, keys, infos)
         fw.close()
 
 
 class _PostingsWriter:
-    """Writes one field's posting lists in W3 format, a block (up to 128 postings) at a time."""
+    """Writes one field's posting lists in W3 format, a block (up to 128 postings) at a time.
+
+    Postings are buffered and written by flush() in one call; offsets are counted here."""
 
     def __init__(self, postfile, field, lengths: array | None, blocklimit: int,
                  compression: int) -> None:
@@ -189,6 +202,38 @@ class _PostingsWriter:
         self.lengths = lengths
         self.blocklimit = blocklimit
         self.comp = compression
+        self.pos = postfile.tell()
+        self.parts: list[bytes] = []
+
+    def flush(self) -> None:
+        self.postfile.write(b"".join(self.parts))
+        self.parts = []
+
+    def _emit(self, buf: bytes) -> int:
+        offset = self.pos
+        self.parts.append(buf)
+        self.pos += len(buf)
+        return offset
+
+    def write_one(self, packed: int) -> bytes:
+        """write() for a term in one document (docnum << 8 | freq): the same bytes, without
+        the block loop (about half of all terms)."""
+        d, f = packed >> 8, packed & 255
+        boost, comp, lengths = self.boost, self.comp, self.lengths
+        w = f * boost
+        fixed = self.fixed
+        vals = None if fixed == 0 else struct.pack("!1I", f)  # callers exclude other formats
+        data = dumps(((d,), None if w == 1.0 else w, vals), 2)
+        if comp:
+            data = zlib.compress(data, comp)
+        bl = 0
+        if lengths is not None and d < len(lengths):
+            bl = lengths[d]
+        lb = length_to_byte(bl) if bl else 0
+        info = dumps((1, d, w, comp, lb, lb), 2)
+        buf = b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-(len(info) + len(data))), info, data))
+        head = _TERMINFO.pack(0, f * boost, 1, lb, lb, max(0.0, w), d, d)
+        return head + pack_long(self._emit(buf)) + pack_int(len(buf))
 
     def write(self, docs: array, freqs: array, values: list[bytes] | None) -> bytes:
         """Write a term's postings; returns its encoded W3TermInfo."""
@@ -243,13 +288,32 @@ class _PostingsWriter:
             parts.append(info)
             parts.append(data)
         buf = b"".join(parts)
-        postfile = self.postfile
-        offset = postfile.tell()
-        postfile.write(buf)
         head = _TERMINFO.pack(0, sum(freqs) * boost, n,
                               0 if minlen is None else length_to_byte(minlen),
                               length_to_byte(maxlen), maxw, docs[0], docs[-1])
-        return head + pack_long(offset) + pack_int(len(buf))
+        return head + pack_long(self._emit(buf)) + pack_int(len(buf))
+
+
+def _add_ordered(hw, keys: list[bytes], values: list[bytes]) -> None:
+    """OrderedHashWriter.add for many keys (in increasing order) in one file write."""
+    if not keys:
+        return
+    if keys[0] <= hw.lastkey or not all(map(lt, keys, islice(keys, 1, None))):
+        raise ValueError("keys must increase")
+    dbfile = hw.dbfile
+    pos = dbfile.tell()
+    index = hw.index
+    buckets = hw.buckets
+    hashfn = hw.hashfn
+    parts: list[bytes] = []
+    for key, value in zip(keys, values, strict=True):
+        index.append(pos)
+        h = hashfn(key)
+        buckets[h & 255].append((h, pos))
+        parts += (_LENGTHS.pack(len(key), len(value)), key, value)
+        pos += 8 + len(key) + len(value)
+    dbfile.write(b"".join(parts))
+    hw.lastkey = keys[-1]
 
 
 def merge_small_segments(at_least: int, small_segment: int):
