@@ -30,6 +30,11 @@ _FMAX = repeat(255)  # frequencies are kept in 8 bits (a word 255+ times in one 
 _EIGHT = repeat(8)
 _LOW = repeat(255)
 _LENGTHS = struct.Struct("!II")  # HashWriter's key/value lengths
+_ONES = [struct.pack(f"!{k}I", *([1] * k)) for k in range(129)]  # k frequencies of 1
+
+
+def _ones(k: int) -> bytes:
+    return _ONES[k] if k < len(_ONES) else struct.pack(f"!{k}I", *([1] * k))
 
 
 def _consume(it) -> None:
@@ -143,11 +148,12 @@ class BulkWriter(SegmentWriter):
     @staticmethod
     def _add_pairs(terms: defaultdict, frequent: set[str], docnum: int, pairs: list[str]) -> None:
         # Pairs are indexed with frequency 1 (presence): cheaper, and phrase ranking
-        # hardly needs more. Bucket numbers are computed at C level (crc32 of UTF-8).
+        # hardly needs more, so their postings are bare document numbers. Bucket numbers
+        # are computed at C level (crc32 of UTF-8).
         exact = set(filter(frequent.__contains__, pairs))
         hashed = set(map(and_, map(crc32, map(str.encode, filterfalse(
             frequent.__contains__, pairs))), repeat(PAIR_BUCKETS - 1)))
-        one = repeat(docnum << 8 | 1)
+        one = repeat(docnum)
         _consume(map(list.append, map(terms.__getitem__, exact), one))
         _consume(map(list.append, map(terms.__getitem__, hashed), one))
 
@@ -174,12 +180,15 @@ class BulkWriter(SegmentWriter):
             keys: list[bytes] = []
             infos: list[bytes] = []
             write, write_one = writer.write, writer.write_one
+            pairs = getattr(field, "pairs", False)  # postings: docnums (frequency 1)
             for t in sorted(terms):
                 packed = terms[t]
                 btext = t.encode("utf-8") if isinstance(t, str) else t
                 keys.append(prefix + btext)
                 if len(packed) == 1 and not values:  # most terms: one posting
-                    infos.append(write_one(packed[0]))
+                    infos.append(write_one(packed[0] << 8 | 1 if pairs else packed[0]))
+                elif pairs:
+                    infos.append(write(array("I", packed), None, None))
                 else:
                     docs = array("I", map(rshift, packed, _EIGHT))
                     freqs = array("I", map(and_, packed, _LOW))
@@ -235,8 +244,8 @@ class _PostingsWriter:
         head = _TERMINFO.pack(0, f * boost, 1, lb, lb, max(0.0, w), d, d)
         return head + pack_long(self._emit(buf)) + pack_int(len(buf))
 
-    def write(self, docs: array, freqs: array, values: list[bytes] | None) -> bytes:
-        """Write a term's postings; returns its encoded W3TermInfo."""
+    def write(self, docs: array, freqs: array | None, values: list[bytes] | None) -> bytes:
+        """Write a term's postings; returns its encoded W3TermInfo. `freqs` None: all 1."""
         boost, fixed, lengths, comp = self.boost, self.fixed, self.lengths, self.comp
         n = len(docs)
         parts = [WHOOSH3_HEADER_MAGIC]
@@ -246,24 +255,29 @@ class _PostingsWriter:
         for start in range(0, n, self.blocklimit):
             end = min(n, start + self.blocklimit)
             ids = docs[start:end]
-            fr = freqs[start:end]
             k = end - start
             dids = (ids[0], *map(sub, ids[1:], ids[:-1]))
-            top, low = max(fr), min(fr)
-            bmaxw = top * boost
-            if bmaxw == 1.0 and low == top:
-                weights = None
-            elif low == top:
-                weights = bmaxw
-            else:
-                weights = tuple([f * boost for f in fr])
             vals: bytes | tuple[bytes, ...] | None
-            if fixed == 0:
-                vals = None
-            elif fixed == 4:
-                vals = struct.pack(f"!{k}I", *fr)
+            if freqs is None:
+                bmaxw = boost
+                weights = None if bmaxw == 1.0 else bmaxw
+                vals = None if fixed == 0 else _ones(k) if fixed == 4 else ()
             else:
-                vals = tuple(values[start:end]) if values else ()
+                fr = freqs[start:end]
+                top, low = max(fr), min(fr)
+                bmaxw = top * boost
+                if bmaxw == 1.0 and low == top:
+                    weights = None
+                elif low == top:
+                    weights = bmaxw
+                else:
+                    weights = tuple([f * boost for f in fr])
+                if fixed == 0:
+                    vals = None
+                elif fixed == 4:
+                    vals = struct.pack(f"!{k}I", *fr)
+                else:
+                    vals = tuple(values[start:end]) if values else ()
             data = dumps((dids, weights, vals), 2)
             if comp:
                 data = zlib.compress(data, comp)
@@ -276,7 +290,7 @@ class _PostingsWriter:
                 else:
                     bl = itemgetter(*ids)(lengths) if ids[-1] < len(lengths) else tuple(
                         lengths[d] if d < len(lengths) else 0 for d in ids)
-                nz = [x for x in bl if x]
+                nz = [x for x in bl if x] if 0 in bl else bl
                 if nz:
                     bmin, bmax = min(nz), max(nz)
                     minlen = bmin if minlen is None else min(minlen, bmin)
@@ -288,7 +302,7 @@ class _PostingsWriter:
             parts.append(info)
             parts.append(data)
         buf = b"".join(parts)
-        head = _TERMINFO.pack(0, sum(freqs) * boost, n,
+        head = _TERMINFO.pack(0, (n if freqs is None else sum(freqs)) * boost, n,
                               0 if minlen is None else length_to_byte(minlen),
                               length_to_byte(maxlen), maxw, docs[0], docs[-1])
         return head + pack_long(self._emit(buf)) + pack_int(len(buf))
