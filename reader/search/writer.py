@@ -258,6 +258,7 @@ class _PostingsWriter:
             k = end - start
             dids = (ids[0], *map(sub, ids[1:], ids[:-1]))
             vals: bytes | tuple[bytes, ...] | None
+            weights: float | tuple[float, ...] | None
             if freqs is None:
                 bmaxw = boost
                 weights = None if bmaxw == 1.0 else bmaxw
