@@ -164,3 +164,19 @@ def test_backup_files_take_the_usual_path(tmp_path, parallel) -> None:
         assert s.new == 20 and lib.index_needs_sync()
         lib.sync_index()
         assert len(lib.search("tag:b", limit=None).hits) == 20
+
+
+def test_bulk_writer_caps_frequencies_at_255(tmp_path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    docs = [{"id": "a", "title": "", "abstract": "frog " * 300 + "pond", "tags": []},
+            {"id": "b", "title": "", "abstract": "frog pond frog", "tags": []}]
+    index.rebuild(docs, stamp=1)
+    with index._read_lock:
+        reader = index._s().reader()
+        m = reader.postings("abstract", "frog")
+        weights = {}
+        while m.is_active():
+            weights[m.id()] = m.weight()
+            m.next()
+    assert sorted(weights.values()) == [2.0, 255.0]
+    index.close()

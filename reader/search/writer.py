@@ -6,7 +6,7 @@ import struct
 import zlib
 from array import array
 from collections import Counter, defaultdict, deque
-from itertools import chain, filterfalse, islice, repeat
+from itertools import chain, islice, repeat
 from operator import and_, itemgetter, lt, or_, rshift, sub
 from pickle import dumps
 from zlib import crc32
@@ -108,8 +108,11 @@ class BulkWriter(SegmentWriter):
             counts = field.terms(value)
             # Postings are docnum<<8|freq; appended by C-level map calls (no Python loop
             # per posting, which was most of the indexing time).
+            freqs = counts.values()
+            if max(freqs, default=0) > 255:
+                freqs = map(min, freqs, _FMAX)
             _consume(map(list.append, map(terms.__getitem__, counts),
-                         map(or_, repeat(docnum << 8), map(min, counts.values(), _FMAX))))
+                         map(or_, repeat(docnum << 8), freqs)))
             return counts.total()
         fixed = field.format.fixed_value_size()
         values = None
@@ -150,9 +153,10 @@ class BulkWriter(SegmentWriter):
         # Pairs are indexed with frequency 1 (presence): cheaper, and phrase ranking
         # hardly needs more, so their postings are bare document numbers. Bucket numbers
         # are computed at C level (crc32 of UTF-8).
-        exact = set(filter(frequent.__contains__, pairs))
-        hashed = set(map(and_, map(crc32, map(str.encode, filterfalse(
-            frequent.__contains__, pairs))), repeat(PAIR_BUCKETS - 1)))
+        rare = set(pairs)  # set operations: no Python-level call per pair
+        exact = rare & frequent
+        rare -= frequent
+        hashed = set(map(and_, map(crc32, map(str.encode, rare)), repeat(PAIR_BUCKETS - 1)))
         one = repeat(docnum)
         _consume(map(list.append, map(terms.__getitem__, exact), one))
         _consume(map(list.append, map(terms.__getitem__, hashed), one))
