@@ -500,6 +500,9 @@ class Library:
             if progress:
                 progress(0, 0, f"Indexing {Path(parsed.path).name}")
             b.commit()
+            # A write committed between the store's commit and the index's was skipped by
+            # its after-commit update (the index was busy): catch it up now.
+            self._index_changes()
 
     # ------------------------------------------------------------------ export
     def _export_papers(self, ids: Sequence[str] | None) -> list[Paper]:

@@ -180,3 +180,21 @@ def test_bulk_writer_caps_frequencies_at_255(tmp_path) -> None:
             m.next()
     assert sorted(weights.values()) == [2.0, 255.0]
     index.close()
+
+
+def test_write_between_store_and_index_commit_is_caught_up(tmp_path, parallel, monkeypatch) -> None:
+    from reader.index_upkeep import BulkIndex
+
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        lib.import_files([_jsonl(tmp_path / "one.jsonl", 0, 5)])
+        pid = lib.paper_ids()[0]
+        commit = BulkIndex.commit
+
+        def late(self) -> None:  # another action commits while the import's index is busy
+            lib.set_starred([pid], True)
+            commit(self)
+
+        monkeypatch.setattr(BulkIndex, "commit", late)
+        [s] = lib.import_files([_jsonl(tmp_path / "two.jsonl", 100, 40)], index=False)
+        assert s.new == 40 and not lib.index_needs_sync()
+        assert {h.id for h in lib.search("is:starred").hits} == {pid}
