@@ -11,7 +11,7 @@ from operator import and_, itemgetter, lt, or_, rshift, sub
 from pickle import dumps
 from zlib import crc32
 
-from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, _lenfield
 from whoosh.system import pack_int, pack_long, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
@@ -57,7 +57,8 @@ class BulkWriter(SegmentWriter):
         self._terms: dict[str, defaultdict] = {}
         # Encoded posting values of fields whose format has no fixed size (positions).
         self._values: dict[str, dict[bytes, list[bytes]]] = {}
-        self._lengths: dict[str, array] = {}  # rounded field length per document
+        self._lengths: dict[str, array] = {}  # field length byte per document
+        self._totals: dict[str, int] = {}  # total field length
         # Pair fields: the first documents' pairs until the frequent ones are known.
         self._sample: dict[str, list[tuple[int, list[str]]]] = {}
         self._frequent: dict[str, set[str]] = {}
@@ -74,20 +75,22 @@ class BulkWriter(SegmentWriter):
                 if value is None:
                     continue
                 field = schema[fieldname]
-                length = 0
                 if field.indexed:
                     length = self._index_field(fieldname, field, value, docnum)
                     if length and field.scorable:
+                        # Length bytes are kept here and written as columns at flush
+                        # (Whoosh writes each through its column writer, per document).
                         col = self._lengths.get(fieldname)
                         if col is None:
-                            col = self._lengths[fieldname] = array("I")
+                            col = self._lengths[fieldname] = array("B")
+                            self._totals[fieldname] = 0
                         i = docnum - self.docbase
                         if len(col) < i:
-                            col.extend([0] * (i - len(col)))
-                        col.append(byte_to_length(length_to_byte(length)))
-                    elif not field.scorable:
-                        length = 0
-                pdw.add_field(fieldname, field, value if field.stored else None, length)
+                            col.extend(bytes(i - len(col)))
+                        col.append(length_to_byte(length))
+                        self._totals[fieldname] += length
+                if field.stored:
+                    pdw.add_field(fieldname, field, value, 0)
                 column = field.column_type
                 if column:
                     pdw.add_column_value(fieldname, column, field.to_column_value(value))
@@ -161,9 +164,23 @@ class BulkWriter(SegmentWriter):
         _consume(map(list.append, map(terms.__getitem__, exact), one))
         _consume(map(list.append, map(terms.__getitem__, hashed), one))
 
+    def _write_lengths(self) -> None:
+        """The length columns and totals W3PerDocWriter.add_field would have written: a
+        column's bytes end at its last non-zero one (zero is the default)."""
+        pdw = self.perdocwriter
+        for fieldname, col in self._lengths.items():
+            name = _lenfield(fieldname)
+            pdw._create_column(name, LENGTHS_COLUMN)
+            writer = pdw._get_column(name)
+            data = col.tobytes().rstrip(b"\0")
+            writer._dbfile.write(data)
+            writer._count = len(data)
+            pdw._fieldlengths[fieldname] += self._totals[fieldname]
+
     def _flush_segment(self) -> None:
         for fieldname in list(self._sample):
             self._decide_pairs(fieldname)
+        self._write_lengths()
         self.perdocwriter.close()
         fw = self.fieldwriter
         codec = self.codec
@@ -175,7 +192,9 @@ class BulkWriter(SegmentWriter):
             field = self.schema[fieldname]
             fieldmap[fieldname] = fid = len(fieldmap)
             prefix = pack_ushort(fid)
-            lengths = self._lengths.get(fieldname) if field.scorable else None
+            lengths = None
+            if field.scorable and fieldname in self._lengths:  # rounded lengths
+                lengths = array("I", map(byte_to_length, self._lengths[fieldname]))
             values = self._values.get(fieldname, {})
             if getattr(field, "pairs", False):  # bucket numbers -> their terms
                 for n in [t for t in terms if type(t) is int]:
