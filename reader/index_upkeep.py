@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from .store import changes
 from .store import papers as q
@@ -14,6 +14,7 @@ from .store.index_docs import count_changed, docs_for_ids, iter_docs
 
 if TYPE_CHECKING:
     from .search import SearchIndex
+    from .search.parallel import Prepare, SegmentBuilder
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,25 @@ class IndexUpkeep:
             if progress:
                 progress(done, len(ids), "Indexing")
 
+    def start_bulk(self, seq: int, prepare: Prepare, store_empty: bool) -> BulkIndex | None:
+        """Worker processes indexing an import's new papers while the store transaction that
+        bumped the change sequence to `seq` writes them (see ingest.store_parsed); None when
+        the index is not exactly one change behind (or, for a store still empty, empty), busy
+        or read-only: it then catches up as usual.
+        Ends with BulkIndex.commit() after the store commits, or cancel()."""
+        if self._read_only() or not self._lock.acquire(blocking=False):
+            return None
+        try:
+            if self.index.stamp != seq - 1 and not (store_empty and self.index.doc_count == 0):
+                self._lock.release()
+                return None
+            builder = self.index.segment_builder(prepare)
+        except Exception as exc:  # another process holds the index, no processes: import as usual
+            log.warning("indexing alongside the import not possible: %s: %s", type(exc).__name__, exc)
+            self._lock.release()
+            return None
+        return BulkIndex(self, builder, seq)
+
     def sync(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
         """Catch the index up with the store (rebuilding it if missing, corrupt or stale).
 
@@ -125,3 +145,43 @@ class IndexUpkeep:
                 progress(done, tot, "Indexing")
 
         self.index.rebuild(iter_docs(conn), stamp=seq, total=total, progress=prog, cancelled=cancelled)
+
+
+class BulkIndex:
+    """The index workers of one import (IndexUpkeep.start_bulk); holds the upkeep lock."""
+
+    def __init__(self, upkeep: IndexUpkeep, builder: SegmentBuilder, seq: int) -> None:
+        self._upkeep = upkeep
+        self._builder = builder
+        self._seq = seq
+        self._open = True
+
+    def map(self, payloads: Iterable[Any]) -> Iterator[Any]:
+        return self._builder.map(payloads)
+
+    def commit(self) -> None:
+        """After the store committed: add the new segments, stamped with the import's change.
+        Index trouble is logged, never raised: the stamp stays behind and a sync catches up."""
+        if not self._open:
+            return
+        self._open = False
+        try:
+            self._upkeep.index.commit_builder(self._builder, self._seq)
+        except Exception as exc:
+            log.warning("search index not updated by the import (it catches up later): %s: %s",
+                        type(exc).__name__, exc)
+        finally:
+            self._upkeep._lock.release()
+
+    def cancel(self) -> None:
+        """The store transaction failed or was cancelled: drop the workers' segments."""
+        if not self._open:
+            return
+        self._open = False
+        try:
+            self._upkeep.index.cancel_builder(self._builder)
+        except Exception as exc:
+            log.warning("cleaning up after a cancelled import's indexing failed: %s: %s",
+                        type(exc).__name__, exc)
+        finally:
+            self._upkeep._lock.release()

@@ -5,25 +5,44 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from .models import ImportSummary, Paper, ParseResult, TitleSource, paper_id_for
+from .models import ImportSummary, Paper, ParseResult, Record, TitleSource, paper_id_for
 from .store import import_log, searches
 from .store import papers as q
+from .store.index_docs import DOC_COLUMNS, paper_doc
 from .store.tags import clean_tags
 from .text import abstract_plain
-from .text.batch import analyze_many
+from .text.batch import Analysis, analyze, analyze_many
+
+# Imports with at least this many new papers analyse and index them in worker processes:
+# starting them costs ~1 s, adding 1,000 papers to an index one by one (Whoosh's writer) ~5 s.
+PARALLEL_MIN = 1000
+_JOB = 500  # records per worker job
+
+
+class ParallelIndex(Protocol):
+    """Worker processes that run `prepare_new` on payloads and index the documents (see
+    search.parallel.SegmentBuilder); `map` yields each payload's rows in order."""
+
+    def map(self, payloads: Iterable[Any]) -> Iterator[Any]: ...
+
+
+StartIndex = Callable[[Callable[[Any], tuple[Any, list[dict]]]], ParallelIndex | None]
 
 
 def store_parsed(
     conn: sqlite3.Connection, parsed: ParseResult, summary: ImportSummary, seq: int,
-    progress: Callable[[int, int], None],
-) -> None:
+    progress: Callable[[int, int], None], start_index: StartIndex | None = None,
+) -> bool:
     """Insert new papers, merge backups, note duplicates' sources and log the import.
 
-    Runs inside the caller's transaction; `progress` may raise to cancel it."""
+    Runs inside the caller's transaction; `progress` may raise to cancel it. For a big
+    file without backups, `start_index(prepare_new)` may give workers that analyse the new
+    papers and index them while their rows are stored here; returns True if it was used
+    (the index then holds every paper this import added)."""
     summary.skipped = list(parsed.problems)
     source = Path(parsed.path).name
     collection = (parsed.collection or "").strip()
@@ -34,44 +53,43 @@ def store_parsed(
     backups: list[Paper] = []
     dup_ids: list[str] = []
     ts = q.now_iso()
+    new = _NewRows(source, collection, Path(parsed.path).stem, ts, seq)
     fresh: dict[str, int] = {}
     for i, (pid, rec) in enumerate(by_id):
         if pid not in existing and pid not in fresh and not rec.backup:
             fresh[pid] = i
-    # Only papers new to the library are analysed: re-imports cost a lookup, not a LaTeX parse.
-    analyses = dict(zip(fresh, analyze_many([by_id[i][1].abstract for i in fresh.values()], progress=progress),
-                        strict=True))
-    for pid, rec in by_id:
-        if pid in seen or pid in existing:
-            summary.duplicates += 1
-            dup_ids.append(pid)
-            if rec.backup and pid in existing:
-                _merge_backup(conn, pid, rec.backup, seq)
-            continue
-        seen.add(pid)
-        if rec.backup:
-            state = dict(rec.backup)
-            state["id"] = pid
-            state.setdefault("sources", [source])
-            backups.append(Paper.from_dict(state))  # the importer checked it (title, ranges, types)
-            continue
-        plain, method, derived, code = analyses[pid]
-        title = " ".join((rec.title or "").split())
-        links = list(dict.fromkeys([*([rec.url] if rec.url else []), *rec.links]))
-        code = code + [u for u in links if "github.com/" in u and u not in code]
-        rows.append({
-            "id": pid, "title": title or derived,
-            "title_source": str(TitleSource.IMPORTED if title else TitleSource.DERIVED),
-            "derived_title": title or derived, "abstract": rec.abstract,
-            "abstract_text": plain, "venue": rec.venue or "",
-            "year": rec.year, "authors": json.dumps(rec.authors, ensure_ascii=False),
-            "links": json.dumps(links, ensure_ascii=False),
-            "code_links": json.dumps(code, ensure_ascii=False), "method": method,
-            "collection": collection or rec.venue or Path(parsed.path).stem,
-            "sources": json.dumps([source], ensure_ascii=False), "added_at": ts, "updated_at": ts,
-            "read": 0, "starred": 0, "seq": seq,
-        })
-    q.insert_rows(conn, rows)
+    workers = None
+    if start_index is not None and len(fresh) >= PARALLEL_MIN and not any(r.backup for r in parsed.records):
+        workers = start_index(prepare_new)
+    if workers is not None:
+        items = [(pid, by_id[i][1]) for pid, i in fresh.items()]
+        jobs = ((new, items[i:i + _JOB]) for i in range(0, len(items), _JOB))
+        for part in workers.map(jobs):
+            q.insert_rows(conn, part)
+            rows.extend(part)
+            progress(len(rows), len(items))
+        summary.duplicates = len(by_id) - len(rows)
+        dup_ids = [pid for pid, _ in by_id if pid in existing]
+    else:
+        # Only papers new to the library are analysed: re-imports cost a lookup, not a LaTeX parse.
+        analyses = dict(zip(fresh, analyze_many([by_id[i][1].abstract for i in fresh.values()],
+                                                progress=progress), strict=True))
+        for pid, rec in by_id:
+            if pid in seen or pid in existing:
+                summary.duplicates += 1
+                dup_ids.append(pid)
+                if rec.backup and pid in existing:
+                    _merge_backup(conn, pid, rec.backup, seq)
+                continue
+            seen.add(pid)
+            if rec.backup:
+                state = dict(rec.backup)
+                state["id"] = pid
+                state.setdefault("sources", [source])
+                backups.append(Paper.from_dict(state))  # the importer checked it (title, ranges, types)
+                continue
+            rows.append(new.row(pid, rec, analyses[pid]))
+        q.insert_rows(conn, rows)
     for paper in backups:
         q.write_paper_state(conn, paper, seq, abstract_plain(paper.abstract))
     q.add_source(conn, [d for d in dup_ids if d in existing], source)
@@ -81,6 +99,45 @@ def store_parsed(
         if s.get("name") and s.get("query"):
             searches.add_if_absent(conn, s["name"], s["query"])
     import_log.log_import(conn, str(parsed.path), parsed.format, summary.new, summary.duplicates, summary.skipped)
+    return workers is not None
+
+
+@dataclasses.dataclass(frozen=True)
+class _NewRows:
+    """What one file's new papers-table rows share (pickled to the workers with each job)."""
+
+    source: str
+    collection: str
+    stem: str
+    ts: str
+    seq: int
+
+    def row(self, pid: str, rec: Record, analysis: Analysis) -> dict[str, Any]:
+        plain, method, derived, code = analysis
+        title = " ".join((rec.title or "").split())
+        links = list(dict.fromkeys([*([rec.url] if rec.url else []), *rec.links]))
+        code = code + [u for u in links if "github.com/" in u and u not in code]
+        return {
+            "id": pid, "title": title or derived,
+            "title_source": str(TitleSource.IMPORTED if title else TitleSource.DERIVED),
+            "derived_title": title or derived, "abstract": rec.abstract,
+            "abstract_text": plain, "venue": rec.venue or "",
+            "year": rec.year, "authors": json.dumps(rec.authors, ensure_ascii=False),
+            "links": json.dumps(links, ensure_ascii=False),
+            "code_links": json.dumps(code, ensure_ascii=False), "method": method,
+            "collection": self.collection or rec.venue or self.stem,
+            "sources": json.dumps([self.source], ensure_ascii=False), "added_at": self.ts,
+            "updated_at": self.ts, "read": 0, "starred": 0, "seq": self.seq,
+        }
+
+
+def prepare_new(payload: tuple[_NewRows, list[tuple[str, Record]]]) -> tuple[list[dict], list[dict]]:
+    """In an index worker: the papers-table rows of new papers and their search documents
+    (the same documents a rebuild reads back from those rows)."""
+    new, items = payload
+    rows = [new.row(pid, rec, analyze(rec.abstract)) for pid, rec in items]
+    docs = [paper_doc([r[c] for c in DOC_COLUMNS], [], "", []) for r in rows]
+    return rows, docs
 
 
 def _merge_backup(conn: sqlite3.Connection, pid: str, backup: dict[str, Any], seq: int) -> None:

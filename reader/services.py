@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import ReaderError, classify_sqlite_error
-from .index_upkeep import CancelCheck, IndexUpkeep, Progress
+from .index_upkeep import BulkIndex, CancelCheck, IndexUpkeep, Progress
 from .listing import SEARCH_LIMIT, Listing, like_ids, list_papers
 from .models import (
     Highlight,
@@ -38,6 +38,7 @@ from .store.views import SORT_KEYS, View, paper_ids
 if TYPE_CHECKING:
     from .exporters.markdown import GroupBy
     from .search import SearchIndex
+    from .search.parallel import Prepare
     from .search.results import SearchResults
 
 __all__ = ["Counts", "Library", "PaperRow", "SORT_KEYS", "View"]
@@ -484,8 +485,28 @@ class Library:
 
         from .ingest import store_parsed
 
-        with self._write() as seq:
-            store_parsed(self._wconn, parsed, summary, seq, check)
+        bulk: list[BulkIndex] = []
+
+        def start_index(prepare: Prepare) -> BulkIndex | None:
+            found = self.upkeep.start_bulk(seq, prepare, q.count(self._wconn) == 0)
+            if found is not None:
+                bulk.append(found)
+            return found
+
+        try:
+            with self._write() as seq:
+                store_parsed(self._wconn, parsed, summary, seq, check, start_index)
+        except BaseException:
+            for b in bulk:
+                b.cancel()
+            raise
+        for b in bulk:  # stored: now searchable too (index trouble is logged, never raised)
+            if progress:
+                progress(0, 0, f"Indexing {Path(parsed.path).name}")
+            b.commit()
+            # A write committed between the store's commit and the index's was skipped by
+            # its after-commit update (the index was busy): catch it up now.
+            self._index_changes()
 
     # ------------------------------------------------------------------ export
     def _export_papers(self, ids: Sequence[str] | None) -> list[Paper]:

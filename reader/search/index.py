@@ -24,7 +24,7 @@ from whoosh.writing import CLEAR
 
 from reader.search.documents import doc_fields
 from reader.search.internals import postings as bulk_postings
-from reader.search.parallel import Cancelled, parallel_rebuild
+from reader.search.parallel import Cancelled, Prepare, SegmentBuilder, parallel_rebuild
 from reader.search.query import (
     ParsedQuery,
     PlainQuery,
@@ -189,6 +189,37 @@ class SearchIndex:
             _cancel_quietly(w)
             raise
         return n
+
+    def segment_builder(self, prepare: Prepare) -> SegmentBuilder:
+        """Worker processes that prepare jobs and index the store documents each job gives
+        (see SegmentBuilder); end with commit_builder() or cancel_builder(). Holds the write
+        lock until then; raises IndexLocked if another process holds the index's."""
+        self._write_lock.acquire()
+        try:
+            opts = dict(self.rebuild_options)
+            procs = max(1, opts.pop("procs", self.rebuild_procs))
+            return SegmentBuilder(self._ix, opts, procs, prepare)
+        except BaseException:
+            self._write_lock.release()
+            raise
+
+    def commit_builder(self, builder: SegmentBuilder, stamp: int) -> None:
+        """Add the builder's segments to the index, stamped `stamp`."""
+        try:
+            try:
+                builder.commit()
+            except BaseException:
+                builder.cancel()
+                raise
+            self._after_commit(stamp)
+        finally:
+            self._write_lock.release()
+
+    def cancel_builder(self, builder: SegmentBuilder) -> None:
+        try:
+            builder.cancel()
+        finally:
+            self._write_lock.release()
 
     def update(self, docs: list[dict], *, deleted: Iterable[str] = (), stamp: int) -> None:
         """Add/replace `docs` and delete ids in `deleted`, in one commit."""

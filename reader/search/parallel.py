@@ -1,11 +1,11 @@
-"""Parallel rebuild: worker processes each index a share of the documents into a segment."""
+"""Index building in worker processes, each indexing a share of the documents into a segment (rebuilds, big imports)."""
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
 import queue
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from whoosh.filedb.filestore import FileStorage
@@ -16,6 +16,8 @@ from reader.search.writer import BulkWriter
 from reader.workers import watch_parent
 
 BATCH = 250  # documents per job: small enough to balance, big enough to amortise pickling
+# Turns one job's payload into (what goes back to the parent, store documents to index).
+Prepare = Callable[[Any], tuple[Any, list[dict]]]
 
 
 class Cancelled(Exception):
@@ -23,8 +25,11 @@ class Cancelled(Exception):
 
 
 def _worker(index_dir: str, options: dict[str, Any], jobs, results, me: int,
-            parent: int | None = None) -> None:
-    """Child process: index batches of store documents until None, then finish a segment."""
+            parent: int | None = None, prepare: Prepare | None = None) -> None:
+    """Child process: index batches of store documents until None, then finish a segment.
+
+    With `prepare`, a job is (number, payload): prepare(payload) gives (out, docs); `out`
+    goes back to the parent at once (so it can store it while we index `docs`)."""
     if parent is not None:
         watch_parent(parent)
     try:
@@ -36,6 +41,10 @@ def _worker(index_dir: str, options: dict[str, Any], jobs, results, me: int,
             batch = jobs.get()
             if batch is None:
                 break
+            if prepare is not None:
+                number, payload = batch
+                out, batch = prepare(payload)
+                results.put((me, "out", (number, out)))
             for doc in batch:
                 add(**doc_fields(doc))
         if w._added:
@@ -156,3 +165,113 @@ def _result(workers, pending: set[int], results) -> tuple[int, str, Any]:
                 except queue.Empty:
                     code = workers[dead[0]].exitcode
                     return dead[0], "error", f"it exited early (exit code {code})"
+
+
+class SegmentBuilder:
+    """Worker processes that prepare jobs for the parent and index the documents they made,
+    each into a new segment; commit() adds those segments to the index's current ones.
+
+    For imports: a worker turns parsed records into store rows (sent back at once, so the
+    parent stores them meanwhile) and indexes their documents, so nothing is analysed,
+    pickled or read back twice. Holds the index's write lock until commit() or cancel()."""
+
+    def __init__(self, ix, options: dict[str, Any], procs: int, prepare: Prepare) -> None:
+        ctx = mp.get_context("spawn")
+        self._ix = ix
+        self._jobs = ctx.Queue(maxsize=procs * 2)
+        self._results = ctx.Queue()
+        self._w = BulkWriter(ix, **options)  # takes the write lock; its own segment stays empty
+        self._workers = [
+            ctx.Process(target=_worker, args=(ix.storage.folder, options, self._jobs, self._results,
+                                              i, os.getpid(), prepare),
+                        daemon=True, name=f"reader-index-{i}") for i in range(procs)]
+        self._started: list = []
+        try:
+            for p in self._workers:
+                p.start()
+                self._started.append(p)
+        except BaseException:
+            self.cancel()
+            raise
+
+    def map(self, payloads: Iterable[Any]) -> Iterator[Any]:
+        """Each payload's prepared `out`, in order, as the workers deliver them."""
+        items = iter(payloads)
+        ready: dict[int, Any] = {}
+        held: tuple[int, Any] | None = None
+        sent = got = 0
+        exhausted = False
+        everyone = set(range(len(self._workers)))
+        while True:
+            while not exhausted:  # keep the workers fed
+                if held is None:
+                    try:
+                        held = (sent, next(items))
+                    except StopIteration:
+                        exhausted = True
+                        break
+                try:
+                    self._jobs.put_nowait(held)
+                except queue.Full:
+                    break
+                held = None
+                sent += 1
+            if got in ready:
+                yield ready.pop(got)
+                got += 1
+                continue
+            if exhausted and got == sent:
+                return
+            i, status, value = _result(self._workers, everyone, self._results)
+            if status != "out":
+                raise RuntimeError(f"an indexing process failed: {value}")
+            ready[value[0]] = value[1]
+
+    def commit(self) -> int:
+        """Finish the workers' segments and add them to the index; returns the documents added."""
+        for _ in self._workers:
+            while True:
+                try:
+                    self._jobs.put(None, timeout=0.5)
+                    break
+                except queue.Full:
+                    _check_alive(self._workers, self._results)
+        segments = []
+        pending = set(range(len(self._workers)))
+        while pending:
+            i, status, value = _result(self._workers, pending, self._results)
+            pending.discard(i)
+            if status != "ok":
+                raise RuntimeError(f"an indexing process failed: {value}")
+            if value is not None:
+                segments.append(value)
+        for p in self._workers:
+            p.join(5)
+        w = self._w
+        w._close_segment()
+        w._commit_toc(list(w.segments) + segments)
+        w._finish()
+        self._close_queues()
+        return sum(s.doc_count_all() for s in segments)
+
+    def cancel(self) -> None:
+        """Stop the workers and remove their half-written segments; the index is unchanged."""
+        for p in self._started:
+            if p.is_alive():
+                p.terminate()
+        for p in self._started:
+            p.join(5)
+        try:
+            if not self._w.is_closed:
+                self._w.cancel()
+        finally:
+            toc = self._ix._read_toc()
+            clean_files(self._ix.storage, self._ix.indexname, toc.generation, toc.segments)
+            self._close_queues()
+
+    def _close_queues(self) -> None:
+        # Killed workers never read what is still queued; without this the queues' feeder
+        # threads block the process at exit.
+        for q in (self._jobs, self._results):
+            q.cancel_join_thread()
+            q.close()

@@ -6,12 +6,12 @@ import struct
 import zlib
 from array import array
 from collections import Counter, defaultdict, deque
-from itertools import chain, filterfalse, repeat
-from operator import and_, itemgetter, or_, sub
+from itertools import chain, islice, repeat
+from operator import and_, itemgetter, lt, or_, rshift, sub
 from pickle import dumps
 from zlib import crc32
 
-from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, _lenfield
 from whoosh.system import pack_int, pack_long, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
@@ -27,6 +27,14 @@ from reader.search.schema import (
 
 _TERMINFO = struct.Struct("!BfIBBfII")  # W3TermInfo's header
 _FMAX = repeat(255)  # frequencies are kept in 8 bits (a word 255+ times in one field: capped)
+_EIGHT = repeat(8)
+_LOW = repeat(255)
+_LENGTHS = struct.Struct("!II")  # HashWriter's key/value lengths
+_ONES = [struct.pack(f"!{k}I", *([1] * k)) for k in range(129)]  # k frequencies of 1
+
+
+def _ones(k: int) -> bytes:
+    return _ONES[k] if k < len(_ONES) else struct.pack(f"!{k}I", *([1] * k))
 
 
 def _consume(it) -> None:
@@ -49,7 +57,8 @@ class BulkWriter(SegmentWriter):
         self._terms: dict[str, defaultdict] = {}
         # Encoded posting values of fields whose format has no fixed size (positions).
         self._values: dict[str, dict[bytes, list[bytes]]] = {}
-        self._lengths: dict[str, array] = {}  # rounded field length per document
+        self._lengths: dict[str, array] = {}  # field length byte per document
+        self._totals: dict[str, int] = {}  # total field length
         # Pair fields: the first documents' pairs until the frequent ones are known.
         self._sample: dict[str, list[tuple[int, list[str]]]] = {}
         self._frequent: dict[str, set[str]] = {}
@@ -66,20 +75,22 @@ class BulkWriter(SegmentWriter):
                 if value is None:
                     continue
                 field = schema[fieldname]
-                length = 0
                 if field.indexed:
                     length = self._index_field(fieldname, field, value, docnum)
                     if length and field.scorable:
+                        # Length bytes are kept here and written as columns at flush
+                        # (Whoosh writes each through its column writer, per document).
                         col = self._lengths.get(fieldname)
                         if col is None:
-                            col = self._lengths[fieldname] = array("I")
+                            col = self._lengths[fieldname] = array("B")
+                            self._totals[fieldname] = 0
                         i = docnum - self.docbase
                         if len(col) < i:
-                            col.extend([0] * (i - len(col)))
-                        col.append(byte_to_length(length_to_byte(length)))
-                    elif not field.scorable:
-                        length = 0
-                pdw.add_field(fieldname, field, value if field.stored else None, length)
+                            col.extend(bytes(i - len(col)))
+                        col.append(length_to_byte(length))
+                        self._totals[fieldname] += length
+                if field.stored:
+                    pdw.add_field(fieldname, field, value, 0)
                 column = field.column_type
                 if column:
                     pdw.add_column_value(fieldname, column, field.to_column_value(value))
@@ -100,8 +111,11 @@ class BulkWriter(SegmentWriter):
             counts = field.terms(value)
             # Postings are docnum<<8|freq; appended by C-level map calls (no Python loop
             # per posting, which was most of the indexing time).
+            freqs = counts.values()
+            if max(freqs, default=0) > 255:
+                freqs = map(min, freqs, _FMAX)
             _consume(map(list.append, map(terms.__getitem__, counts),
-                         map(or_, repeat(docnum << 8), map(min, counts.values(), _FMAX))))
+                         map(or_, repeat(docnum << 8), freqs)))
             return counts.total()
         fixed = field.format.fixed_value_size()
         values = None
@@ -140,17 +154,33 @@ class BulkWriter(SegmentWriter):
     @staticmethod
     def _add_pairs(terms: defaultdict, frequent: set[str], docnum: int, pairs: list[str]) -> None:
         # Pairs are indexed with frequency 1 (presence): cheaper, and phrase ranking
-        # hardly needs more. Bucket numbers are computed at C level (crc32 of UTF-8).
-        exact = set(filter(frequent.__contains__, pairs))
-        hashed = set(map(and_, map(crc32, map(str.encode, filterfalse(
-            frequent.__contains__, pairs))), repeat(PAIR_BUCKETS - 1)))
-        one = repeat(docnum << 8 | 1)
+        # hardly needs more, so their postings are bare document numbers. Bucket numbers
+        # are computed at C level (crc32 of UTF-8).
+        rare = set(pairs)  # set operations: no Python-level call per pair
+        exact = rare & frequent
+        rare -= frequent
+        hashed = set(map(and_, map(crc32, map(str.encode, rare)), repeat(PAIR_BUCKETS - 1)))
+        one = repeat(docnum)
         _consume(map(list.append, map(terms.__getitem__, exact), one))
         _consume(map(list.append, map(terms.__getitem__, hashed), one))
+
+    def _write_lengths(self) -> None:
+        """The length columns and totals W3PerDocWriter.add_field would have written: a
+        column's bytes end at its last non-zero one (zero is the default)."""
+        pdw = self.perdocwriter
+        for fieldname, col in self._lengths.items():
+            name = _lenfield(fieldname)
+            pdw._create_column(name, LENGTHS_COLUMN)
+            writer = pdw._get_column(name)
+            data = col.tobytes().rstrip(b"\0")
+            writer._dbfile.write(data)
+            writer._count = len(data)
+            pdw._fieldlengths[fieldname] += self._totals[fieldname]
 
     def _flush_segment(self) -> None:
         for fieldname in list(self._sample):
             self._decide_pairs(fieldname)
+        self._write_lengths()
         self.perdocwriter.close()
         fw = self.fieldwriter
         codec = self.codec
@@ -162,24 +192,39 @@ class BulkWriter(SegmentWriter):
             field = self.schema[fieldname]
             fieldmap[fieldname] = fid = len(fieldmap)
             prefix = pack_ushort(fid)
-            lengths = self._lengths.get(fieldname) if field.scorable else None
+            lengths = None
+            if field.scorable and fieldname in self._lengths:  # rounded lengths
+                lengths = array("I", map(byte_to_length, self._lengths[fieldname]))
             values = self._values.get(fieldname, {})
             if getattr(field, "pairs", False):  # bucket numbers -> their terms
                 for n in [t for t in terms if type(t) is int]:
                     terms[bucket_term(n)] = terms.pop(n)
             writer = _PostingsWriter(fw._postfile, field, lengths, blocklimit, comp)
-            add = fw._tindex.add
+            keys: list[bytes] = []
+            infos: list[bytes] = []
+            write, write_one = writer.write, writer.write_one
+            pairs = getattr(field, "pairs", False)  # postings: docnums (frequency 1)
             for t in sorted(terms):
                 packed = terms[t]
-                docs = array("I", [x >> 8 for x in packed])
-                freqs = array("I", [x & 255 for x in packed])
                 btext = t.encode("utf-8") if isinstance(t, str) else t
-                add(prefix + btext, writer.write(docs, freqs, values.get(btext)))
+                keys.append(prefix + btext)
+                if len(packed) == 1 and not values:  # most terms: one posting
+                    infos.append(write_one(packed[0] << 8 | 1 if pairs else packed[0]))
+                elif pairs:
+                    infos.append(write(array("I", packed), None, None))
+                else:
+                    docs = array("I", map(rshift, packed, _EIGHT))
+                    freqs = array("I", map(and_, packed, _LOW))
+                    infos.append(write(docs, freqs, values.get(btext)))
+            writer.flush()
+            _add_ordered(fw._tindex, keys, infos)
         fw.close()
 
 
 class _PostingsWriter:
-    """Writes one field's posting lists in W3 format, a block (up to 128 postings) at a time."""
+    """Writes one field's posting lists in W3 format, a block (up to 128 postings) at a time.
+
+    Postings are buffered and written by flush() in one call; offsets are counted here."""
 
     def __init__(self, postfile, field, lengths: array | None, blocklimit: int,
                  compression: int) -> None:
@@ -189,9 +234,41 @@ class _PostingsWriter:
         self.lengths = lengths
         self.blocklimit = blocklimit
         self.comp = compression
+        self.pos = postfile.tell()
+        self.parts: list[bytes] = []
 
-    def write(self, docs: array, freqs: array, values: list[bytes] | None) -> bytes:
-        """Write a term's postings; returns its encoded W3TermInfo."""
+    def flush(self) -> None:
+        self.postfile.write(b"".join(self.parts))
+        self.parts = []
+
+    def _emit(self, buf: bytes) -> int:
+        offset = self.pos
+        self.parts.append(buf)
+        self.pos += len(buf)
+        return offset
+
+    def write_one(self, packed: int) -> bytes:
+        """write() for a term in one document (docnum << 8 | freq): the same bytes, without
+        the block loop (about half of all terms)."""
+        d, f = packed >> 8, packed & 255
+        boost, comp, lengths = self.boost, self.comp, self.lengths
+        w = f * boost
+        fixed = self.fixed
+        vals = None if fixed == 0 else struct.pack("!1I", f)  # callers exclude other formats
+        data = dumps(((d,), None if w == 1.0 else w, vals), 2)
+        if comp:
+            data = zlib.compress(data, comp)
+        bl = 0
+        if lengths is not None and d < len(lengths):
+            bl = lengths[d]
+        lb = length_to_byte(bl) if bl else 0
+        info = dumps((1, d, w, comp, lb, lb), 2)
+        buf = b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-(len(info) + len(data))), info, data))
+        head = _TERMINFO.pack(0, f * boost, 1, lb, lb, max(0.0, w), d, d)
+        return head + pack_long(self._emit(buf)) + pack_int(len(buf))
+
+    def write(self, docs: array, freqs: array | None, values: list[bytes] | None) -> bytes:
+        """Write a term's postings; returns its encoded W3TermInfo. `freqs` None: all 1."""
         boost, fixed, lengths, comp = self.boost, self.fixed, self.lengths, self.comp
         n = len(docs)
         parts = [WHOOSH3_HEADER_MAGIC]
@@ -201,24 +278,30 @@ class _PostingsWriter:
         for start in range(0, n, self.blocklimit):
             end = min(n, start + self.blocklimit)
             ids = docs[start:end]
-            fr = freqs[start:end]
             k = end - start
             dids = (ids[0], *map(sub, ids[1:], ids[:-1]))
-            top, low = max(fr), min(fr)
-            bmaxw = top * boost
-            if bmaxw == 1.0 and low == top:
-                weights = None
-            elif low == top:
-                weights = bmaxw
-            else:
-                weights = tuple([f * boost for f in fr])
             vals: bytes | tuple[bytes, ...] | None
-            if fixed == 0:
-                vals = None
-            elif fixed == 4:
-                vals = struct.pack(f"!{k}I", *fr)
+            weights: float | tuple[float, ...] | None
+            if freqs is None:
+                bmaxw = boost
+                weights = None if bmaxw == 1.0 else bmaxw
+                vals = None if fixed == 0 else _ones(k) if fixed == 4 else ()
             else:
-                vals = tuple(values[start:end]) if values else ()
+                fr = freqs[start:end]
+                top, low = max(fr), min(fr)
+                bmaxw = top * boost
+                if bmaxw == 1.0 and low == top:
+                    weights = None
+                elif low == top:
+                    weights = bmaxw
+                else:
+                    weights = tuple([f * boost for f in fr])
+                if fixed == 0:
+                    vals = None
+                elif fixed == 4:
+                    vals = struct.pack(f"!{k}I", *fr)
+                else:
+                    vals = tuple(values[start:end]) if values else ()
             data = dumps((dids, weights, vals), 2)
             if comp:
                 data = zlib.compress(data, comp)
@@ -231,7 +314,7 @@ class _PostingsWriter:
                 else:
                     bl = itemgetter(*ids)(lengths) if ids[-1] < len(lengths) else tuple(
                         lengths[d] if d < len(lengths) else 0 for d in ids)
-                nz = [x for x in bl if x]
+                nz = [x for x in bl if x] if 0 in bl else bl
                 if nz:
                     bmin, bmax = min(nz), max(nz)
                     minlen = bmin if minlen is None else min(minlen, bmin)
@@ -243,13 +326,32 @@ class _PostingsWriter:
             parts.append(info)
             parts.append(data)
         buf = b"".join(parts)
-        postfile = self.postfile
-        offset = postfile.tell()
-        postfile.write(buf)
-        head = _TERMINFO.pack(0, sum(freqs) * boost, n,
+        head = _TERMINFO.pack(0, (n if freqs is None else sum(freqs)) * boost, n,
                               0 if minlen is None else length_to_byte(minlen),
                               length_to_byte(maxlen), maxw, docs[0], docs[-1])
-        return head + pack_long(offset) + pack_int(len(buf))
+        return head + pack_long(self._emit(buf)) + pack_int(len(buf))
+
+
+def _add_ordered(hw, keys: list[bytes], values: list[bytes]) -> None:
+    """OrderedHashWriter.add for many keys (in increasing order) in one file write."""
+    if not keys:
+        return
+    if keys[0] <= hw.lastkey or not all(map(lt, keys, islice(keys, 1, None))):
+        raise ValueError("keys must increase")
+    dbfile = hw.dbfile
+    pos = dbfile.tell()
+    index = hw.index
+    buckets = hw.buckets
+    hashfn = hw.hashfn
+    parts: list[bytes] = []
+    for key, value in zip(keys, values, strict=True):
+        index.append(pos)
+        h = hashfn(key)
+        buckets[h & 255].append((h, pos))
+        parts += (_LENGTHS.pack(len(key), len(value)), key, value)
+        pos += 8 + len(key) + len(value)
+    dbfile.write(b"".join(parts))
+    hw.lastkey = keys[-1]
 
 
 def merge_small_segments(at_least: int, small_segment: int):

@@ -19,6 +19,32 @@ def _added_ts(iso: str) -> float:
         return 0.0
 
 
+# The papers-table columns a search document is made of, in paper_doc's order.
+DOC_COLUMNS = ("id", "title", "abstract_text", "method", "venue", "year", "authors", "starred",
+               "read", "added_at", "title_source")
+
+
+def paper_doc(r: Sequence, tags: list[str], note: str, comments: list[str]) -> dict:
+    """The search document of a papers row (DOC_COLUMNS values) and its tags, note and
+    highlight comments; imports build new papers' documents with it too."""
+    return {
+        "id": r[0],
+        "title": r[1],
+        "title_source": r[10],
+        "abstract": r[2],
+        "method": r[3] or "",
+        "venue": r[4] or "",
+        "year": r[5],
+        "authors": "; ".join(json.loads(r[6])),
+        "tags": tags,
+        "note": note,
+        "comments": "\n".join(comments),
+        "starred": bool(r[7]),
+        "read": bool(r[8]),
+        "added": _added_ts(r[9]),
+    }
+
+
 def _docs_for(conn: sqlite3.Connection, ids: Sequence[str]) -> list[dict]:
     q = marks(len(ids))
     tags: dict[str, list[str]] = {}
@@ -35,27 +61,10 @@ def _docs_for(conn: sqlite3.Connection, ids: Sequence[str]) -> list[dict]:
         comments.setdefault(pid, []).append(comment)
     docs = []
     for r in conn.execute(
-        f"SELECT id, title, abstract_text, method, venue, year, authors, starred, read, added_at, "
-        f"title_source "
-        f"FROM papers WHERE id IN ({q})", ids
+        f"SELECT {', '.join(DOC_COLUMNS)} FROM papers WHERE id IN ({q})", ids
     ):
         pid = r[0]
-        docs.append({
-            "id": pid,
-            "title": r[1],
-            "title_source": r[10],
-            "abstract": r[2],
-            "method": r[3] or "",
-            "venue": r[4] or "",
-            "year": r[5],
-            "authors": "; ".join(json.loads(r[6])),
-            "tags": tags.get(pid, []),
-            "note": notes.get(pid, ""),
-            "comments": "\n".join(comments.get(pid, [])),
-            "starred": bool(r[7]),
-            "read": bool(r[8]),
-            "added": _added_ts(r[9]),
-        })
+        docs.append(paper_doc(r, tags.get(pid, []), notes.get(pid, ""), comments.get(pid, [])))
     return docs
 
 

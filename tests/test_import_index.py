@@ -1,0 +1,200 @@
+"""Big imports index their new papers in worker processes while the store writes them."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from reader import ingest, services
+from reader.search import SearchIndex
+from reader.services import Library
+from reader.store import changes
+
+WORDS = ("sparse attention mode connectivity graph policy gradient robot dense retrieval neural "
+         "network kernel loss landscape transformer layer quantized model diffusion prior").split()
+QUERIES = ["sparse attention", '"neural network"', "graph*", "atention~", "title:kernel",
+           "method:graphnet", "-policy loss", "is:unread robot", "landscape diffusion prior"]
+
+
+def _abstract(i: int) -> str:
+    ws = [WORDS[(i * 7 + j * (i % 5 + 1)) % len(WORDS)] for j in range(30)]
+    method = " We call it GraphNet." if i % 9 == 0 else ""
+    return f"Paper {i} studies " + " ".join(ws) + f". It reaches {i} points.{method}"
+
+
+def _jsonl(path: Path, start: int, n: int, **extra) -> Path:
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(start, start + n):
+            f.write(json.dumps({"abstract": _abstract(i), **extra}) + "\n")
+    return path
+
+
+@pytest.fixture
+def parallel(monkeypatch):
+    """Small files take the parallel path, in several jobs."""
+    monkeypatch.setattr(ingest, "PARALLEL_MIN", 10)
+    monkeypatch.setattr(ingest, "_JOB", 7)
+
+
+def _hits(lib: Library, q: str) -> list[tuple[str, float]]:
+    return sorted((h.id, round(h.score, 4)) for h in lib.search(q, limit=None).hits)
+
+
+def _indexed_by_import(lib: Library) -> bool:
+    return lib.index.stamp == changes.current_seq(lib._reader()) and not lib.index_needs_sync()
+
+
+def _stored(lib: Library) -> list[dict]:
+    out = []
+    for p in lib.papers(lib.paper_ids(sort="title")):
+        d = p.to_dict()
+        d.pop("added_at"), d.pop("updated_at")
+        out.append(d)
+    return out
+
+
+def test_big_import_is_indexed_like_a_rebuild(tmp_path, parallel, monkeypatch) -> None:
+    src = _jsonl(tmp_path / "papers.jsonl", 0, 60, venue="ICML", year=2021, authors="Ann Lee")
+    monkeypatch.setattr(SearchIndex, "rebuild_procs", 1)  # one segment: scores must match exactly
+    monkeypatch.setattr(services, "_IMPORT_PROGRESS_EVERY", 0)
+    calls: list[tuple[int, int, str]] = []
+    with Library.open(tmp_path / "a", seed_if_empty=False) as a:
+        [s] = a.import_files([src], index=False, progress=lambda *c: calls.append(c))
+        assert (s.new, s.duplicates, s.error) == (60, 0, None)
+        assert _indexed_by_import(a) and a.index.doc_count == 60
+        assert any(c[2].startswith("Importing") and c[0] == 60 for c in calls)
+        monkeypatch.setattr(ingest, "PARALLEL_MIN", 10**9)  # the reference: store, then rebuild
+        with Library.open(tmp_path / "b", seed_if_empty=False) as b:
+            [s2] = b.import_files([src], index=False)
+            assert s2.new == 60 and not _indexed_by_import(b)
+            b.sync_index()
+            assert _stored(a) == _stored(b)
+            for q in QUERIES:
+                assert _hits(a, q) == _hits(b, q), q
+            assert _hits(a, "sparse attention") and _hits(a, "method:graphnet")
+
+
+def test_big_import_in_two_workers_finds_the_same_papers(tmp_path, parallel, monkeypatch) -> None:
+    src = _jsonl(tmp_path / "papers.jsonl", 0, 80)
+    monkeypatch.setattr(SearchIndex, "rebuild_procs", 2)
+    with Library.open(tmp_path / "a", seed_if_empty=False) as a:
+        [s] = a.import_files([src], index=False)
+        assert s.new == 80 and _indexed_by_import(a)
+        assert 1 <= len(a.index._ix._segments()) <= 2  # one per worker that got work
+        with Library.open(tmp_path / "b", seed_if_empty=False) as b:
+            b.index.rebuild_procs = 1
+            monkeypatch.setattr(ingest, "PARALLEL_MIN", 10**9)
+            b.import_files([src])
+            for q in QUERIES:
+                assert {i for i, _ in _hits(a, q)} == {i for i, _ in _hits(b, q)}, q
+    assert not multiprocessing.active_children()
+
+
+def test_big_import_adds_to_an_index_that_is_up_to_date(tmp_path, parallel) -> None:
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        lib.import_files([_jsonl(tmp_path / "one.jsonl", 0, 5)])  # small: stored, then indexed
+        pid = lib.paper_ids()[0]
+        lib.add_tags([pid], ["mine"])
+        assert not lib.index_needs_sync()
+        [s] = lib.import_files([_jsonl(tmp_path / "two.jsonl", 100, 40)], index=False)
+        assert s.new == 40 and _indexed_by_import(lib)
+        assert lib.index.doc_count == 45
+        assert {h.id for h in lib.search("tag:mine").hits} == {pid}
+        assert len(lib.search("points", limit=None).hits) == 45
+
+
+def test_big_import_into_a_stale_index_stores_and_leaves_the_index_to_catch_up(tmp_path, parallel) -> None:
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        lib.import_files([_jsonl(tmp_path / "one.jsonl", 0, 5)], index=False)  # index behind
+        [s] = lib.import_files([_jsonl(tmp_path / "two.jsonl", 100, 40)], index=False)
+        assert s.new == 40 and lib.index_needs_sync() and lib.index.doc_count == 0
+        lib.sync_index()
+        assert len(lib.search("points", limit=None).hits) == 45
+
+
+def test_cancelled_big_import_leaves_store_and_index_unchanged(tmp_path, parallel) -> None:
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        lib.import_files([_jsonl(tmp_path / "one.jsonl", 0, 5)])
+        files = sorted(f.name for f in lib.paths.index_dir.iterdir())
+        stamp = lib.index.stamp
+        polls: list[int] = []
+
+        def cancelled() -> bool:  # polled before the file, then after each stored job
+            polls.append(1)
+            return len(polls) > 2
+
+        [s] = lib.import_files([_jsonl(tmp_path / "two.jsonl", 100, 40)], index=False,
+                               cancelled=cancelled)
+        assert s.error and "cancelled" in s.error and s.new == 0
+        assert lib.counts().total == 5 and lib.index.stamp == stamp and lib.index.doc_count == 5
+        assert sorted(f.name for f in lib.paths.index_dir.iterdir()) == files  # no half segments
+        assert not lib.index_needs_sync()
+        [again] = lib.import_files([tmp_path / "two.jsonl"], index=False)  # the lock was released
+        assert again.new == 40 and _indexed_by_import(lib)
+    assert not multiprocessing.active_children()
+
+
+def test_failed_store_write_drops_the_workers_segments(tmp_path, parallel, monkeypatch) -> None:
+    from reader.store import papers
+
+    def full(conn, rows):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        lib.import_files([_jsonl(tmp_path / "one.jsonl", 0, 5)])
+        files = sorted(f.name for f in lib.paths.index_dir.iterdir())
+        monkeypatch.setattr(papers, "insert_rows", full)
+        [s] = lib.import_files([_jsonl(tmp_path / "two.jsonl", 100, 40)], index=False)
+        assert s.error and "full" in s.error
+        assert lib.counts().total == 5 and lib.index.doc_count == 5 and not lib.index_needs_sync()
+        assert sorted(f.name for f in lib.paths.index_dir.iterdir()) == files
+    assert not multiprocessing.active_children()
+
+
+def test_backup_files_take_the_usual_path(tmp_path, parallel) -> None:
+    papers = [{"abstract": _abstract(i), "title": f"Paper {i}", "tags": ["b"]} for i in range(20)]
+    path = tmp_path / "backup.json"
+    path.write_text(json.dumps({"format": "reader-backup", "version": 1, "papers": papers}), "utf-8")
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        [s] = lib.import_files([path], index=False)
+        assert s.new == 20 and lib.index_needs_sync()
+        lib.sync_index()
+        assert len(lib.search("tag:b", limit=None).hits) == 20
+
+
+def test_bulk_writer_caps_frequencies_at_255(tmp_path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    docs = [{"id": "a", "title": "", "abstract": "frog " * 300 + "pond", "tags": []},
+            {"id": "b", "title": "", "abstract": "frog pond frog", "tags": []}]
+    index.rebuild(docs, stamp=1)
+    with index._read_lock:
+        reader = index._s().reader()
+        m = reader.postings("abstract", "frog")
+        weights = {}
+        while m.is_active():
+            weights[m.id()] = m.weight()
+            m.next()
+    assert sorted(weights.values()) == [2.0, 255.0]
+    index.close()
+
+
+def test_write_between_store_and_index_commit_is_caught_up(tmp_path, parallel, monkeypatch) -> None:
+    from reader.index_upkeep import BulkIndex
+
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        lib.import_files([_jsonl(tmp_path / "one.jsonl", 0, 5)])
+        pid = lib.paper_ids()[0]
+        commit = BulkIndex.commit
+
+        def late(self) -> None:  # another action commits while the import's index is busy
+            lib.set_starred([pid], True)
+            commit(self)
+
+        monkeypatch.setattr(BulkIndex, "commit", late)
+        [s] = lib.import_files([_jsonl(tmp_path / "two.jsonl", 100, 40)], index=False)
+        assert s.new == 40 and not lib.index_needs_sync()
+        assert {h.id for h in lib.search("is:starred").hits} == {pid}
