@@ -222,9 +222,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     stems = list(dict.fromkeys(analyze(" ".join(words))))
     fields = [f for f in fields if f in reader.schema and reader.field_length(f)]
     # One "query word" = a list of (field, term) alternatives; a prefix word has several.
-    qwords: list[tuple[str, float, list[tuple[str, str]]]] = []
-    for st in stems:
-        qwords.append((st, 1.0, [(f, st) for f in fields]))
+    qwords: list[tuple[str, list[tuple[str, str]]]] = [(st, [(f, st) for f in fields]) for st in stems]
     expansions: list[str] = []
     if prefix and len(prefix) == 1 and stems:
         prefix = None  # "graph n": one letter adds little to the finished words, at a high cost
@@ -237,15 +235,15 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
                 if t not in expansions:
                     expansions.append(t)
         if alts:
-            qwords.append(("*" + prefix, 1.0, alts))
+            qwords.append(("*" + prefix, alts))
     # idf of a word: from its most frequent alternative in the main field(s).
     infos = []
-    for label, wt, alts in qwords:
+    for label, alts in qwords:
         dfs = {(f, t): doc_frequency(reader, f, t) for f, t in alts}
         df = max(dfs.values(), default=0)
         if df == 0:
             continue
-        infos.append((df, label, wt, alts, dfs))
+        infos.append((df, label, alts, dfs))
     infos.sort(key=itemgetter(0))  # rarest first: they decide the ranking; cut the commonest
     scores: dict[int, float] = {}
     cover: dict[int, float] = {}
@@ -255,11 +253,11 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     skipped: list[str] = []
     norms = {f: _norms(reader, f, n_all) for f in fields}
     leaves = list(reader.leaf_readers())
-    for df, label, wt, alts, dfs in infos:
+    for df, label, alts, dfs in infos:
         if scores and (read + df > max_postings or time.perf_counter() - t0 > budget_s):
             skipped.append(label.lstrip("*"))
             continue
-        idf = _idf(df, n_all) * wt
+        idf = _idf(df, n_all)
         total_idf += idf if COORD_BY_IDF else 1.0
         is_prefix = label.startswith("*")
         # Common words only score the papers the rarer words found.
@@ -268,7 +266,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
         for f, t in alts:
             if not dfs[(f, t)]:
                 continue
-            fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * wt * (K1 + 1)
+            fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * (K1 + 1)
             norm = norms[f]
             for leaf, base in leaves:
                 ids, tfs = _postings(leaf, f, t)
