@@ -155,8 +155,8 @@ def warm_steps(fields: Iterable[str] = RANKED_FIELDS) -> list[tuple[str, str]]:
 
 def warm(searcher, fieldname: str, letter: str) -> None:
     """One step of reading what the first keystrokes need (off the GUI thread): a field's
-    lexicons and length bytes, or the postings of the words a first letter expands to (the longest lists,
-    read cold several times slower)."""
+    lexicons and length bytes, or the postings of the words a first letter expands to
+    (the longest lists, read cold several times slower)."""
     reader = searcher.reader()
     if fieldname not in reader.schema or not reader.field_length(fieldname):
         return
