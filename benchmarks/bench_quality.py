@@ -1,7 +1,7 @@
 """Search quality and latency as a user meets them, against same-run references.
 
 Usage: python benchmarks/bench_quality.py [--lib DIR] [--sample 1000] [--seed 1] [--typed 50]
-       [--skip-import] [--parts known,typing,related,like,import]
+       [--skip-import] [--parts known,typing,related,pools,import]
 
 - known: titles of a random sample of papers typed as plain-word queries against the
   abstract-only import of papers.jsonl (records without titles, as the seeds are); the
@@ -13,6 +13,10 @@ Usage: python benchmarks/bench_quality.py [--lib DIR] [--sample 1000] [--seed 1]
   Library.related beside TF-IDF cosine; related p50/p95 ms at 50k (and the first call after
   opening) beside scikit-learn's exact TF-IDF cosine over the same stems (its ms per paper,
   and the share of its top 10 that Reader's top 10 holds). Runs the like part too.
+- pools (with related): related and like on every keyword-labelled pool, not only ICLR 2018:
+  each venue of papers.jsonl with >= 300 keyworded papers (IJCAI, CoRL, COLM, ICLR
+  2017-18), imported title-less; per pool and the mean, and in how many pools Reader is at
+  least as good as each reference.
 - like: "more like these" from 5 papers sharing a keyword (labels with 15 papers up to 5% of
   the pool) beside a TF-IDF centroid and a LinearSVC on TF-IDF (arxiv-sanity-lite).
 - import: Library.import_files on the title-less 50k JSONL (abstracts/s).
@@ -179,15 +183,33 @@ def tfidf(texts: list[str]):
     return TfidfVectorizer(stop_words="english", sublinear_tf=True, min_df=2).fit_transform(texts)
 
 
-def related(lib_dir: Path, lib50k, seed: int, do_import: bool) -> None:
+def keyword_pools(records: list[dict]) -> list[tuple[str, list[dict]]]:
+    """Pools of papers labelled by author keywords: ICLR 2018 (raw OpenReview list), then
+    each venue of papers.jsonl with >= 300 keyworded papers (its years together)."""
+    pools = [("ICLR 2018", load_iclr())]
+    by_venue: dict[str, list[dict]] = {}
+    for r in records:
+        kws = {k.strip().lower() for k in r.get("keywords") or () if k.strip()}
+        if kws and (r.get("abstract") or "").strip():
+            by_venue.setdefault(r["venue"], []).append(
+                {"abstract": r["abstract"], "title": r.get("title", ""), "kws": kws})
+    pools += [(f"{v} (all years)", ps) for v, ps in sorted(by_venue.items()) if len(ps) >= 300]
+    return pools
+
+
+def related(lib_dir: Path, name: str, papers: list[dict], seed: int) -> dict[str, float]:
+    """Related P@10 and like-tag P@10 on one keyword pool, imported title-less."""
     from reader.models import paper_id_for
 
-    papers = load_iclr()
-    lib = open_library(lib_dir, papers, "iclr2018", do_import)
+    lib = open_library(lib_dir, papers, re.sub(r"\W+", "-", name).lower(), True)
     ids = [paper_id_for(p["abstract"]) for p in papers]
-    kws = dict(zip(ids, (p["kws"] for p in papers), strict=True))
+    kws: dict[str, set[str]] = {}
+    for pid, p in zip(ids, papers, strict=True):  # a repeated abstract is one paper
+        kws.setdefault(pid, set()).update(p["kws"])
+    ids = list(dict.fromkeys(ids))
     stored = {q.id: q.abstract for q in lib.papers(ids)}
-    X = tfidf([stored.get(i, p["abstract"]) for i, p in zip(ids, papers, strict=True)])
+    ids = [i for i in ids if i in stored]
+    X = tfidf([stored[i] for i in ids])
     sims = (X @ X.T).toarray()
     pos = {pid: n for n, pid in enumerate(ids)}
     p_mine, p_tfidf, times = [], [], []
@@ -200,12 +222,24 @@ def related(lib_dir: Path, lib50k, seed: int, do_import: bool) -> None:
         row[n] = -1
         top = row.argsort()[::-1][:10]
         p_tfidf.append(sum(bool(kws[pid] & kws[ids[j]]) for j in top) / 10)
-    print(f"[related] ICLR 2018, {len(ids)} papers with keywords (related = shares a keyword)")
+    print(f"[related] {name}, {len(ids)} papers with keywords (related = shares a keyword)")
     print(f"  reader related P@10 {statistics.mean(p_mine):.3f}   TF-IDF cosine "
           f"{statistics.mean(p_tfidf):.3f}   ({ms(times)} at {len(ids)})")
-    related_at_scale(lib50k, seed)
-    like_tag(lib, ids, kws, X, pos, seed)
+    out = {"related": statistics.mean(p_mine), "related tfidf": statistics.mean(p_tfidf)}
+    out.update(like_tag(lib, ids, kws, X, pos, seed))
     lib.close()
+    return out
+
+
+def pools_summary(results: dict[str, dict[str, float]]) -> None:
+    print(f"[keyword pools] {len(results)} pools: mean P@10 and pools where Reader is >= the reference")
+    for mine, refs in (("related", ("related tfidf",)), ("reader", ("centroid", "svm"))):
+        for ref in refs:
+            a = [r[mine] for r in results.values()]
+            b = [r[ref] for r in results.values()]
+            wins = sum(x >= y for x, y in zip(a, b, strict=True))
+            print(f"  {mine} {statistics.mean(a):.3f} vs {ref} {statistics.mean(b):.3f}   "
+                  f">= in {wins} of {len(a)}")
 
 
 def related_at_scale(lib, seed: int) -> None:
@@ -246,7 +280,8 @@ def related_at_scale(lib, seed: int) -> None:
           f"{ratio(mine, ref)}; reader's top 10 holds {statistics.mean(agree):.3f} of its top 10")
 
 
-def like_tag(lib, ids: list[str], kws: dict[str, set[str]], X, pos: dict[str, int], seed: int) -> None:
+def like_tag(lib, ids: list[str], kws: dict[str, set[str]], X, pos: dict[str, int],
+             seed: int) -> dict[str, float]:
     import numpy as np
     from sklearn.svm import LinearSVC
 
@@ -279,6 +314,7 @@ def like_tag(lib, ids: list[str], kws: dict[str, set[str]], X, pos: dict[str, in
     print(f"[like tag] {len(labels)} keywords with 15..{int(0.05 * len(ids))} papers, 5 seeds each")
     print("  " + "   ".join(f"{k} P@10 {statistics.mean(v):.3f}" for k, v in scores.items())
           + f"   (reader {ms(times)})")
+    return {k: statistics.mean(v) for k, v in scores.items()}
 
 
 def main() -> None:
@@ -317,7 +353,14 @@ def main() -> None:
     if "typing" in parts:
         typing(lib, db, records, a.typed, a.seed)
     if "related" in parts:
-        related(Path(tmp.name) / "iclr", lib, a.seed, True)
+        related_at_scale(lib, a.seed)
+        pools = keyword_pools(records)
+        if "pools" not in parts:
+            pools = pools[:1]
+        results = {name: related(Path(tmp.name) / f"pool{n}", name, papers, a.seed)
+                   for n, (name, papers) in enumerate(pools)}
+        if len(results) > 1:
+            pools_summary(results)
     lib.close()
     tmp.cleanup()
 

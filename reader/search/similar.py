@@ -37,6 +37,14 @@ VECTOR_MAX_DF = 1.0  # share of papers above which a term leaves the vectors (1:
 # x the limit, within these bounds.
 RESCORE_FACTOR = 3
 RESCORE_MIN, RESCORE = 30, 200
+# One paper's related list: each candidate of the exact head also scores its mean cosine to
+# the paper's NEIGHBOURS nearest papers (x NEIGHBOUR_WEIGHT): what the paper's closest
+# neighbours agree on is more often on the same subject than what one abstract's words pick.
+# Keyword-labelled pools (ICLR, IJCAI, COLM, CoRL, 10 pools; related = shares a keyword):
+# P@10 +0.017 over the plain cosine on average, better in every pool; 3 to 10 neighbours and
+# weights 0.6 to 1 all give the same, and re-ranking the head of 30 gets it all.
+NEIGHBOURS = 5
+NEIGHBOUR_WEIGHT = 1.0
 
 _SCORE = itemgetter(1)
 _LOGTF = [0.0] + [1 + math.log(tf) for tf in range(1, 4096)]
@@ -198,11 +206,18 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
     # of them (ICLR 2018, 5 seeds: P@10 0.247 against 0.274).
     whole = len(texts) == 1
     exact = []
+    units: dict[int, dict[str, float]] = {}
     for sc, d in head:
         if not sc:
             break  # deleted
         i, dn = _locate(leaves, d)
-        exact.append((d, _cosine(searcher, leaves[i][0], d, dn, st, qvec if whole else partial[i][dn])))
+        if whole:
+            units[d] = unit = _unit(*_doc_tf(searcher, leaves[i][0], d, dn), st)
+            exact.append((d, _dot(qvec, unit)))
+        else:
+            exact.append((d, _cosine(searcher, leaves[i][0], d, dn, st, partial[i][dn])))
+    if whole:
+        exact = _with_neighbours(exact, units)
     exact.sort(key=_SCORE, reverse=True)
     if limit is not None and limit <= len(exact):
         return exact[:limit]
@@ -294,11 +309,27 @@ def _locate(leaves, docnum: int) -> tuple[int, int]:
     raise IndexError(docnum)
 
 
-def _cosine(searcher, leaf, docnum: int, local: int, st: _Stats,
-            query: dict[str, float] | float) -> float:
-    """A document's exact cosine to `query` (a unit vector or a mean of them), or `query`
-    (a dot product) over its exact norm, from its stored title and abstract (their stems
-    and tf memoised per segment and document)."""
+def _dot(a: dict[str, float], b: dict[str, float]) -> float:
+    if len(b) < len(a):
+        a, b = b, a
+    return sum(map(mul, a.values(), map(b.get, a, repeat(0.0))))
+
+
+def _with_neighbours(exact: list[tuple[int, float]],
+                     units: dict[int, dict[str, float]]) -> list[tuple[int, float]]:
+    """Each (document, cosine) plus NEIGHBOUR_WEIGHT x its mean cosine to the NEIGHBOURS
+    best of them (itself counted as 0)."""
+    top = [units[d] for d, _ in heapq.nlargest(NEIGHBOURS, exact, key=_SCORE)]
+    if not top:
+        return exact
+    w = NEIGHBOUR_WEIGHT / len(top)
+    return [(d, c + w * sum(_dot(n, units[d]) for n in top if n is not units[d]))
+            for d, c in exact]
+
+
+def _doc_tf(searcher, leaf, docnum: int, local: int) -> tuple[tuple[str, ...], array]:
+    """A document's stems and their 1 + ln tf, from its stored title and abstract (memoised
+    per segment and document)."""
     key = (leaf.segment().segment_id(), local)
     hit = _tfs.get(key)
     if hit is None:
@@ -308,12 +339,14 @@ def _cosine(searcher, leaf, docnum: int, local: int, st: _Stats,
             if len(_tfs) > TFS_HELD:
                 _tfs.clear()
             _tfs[key] = hit
-    terms, logtf = hit
+    return hit
+
+
+def _cosine(searcher, leaf, docnum: int, local: int, st: _Stats, dot: float) -> float:
+    """`dot` (a document's dot product with a query) over the document's exact norm."""
+    terms, logtf = _doc_tf(searcher, leaf, docnum, local)
     ws = list(map(mul, logtf, map(st.weight.__getitem__, terms)))
-    norm = math.sqrt(sum(map(mul, ws, ws))) or 1.0
-    if isinstance(query, float):
-        return query / norm
-    return sum(map(mul, ws, map(query.get, terms, repeat(0.0)))) / norm
+    return dot / (math.sqrt(sum(map(mul, ws, ws))) or 1.0)
 
 
 # (segment id, document number) -> its stems and their 1 + ln tf.

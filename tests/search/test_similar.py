@@ -1,4 +1,5 @@
-"""More like this is the TF-IDF cosine (sublinear tf, smooth idf, min df 2) to the seeds' centroid."""
+"""More like this is the TF-IDF cosine (sublinear tf, smooth idf, min df 2) to the seeds' centroid;
+one paper's related list adds its nearest neighbours' mean cosine."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ def corpus(n: int, seed: int) -> list[dict]:
 
 
 def brute(docs: list[dict], seeds: list[str]) -> dict[str, float]:
-    """The reference: every paper's exact cosine to the mean of the seeds' unit vectors."""
+    """The reference: every paper's exact cosine to the mean of the seeds' unit vectors; for
+    one seed, plus NEIGHBOUR_WEIGHT x its mean cosine to the NEIGHBOURS papers nearest the seed."""
     tfs = {d["id"]: Counter(analyze(f"{d.get('title', '')} {d['abstract']}")) for d in docs}
     df: Counter[str] = Counter(t for c in tfs.values() for t in c)
     n = len(docs)
@@ -40,11 +42,20 @@ def brute(docs: list[dict], seeds: list[str]) -> dict[str, float]:
     for s in seeds:
         for t, x in unit(s).items():
             cen[t] += x / len(seeds)
-    out = {pid: sum(cen.get(t, 0.0) * x for t, x in unit(pid).items()) for pid in tfs if pid not in seeds}
-    return {pid: sc for pid, sc in out.items() if sc > 0}
+    def dot(a: dict[str, float], b: dict[str, float]) -> float:
+        return sum(x * b.get(t, 0.0) for t, x in a.items())
+
+    out = {pid: dot(unit(pid), cen) for pid in tfs if pid not in seeds}
+    out = {pid: sc for pid, sc in out.items() if sc > 0}
+    if len(seeds) == 1:
+        near = sorted(out, key=out.__getitem__, reverse=True)[:similar.NEIGHBOURS]
+        w = similar.NEIGHBOUR_WEIGHT / len(near)
+        out = {pid: sc + w * sum(dot(unit(pid), unit(j)) for j in near if j != pid)
+               for pid, sc in out.items()}
+    return out
 
 
-def test_scores_are_the_exact_cosine_ranking(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_scores_are_the_exact_cosine_with_neighbours(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(similar, "MAX_DF_SHARE", 1.0)  # walk every term (a 20-word vocabulary)
     monkeypatch.setattr(similar, "MAX_DF_SHARE_ONE", 1.0)
     docs = corpus(120, 1)
