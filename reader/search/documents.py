@@ -35,6 +35,9 @@ def doc_fields(doc: dict[str, Any]) -> dict[str, Any]:
         v = doc.get(name)
         if v and isinstance(v, str):
             f[name] = v
+    words = f"{f.get('title', '')} {f.get('abstract', '')}".strip()
+    if words:
+        f["words"] = words
     year = _year(doc.get("year"))
     if year is not None:
         f["year"] = year

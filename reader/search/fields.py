@@ -9,8 +9,8 @@ from dataclasses import dataclass
 class SearchField:
     """One indexed field.
 
-    kind: "text" (stemmed words), "names" (accent-folded words), "keyword", "id", "numeric",
-    "venue". `free`: searched by plain words; `boost`: its weight in ranking (1 = abstract).
+    kind: "text" (stemmed words), "names" (accent-folded words), "words" (unstemmed words
+    for similarity, schema.similarity_words), "keyword", "id", "numeric", "venue". `free`: searched by plain words; `boost`: its weight in ranking (1 = abstract).
     `aliases`: the names a user may type before ":" (empty: not addressable).
     `pairs`: has a `<name>_bi` twin with its word pairs, for phrases.
     `ranked`: scored by ranked plain-word queries (with its boost) though not free.
@@ -46,6 +46,8 @@ FIELDS: tuple[SearchField, ...] = (
     SearchField("comments", "text", ("comment", "comments"), 1.0, free=True, pairs=True,
                 highlight=True),
     SearchField("venue", "venue", ("venue",)),
+    # The real title and the abstract, unstemmed: what similar.py compares (never searched).
+    SearchField("words", "words"),
     SearchField("year", "numeric", ("year",)),
     SearchField("tags", "keyword", ("tag", "tags")),
     SearchField("flags", "keyword"),

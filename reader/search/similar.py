@@ -1,4 +1,4 @@
-"""More like this: TF-IDF cosine (sublinear tf, smooth idf) of papers to a paper or to a set's centroid."""
+"""More like this: TF-IDF cosine (sublinear tf, smooth idf) of papers' words to a paper or to a set's centroid."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from operator import itemgetter, mul
 
 from reader.search.internals import byte_length, postings_at, segment_lexicon
 from reader.search.rank import _segment_lengths
-from reader.search.schema import analyze
+from reader.search.schema import similarity_words
 
-# A paper's vector: its title and abstract stems together (as one text), weight
-# (1 + ln tf) * idf with the smooth idf ln((1 + n) / (1 + df)) + 1, divided by its norm;
-# the vectors scikit-learn's TfidfVectorizer(sublinear_tf=True) makes, over stems.
-SIMILAR_FIELDS = ("title", "abstract")
+# A paper's vector: the words of its title and abstract together (the `words` field,
+# unstemmed), weight (1 + ln tf) * idf with the smooth idf ln((1 + n) / (1 + df)) + 1,
+# divided by its norm: the vectors scikit-learn's TfidfVectorizer(sublinear_tf=True) makes.
+WORDS = "words"
 # The query (centroid) vector has every term of the given papers; the postings of its
 # heaviest TOP_TERMS are walked (the rest adds little to the cosine and most of the work).
 TOP_TERMS = 250
@@ -45,6 +45,13 @@ RESCORE_MIN, RESCORE = 30, 200
 # weights 0.6 to 1 all give the same, and re-ranking the head of 30 gets it all.
 NEIGHBOURS = 5
 NEIGHBOUR_WEIGHT = 1.0
+# A set of papers: each term of the centroid weighs its mean times (the share of the papers
+# that have it) ** CONSENSUS: the words the papers share say what the set is about, a word of
+# one paper is that paper's. Keyword-labelled pools (5 papers of a keyword, P@10, 10 pools,
+# 3 seeds): 0.281 against 0.273 for the plain centroid, better in 9 of 10; 1 is as good on
+# average but uneven, 2 is worse.
+CONSENSUS = 0.5
+CONTRAST = 1.0
 
 _SCORE = itemgetter(1)
 _LOGTF = [0.0] + [1 + math.log(tf) for tf in range(1, 4096)]
@@ -77,20 +84,19 @@ class _Weights(dict):
 
 
 class _Stats:
-    """Document frequencies (title or abstract, the larger) and idf of one index generation,
-    from its segments' whole lexicons (read once per segment: segments never change)."""
+    """Document frequencies and idf of one index generation, from its segments' whole
+    lexicons (read once per segment: segments never change)."""
 
     def __init__(self, reader) -> None:
         self.n = max(1, reader.doc_count_all())
-        leaves = [leaf for leaf, _ in reader.leaf_readers()]
-        self._tables = [[segment_lexicon(leaf, f) for leaf in leaves] for f in SIMILAR_FIELDS]
+        self._tables = [segment_lexicon(leaf, WORDS) for leaf, _ in reader.leaf_readers()]
         self._df: dict[str, int] = {}
         self.weight = _Weights(self)
 
     def df(self, term: str) -> int:
         v = self._df.get(term)
         if v is None:
-            v = max(sum(t[term][0] for t in tables if term in t) for tables in self._tables)
+            v = sum(t[term][0] for t in self._tables if term in t)
             if len(self._df) < 2_000_000:
                 self._df[term] = v
         return v
@@ -116,8 +122,8 @@ def _stats_for(reader) -> _Stats:
 
 
 def _text_tf(text: str) -> tuple[tuple[str, ...], array]:
-    """A text's distinct stems and their 1 + ln tf."""
-    tf = Counter(analyze(text))
+    """A text's distinct words and their 1 + ln tf."""
+    tf = Counter(similarity_words(text))
     return tuple(tf), _logtfs(tf.values())
 
 
@@ -127,15 +133,31 @@ def _unit(terms: tuple[str, ...], logtf: array, st: _Stats) -> dict[str, float]:
     return {t: w / norm for t, w in zip(terms, ws, strict=True) if w}
 
 
-def query_vector(texts: Iterable[str], st: _Stats) -> dict[str, float]:
-    """The mean of the texts' normalised tf-idf vectors."""
+def query_vector(texts: Iterable[str], st: _Stats, *, consensus: float = 0.0,
+                 contrast: float = 0.0) -> dict[str, float]:
+    """The mean of the texts' normalised tf-idf vectors, each term's weight times the share
+    of the texts that have it to the power `consensus`, less `contrast` x the library's mean
+    vector (terms left at or below 0 are dropped).
+
+    The library's mean weight of a term is estimated as c x idf x df / n, where c, the mean
+    (1 + ln tf) / norm of a term in a paper, is measured on the texts themselves."""
     out: dict[str, float] = {}
+    have: Counter[str] = Counter()
+    per_idf = 0.0
     k = 0
     for text in texts:
         k += 1
-        for t, v in _unit(*_text_tf(text), st).items():
+        unit = _unit(*_text_tf(text), st)
+        have.update(unit.keys())  # counts the papers with each term
+        for t, v in unit.items():
             out[t] = out.get(t, 0.0) + v
-    return {t: v / k for t, v in out.items()} if k else {}
+            per_idf += v / st.weight[t]
+    if not k:
+        return {}
+    c = contrast * per_idf / max(1, sum(have.values())) / st.n
+    vec = {t: v / k * (have[t] / k) ** consensus - c * st.weight[t] * st.df(t)
+           for t, v in out.items()}
+    return {t: v for t, v in vec.items() if v > 0}
 
 
 def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type: ignore[assignment]
@@ -152,7 +174,9 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
     max_postings = POSTINGS_BUDGET if max_postings is None else max_postings
     reader = searcher.reader()
     st = _stats_for(reader)
-    qvec = query_vector(texts, st)
+    many = len(texts) > 1
+    qvec = query_vector(texts, st, consensus=CONSENSUS if many else 0.0,
+                        contrast=CONTRAST if many else 0.0)
     cap = max(SMALL_LIBRARY, (MAX_DF_SHARE_ONE if len(texts) == 1 else MAX_DF_SHARE) * st.n)
     # Terms in more than `cap` papers leave the query (a corpus-specific stop list: with them
     # "like tag X" finds fewer papers with the tag). Their share of a cosine is at most
@@ -232,8 +256,8 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
     return out[:limit]
 
 
-# (segment id, term) -> (document numbers, 1 + ln tf of title + abstract): segments never
-# change. Bounded by the postings held.
+# (segment id, term) -> (document numbers, 1 + ln tf): segments never change. Bounded by the
+# postings held.
 _weighted: OrderedDict[tuple[str, str], tuple[array, array] | None] = OrderedDict()
 _weighted_held = 0
 WEIGHTED_POSTINGS = 3_000_000  # ~24 MB
@@ -246,19 +270,10 @@ def _weighted_postings(leaf, term: str) -> tuple[array, array] | None:
         if key in _weighted:
             _weighted.move_to_end(key)
             return _weighted[key]
-    title, abstract = SIMILAR_FIELDS
-    in_title, in_abs = segment_lexicon(leaf, title).get(term), segment_lexicon(leaf, abstract).get(term)
+    entry = segment_lexicon(leaf, WORDS).get(term)
     value: tuple[array, array] | None = None
-    if in_title and in_abs:
-        ids, tfs = postings_at(leaf, abstract, term, in_abs)
-        merged = dict(zip(ids, tfs, strict=True))
-        for d, tf in zip(*postings_at(leaf, title, term, in_title), strict=True):
-            merged[d] = merged.get(d, 0.0) + tf
-        docs = sorted(merged)
-        value = (array("I", docs), _logtfs(map(merged.__getitem__, docs)))
-    elif in_title or in_abs:
-        field, entry = (title, in_title) if in_title else (abstract, in_abs)
-        ids, tfs = postings_at(leaf, field, term, entry)  # type: ignore[arg-type]
+    if entry:
+        ids, tfs = postings_at(leaf, WORDS, term, entry)
         value = (array("I", ids), _logtfs(tfs))
     with _lock:
         if key not in _weighted:
@@ -271,18 +286,14 @@ def _weighted_postings(leaf, term: str) -> tuple[array, array] | None:
 
 
 def _inv_lengths(reader, leaf) -> list[float]:
-    """1 / sqrt(title + abstract length) per document of a segment; 0 for deleted ones."""
+    """1 / sqrt(length in words) per document of a segment; 0 for deleted ones."""
     seg = leaf.segment()
     key = (seg.segment_id(), seg.deleted_count() if leaf.has_deletions() else 0)
     hit = _inv.get(key)
     if hit is not None:
         return hit
-    lens = [_segment_lengths(leaf, f) for f in SIMILAR_FIELDS if f in reader.schema]
     table = [1 / math.sqrt(b or 1) for b in (byte_length(i) for i in range(256))]
-    if len(lens) == 1 or not any(lens[0]):
-        inv = [table[b] for b in lens[-1]]
-    else:
-        inv = [1 / math.sqrt((byte_length(a) + byte_length(b)) or 1) for a, b in zip(*lens, strict=True)]
+    inv = [table[b] for b in _segment_lengths(leaf, WORDS)]
     if leaf.has_deletions():
         for d in seg.deleted_docs():
             inv[d] = 0.0
@@ -328,7 +339,7 @@ def _with_neighbours(exact: list[tuple[int, float]],
 
 
 def _doc_tf(searcher, leaf, docnum: int, local: int) -> tuple[tuple[str, ...], array]:
-    """A document's stems and their 1 + ln tf, from its stored title and abstract (memoised
+    """A document's words and their 1 + ln tf, from its stored title and abstract (memoised
     per segment and document)."""
     key = (leaf.segment().segment_id(), local)
     hit = _tfs.get(key)
@@ -349,6 +360,6 @@ def _cosine(searcher, leaf, docnum: int, local: int, st: _Stats, dot: float) -> 
     return dot / (math.sqrt(sum(map(mul, ws, ws))) or 1.0)
 
 
-# (segment id, document number) -> its stems and their 1 + ln tf.
+# (segment id, document number) -> its words and their 1 + ln tf.
 _tfs: dict[tuple[str, int], tuple[tuple[str, ...], array]] = {}
 TFS_HELD = 20_000

@@ -1,5 +1,6 @@
-"""More like this is the TF-IDF cosine (sublinear tf, smooth idf, min df 2) to the seeds' centroid;
-one paper's related list adds its nearest neighbours' mean cosine."""
+"""More like this is the TF-IDF cosine (sublinear tf, smooth idf, min df 2) of papers' words to the
+seeds' centroid (weighted by consensus, less the library's mean); one paper's related list adds its
+nearest neighbours' mean cosine."""
 
 from __future__ import annotations
 
@@ -12,36 +13,49 @@ import pytest
 from test_search import doc, num
 
 from reader.search import SearchIndex, similar
-from reader.search.schema import analyze
+from reader.search.schema import similarity_words
 
-WORDS = ("graph neural network sparse attention policy gradient robot mode connectivity generation "
+VOCAB = ("graph neural network sparse attention policy gradient robot mode connectivity generation "
          "regularization transformer diffusion kernel bandit causal inference molecule protein").split()
 
 
 def corpus(n: int, seed: int) -> list[dict]:
     rng = random.Random(seed)
     return [doc(i, "",
-                " ".join(rng.choice(WORDS[: 4 + i % 16]) for _ in range(rng.randint(3, 25))) + f" only{i}")
+                " ".join(rng.choice(VOCAB[: 4 + i % 16]) for _ in range(rng.randint(3, 25))) + f" only{i}")
             for i in range(1, n + 1)]
 
 
 def brute(docs: list[dict], seeds: list[str]) -> dict[str, float]:
     """The reference: every paper's exact cosine to the mean of the seeds' unit vectors; for
-    one seed, plus NEIGHBOUR_WEIGHT x its mean cosine to the NEIGHBOURS papers nearest the seed."""
-    tfs = {d["id"]: Counter(analyze(f"{d.get('title', '')} {d['abstract']}")) for d in docs}
+    one seed, plus NEIGHBOUR_WEIGHT x its mean cosine to the NEIGHBOURS papers nearest the seed;
+    for several, each term x (share of seeds with it) ** CONSENSUS, less CONTRAST x the
+    estimated library mean (c x idf x df / n, c the seeds' mean weight / idf)."""
+    tfs = {d["id"]: Counter(similarity_words(f"{d.get('title', '')} {d['abstract']}")) for d in docs}
     df: Counter[str] = Counter(t for c in tfs.values() for t in c)
     n = len(docs)
 
+    def idf(t: str) -> float:
+        return math.log((1 + n) / (1 + df[t])) + 1
+
     def unit(pid: str) -> dict[str, float]:
-        v = {t: (1 + math.log(c)) * (math.log((1 + n) / (1 + df[t])) + 1)
-             for t, c in tfs[pid].items() if df[t] >= 2}
+        v = {t: (1 + math.log(c)) * idf(t) for t, c in tfs[pid].items() if df[t] >= 2}
         norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
         return {t: x / norm for t, x in v.items()}
 
+    k = len(seeds)
     cen: Counter[str] = Counter()
+    have: Counter[str] = Counter()
     for s in seeds:
         for t, x in unit(s).items():
-            cen[t] += x / len(seeds)
+            cen[t] += x / k
+            have[t] += 1
+    if k > 1:
+        entries = [x / idf(t) for s in seeds for t, x in unit(s).items()]
+        c = similar.CONTRAST * sum(entries) / len(entries) / n
+        cen = Counter({t: x * (have[t] / k) ** similar.CONSENSUS - c * idf(t) * df[t]
+                       for t, x in cen.items()})
+        cen = Counter({t: x for t, x in cen.items() if x > 0})
     def dot(a: dict[str, float], b: dict[str, float]) -> float:
         return sum(x * b.get(t, 0.0) for t, x in a.items())
 
