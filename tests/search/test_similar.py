@@ -139,3 +139,22 @@ def test_whole_lexicon_and_postings_read_in_one_piece_match_the_public_api(tmp_p
         assert max(e[0] for e in seen) > 128  # several posting blocks
         assert all(e[1] >= 0 for e in seen)  # read in one piece, not through the fallback
     index.close()
+
+
+def test_words_field_holds_the_unstemmed_words_of_title_and_abstract(tmp_path: Path) -> None:
+    from reader.search.internals import lexicon
+
+    text = "However, the generating networks generate Générations within several graphs."
+    assert similarity_words(text) == ["generating", "networks", "generate", "generations", "graphs"]
+    docs = [doc(1, "Graph networks", text), doc(2, "", "Graphs of networks, however sparse."),
+            dict(doc(3, "Derived opening", "networks again"), title_source="derived")]
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(docs, stamp=1)
+    with index._read_lock:
+        (leaf, _), = index._s().reader().leaf_readers()
+        words = {t: e[0] for t, e in lexicon(leaf, "words").items()}  # term -> df
+    # A real title counts, a derived one (the abstract's opening) does not; no stems, no
+    # "however"/"within"/"several"/"of"/"again".
+    assert words == {"graph": 1, "networks": 3, "generating": 1, "generate": 1, "generations": 1,
+                     "graphs": 2, "sparse": 1}
+    index.close()
