@@ -46,6 +46,7 @@ from reader.search.schema import (
     plain_words,
 )
 from reader.search.similar import similar
+from reader.search.similar import warm as similar_warm
 from reader.search.snippets import make_snippet
 from reader.search.terms import expansion_budget
 from reader.search.writer import BulkWriter, merge_small_segments
@@ -503,6 +504,14 @@ class SearchIndex:
                 except Exception:  # a damaged segment: searches report it themselves
                     logger.warning("search warm-up failed", exc_info=True)
                     return
+        with self._read_lock:
+            if self._searcher is None:
+                return
+            try:
+                similar_warm(self._s())  # the first related list
+            except Exception:
+                logger.warning("search warm-up failed", exc_info=True)
+                return
         if self._searcher is not None:
             self.search("a", limit=50, as_you_type=True)  # opens the stored-field and id columns
 

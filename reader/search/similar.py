@@ -121,6 +121,16 @@ def _stats_for(reader) -> _Stats:
     return hit
 
 
+def warm(searcher) -> None:
+    """Read what the first related list needs (the words' lexicons and lengths), off the GUI
+    thread."""
+    reader = searcher.reader()
+    if WORDS in reader.schema:
+        _stats_for(reader)
+        for leaf, _ in reader.leaf_readers():
+            _inv_lengths(reader, leaf)
+
+
 def _text_tf(text: str) -> tuple[tuple[str, ...], array]:
     """A text's distinct words and their 1 + ln tf."""
     tf = Counter(similarity_words(text))
