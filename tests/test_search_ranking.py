@@ -85,6 +85,24 @@ def test_stemming_merges_word_forms_not_unrelated_words(tmp_path: Path) -> None:
     index.close()
 
 
+@pytest.mark.parametrize("exact", [True, False])
+def test_the_typed_form_ranks_above_other_forms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                exact: bool) -> None:
+    from reader.search import rank
+
+    if not exact:  # without the unstemmed words, the shorter abstract wins: the test can fail
+        monkeypatch.setattr(rank, "EXACT_FIELD", "nosuchfield")
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild([
+        doc(1, "", "Generation of images."),
+        doc(2, "", "Generating images with diffusion."),
+        doc(3, "", "Unrelated filler about graphs."),
+    ], stamp=1)
+    got = ids(index.search("generating images"))
+    assert got == ([num(2), num(1)] if exact else [num(1), num(2)])
+    index.close()
+
+
 def test_as_you_type_matches_the_unfinished_word_as_a_prefix(ix: SearchIndex) -> None:
     assert ix.search("grap").total == 0
     r = ix.search("grap", as_you_type=True)

@@ -46,8 +46,9 @@ FIELDS: tuple[SearchField, ...] = (
     SearchField("comments", "text", ("comment", "comments"), 1.0, free=True, pairs=True,
                 highlight=True),
     SearchField("venue", "venue", ("venue",)),
-    # The real title and the abstract, unstemmed: what similar.py compares (never searched).
-    SearchField("words", "words"),
+    # The real title and the abstract, unstemmed: what similar.py compares; ranked queries
+    # also score a word's typed form in it, at this boost (rank.EXACT_FIELD).
+    SearchField("words", "words", (), 0.5),
     SearchField("year", "numeric", ("year",)),
     SearchField("tags", "keyword", ("tag", "tags")),
     SearchField("flags", "keyword"),

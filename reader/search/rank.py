@@ -21,7 +21,7 @@ from reader.search.internals import (
     postings,
     segment_lexicon,
 )
-from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket
+from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket, similarity_words
 
 # K1 1.6 (not the textbook 1.2) and a pair bonus of half the pair's idf (not 1): +0.008
 # known-item MRR@10 on five held-out samples of 1,000 titles, with dtitle (see fields.py).
@@ -32,6 +32,11 @@ B = 0.75
 COORD = 1.0
 COORD_BY_IDF = True  # the share of the query's idf a paper covers (else: of its words)
 PAIR_WEIGHT = 0.5  # bonus for two query words next to each other (as a share of their idf)
+# A word also scores its typed form in the unstemmed `words` (title and abstract), at that
+# field's boost: the stem finds every form, the form a user typed ranks higher. Known-item
+# MRR@10, six samples of 1,000 titles at 50k: +0.005 to +0.009 each (held-out seeds 3-6
+# at boost 0.5: 0.838 -> 0.845 on average).
+EXACT_FIELD = "words"
 PREFIX_EXPANSIONS = 16  # completions of the unfinished word searched (the most frequent)
 SHORT_PREFIX_EXPANSIONS = {1: 3, 2: 6}  # fewer for 1-2 letters: their words are the commonest
 PREFIX_SCAN = 20_000  # terms per segment looked at to choose them (bounds "c")
@@ -223,6 +228,14 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     fields = [f for f in fields if f in reader.schema and reader.field_length(f)]
     # One "query word" = a list of (field, term) alternatives; a prefix word has several.
     qwords: list[tuple[str, list[tuple[str, str]]]] = [(st, [(f, st) for f in fields]) for st in stems]
+    exact = EXACT_FIELD in reader.schema and bool(reader.field_length(EXACT_FIELD))
+    if exact:  # each word's typed form too, in the unstemmed words (one more alternative)
+        forms: dict[str, list[str]] = {}
+        for w in similarity_words(" ".join(words)):
+            for st in analyze(w):
+                forms.setdefault(st, []).append(w)
+        qwords = [(st, alts + [(EXACT_FIELD, w) for w in dict.fromkeys(forms.get(st, ()))])
+                  for st, alts in qwords]
     expansions: list[str] = []
     if prefix and len(prefix) == 1 and stems:
         prefix = None  # "graph n": one letter adds little to the finished words, at a high cost
@@ -251,7 +264,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     total_idf = 0.0
     read = 0
     skipped: list[str] = []
-    norms = {f: _norms(reader, f, n_all) for f in fields}
+    norms = {f: _norms(reader, f, n_all) for f in [*fields, *[EXACT_FIELD] * exact]}
     leaves = list(reader.leaf_readers())
     for df, label, alts, dfs in infos:
         if scores and (read + df > max_postings or time.perf_counter() - t0 > budget_s):
