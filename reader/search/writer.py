@@ -62,44 +62,56 @@ class BulkWriter(SegmentWriter):
         # Pair fields: the first documents' pairs until the frequent ones are known.
         self._sample: dict[str, list[tuple[int, list[str]]]] = {}
         self._frequent: dict[str, set[str]] = {}
+        self._plan: dict[str, tuple] = {}  # fieldname -> (field, indexed, scorable, stored, column)
+        self._stored: list[dict] = []  # stored fields per document
+        self._colvalues: dict[str, tuple] = {}  # fieldname -> (column, [(docnum, value)])
 
     def add_document(self, **fields) -> None:
         self._check_state()
-        schema = self.schema
-        pdw = self.perdocwriter
         docnum = self.docnum
-        pdw.start_doc(docnum)
-        try:
-            for fieldname in sorted(fields):
-                value = fields[fieldname]
-                if value is None:
-                    continue
-                field = schema[fieldname]
-                if field.indexed:
-                    length = self._index_field(fieldname, field, value, docnum)
-                    if length and field.scorable:
-                        # Length bytes are kept here and written as columns at flush
-                        # (Whoosh writes each through its column writer, per document).
-                        col = self._lengths.get(fieldname)
-                        if col is None:
-                            col = self._lengths[fieldname] = array("B")
-                            self._totals[fieldname] = 0
-                        i = docnum - self.docbase
-                        if len(col) < i:
-                            col.extend(bytes(i - len(col)))
-                        col.append(length_to_byte(length))
-                        self._totals[fieldname] += length
-                if field.stored:
-                    pdw.add_field(fieldname, field, value, 0)
-                column = field.column_type
-                if column:
-                    pdw.add_column_value(fieldname, column, field.to_column_value(value))
-        except Exception:
-            pdw.cancel_doc()
-            raise
-        pdw.finish_doc()
+        plan = self._plan
+        stored: dict = {}
+        columns: list = []
+        for fieldname in sorted(fields):
+            value = fields[fieldname]
+            if value is None:
+                continue
+            how = plan.get(fieldname)
+            if how is None:
+                how = plan[fieldname] = self._plan_for(fieldname)
+            field, indexed, scorable, keep, column = how
+            if indexed:
+                length = self._index_field(fieldname, field, value, docnum)
+                if length and scorable:
+                    # Length bytes are kept here and written as columns at flush
+                    # (Whoosh writes each through its column writer, per document).
+                    col = self._lengths.get(fieldname)
+                    if col is None:
+                        col = self._lengths[fieldname] = array("B")
+                        self._totals[fieldname] = 0
+                    i = docnum - self.docbase
+                    if len(col) < i:
+                        col.extend(bytes(i - len(col)))
+                    col.append(length_to_byte(length))
+                    self._totals[fieldname] += length
+            if keep:
+                stored[fieldname] = value
+            if column:
+                columns.append((fieldname, column, field.to_column_value(value)))
+        # Stored fields and column values are written at flush, like the lengths (Whoosh's
+        # per-document writer costs several Python calls per value).
+        self._stored.append(stored)
+        for fieldname, column, cvalue in columns:
+            vals = self._colvalues.get(fieldname)
+            if vals is None:
+                vals = self._colvalues[fieldname] = (column, [])
+            vals[1].append((docnum, cvalue))
         self._added = True
         self.docnum += 1
+
+    def _plan_for(self, fieldname: str) -> tuple:
+        field = self.schema[fieldname]
+        return field, field.indexed, field.scorable, field.stored, field.column_type
 
     def _index_field(self, fieldname: str, field, value, docnum: int) -> int:
         terms = self._terms.get(fieldname)
@@ -164,10 +176,24 @@ class BulkWriter(SegmentWriter):
         _consume(map(list.append, map(terms.__getitem__, exact), one))
         _consume(map(list.append, map(terms.__getitem__, hashed), one))
 
-    def _write_lengths(self) -> None:
-        """The length columns and totals W3PerDocWriter.add_field would have written: a
-        column's bytes end at its last non-zero one (zero is the default)."""
+    def _write_perdoc(self) -> None:
+        """What W3PerDocWriter would have written document by document: stored fields,
+        column values and the length columns and totals (a length column's bytes end at
+        its last non-zero one: zero is the default)."""
         pdw = self.perdocwriter
+        pdw._doccount = self.docnum - self.docbase
+        add = pdw._get_column("_stored").add
+        for docnum, stored in enumerate(self._stored, self.docbase):
+            if stored:
+                add(docnum, stored)
+        self._stored = []
+        for fieldname, (column, values) in self._colvalues.items():
+            if not pdw._has_column(fieldname):
+                pdw._create_column(fieldname, column)
+            add = pdw._get_column(fieldname).add
+            for docnum, value in values:
+                add(docnum, value)
+        self._colvalues = {}
         for fieldname, col in self._lengths.items():
             name = _lenfield(fieldname)
             pdw._create_column(name, LENGTHS_COLUMN)
@@ -180,7 +206,7 @@ class BulkWriter(SegmentWriter):
     def _flush_segment(self) -> None:
         for fieldname in list(self._sample):
             self._decide_pairs(fieldname)
-        self._write_lengths()
+        self._write_perdoc()
         self.perdocwriter.close()
         fw = self.fieldwriter
         codec = self.codec
