@@ -13,7 +13,7 @@ from zlib import crc32
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, _lenfield
 from whoosh.system import pack_int, pack_long, pack_ushort
-from whoosh.util.numeric import byte_to_length, length_to_byte
+from whoosh.util.numeric import length_to_byte
 from whoosh.writing import SegmentWriter
 
 from reader.search.schema import (
@@ -219,8 +219,8 @@ class BulkWriter(SegmentWriter):
             fieldmap[fieldname] = fid = len(fieldmap)
             prefix = pack_ushort(fid)
             lengths = None
-            if field.scorable and fieldname in self._lengths:  # rounded lengths
-                lengths = array("I", map(byte_to_length, self._lengths[fieldname]))
+            if field.scorable and fieldname in self._lengths:  # length bytes per document
+                lengths = self._lengths[fieldname]
             values = self._values.get(fieldname, {})
             if getattr(field, "pairs", False):  # bucket numbers -> their terms
                 for n in [t for t in terms if type(t) is int]:
@@ -237,11 +237,10 @@ class BulkWriter(SegmentWriter):
                 if len(packed) == 1 and not values:  # most terms: one posting
                     infos.append(write_one(packed[0] << 8 | 1 if pairs else packed[0]))
                 elif pairs:
-                    infos.append(write(array("I", packed), None, None))
+                    infos.append(write(packed, None, None))
                 else:
-                    docs = array("I", map(rshift, packed, _EIGHT))
-                    freqs = array("I", map(and_, packed, _LOW))
-                    infos.append(write(docs, freqs, values.get(btext)))
+                    infos.append(write(list(map(rshift, packed, _EIGHT)),
+                                       list(map(and_, packed, _LOW)), values.get(btext)))
             writer.flush()
             _add_ordered(fw._tindex, keys, infos)
         fw.close()
@@ -284,19 +283,22 @@ class _PostingsWriter:
         data = dumps(((d,), None if w == 1.0 else w, vals), 2)
         if comp:
             data = zlib.compress(data, comp)
-        bl = 0
-        if lengths is not None and d < len(lengths):
-            bl = lengths[d]
-        lb = length_to_byte(bl) if bl else 0
+        lb = lengths[d] if lengths is not None and d < len(lengths) else 0
         info = dumps((1, d, w, comp, lb, lb), 2)
         buf = b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-(len(info) + len(data))), info, data))
         head = _TERMINFO.pack(0, f * boost, 1, lb, lb, max(0.0, w), d, d)
         return head + pack_long(self._emit(buf)) + pack_int(len(buf))
 
-    def write(self, docs: array, freqs: array | None, values: list[bytes] | None) -> bytes:
-        """Write a term's postings; returns its encoded W3TermInfo. `freqs` None: all 1."""
-        boost, fixed, lengths, comp = self.boost, self.fixed, self.lengths, self.comp
+    def write(self, docs: list[int], freqs: list[int] | None, values: list[bytes] | None) -> bytes:
+        """Write a term's postings; returns its encoded W3TermInfo. `freqs` None: all 1.
+
+        Lengths are handled as Whoosh's length bytes throughout: byte_to_length is
+        increasing and length_to_byte inverts it, so the minimum and maximum bytes are
+        the bytes of the minimum and maximum lengths."""
         n = len(docs)
+        if n <= self.blocklimit and not self.comp and self.fixed in (0, 4):
+            return self._write_block(docs, freqs)
+        boost, fixed, lengths, comp = self.boost, self.fixed, self.lengths, self.comp
         parts = [WHOOSH3_HEADER_MAGIC]
         minlen: int | None = None
         maxlen = 0
@@ -305,7 +307,7 @@ class _PostingsWriter:
             end = min(n, start + self.blocklimit)
             ids = docs[start:end]
             k = end - start
-            dids = (ids[0], *map(sub, ids[1:], ids[:-1]))
+            dids = (ids[0], *map(sub, ids[1:], ids))
             vals: bytes | tuple[bytes, ...] | None
             weights: float | tuple[float, ...] | None
             if freqs is None:
@@ -331,31 +333,69 @@ class _PostingsWriter:
             data = dumps((dids, weights, vals), 2)
             if comp:
                 data = zlib.compress(data, comp)
-            bmin: int | None = None
-            bmax = 0
+            bmin = bmax = 0
             if lengths is not None:
-                bl: tuple[int, ...]
-                if k == 1:
-                    bl = (lengths[ids[0]],) if ids[0] < len(lengths) else (0,)
-                else:
-                    bl = itemgetter(*ids)(lengths) if ids[-1] < len(lengths) else tuple(
-                        lengths[d] if d < len(lengths) else 0 for d in ids)
-                nz = [x for x in bl if x] if 0 in bl else bl
+                nz = _nonzero(_block_lengths(lengths, ids))
                 if nz:
                     bmin, bmax = min(nz), max(nz)
                     minlen = bmin if minlen is None else min(minlen, bmin)
                     maxlen = max(maxlen, bmax)
             maxw = max(maxw, bmaxw)
-            info = dumps((k, ids[-1], bmaxw, comp, length_to_byte(bmin), length_to_byte(bmax)), 2)
+            info = dumps((k, ids[-1], bmaxw, comp, bmin, bmax), 2)
             size = len(info) + len(data)
             parts.append(pack_int(-size if end == n else size))
             parts.append(info)
             parts.append(data)
         buf = b"".join(parts)
         head = _TERMINFO.pack(0, (n if freqs is None else sum(freqs)) * boost, n,
-                              0 if minlen is None else length_to_byte(minlen),
-                              length_to_byte(maxlen), maxw, docs[0], docs[-1])
+                              minlen or 0, maxlen, maxw, docs[0], docs[-1])
         return head + pack_long(self._emit(buf)) + pack_int(len(buf))
+
+    def _write_block(self, ids: list[int], freqs: list[int] | None) -> bytes:
+        """write() for postings that fit one uncompressed block (most terms): the same bytes."""
+        boost, fixed, lengths = self.boost, self.fixed, self.lengths
+        k = len(ids)
+        dids = (ids[0], *map(sub, ids[1:], ids))
+        vals: bytes | None
+        weights: float | tuple[float, ...] | None
+        if freqs is None:
+            bmaxw = boost
+            weights = None if bmaxw == 1.0 else bmaxw
+            vals = None if fixed == 0 else _ones(k)
+            total = k * boost
+        else:
+            top, low = max(freqs), min(freqs)
+            bmaxw = top * boost
+            if bmaxw == 1.0 and low == top:
+                weights = None
+            elif low == top:
+                weights = bmaxw
+            else:
+                weights = tuple([f * boost for f in freqs])
+            vals = None if fixed == 0 else struct.pack(f"!{k}I", *freqs)
+            total = sum(freqs) * boost
+        data = dumps((dids, weights, vals), 2)
+        bmin = bmax = 0
+        if lengths is not None:
+            nz = _nonzero(_block_lengths(lengths, ids))
+            if nz:
+                bmin, bmax = min(nz), max(nz)
+        info = dumps((k, ids[-1], bmaxw, 0, bmin, bmax), 2)
+        size = len(info) + len(data)
+        buf = b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-size), info, data))
+        head = _TERMINFO.pack(0, total, k, bmin, bmax, max(0.0, bmaxw), ids[0], ids[-1])
+        return head + pack_long(self._emit(buf)) + pack_int(len(buf))
+
+
+def _block_lengths(lengths: array, ids: list[int]) -> tuple[int, ...]:
+    """The length bytes of documents `ids` (0 past the end of the column)."""
+    if ids[-1] < len(lengths):
+        return itemgetter(*ids)(lengths) if len(ids) > 1 else (lengths[ids[0]],)
+    return tuple(lengths[d] if d < len(lengths) else 0 for d in ids)
+
+
+def _nonzero(bl: tuple[int, ...]) -> tuple[int, ...] | list[int]:
+    return [x for x in bl if x] if 0 in bl else bl
 
 
 def _add_ordered(hw, keys: list[bytes], values: list[bytes]) -> None:
