@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
@@ -112,6 +113,10 @@ class _NewRows:
     ts: str
     seq: int
 
+    @functools.cached_property
+    def _sources(self) -> str:
+        return _json_list([self.source])
+
     def row(self, pid: str, rec: Record, analysis: Analysis) -> dict[str, Any]:
         plain, method, derived, code = analysis
         title = " ".join((rec.title or "").split())
@@ -122,13 +127,17 @@ class _NewRows:
             "title_source": str(TitleSource.IMPORTED if title else TitleSource.DERIVED),
             "derived_title": title or derived, "abstract": rec.abstract,
             "abstract_text": plain, "venue": rec.venue or "",
-            "year": rec.year, "authors": json.dumps(rec.authors, ensure_ascii=False),
-            "links": json.dumps(links, ensure_ascii=False),
-            "code_links": json.dumps(code, ensure_ascii=False), "method": method,
+            "year": rec.year, "authors": _json_list(rec.authors),
+            "links": _json_list(links), "code_links": _json_list(code), "method": method,
             "collection": self.collection or rec.venue or self.stem,
-            "sources": json.dumps([self.source], ensure_ascii=False), "added_at": self.ts,
+            "sources": self._sources, "added_at": self.ts,
             "updated_at": self.ts, "read": 0, "starred": 0, "seq": self.seq,
         }
+
+
+def _json_list(items: list[str]) -> str:
+    # Most imported papers have no authors, links or code: skip the encoder for those.
+    return json.dumps(items, ensure_ascii=False) if items else "[]"
 
 
 def prepare_new(payload: tuple[_NewRows, list[tuple[str, Record]]]) -> tuple[list[dict], list[dict]]:
