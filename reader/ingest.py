@@ -30,6 +30,8 @@ class ParallelIndex(Protocol):
 
     def map(self, payloads: Iterable[Any]) -> Iterator[Any]: ...
 
+    def cancel(self) -> None: ...
+
 
 StartIndex = Callable[[Callable[[Any], tuple[Any, list[dict]]]], ParallelIndex | None]
 
@@ -48,6 +50,14 @@ def store_parsed(
     source = Path(parsed.path).name
     collection = (parsed.collection or "").strip()
     seen: set[str] = set()
+    start = start_index if len(parsed.records) >= PARALLEL_MIN and not any(
+        r.backup for r in parsed.records) else None
+    workers = None
+    if start is not None and q.count(conn) == 0:
+        # Into an empty library every record is new: start the workers now, so their
+        # start-up (~0.7 s) overlaps the id computation below.
+        workers = start(prepare_new)
+        start = None  # tried
     by_id = [(paper_id_for(r.abstract), r) for r in parsed.records]
     existing = q.existing_ids(conn, [pid for pid, _ in by_id])
     rows: list[dict[str, Any]] = []
@@ -59,9 +69,11 @@ def store_parsed(
     for i, (pid, rec) in enumerate(by_id):
         if pid not in existing and pid not in fresh and not rec.backup:
             fresh[pid] = i
-    workers = None
-    if start_index is not None and len(fresh) >= PARALLEL_MIN and not any(r.backup for r in parsed.records):
-        workers = start_index(prepare_new)
+    if workers is not None and len(fresh) < PARALLEL_MIN:  # mostly duplicates after all
+        workers.cancel()
+        workers = None
+    elif start is not None and len(fresh) >= PARALLEL_MIN:
+        workers = start(prepare_new)
     if workers is not None:
         items = [(pid, by_id[i][1]) for pid, i in fresh.items()]
         jobs = ((new, items[i:i + _JOB]) for i in range(0, len(items), _JOB))
