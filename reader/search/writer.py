@@ -240,21 +240,27 @@ class BulkWriter(SegmentWriter):
                 for n in [t for t in terms if type(t) is int]:
                     terms[bucket_term(n)] = terms.pop(n)
             writer = _PostingsWriter(fw._postfile, field, lengths, blocklimit, comp)
-            keys: list[bytes] = []
-            infos: list[bytes] = []
-            write, write_one = writer.write, writer.write_one
-            pairs = getattr(field, "pairs", False)  # postings: docnums (frequency 1)
-            for t in sorted(terms):
-                packed = terms[t]
-                btext = t.encode("utf-8") if isinstance(t, str) else t
-                keys.append(prefix + btext)
-                if len(packed) == 1 and not values:  # most terms: one posting
-                    infos.append(write_one(packed[0] << 8 | 1 if pairs else packed[0]))
-                elif pairs:
-                    infos.append(write(packed, None, None))
-                else:
-                    infos.append(write(list(map(rshift, packed, _EIGHT)),
-                                       list(map(and_, packed, _LOW)), values.get(btext)))
+            write, write_one, block = writer.write, writer.write_one, writer.write_block
+            order = sorted(terms)
+            postings = list(map(terms.__getitem__, order))
+            del terms
+            btexts = [t.encode("utf-8") if type(t) is str else t for t in order]
+            keys = list(map(prefix.__add__, btexts))
+            infos: list[bytes]
+            if values:  # postings with values of their own (no Reader field has them)
+                infos = [write(list(map(rshift, p, _EIGHT)), list(map(and_, p, _LOW)),
+                               values.get(b)) for p, b in zip(postings, btexts, strict=True)]
+            elif getattr(field, "pairs", False):  # postings: docnums (frequency 1)
+                infos = [write_one(p[0] << 8 | 1) if len(p) == 1 else
+                         block(p, None) if len(p) <= blocklimit else write(p, None, None)
+                         for p in postings]
+            else:  # most terms have one posting; most others fit one block
+                infos = [write_one(p[0]) if len(p) == 1 else
+                         block(list(map(rshift, p, _EIGHT)), list(map(and_, p, _LOW)))
+                         if len(p) <= blocklimit else
+                         write(list(map(rshift, p, _EIGHT)), list(map(and_, p, _LOW)), None)
+                         for p in postings]
+            del postings
             writer.flush()
             _add_ordered(fw._tindex, keys, infos)
         fw.close()
@@ -312,7 +318,7 @@ class _PostingsWriter:
         the bytes of the minimum and maximum lengths."""
         n = len(docs)
         if n <= self.blocklimit and not self.comp and self.fixed in (0, 4):
-            return self._write_block(docs, freqs)
+            return self.write_block(docs, freqs)  # the common case
         boost, fixed, lengths, comp = self.boost, self.fixed, self.lengths, self.comp
         parts = [WHOOSH3_HEADER_MAGIC]
         minlen: int | None = None
@@ -366,8 +372,11 @@ class _PostingsWriter:
                               minlen or 0, maxlen, maxw, docs[0], docs[-1])
         return head + pack_long(self._emit(buf)) + pack_int(len(buf))
 
-    def _write_block(self, ids: Sequence[int], freqs: Sequence[int] | None) -> bytes:
-        """write() for postings that fit one uncompressed block (most terms): the same bytes."""
+    def write_block(self, ids: Sequence[int], freqs: Sequence[int] | None) -> bytes:
+        """write() for postings that fit one uncompressed block (most terms): the same bytes.
+        Other fields and compressed blocks go through write()."""
+        if self.comp or self.fixed not in (0, 4):
+            return self.write(ids, freqs, None)
         boost, fixed, lengths = self.boost, self.fixed, self.lengths
         k = len(ids)
         dids = (ids[0], *map(sub, ids[1:], ids))
