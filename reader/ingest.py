@@ -52,35 +52,40 @@ def store_parsed(
     seen: set[str] = set()
     start = start_index if len(parsed.records) >= PARALLEL_MIN and not any(
         r.backup for r in parsed.records) else None
-    workers = None
-    if start is not None and q.count(conn) == 0:
-        # Into an empty library every record is new: start the workers now, so their
-        # start-up (~0.7 s) overlaps the id computation below.
-        workers = start(prepare_new)
-        start = None  # tried
-    by_id = [(paper_id_for(r.abstract), r) for r in parsed.records]
-    existing = q.existing_ids(conn, [pid for pid, _ in by_id])
     rows: list[dict[str, Any]] = []
     backups: list[Paper] = []
     dup_ids: list[str] = []
-    ts = q.now_iso()
-    new = _NewRows(source, collection, Path(parsed.path).stem, ts, seq)
+    new = _NewRows(source, collection, Path(parsed.path).stem, q.now_iso(), seq)
+    by_id: list[tuple[str, Record]] = []
     fresh: dict[str, int] = {}
-    for i, (pid, rec) in enumerate(by_id):
-        if pid not in existing and pid not in fresh and not rec.backup:
-            fresh[pid] = i
-    if workers is not None and len(fresh) < PARALLEL_MIN:  # mostly duplicates after all
-        workers.cancel()
-        workers = None
-    elif start is not None and len(fresh) >= PARALLEL_MIN:
-        workers = start(prepare_new)
+    existing: set[str] = set()
+    workers = start(prepare_new) if start is not None and q.count(conn) == 0 else None
     if workers is not None:
+        # Into an empty library every record is new but for repeats within the file: the
+        # ids are computed a job at a time as the workers take the jobs, so that work (and
+        # the workers' start-up) overlaps theirs instead of coming first.
+        jobs: Iterable[Any] = _fresh_jobs(parsed.records, new, by_id, fresh)
+
+        def total() -> int:  # the records not known to be repeats yet
+            return len(parsed.records) - (len(by_id) - len(fresh))
+    else:
+        by_id = [(paper_id_for(r.abstract), r) for r in parsed.records]
+        existing = q.existing_ids(conn, [pid for pid, _ in by_id])
+        for i, (pid, rec) in enumerate(by_id):
+            if pid not in existing and pid not in fresh and not rec.backup:
+                fresh[pid] = i
+        if start is not None and len(fresh) >= PARALLEL_MIN:
+            workers = start(prepare_new)
         items = [(pid, by_id[i][1]) for pid, i in fresh.items()]
         jobs = ((new, items[i:i + _JOB]) for i in range(0, len(items), _JOB))
+
+        def total() -> int:
+            return len(items)
+    if workers is not None:
         for part in workers.map(jobs):
             q.insert_rows(conn, part)
             rows.extend(part)
-            progress(len(rows), len(items))
+            progress(len(rows), total())
         summary.duplicates = len(by_id) - len(rows)
         dup_ids = [pid for pid, _ in by_id if pid in existing]
     else:
@@ -145,6 +150,22 @@ class _NewRows:
             "sources": self._sources, "added_at": self.ts,
             "updated_at": self.ts, "read": 0, "starred": 0, "seq": self.seq,
         }
+
+
+def _fresh_jobs(records: list[Record], new: _NewRows, by_id: list[tuple[str, Record]],
+                fresh: dict[str, int]) -> Iterator[tuple[_NewRows, list[tuple[str, Record]]]]:
+    """Worker jobs of the records not seen before in the file, computing ids as it goes
+    (into `by_id` and `fresh`, as store_parsed does at once for a library with papers)."""
+    for start in range(0, len(records), _JOB):
+        items = []
+        for rec in records[start:start + _JOB]:
+            pid = paper_id_for(rec.abstract)
+            if pid not in fresh:
+                fresh[pid] = len(by_id)
+                items.append((pid, rec))
+            by_id.append((pid, rec))
+        if items:
+            yield new, items
 
 
 def _json_list(items: list[str]) -> str:
