@@ -31,6 +31,9 @@ from reader.search.schema import (
 # level 3 cost ~35 µs per document (a tenth of a bulk build's flush), level 0 ~4 µs; any
 # level reads back the same, and the segment grows by ~0.5 KB per document.
 STORED_LEVEL = 0
+# Field length -> Whoosh's length byte for the usual lengths (length_to_byte bisects per call).
+_LENGTHS_CACHED = 4096
+_LENGTH_BYTE = bytes(map(length_to_byte, range(_LENGTHS_CACHED)))
 _TERMINFO = struct.Struct("!BfIBBfII")  # W3TermInfo's header
 _FMAX = repeat(255)  # frequencies are kept in 8 bits (a word 255+ times in one field: capped)
 _EIGHT = repeat(8)
@@ -104,7 +107,8 @@ class BulkWriter(SegmentWriter):
                     i = docnum - self.docbase
                     if len(col) < i:
                         col.extend(bytes(i - len(col)))
-                    col.append(length_to_byte(length))
+                    col.append(_LENGTH_BYTE[length] if length < _LENGTHS_CACHED
+                               else length_to_byte(length))
                     self._totals[fieldname] += length
             if keep:
                 stored[fieldname] = value
