@@ -126,7 +126,7 @@ def _names_ok(value: Any) -> bool:
     return False
 
 
-def _firsts(data: Mapping[str, Any], present: set[str]) -> dict[str, Any]:
+def _firsts(data: Mapping[str, Any], present: frozenset[str]) -> dict[str, Any]:
     """Each field's first non-empty value among its aliases, looking only at the keys
     `present` in data."""
     found: dict[str, tuple[int, Any]] = {}
