@@ -5,8 +5,8 @@ from __future__ import annotations
 import struct
 import zlib
 from array import array
-from collections import Counter, defaultdict, deque
-from collections.abc import Sequence
+from collections import Counter, _count_elements, defaultdict, deque  # type: ignore[attr-defined]
+from collections.abc import Iterable, Sequence
 from functools import partial
 from itertools import chain, islice, repeat
 from operator import and_, itemgetter, lt, or_, rshift, sub
@@ -22,6 +22,7 @@ from reader.search.schema import (
     PAIR_BUCKETS,
     PAIR_SAMPLE_DOCS,
     PAIR_SAMPLE_MIN_DF,
+    FastText,
     analyze,
     bigrams,
     bucket_term,
@@ -136,15 +137,23 @@ class BulkWriter(SegmentWriter):
         if hasattr(field, "terms") and isinstance(value, str):
             if field.pairs:
                 return self._index_pairs(fieldname, field, value, docnum)
-            counts = field.terms(value)
+            counts: dict[str, int]
+            if isinstance(field, FastText):  # FastText.terms without Counter's Python layer
+                words = analyze(value, field.stemmed)
+                counts = {}
+                _count_elements(counts, words)
+                length = len(words)
+            else:
+                counts = field.terms(value)
+                length = sum(counts.values())
             # Postings are docnum<<8|freq; appended by C-level map calls (no Python loop
             # per posting, which was most of the indexing time).
-            freqs = counts.values()
-            if max(freqs, default=0) > 255:
+            freqs: Iterable[int] = counts.values()
+            if length > 255 and max(freqs) > 255:
                 freqs = map(min, freqs, _FMAX)
             _consume(map(_append, map(terms.__getitem__, counts),
                          map(or_, repeat(docnum << 8), freqs)))
-            return counts.total()
+            return length
         fixed = field.format.fixed_value_size()
         values = None
         if fixed is None or fixed < 0:
