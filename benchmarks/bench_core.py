@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sqlite3
 import statistics
@@ -26,19 +27,29 @@ from reader.services import Library  # noqa: E402
 CORPUS = ROOT.parent / "shared" / "corpora" / "ml_conference_corpus" / "papers.jsonl"
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the index workers): on a
+    shared machine steadier than wall time."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def _import_once(src: Path, workdir: Path):
     """A fresh library in workdir with src imported and indexed; (library, n, store s, total s)."""
     if workdir.exists():
         shutil.rmtree(workdir)
     lib = Library.open(workdir, seed_if_empty=False)
+    c0 = _cpu()
     t0 = time.perf_counter()
     [summary] = lib.import_files([src], index=False)  # big files are indexed alongside
     t_store = time.perf_counter() - t0
     lib.sync_index()  # whatever is left (small files: everything)
     total = time.perf_counter() - t0
+    cpu = _cpu() - c0
     print(f"records: {summary.new} new, {summary.duplicates} duplicates, {len(summary.skipped)} "
           f"skipped; import_files {t_store:.1f} s (listable), + sync {total - t_store:.1f} s: "
-          f"{summary.new / total:,.0f} abstracts/s stored and searchable")
+          f"{summary.new / total:,.0f} abstracts/s stored and searchable; CPU {cpu:.1f} s "
+          f"(index workers included; load average {os.getloadavg()[0]:.1f})")
     return lib, summary.new, total
 
 

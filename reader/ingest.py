@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
@@ -29,6 +30,8 @@ class ParallelIndex(Protocol):
 
     def map(self, payloads: Iterable[Any]) -> Iterator[Any]: ...
 
+    def cancel(self) -> None: ...
+
 
 StartIndex = Callable[[Callable[[Any], tuple[Any, list[dict]]]], ParallelIndex | None]
 
@@ -47,27 +50,42 @@ def store_parsed(
     source = Path(parsed.path).name
     collection = (parsed.collection or "").strip()
     seen: set[str] = set()
-    by_id = [(paper_id_for(r.abstract), r) for r in parsed.records]
-    existing = q.existing_ids(conn, [pid for pid, _ in by_id])
+    start = start_index if len(parsed.records) >= PARALLEL_MIN and not any(
+        r.backup for r in parsed.records) else None
     rows: list[dict[str, Any]] = []
     backups: list[Paper] = []
     dup_ids: list[str] = []
-    ts = q.now_iso()
-    new = _NewRows(source, collection, Path(parsed.path).stem, ts, seq)
+    new = _NewRows(source, collection, Path(parsed.path).stem, q.now_iso(), seq)
+    by_id: list[tuple[str, Record]] = []
     fresh: dict[str, int] = {}
-    for i, (pid, rec) in enumerate(by_id):
-        if pid not in existing and pid not in fresh and not rec.backup:
-            fresh[pid] = i
-    workers = None
-    if start_index is not None and len(fresh) >= PARALLEL_MIN and not any(r.backup for r in parsed.records):
-        workers = start_index(prepare_new)
+    existing: set[str] = set()
+    workers = start(prepare_new) if start is not None and q.count(conn) == 0 else None
     if workers is not None:
+        # Into an empty library every record is new but for repeats within the file: the
+        # ids are computed a job at a time as the workers take the jobs, so that work (and
+        # the workers' start-up) overlaps theirs instead of coming first.
+        jobs: Iterable[Any] = _fresh_jobs(parsed.records, new, by_id, fresh)
+
+        def total() -> int:  # the records not known to be repeats yet
+            return len(parsed.records) - (len(by_id) - len(fresh))
+    else:
+        by_id = [(paper_id_for(r.abstract), r) for r in parsed.records]
+        existing = q.existing_ids(conn, [pid for pid, _ in by_id])
+        for i, (pid, rec) in enumerate(by_id):
+            if pid not in existing and pid not in fresh and not rec.backup:
+                fresh[pid] = i
+        if start is not None and len(fresh) >= PARALLEL_MIN:
+            workers = start(prepare_new)
         items = [(pid, by_id[i][1]) for pid, i in fresh.items()]
         jobs = ((new, items[i:i + _JOB]) for i in range(0, len(items), _JOB))
+
+        def total() -> int:
+            return len(items)
+    if workers is not None:
         for part in workers.map(jobs):
             q.insert_rows(conn, part)
             rows.extend(part)
-            progress(len(rows), len(items))
+            progress(len(rows), total())
         summary.duplicates = len(by_id) - len(rows)
         dup_ids = [pid for pid, _ in by_id if pid in existing]
     else:
@@ -112,6 +130,10 @@ class _NewRows:
     ts: str
     seq: int
 
+    @functools.cached_property
+    def _sources(self) -> str:
+        return _json_list([self.source])
+
     def row(self, pid: str, rec: Record, analysis: Analysis) -> dict[str, Any]:
         plain, method, derived, code = analysis
         title = " ".join((rec.title or "").split())
@@ -122,13 +144,33 @@ class _NewRows:
             "title_source": str(TitleSource.IMPORTED if title else TitleSource.DERIVED),
             "derived_title": title or derived, "abstract": rec.abstract,
             "abstract_text": plain, "venue": rec.venue or "",
-            "year": rec.year, "authors": json.dumps(rec.authors, ensure_ascii=False),
-            "links": json.dumps(links, ensure_ascii=False),
-            "code_links": json.dumps(code, ensure_ascii=False), "method": method,
+            "year": rec.year, "authors": _json_list(rec.authors),
+            "links": _json_list(links), "code_links": _json_list(code), "method": method,
             "collection": self.collection or rec.venue or self.stem,
-            "sources": json.dumps([self.source], ensure_ascii=False), "added_at": self.ts,
+            "sources": self._sources, "added_at": self.ts,
             "updated_at": self.ts, "read": 0, "starred": 0, "seq": self.seq,
         }
+
+
+def _fresh_jobs(records: list[Record], new: _NewRows, by_id: list[tuple[str, Record]],
+                fresh: dict[str, int]) -> Iterator[tuple[_NewRows, list[tuple[str, Record]]]]:
+    """Worker jobs of the records not seen before in the file, computing ids as it goes
+    (into `by_id` and `fresh`, as store_parsed does at once for a library with papers)."""
+    for start in range(0, len(records), _JOB):
+        items = []
+        for rec in records[start:start + _JOB]:
+            pid = paper_id_for(rec.abstract)
+            if pid not in fresh:
+                fresh[pid] = len(by_id)
+                items.append((pid, rec))
+            by_id.append((pid, rec))
+        if items:
+            yield new, items
+
+
+def _json_list(items: list[str]) -> str:
+    # Most imported papers have no authors, links or code: skip the encoder for those.
+    return json.dumps(items, ensure_ascii=False) if items else "[]"
 
 
 def prepare_new(payload: tuple[_NewRows, list[tuple[str, Record]]]) -> tuple[list[dict], list[dict]]:

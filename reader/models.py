@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-_WS = re.compile(r"\s+")
-
 
 def normalize_abstract(text: str) -> str:
     """The form of an abstract that identity is computed from: NFKC, casefolded, single spaces."""
-    return _WS.sub(" ", unicodedata.normalize("NFKC", text)).strip().casefold()
+    # The import computes this for every record. str.split() breaks at exactly the
+    # characters re's \s matches (str.isspace); every one of them but " " is unprintable,
+    # so printable text without double or outer spaces is already collapsed.
+    text = unicodedata.normalize("NFKC", text)
+    if not text.isprintable() or "  " in text or text[:1] == " " or text[-1:] == " ":
+        text = " ".join(text.split())
+    return text.casefold()
 
 
 def paper_id_for(abstract: str) -> str:

@@ -198,3 +198,28 @@ def test_write_between_store_and_index_commit_is_caught_up(tmp_path, parallel, m
         [s] = lib.import_files([_jsonl(tmp_path / "two.jsonl", 100, 40)], index=False)
         assert s.new == 40 and not lib.index_needs_sync()
         assert {h.id for h in lib.search("is:starred").hits} == {pid}
+
+
+def test_big_file_of_duplicates_into_an_empty_library(tmp_path, parallel, monkeypatch) -> None:
+    # Into an empty library the workers start before the ids are known and get the records
+    # as their ids are computed: each paper is stored and indexed once.
+    src = tmp_path / "dups.jsonl"
+    with src.open("w", encoding="utf-8") as f:
+        for i in range(40):
+            f.write(json.dumps({"abstract": _abstract(i % 5)}) + "\n")
+    started: list[object] = []
+    real = services.IndexUpkeep.start_bulk
+
+    def spy(self, *a, **k):
+        found = real(self, *a, **k)
+        started.append(found)
+        return found
+
+    monkeypatch.setattr(services.IndexUpkeep, "start_bulk", spy)
+    with Library.open(tmp_path / "a", seed_if_empty=False) as a:
+        [s] = a.import_files([src], index=False)
+        assert (s.new, s.duplicates, s.error) == (5, 35, None)
+        assert len(started) == 1 and started[0] is not None
+        assert _indexed_by_import(a) and a.index.doc_count == 5
+        assert len(_hits(a, "paper")) == 5
+        assert not list((a.index.index_dir).glob("*.tmp"))

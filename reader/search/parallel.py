@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
 import queue
@@ -32,6 +33,10 @@ def _worker(index_dir: str, options: dict[str, Any], jobs, results, me: int,
     goes back to the parent at once (so it can store it while we index `docs`)."""
     if parent is not None:
         watch_parent(parent)
+    # The build keeps millions of objects alive (terms, postings, stems) and makes no cycles
+    # to speak of: the collector's passes over them cost ~5% of a worker's time.
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
     try:
         ix = FileStorage(index_dir, supports_mmap=False).open_index()
         # _lk=False: the parent holds the index's write lock and commits our segment.

@@ -40,6 +40,11 @@ PAIR_BUCKETS = 1 << 12
 
 WORD_PATTERN = r"\w+(?:\.?\w+)*"  # Whoosh's default tokenizer pattern, without a capture group
 _WORD_RE = re.compile(WORD_PATTERN, re.UNICODE)
+# The same words found faster for indexing: without backtracking (a word run is followed by
+# a non-word character, so the optional dot can only ever match a real dot), and in
+# lowercased ASCII text (most abstracts once their LaTeX is converted) \w is [0-9_a-z].
+_FAST_WORD_RE = re.compile(r"\w++(?:\.\w++)*+")
+_ASCII_WORD_RE = re.compile(r"[0-9_a-z]++(?:\.[0-9_a-z]++)*+")
 _STOP = frozenset(STOP_WORDS)
 MAX_STEMMED = 40  # longer words are indexed and searched as they are
 BIGRAM_SUFFIX = "_bi"
@@ -124,7 +129,9 @@ def analyze(text: str, stemmed: bool = True) -> list[str]:
     if last[0] is text and last[1] is stemmed:
         return last[2]
     cache = _STEMS if stemmed else _FOLDED
-    terms = list(filter(None, map(cache.__getitem__, _WORD_RE.findall(text.lower()))))
+    low = text.lower()
+    words = (_ASCII_WORD_RE if low.isascii() else _FAST_WORD_RE).findall(low)
+    terms = list(filter(None, map(cache.__getitem__, words)))
     _last = (text, stemmed, terms)
     return terms
 

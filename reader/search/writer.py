@@ -5,7 +5,9 @@ from __future__ import annotations
 import struct
 import zlib
 from array import array
-from collections import Counter, defaultdict, deque
+from collections import Counter, _count_elements, defaultdict, deque  # type: ignore[attr-defined]
+from collections.abc import Iterable, Sequence
+from functools import partial
 from itertools import chain, islice, repeat
 from operator import and_, itemgetter, lt, or_, rshift, sub
 from pickle import dumps
@@ -13,18 +15,26 @@ from zlib import crc32
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, _lenfield
 from whoosh.system import pack_int, pack_long, pack_ushort
-from whoosh.util.numeric import byte_to_length, length_to_byte
+from whoosh.util.numeric import length_to_byte
 from whoosh.writing import SegmentWriter
 
 from reader.search.schema import (
     PAIR_BUCKETS,
     PAIR_SAMPLE_DOCS,
     PAIR_SAMPLE_MIN_DF,
+    FastText,
     analyze,
     bigrams,
     bucket_term,
 )
 
+# Stored fields (the abstract, mostly) are written as deflate's "stored" blocks: Whoosh's
+# level 3 cost ~35 µs per document (a tenth of a bulk build's flush), level 0 ~4 µs; any
+# level reads back the same, and the segment grows by ~0.5 KB per document.
+STORED_LEVEL = 0
+# Field length -> Whoosh's length byte for the usual lengths (length_to_byte bisects per call).
+_LENGTHS_CACHED = 4096
+_LENGTH_BYTE = bytes(map(length_to_byte, range(_LENGTHS_CACHED)))
 _TERMINFO = struct.Struct("!BfIBBfII")  # W3TermInfo's header
 _FMAX = repeat(255)  # frequencies are kept in 8 bits (a word 255+ times in one field: capped)
 _EIGHT = repeat(8)
@@ -35,6 +45,12 @@ _ONES = [struct.pack(f"!{k}I", *([1] * k)) for k in range(129)]  # k frequencies
 
 def _ones(k: int) -> bytes:
     return _ONES[k] if k < len(_ONES) else struct.pack(f"!{k}I", *([1] * k))
+
+
+# A term's postings: docnum << 8 | freq (pair fields: docnum) as C ints, 4 bytes each; a
+# list of int objects took ~9x the memory and its appends were ~25% slower.
+_postings = partial(array, "I")
+_append = array.append
 
 
 def _consume(it) -> None:
@@ -53,7 +69,7 @@ class BulkWriter(SegmentWriter):
     def __init__(self, ix, **kwargs) -> None:
         super().__init__(ix, **kwargs)
         self.pool.cleanup()  # the default pool's temp files: unused
-        # fieldname -> term (str for Fast* fields, else bytes) -> [docnum << 8 | freq]
+        # fieldname -> term (str for Fast* fields, else bytes) -> postings (array of docnum << 8 | freq)
         self._terms: dict[str, defaultdict] = {}
         # Encoded posting values of fields whose format has no fixed size (positions).
         self._values: dict[str, dict[bytes, list[bytes]]] = {}
@@ -62,61 +78,82 @@ class BulkWriter(SegmentWriter):
         # Pair fields: the first documents' pairs until the frequent ones are known.
         self._sample: dict[str, list[tuple[int, list[str]]]] = {}
         self._frequent: dict[str, set[str]] = {}
+        self._plan: dict[str, tuple] = {}  # fieldname -> (field, indexed, scorable, stored, column)
+        self._stored: list[dict] = []  # stored fields per document
+        self._colvalues: dict[str, tuple] = {}  # fieldname -> (column, [(docnum, value)])
 
     def add_document(self, **fields) -> None:
         self._check_state()
-        schema = self.schema
-        pdw = self.perdocwriter
         docnum = self.docnum
-        pdw.start_doc(docnum)
-        try:
-            for fieldname in sorted(fields):
-                value = fields[fieldname]
-                if value is None:
-                    continue
-                field = schema[fieldname]
-                if field.indexed:
-                    length = self._index_field(fieldname, field, value, docnum)
-                    if length and field.scorable:
-                        # Length bytes are kept here and written as columns at flush
-                        # (Whoosh writes each through its column writer, per document).
-                        col = self._lengths.get(fieldname)
-                        if col is None:
-                            col = self._lengths[fieldname] = array("B")
-                            self._totals[fieldname] = 0
-                        i = docnum - self.docbase
-                        if len(col) < i:
-                            col.extend(bytes(i - len(col)))
-                        col.append(length_to_byte(length))
-                        self._totals[fieldname] += length
-                if field.stored:
-                    pdw.add_field(fieldname, field, value, 0)
-                column = field.column_type
-                if column:
-                    pdw.add_column_value(fieldname, column, field.to_column_value(value))
-        except Exception:
-            pdw.cancel_doc()
-            raise
-        pdw.finish_doc()
+        plan = self._plan
+        stored: dict = {}
+        columns: list = []
+        for fieldname in sorted(fields):
+            value = fields[fieldname]
+            if value is None:
+                continue
+            how = plan.get(fieldname)
+            if how is None:
+                how = plan[fieldname] = self._plan_for(fieldname)
+            field, indexed, scorable, keep, column = how
+            if indexed:
+                length = self._index_field(fieldname, field, value, docnum)
+                if length and scorable:
+                    # Length bytes are kept here and written as columns at flush
+                    # (Whoosh writes each through its column writer, per document).
+                    col = self._lengths.get(fieldname)
+                    if col is None:
+                        col = self._lengths[fieldname] = array("B")
+                        self._totals[fieldname] = 0
+                    i = docnum - self.docbase
+                    if len(col) < i:
+                        col.extend(bytes(i - len(col)))
+                    col.append(_LENGTH_BYTE[length] if length < _LENGTHS_CACHED
+                               else length_to_byte(length))
+                    self._totals[fieldname] += length
+            if keep:
+                stored[fieldname] = value
+            if column:
+                columns.append((fieldname, column, field.to_column_value(value)))
+        # Stored fields and column values are written at flush, like the lengths (Whoosh's
+        # per-document writer costs several Python calls per value).
+        self._stored.append(stored)
+        for fieldname, column, cvalue in columns:
+            vals = self._colvalues.get(fieldname)
+            if vals is None:
+                vals = self._colvalues[fieldname] = (column, [])
+            vals[1].append((docnum, cvalue))
         self._added = True
         self.docnum += 1
+
+    def _plan_for(self, fieldname: str) -> tuple:
+        field = self.schema[fieldname]
+        return field, field.indexed, field.scorable, field.stored, field.column_type
 
     def _index_field(self, fieldname: str, field, value, docnum: int) -> int:
         terms = self._terms.get(fieldname)
         if terms is None:
-            terms = self._terms[fieldname] = defaultdict(list)
+            terms = self._terms[fieldname] = defaultdict(_postings)
         if hasattr(field, "terms") and isinstance(value, str):
             if field.pairs:
                 return self._index_pairs(fieldname, field, value, docnum)
-            counts = field.terms(value)
+            counts: dict[str, int]
+            if isinstance(field, FastText):  # FastText.terms without Counter's Python layer
+                words = analyze(value, field.stemmed)
+                counts = {}
+                _count_elements(counts, words)
+                length = len(words)
+            else:
+                counts = field.terms(value)
+                length = sum(counts.values())
             # Postings are docnum<<8|freq; appended by C-level map calls (no Python loop
             # per posting, which was most of the indexing time).
-            freqs = counts.values()
-            if max(freqs, default=0) > 255:
+            freqs: Iterable[int] = counts.values()
+            if length > 255 and max(freqs) > 255:
                 freqs = map(min, freqs, _FMAX)
-            _consume(map(list.append, map(terms.__getitem__, counts),
+            _consume(map(_append, map(terms.__getitem__, counts),
                          map(or_, repeat(docnum << 8), freqs)))
-            return counts.total()
+            return length
         fixed = field.format.fixed_value_size()
         values = None
         if fixed is None or fixed < 0:
@@ -161,13 +198,29 @@ class BulkWriter(SegmentWriter):
         rare -= frequent
         hashed = set(map(and_, map(crc32, map(str.encode, rare)), repeat(PAIR_BUCKETS - 1)))
         one = repeat(docnum)
-        _consume(map(list.append, map(terms.__getitem__, exact), one))
-        _consume(map(list.append, map(terms.__getitem__, hashed), one))
+        _consume(map(_append, map(terms.__getitem__, exact), one))
+        _consume(map(_append, map(terms.__getitem__, hashed), one))
 
-    def _write_lengths(self) -> None:
-        """The length columns and totals W3PerDocWriter.add_field would have written: a
-        column's bytes end at its last non-zero one (zero is the default)."""
+    def _write_perdoc(self) -> None:
+        """What W3PerDocWriter would have written document by document: stored fields,
+        column values and the length columns and totals (a length column's bytes end at
+        its last non-zero one: zero is the default)."""
         pdw = self.perdocwriter
+        pdw._doccount = self.docnum - self.docbase
+        stored = pdw._get_column("_stored")  # pickles, then deflates (CompressedBytesColumn)
+        stored._child._level = STORED_LEVEL
+        add = stored.add
+        for docnum, stored in enumerate(self._stored, self.docbase):
+            if stored:
+                add(docnum, stored)
+        self._stored = []
+        for fieldname, (column, values) in self._colvalues.items():
+            if not pdw._has_column(fieldname):
+                pdw._create_column(fieldname, column)
+            add = pdw._get_column(fieldname).add
+            for docnum, value in values:
+                add(docnum, value)
+        self._colvalues = {}
         for fieldname, col in self._lengths.items():
             name = _lenfield(fieldname)
             pdw._create_column(name, LENGTHS_COLUMN)
@@ -180,7 +233,7 @@ class BulkWriter(SegmentWriter):
     def _flush_segment(self) -> None:
         for fieldname in list(self._sample):
             self._decide_pairs(fieldname)
-        self._write_lengths()
+        self._write_perdoc()
         self.perdocwriter.close()
         fw = self.fieldwriter
         codec = self.codec
@@ -193,29 +246,34 @@ class BulkWriter(SegmentWriter):
             fieldmap[fieldname] = fid = len(fieldmap)
             prefix = pack_ushort(fid)
             lengths = None
-            if field.scorable and fieldname in self._lengths:  # rounded lengths
-                lengths = array("I", map(byte_to_length, self._lengths[fieldname]))
+            if field.scorable and fieldname in self._lengths:  # length bytes per document
+                lengths = self._lengths[fieldname]
             values = self._values.get(fieldname, {})
             if getattr(field, "pairs", False):  # bucket numbers -> their terms
                 for n in [t for t in terms if type(t) is int]:
                     terms[bucket_term(n)] = terms.pop(n)
             writer = _PostingsWriter(fw._postfile, field, lengths, blocklimit, comp)
-            keys: list[bytes] = []
-            infos: list[bytes] = []
-            write, write_one = writer.write, writer.write_one
-            pairs = getattr(field, "pairs", False)  # postings: docnums (frequency 1)
-            for t in sorted(terms):
-                packed = terms[t]
-                btext = t.encode("utf-8") if isinstance(t, str) else t
-                keys.append(prefix + btext)
-                if len(packed) == 1 and not values:  # most terms: one posting
-                    infos.append(write_one(packed[0] << 8 | 1 if pairs else packed[0]))
-                elif pairs:
-                    infos.append(write(array("I", packed), None, None))
-                else:
-                    docs = array("I", map(rshift, packed, _EIGHT))
-                    freqs = array("I", map(and_, packed, _LOW))
-                    infos.append(write(docs, freqs, values.get(btext)))
+            write, write_one, block = writer.write, writer.write_one, writer.write_block
+            order = sorted(terms)
+            postings = list(map(terms.__getitem__, order))
+            del terms
+            btexts = [t.encode("utf-8") if type(t) is str else t for t in order]
+            keys = list(map(prefix.__add__, btexts))
+            infos: list[bytes]
+            if values:  # postings with values of their own (no Reader field has them)
+                infos = [write(list(map(rshift, p, _EIGHT)), list(map(and_, p, _LOW)),
+                               values.get(b)) for p, b in zip(postings, btexts, strict=True)]
+            elif getattr(field, "pairs", False):  # postings: docnums (frequency 1)
+                infos = [write_one(p[0] << 8 | 1) if len(p) == 1 else
+                         block(p, None) if len(p) <= blocklimit else write(p, None, None)
+                         for p in postings]
+            else:  # most terms have one posting; most others fit one block
+                infos = [write_one(p[0]) if len(p) == 1 else
+                         block(list(map(rshift, p, _EIGHT)), list(map(and_, p, _LOW)))
+                         if len(p) <= blocklimit else
+                         write(list(map(rshift, p, _EIGHT)), list(map(and_, p, _LOW)), None)
+                         for p in postings]
+            del postings
             writer.flush()
             _add_ordered(fw._tindex, keys, infos)
         fw.close()
@@ -258,19 +316,23 @@ class _PostingsWriter:
         data = dumps(((d,), None if w == 1.0 else w, vals), 2)
         if comp:
             data = zlib.compress(data, comp)
-        bl = 0
-        if lengths is not None and d < len(lengths):
-            bl = lengths[d]
-        lb = length_to_byte(bl) if bl else 0
+        lb = lengths[d] if lengths is not None and d < len(lengths) else 0
         info = dumps((1, d, w, comp, lb, lb), 2)
         buf = b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-(len(info) + len(data))), info, data))
         head = _TERMINFO.pack(0, f * boost, 1, lb, lb, max(0.0, w), d, d)
         return head + pack_long(self._emit(buf)) + pack_int(len(buf))
 
-    def write(self, docs: array, freqs: array | None, values: list[bytes] | None) -> bytes:
-        """Write a term's postings; returns its encoded W3TermInfo. `freqs` None: all 1."""
-        boost, fixed, lengths, comp = self.boost, self.fixed, self.lengths, self.comp
+    def write(self, docs: Sequence[int], freqs: Sequence[int] | None,
+              values: list[bytes] | None) -> bytes:
+        """Write a term's postings; returns its encoded W3TermInfo. `freqs` None: all 1.
+
+        Lengths are handled as Whoosh's length bytes throughout: byte_to_length is
+        increasing and length_to_byte inverts it, so the minimum and maximum bytes are
+        the bytes of the minimum and maximum lengths."""
         n = len(docs)
+        if n <= self.blocklimit and not self.comp and self.fixed in (0, 4):
+            return self.write_block(docs, freqs)  # the common case
+        boost, fixed, lengths, comp = self.boost, self.fixed, self.lengths, self.comp
         parts = [WHOOSH3_HEADER_MAGIC]
         minlen: int | None = None
         maxlen = 0
@@ -279,7 +341,7 @@ class _PostingsWriter:
             end = min(n, start + self.blocklimit)
             ids = docs[start:end]
             k = end - start
-            dids = (ids[0], *map(sub, ids[1:], ids[:-1]))
+            dids = (ids[0], *map(sub, ids[1:], ids))
             vals: bytes | tuple[bytes, ...] | None
             weights: float | tuple[float, ...] | None
             if freqs is None:
@@ -305,31 +367,72 @@ class _PostingsWriter:
             data = dumps((dids, weights, vals), 2)
             if comp:
                 data = zlib.compress(data, comp)
-            bmin: int | None = None
-            bmax = 0
+            bmin = bmax = 0
             if lengths is not None:
-                bl: tuple[int, ...]
-                if k == 1:
-                    bl = (lengths[ids[0]],) if ids[0] < len(lengths) else (0,)
-                else:
-                    bl = itemgetter(*ids)(lengths) if ids[-1] < len(lengths) else tuple(
-                        lengths[d] if d < len(lengths) else 0 for d in ids)
-                nz = [x for x in bl if x] if 0 in bl else bl
+                nz = _nonzero(_block_lengths(lengths, ids))
                 if nz:
                     bmin, bmax = min(nz), max(nz)
                     minlen = bmin if minlen is None else min(minlen, bmin)
                     maxlen = max(maxlen, bmax)
             maxw = max(maxw, bmaxw)
-            info = dumps((k, ids[-1], bmaxw, comp, length_to_byte(bmin), length_to_byte(bmax)), 2)
+            info = dumps((k, ids[-1], bmaxw, comp, bmin, bmax), 2)
             size = len(info) + len(data)
             parts.append(pack_int(-size if end == n else size))
             parts.append(info)
             parts.append(data)
         buf = b"".join(parts)
         head = _TERMINFO.pack(0, (n if freqs is None else sum(freqs)) * boost, n,
-                              0 if minlen is None else length_to_byte(minlen),
-                              length_to_byte(maxlen), maxw, docs[0], docs[-1])
+                              minlen or 0, maxlen, maxw, docs[0], docs[-1])
         return head + pack_long(self._emit(buf)) + pack_int(len(buf))
+
+    def write_block(self, ids: Sequence[int], freqs: Sequence[int] | None) -> bytes:
+        """write() for postings that fit one uncompressed block (most terms): the same bytes.
+        Other fields and compressed blocks go through write()."""
+        if self.comp or self.fixed not in (0, 4):
+            return self.write(ids, freqs, None)
+        boost, fixed, lengths = self.boost, self.fixed, self.lengths
+        k = len(ids)
+        dids = (ids[0], *map(sub, ids[1:], ids))
+        vals: bytes | None
+        weights: float | tuple[float, ...] | None
+        if freqs is None:
+            bmaxw = boost
+            weights = None if bmaxw == 1.0 else bmaxw
+            vals = None if fixed == 0 else _ones(k)
+            total = k * boost
+        else:
+            top, low = max(freqs), min(freqs)
+            bmaxw = top * boost
+            if bmaxw == 1.0 and low == top:
+                weights = None
+            elif low == top:
+                weights = bmaxw
+            else:
+                weights = tuple([f * boost for f in freqs])
+            vals = None if fixed == 0 else struct.pack(f"!{k}I", *freqs)
+            total = sum(freqs) * boost
+        data = dumps((dids, weights, vals), 2)
+        bmin = bmax = 0
+        if lengths is not None:
+            nz = _nonzero(_block_lengths(lengths, ids))
+            if nz:
+                bmin, bmax = min(nz), max(nz)
+        info = dumps((k, ids[-1], bmaxw, 0, bmin, bmax), 2)
+        size = len(info) + len(data)
+        buf = b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-size), info, data))
+        head = _TERMINFO.pack(0, total, k, bmin, bmax, max(0.0, bmaxw), ids[0], ids[-1])
+        return head + pack_long(self._emit(buf)) + pack_int(len(buf))
+
+
+def _block_lengths(lengths: array, ids: Sequence[int]) -> tuple[int, ...]:
+    """The length bytes of documents `ids` (0 past the end of the column)."""
+    if ids[-1] < len(lengths):
+        return itemgetter(*ids)(lengths) if len(ids) > 1 else (lengths[ids[0]],)
+    return tuple(lengths[d] if d < len(lengths) else 0 for d in ids)
+
+
+def _nonzero(bl: tuple[int, ...]) -> tuple[int, ...] | list[int]:
+    return [x for x in bl if x] if 0 in bl else bl
 
 
 def _add_ordered(hw, keys: list[bytes], values: list[bytes]) -> None:

@@ -23,9 +23,21 @@ _COLOUR = re.compile(
     r"^(?:#[0-9a-fA-F]{3,8}|rgba?\(\s*[\d.%]+\s*(?:,\s*[\d.%]+\s*){2,3}\)|[A-Za-z]{3,20})$")
 
 
+_last_plain: tuple[str | None, str] = (None, "")
+
+
 def abstract_plain(raw: str) -> str:
-    """Readable plain text: LaTeX converted, markup removed; the text highlights index into."""
-    return "".join(r.text for r in parse_runs(raw or ""))
+    """Readable plain text: LaTeX converted, markup removed; the text highlights index into.
+
+    The last result is remembered: an import derives the plain text, method and title of
+    one abstract after the other, each starting from its plain text."""
+    global _last_plain
+    last = _last_plain  # one read: other threads may replace it
+    if last[0] is raw:
+        return last[1]
+    plain = "".join([r.text for r in parse_runs(raw or "")])
+    _last_plain = (raw, plain)
+    return plain
 
 
 def plain_for_index(abstract: str) -> str:
