@@ -35,7 +35,8 @@ def doc_fields(doc: dict[str, Any]) -> dict[str, Any]:
         v = doc.get(name)
         if v and isinstance(v, str):
             f[name] = v
-    words = f"{f.get('title', '')} {f.get('abstract', '')}".strip()
+    # The abstract itself when there is no real title: its words are then split only once.
+    words = f"{f['title']} {f.get('abstract', '')}" if "title" in f else f.get("abstract")
     if words:
         f["words"] = words
     year = _year(doc.get("year"))

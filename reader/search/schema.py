@@ -129,11 +129,27 @@ def analyze(text: str, stemmed: bool = True) -> list[str]:
     if last[0] is text and last[1] is stemmed:
         return last[2]
     cache = _STEMS if stemmed else _FOLDED
-    low = text.lower()
-    words = (_ASCII_WORD_RE if low.isascii() else _FAST_WORD_RE).findall(low)
-    terms = list(filter(None, map(cache.__getitem__, words)))
+    terms = list(filter(None, map(cache.__getitem__, lower_words(text))))
     _last = (text, stemmed, terms)
     return terms
+
+
+_recent: tuple[tuple[str, list[str]], ...] = ()
+RECENT = 4
+
+
+def lower_words(text: str) -> list[str]:
+    """The lowercased words of `text`, the last few texts' remembered: a paper's abstract is
+    read by its field, its word pairs and the similarity words, with other fields between."""
+    global _recent
+    recent = _recent  # one read: other threads may replace it
+    for t, words in recent:
+        if t is text:
+            return words
+    low = text.lower()
+    words = (_ASCII_WORD_RE if low.isascii() else _FAST_WORD_RE).findall(low)
+    _recent = ((text, words), *recent[:RECENT - 1])
+    return words
 
 
 def similarity_words(text: str) -> list[str]:
@@ -141,7 +157,7 @@ def similarity_words(text: str) -> list[str]:
     accent-folded, not stemmed, without the longer stop list. Unstemmed words tell a paper's
     subject better than stems (ICLR 2018, 5 papers of a keyword, TF-IDF centroid P@10: 0.274
     against 0.245), though stems find more of what a query means."""
-    return list(filter(None, map(_WORDS.__getitem__, _WORD_RE.findall(text.lower()))))
+    return list(filter(None, map(_WORDS.__getitem__, lower_words(text))))
 
 
 def bigrams(terms: list[str]) -> list[str]:
@@ -170,9 +186,13 @@ class FastText(TEXT):
     def __init__(self, analyzer, field_boost: float = 1.0, stored: bool = False) -> None:
         super().__init__(analyzer=analyzer, phrase=False, field_boost=field_boost, stored=stored)
 
+    def analysis(self, value: str) -> list[str]:
+        """The terms of `value` in order."""
+        return analyze(value, self.stemmed)
+
     def terms(self, value: str) -> Counter[str]:
         """Term -> frequency for `value` (pair fields: as pairs, to be folded by the writer)."""
-        t = analyze(value, self.stemmed)
+        t = self.analysis(value)
         return Counter(bigrams(t) if self.pairs else t)
 
     def index_terms(self, value: str) -> Counter[str]:
@@ -242,8 +262,8 @@ class FastWords(FastText):
 
     stemmed = False
 
-    def terms(self, value: str) -> Counter[str]:
-        return Counter(similarity_words(value))
+    def analysis(self, value: str) -> list[str]:
+        return similarity_words(value)
 
 
 def _words_analyzer():

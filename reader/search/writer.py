@@ -139,7 +139,7 @@ class BulkWriter(SegmentWriter):
                 return self._index_pairs(fieldname, field, value, docnum)
             counts: dict[str, int]
             if isinstance(field, FastText):  # FastText.terms without Counter's Python layer
-                words = analyze(value, field.stemmed)
+                words = field.analysis(value)
                 counts = {}
                 _count_elements(counts, words)
                 length = len(words)
