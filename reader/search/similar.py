@@ -125,7 +125,7 @@ def warm(searcher) -> None:
     """Read what the first related list needs (the words' lexicons and lengths), off the GUI
     thread."""
     reader = searcher.reader()
-    if WORDS in reader.schema:
+    if WORDS in reader.schema and reader.field_length(WORDS):  # (an empty index has no segment)
         _stats_for(reader)
         for leaf, _ in reader.leaf_readers():
             _inv_lengths(reader, leaf)

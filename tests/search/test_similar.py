@@ -158,3 +158,16 @@ def test_words_field_holds_the_unstemmed_words_of_title_and_abstract(tmp_path: P
     assert words == {"graph": 1, "networks": 3, "generating": 1, "generate": 1, "generations": 1,
                      "graphs": 2, "sparse": 1}
     index.close()
+
+
+def test_warm_up_of_an_empty_index_is_quiet(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    with caplog.at_level("WARNING"):
+        index.warm()  # a fresh library: no segment yet
+    assert not caplog.records
+    index.rebuild(corpus(20, 4), stamp=1)
+    with caplog.at_level("WARNING"):
+        index.warm()
+    assert not caplog.records
+    assert index.related(num(1), limit=3)
+    index.close()
