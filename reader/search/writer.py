@@ -279,6 +279,16 @@ class BulkWriter(SegmentWriter):
         fw.close()
 
 
+def _block_weights(freqs: Sequence[int], boost: float) -> tuple[float, float | tuple[float, ...] | None]:
+    """A block's top weight and its weights as Whoosh stores them: None when all are 1, one
+    number when all are equal, else one per posting."""
+    top, low = max(freqs), min(freqs)
+    bmaxw = top * boost
+    if low == top:
+        return bmaxw, None if bmaxw == 1.0 else bmaxw
+    return bmaxw, tuple([f * boost for f in freqs])
+
+
 class _PostingsWriter:
     """Writes one field's posting lists in W3 format, a block (up to 128 postings) at a time.
 
@@ -350,14 +360,7 @@ class _PostingsWriter:
                 vals = None if fixed == 0 else _ones(k) if fixed == 4 else ()
             else:
                 fr = freqs[start:end]
-                top, low = max(fr), min(fr)
-                bmaxw = top * boost
-                if bmaxw == 1.0 and low == top:
-                    weights = None
-                elif low == top:
-                    weights = bmaxw
-                else:
-                    weights = tuple([f * boost for f in fr])
+                bmaxw, weights = _block_weights(fr, boost)
                 if fixed == 0:
                     vals = None
                 elif fixed == 4:
@@ -401,14 +404,7 @@ class _PostingsWriter:
             vals = None if fixed == 0 else _ones(k)
             total = k * boost
         else:
-            top, low = max(freqs), min(freqs)
-            bmaxw = top * boost
-            if bmaxw == 1.0 and low == top:
-                weights = None
-            elif low == top:
-                weights = bmaxw
-            else:
-                weights = tuple([f * boost for f in freqs])
+            bmaxw, weights = _block_weights(freqs, boost)
             vals = None if fixed == 0 else struct.pack(f"!{k}I", *freqs)
             total = sum(freqs) * boost
         data = dumps((dids, weights, vals), 2)
