@@ -128,7 +128,7 @@ def warm(searcher) -> None:
     if WORDS in reader.schema and reader.field_length(WORDS):  # (an empty index has no segment)
         _stats_for(reader)
         for leaf, _ in reader.leaf_readers():
-            _inv_lengths(reader, leaf)
+            _inv_lengths(leaf)
 
 
 def _text_tf(text: str) -> tuple[tuple[str, ...], array]:
@@ -177,8 +177,8 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
     `skip` are left out. Only documents sharing one of the walked terms are returned.
 
     Dot products come from the postings of the heaviest terms; the best RESCORE by an
-    approximate norm (the square root of the length) then get their exact cosine (over the
-    query's terms up to `cap`), from their stored text."""
+    approximate norm (the square root of the length) then get their exact norm from their
+    stored text (and, for one paper, the exact cosine and the neighbours' consensus)."""
     t0 = time.perf_counter()
     top_terms = TOP_TERMS if top_terms is None else top_terms
     max_postings = POSTINGS_BUDGET if max_postings is None else max_postings
@@ -225,7 +225,7 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
         if not scores:
             continue
         local = list(scores)
-        vals = list(map(mul, scores.values(), _gather(_inv_lengths(reader, leaf), local)))
+        vals = list(map(mul, scores.values(), _gather(_inv_lengths(leaf), local)))
         approx.append((vals, local, base))
         if rescore < len(vals):
             kth = heapq.nlargest(rescore, vals)[-1]
@@ -235,9 +235,10 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
             head += zip(vals, map(base.__add__, local), strict=True)
     head.sort(reverse=True)
     del head[rescore:]
-    # One paper: the exact cosine. A set of papers: the dot over the walked (rarest) terms
+    # One paper: the exact cosine, plus the neighbours' consensus (_with_neighbours). A set
+    # of papers (its centroid weighted by consensus, contrasted): the dot over the walked terms
     # with the exact norm: a tag's papers share rare terms, and the full dot finds fewer
-    # of them (ICLR 2018, 5 seeds: P@10 0.247 against 0.274).
+    # of them (ICLR 2018 stems, 5 seeds: P@10 0.247 against 0.274).
     whole = len(texts) == 1
     exact = []
     units: dict[int, dict[str, float]] = {}
@@ -295,7 +296,7 @@ def _weighted_postings(leaf, term: str) -> tuple[array, array] | None:
     return value
 
 
-def _inv_lengths(reader, leaf) -> list[float]:
+def _inv_lengths(leaf) -> list[float]:
     """1 / sqrt(length in words) per document of a segment; 0 for deleted ones."""
     seg = leaf.segment()
     key = (seg.segment_id(), seg.deleted_count() if leaf.has_deletions() else 0)
