@@ -495,23 +495,18 @@ class SearchIndex:
         """Read what the first keystrokes need (the lexicons prefixes are expanded from, the
         commonest postings), so they are as quick as later ones; call off the GUI thread.
         Short steps, each under the lock: a search typed meanwhile waits for one step only."""
-        for fieldname, letter in warm_steps():
+        steps: list[Callable[[Any], None]] = [
+            functools.partial(warm_lexicons, fieldname=f, letter=letter) for f, letter in warm_steps()]
+        steps.append(similar_warm)  # the first related list
+        for step in steps:
             with self._read_lock:
                 if self._searcher is None:  # closed meanwhile
                     return
                 try:
-                    warm_lexicons(self._s(), fieldname, letter)
+                    step(self._s())
                 except Exception:  # a damaged segment: searches report it themselves
                     logger.warning("search warm-up failed", exc_info=True)
                     return
-        with self._read_lock:
-            if self._searcher is None:
-                return
-            try:
-                similar_warm(self._s())  # the first related list
-            except Exception:
-                logger.warning("search warm-up failed", exc_info=True)
-                return
         if self._searcher is not None:
             self.search("a", limit=50, as_you_type=True)  # opens the stored-field and id columns
 

@@ -21,6 +21,7 @@ from whoosh.lang.snowball.english import EnglishStemmer
 from whoosh.support.charset import accent_map
 from whoosh.system import pack_uint
 
+from reader.recent import remember_recent
 from reader.search.fields import FIELDS, FREE_FIELDS
 from reader.search.stopwords import SIMILARITY_STOP
 
@@ -115,41 +116,23 @@ def plain_words(text: str) -> list[str]:
     return [w for w in _WORD_RE.findall(text.lower()) if len(w) >= 2 and w not in _STOP]
 
 
-_last: tuple[str | None, bool, list[str]] = (None, True, [])
-
-
+@remember_recent()
 def analyze(text: str, stemmed: bool = True) -> list[str]:
     """Indexed terms of `text` in order (stop words dropped, as Whoosh's StopFilter does).
 
     The last result is remembered: a field and its word-pair field analyse the same string
     one after the other.
     """
-    global _last
-    last = _last  # one read: other threads may replace it
-    if last[0] is text and last[1] is stemmed:
-        return last[2]
     cache = _STEMS if stemmed else _FOLDED
-    terms = list(filter(None, map(cache.__getitem__, lower_words(text))))
-    _last = (text, stemmed, terms)
-    return terms
+    return list(filter(None, map(cache.__getitem__, lower_words(text))))
 
 
-_recent: tuple[tuple[str, list[str]], ...] = ()
-RECENT = 4
-
-
+@remember_recent(4)
 def lower_words(text: str) -> list[str]:
     """The lowercased words of `text`, the last few texts' remembered: a paper's abstract is
     read by its field, its word pairs and the similarity words, with other fields between."""
-    global _recent
-    recent = _recent  # one read: other threads may replace it
-    for t, words in recent:
-        if t is text:
-            return words
     low = text.lower()
-    words = (_ASCII_WORD_RE if low.isascii() else _FAST_WORD_RE).findall(low)
-    _recent = ((text, words), *recent[:RECENT - 1])
-    return words
+    return (_ASCII_WORD_RE if low.isascii() else _FAST_WORD_RE).findall(low)
 
 
 def similarity_words(text: str) -> list[str]:

@@ -14,6 +14,7 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
 from reader.models import HighlightColour
+from reader.recent import remember_recent
 from reader.text.latex import latex_to_unicode
 from reader.text.runs import BOLD, CODE, ITALIC, LINK, MATH, SUB, SUP, Run, parse_runs
 
@@ -23,21 +24,13 @@ _COLOUR = re.compile(
     r"^(?:#[0-9a-fA-F]{3,8}|rgba?\(\s*[\d.%]+\s*(?:,\s*[\d.%]+\s*){2,3}\)|[A-Za-z]{3,20})$")
 
 
-_last_plain: tuple[str | None, str] = (None, "")
-
-
+@remember_recent()
 def abstract_plain(raw: str) -> str:
     """Readable plain text: LaTeX converted, markup removed; the text highlights index into.
 
     The last result is remembered: an import derives the plain text, method and title of
     one abstract after the other, each starting from its plain text."""
-    global _last_plain
-    last = _last_plain  # one read: other threads may replace it
-    if last[0] is raw:
-        return last[1]
-    plain = "".join([r.text for r in parse_runs(raw or "")])
-    _last_plain = (raw, plain)
-    return plain
+    return "".join([r.text for r in parse_runs(raw or "")])
 
 
 def plain_for_index(abstract: str) -> str:
