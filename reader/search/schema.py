@@ -51,7 +51,7 @@ MAX_STEMMED = 40  # longer words are indexed and searched as they are
 BIGRAM_SUFFIX = "_bi"
 # Snowball English (Porter2) merges the forms a reader means as one word (generating and
 # generation -> generat, regularizing and regularization -> regular) where Porter splits
-# them, and keeps general/generation and new/news apart (see tests/test_search.py).
+# them, and keeps general/generation and new/news apart (see tests/search/test_index.py).
 _snowball = EnglishStemmer().stem
 
 

@@ -10,10 +10,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_search import doc, num
 
 from reader.search import SearchIndex, similar
 from reader.search.schema import similarity_words
+
+from .helpers import doc, num
 
 VOCAB = ("graph neural network sparse attention policy gradient robot mode connectivity generation "
          "regularization transformer diffusion kernel bandit causal inference molecule protein").split()

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_search import DOCS, doc, ids, num
 
 from reader.search import SearchIndex
 from reader.search.documents import doc_fields
+
+from .helpers import DOCS, doc, ids, num
 
 
 @pytest.fixture
