@@ -471,9 +471,9 @@ def test_fast_keyword_terms_match_whoosh_analysis() -> None:
 
 @pytest.fixture
 def small_parallel(monkeypatch):
-    import reader.search.index as sidx
+    import reader.search.rebuild as build
 
-    monkeypatch.setattr(sidx, "PARALLEL_MIN_DOCS", 10)
+    monkeypatch.setattr(build, "PARALLEL_MIN_DOCS", 10)
     monkeypatch.setattr(SearchIndex, "rebuild_procs", 2)
 
 

@@ -192,7 +192,7 @@ def test_a_writer_waits_for_another_processes_lock(ix: SearchIndex) -> None:
 
 
 @pytest.fixture(scope="module")
-def big(tmp_path_factory) -> SearchIndex:
+def big(tmp_path_factory, fast_path: str) -> SearchIndex:
     index = SearchIndex.open(tmp_path_factory.mktemp("big") / "ix")
     index.rebuild(synthetic(3000), stamp=1)
     yield index
@@ -238,9 +238,9 @@ def test_index_workers_exit_when_their_parent_dies() -> None:
 def test_bulk_postings_match_the_public_api(ix: SearchIndex) -> None:
     import whoosh
 
-    from reader.search import internals
+    from reader.search import fastpath, internals
 
-    assert ".".join(map(str, whoosh.__version__)) == internals.WHOOSH_VERSION
+    assert ".".join(map(str, whoosh.__version__)) == fastpath.WHOOSH_VERSION
     with ix._read_lock:
         reader = ix._s().reader()
         for leaf, _ in reader.leaf_readers():

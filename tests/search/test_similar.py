@@ -110,6 +110,7 @@ def test_updates_in_small_segments_rank_as_a_rebuild(tmp_path: Path, monkeypatch
     b.close()
 
 
+@pytest.mark.fast_path_only
 def test_whole_lexicon_and_postings_read_in_one_piece_match_the_public_api(tmp_path: Path) -> None:
     from reader.search.internals import doc_frequencies, lexicon, postings_at
 
