@@ -199,14 +199,29 @@ def big(tmp_path_factory, fast_path: str) -> SearchIndex:
     index.close()
 
 
+@pytest.fixture(scope="module")
+def bound(big: SearchIndex) -> float:
+    """A generous time bound for one query, scaled to this machine's speed now: the query
+    budgets add up to ~1 s; a query that ignores them takes many times longer. Calibrated on
+    a whole-list search (the best of three: a busy machine slows it as it slows the rest)."""
+    def once() -> float:
+        t = time.perf_counter()
+        big.search("sparse attention graph", limit=None)
+        big.search("graph*", limit=None)
+        return time.perf_counter() - t
+
+    once()  # caches
+    return max(1.5, 20 * min(once() for _ in range(3)))
+
+
 @pytest.mark.parametrize("query", [
     "[a TO z]", "abstract:>2019", "author:>2019", "abstract:[a TO zz]", "x" * 10_000,
     "token1* year1* graph~2", ("ab" * 3000) + "~2", "t*", "year:>1000",
 ])
-def test_queries_are_bounded(big: SearchIndex, query: str) -> None:
+def test_queries_are_bounded(big: SearchIndex, bound: float, query: str) -> None:
     t = time.perf_counter()
     r = big.search(query)
-    assert time.perf_counter() - t < 1.5, query  # the budget is 1 s; slack for a busy machine
+    assert time.perf_counter() - t < bound, query  # the budgets: benchmarks/bench_search.py
     assert r.problem is None or "failed" not in r.problem
 
 
@@ -216,11 +231,11 @@ _QUERY_CHARS = st.sampled_from(list('ab xyz"():*~-+^[]{}?!\\/') + ["AND", "OR", 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(_QUERY_CHARS, max_size=25).map("".join) | st.text(max_size=60))
-def test_any_query_gives_results_or_a_problem(big: SearchIndex, query: str) -> None:
+def test_any_query_gives_results_or_a_problem(big: SearchIndex, bound: float, query: str) -> None:
     for as_you_type in (False, True):
         t = time.perf_counter()
         r = big.search(query, as_you_type=as_you_type)
-        assert time.perf_counter() - t < 1.5
+        assert time.perf_counter() - t < bound
         assert r.problem is None or "failed" not in r.problem, (query, r.problem)
         assert r.total >= len(r.hits)
 
