@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import ReaderError, classify_sqlite_error
+from .events import LOCAL, OUTSIDE, Change, ChangeBus, Changes
 from .index_upkeep import BulkIndex, CancelCheck, IndexUpkeep, Progress
 from .listing import SEARCH_LIMIT, Listing, like_ids, list_papers
 from .models import (
@@ -47,7 +48,13 @@ log = logging.getLogger(__name__)
 
 
 _IMPORT_PROGRESS_EVERY = 1000
+_OUTSIDE_IDS = 20_000  # more papers changed elsewhere: Changes.ids empty ("possibly all")
 ALL = View()
+
+
+# What an undo's restore may have put back: any of a paper's state, or the paper itself.
+_RESTORED = frozenset({Change.STAR, Change.READ, Change.TAG, Change.NOTE, Change.HIGHLIGHT, Change.TITLE,
+                       Change.DELETE})
 
 
 class ImportCancelled(Exception):
@@ -70,6 +77,11 @@ class Library:
         self.read_only = False  # the folder can't be written: reads, searches and exports only
         self._maintenance: threading.Thread | None = None
         self.upkeep = IndexUpkeep(index, self._reader, lambda: self.read_only)
+        self.changes = ChangeBus()  # a Changes after each committed write (reader.events)
+        # What this process last saw of other processes' commits (check_outside).
+        self._outside_seen = (changes.data_version(conn), changes.current_seq(conn))
+        self._outside_lock = threading.Lock()
+        self._mine: set[int] = set()  # sequence numbers this process committed since that look
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -157,7 +169,9 @@ class Library:
         with self._store_lock:
             try:
                 with self._wdb.atomic():
-                    yield changes.bump_seq(self._wconn)
+                    seq = changes.bump_seq(self._wconn)
+                    yield seq
+                self._mine.add(seq)  # committed: check_outside must not count it as another's
             except (ImportCancelled, ReaderError):
                 raise
             except Exception as exc:
@@ -173,9 +187,65 @@ class Library:
     def _index_changes(self) -> None:
         self.upkeep.after_commit()
 
+    # ------------------------------------------------------------------ change events
+    def _committed(self, kinds: Change | Iterable[Change], ids: Iterable[str] = (), *, index: bool = True) -> None:
+        """After a commit: the index catches up (unless the write changed nothing it holds),
+        then subscribers hear what changed, so a subscriber's search already sees the write."""
+        if index:
+            self._index_changes()
+        self.changes.publish(Changes.of(kinds, ids, self._origin()))
+
+    def _origin(self) -> str:
+        return getattr(self._local, "origin", LOCAL)
+
+    @contextmanager
+    def initiated_by(self, origin: str) -> Iterator[None]:
+        """Writes on this thread inside the block publish `origin` instead of "local" (a
+        screen tags its own writes so it can skip redrawing what it already shows)."""
+        before = self._origin()
+        self._local.origin = origin
+        try:
+            yield
+        finally:
+            self._local.origin = before
+
+    def check_outside(self) -> Changes | None:
+        """Another process's commits since the last call, published and returned; None if none.
+
+        Cheap when idle: one `PRAGMA data_version` on the writer connection (it moves only for
+        other connections' commits, so this process's own writes never count). Skipped (None)
+        while a local write holds the store: the next call sees it. Thread-safe."""
+        with self._outside_lock:
+            if not self._store_lock.acquire(blocking=False):
+                return None
+            try:
+                version, seen_seq = self._outside_seen
+                now = changes.data_version(self._wconn)
+                if now == version:
+                    return None
+                seq = changes.current_seq(self._wconn)
+                theirs = set(range(seen_seq + 1, seq + 1)) - self._mine
+                self._outside_seen, self._mine = (now, seq), set()
+                if not theirs:  # a commit that changed nothing shown (e.g. `PRAGMA optimize`)
+                    return None
+                touched = changes.touched_since(self._wconn, min(theirs) - 1, _OUTSIDE_IDS)
+            finally:
+                self._store_lock.release()
+        # A paper written elsewhere and then here carries this process's sequence: it was
+        # already published by the local write.
+        ids = frozenset() if touched is None else frozenset(i for i, s in touched.items() if s in theirs)
+        found = Changes(ids, frozenset({Change.OUTSIDE}), OUTSIDE)
+        self._index_changes()  # the other process may not have indexed (or this index is behind)
+        self.changes.publish(found)
+        return found
+
     def sync_index(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
-        """Catch the index up with the store (rebuilding it if missing, corrupt or stale)."""
+        """Catch the index up with the store (rebuilding it if missing, corrupt or stale);
+        publishes Change.INDEX when it did (searches may now find more)."""
+        before = self.index.stamp
         self.upkeep.sync(progress, cancelled)
+        if self.index.stamp != before:
+            self.changes.publish(Changes.of(Change.INDEX, origin=self._origin()))
 
     def maintain_index(self) -> bool:
         """Merge the small index segments that single-paper updates leave (call when idle)."""
@@ -184,6 +254,7 @@ class Library:
     def reindex(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
         """Rebuild the index from SQLite from scratch."""
         self.upkeep.reindex(progress, cancelled)
+        self.changes.publish(Changes.of(Change.INDEX, origin=self._origin()))
 
     # ------------------------------------------------------------------ reads
     def paper_ids(self, view: View = ALL, sort: str = "added", descending: bool = True) -> list[str]:
@@ -258,16 +329,17 @@ class Library:
             raise ReaderError(f"no paper with id {missing[0]}")
         return ids
 
-    def _flag(self, column: str, ids: Iterable[str], value: bool) -> None:
+    def _flag(self, column: str, ids: Iterable[str], value: bool, kind: Change) -> None:
         with self._write() as seq:
-            q.set_flag(self._wconn, column, self._existing(ids), value, seq)
-        self._index_changes()
+            ids = self._existing(ids)
+            q.set_flag(self._wconn, column, ids, value, seq)
+        self._committed(kind, ids)
 
     def set_starred(self, ids: Iterable[str], value: bool) -> None:
-        self._flag("starred", ids, value)
+        self._flag("starred", ids, value, Change.STAR)
 
     def set_read(self, ids: Iterable[str], value: bool) -> None:
-        self._flag("read", ids, value)
+        self._flag("read", ids, value, Change.READ)
 
     def add_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
         tags = tg.clean_tags(tags)
@@ -278,7 +350,7 @@ class Library:
             for name in tags:
                 tg.add(self._wconn, ids, name)
             q.touch(self._wconn, ids, seq)
-        self._index_changes()
+        self._committed(Change.TAG, ids)
 
     def remove_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
         tags = tg.clean_tags(tags)
@@ -288,7 +360,7 @@ class Library:
                 tg.remove(self._wconn, ids, name)
             tg.drop_unused(self._wconn)
             q.touch(self._wconn, ids, seq)
-        self._index_changes()
+        self._committed(Change.TAG, ids)
 
     def rename_tag(self, old: str, new: str) -> None:
         new = tg.clean_tag(new)
@@ -305,7 +377,7 @@ class Library:
             else:  # merge
                 tg.merge(self._wconn, old_id, into=target)
             q.touch(self._wconn, affected, seq)
-        self._index_changes()
+        self._committed(Change.TAG, affected)
 
     def delete_tag(self, name: str) -> None:
         with self._write() as seq:
@@ -315,7 +387,7 @@ class Library:
             affected = tg.papers_with(self._wconn, tid)
             tg.delete(self._wconn, tid)
             q.touch(self._wconn, affected, seq)
-        self._index_changes()
+        self._committed(Change.TAG, affected)
 
     def set_title(self, paper_id: str, title: str) -> None:
         from .text import derive_title
@@ -333,7 +405,7 @@ class Library:
                 source = TitleSource.EDITED
             q.set_title(self._wconn, pid, title, source)
             q.touch(self._wconn, [pid], seq)
-        self._index_changes()
+        self._committed(Change.TITLE, [pid])
 
     def set_note(self, paper_id: str, text: str) -> None:
         with self._store_lock:
@@ -343,7 +415,7 @@ class Library:
             with self._write() as seq:
                 notes.set_note(self._wconn, pid, text)
                 q.touch(self._wconn, [pid], seq)
-        self._index_changes()
+        self._committed(Change.NOTE, [pid])
 
     def add_highlight(
         self, paper_id: str, start: int, end: int, color: HighlightColour | str = HighlightColour.YELLOW,
@@ -362,7 +434,7 @@ class Library:
             hid = hl.add(self._wconn, pid, Highlight(start=start, end=end, quote=plain[start:end], color=colour,
                                                      comment=comment))
             q.touch(self._wconn, [pid], seq)
-        self._index_changes()
+        self._committed(Change.HIGHLIGHT, [pid])
         return hid
 
     def _highlight_paper(self, highlight_id: int) -> str:
@@ -382,21 +454,21 @@ class Library:
             if comment is not None:
                 hl.set_comment(self._wconn, highlight_id, comment)
             q.touch(self._wconn, [pid], seq)
-        self._index_changes()
+        self._committed(Change.HIGHLIGHT, [pid])
 
     def remove_highlight(self, highlight_id: int) -> None:
         with self._write() as seq:
             pid = self._highlight_paper(highlight_id)
             hl.remove(self._wconn, highlight_id)
             q.touch(self._wconn, [pid], seq)
-        self._index_changes()
+        self._committed(Change.HIGHLIGHT, [pid])
 
     def delete_papers(self, ids: Iterable[str]) -> None:
         with self._write() as seq:
             ids = self._existing(ids)
             q.delete_papers(self._wconn, ids, seq)
             tg.drop_unused(self._wconn)
-        self._index_changes()
+        self._committed(Change.DELETE, ids)
 
     def snapshot(self, ids: Iterable[str]) -> list[Paper]:
         with self._store_lock:
@@ -414,14 +486,16 @@ class Library:
             if present:
                 q.delete_papers(self._wconn, [i for i in remove_ids if i in present], seq)
             tg.drop_unused(self._wconn)
-        self._index_changes()
+        self._committed(_RESTORED, [snap.id for snap in snapshots] + list(present))
 
     def save_search(self, name: str, query: str) -> int:
         name = " ".join(name.split())
         if not name or not query.strip():
             raise ReaderError("a saved search needs a name and a query")
         with self._write():
-            return searches.save(self._wconn, name, query.strip())
+            search_id = searches.save(self._wconn, name, query.strip())
+        self._committed(Change.SEARCHES, index=False)  # saved searches are not in the index
+        return search_id
 
     def rename_saved_search(self, search_id: int, name: str) -> None:
         name = " ".join(name.split())
@@ -434,10 +508,12 @@ class Library:
                 if "UNIQUE" in str(exc):
                     raise ReaderError(f"a saved search named {name!r} already exists") from exc
                 raise
+        self._committed(Change.SEARCHES, index=False)
 
     def delete_saved_search(self, search_id: int) -> None:
         with self._write():
             searches.delete(self._wconn, search_id)
+        self._committed(Change.SEARCHES, index=False)
 
     # ------------------------------------------------------------------ import
     def import_files(
@@ -507,6 +583,9 @@ class Library:
             # A write committed between the store's commit and the index's was skipped by
             # its after-commit update (the index was busy): catch it up now.
             self._index_changes()
+        kinds = {Change.IMPORT, Change.SEARCHES} if parsed.saved_searches else {Change.IMPORT}
+        # The index is brought up by import_files' sync (or the caller's), not file by file.
+        self._committed(kinds, changes.touched_at(self._reader(), seq), index=False)
 
     # ------------------------------------------------------------------ export
     def _export_papers(self, ids: Sequence[str] | None) -> list[Paper]:
