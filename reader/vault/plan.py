@@ -9,9 +9,10 @@ from typing import Any
 
 from ..store.vault_state import FileState
 from . import document as doc
-from . import files
+from . import files, journal
 from .document import DamagedFile, VaultFile
 from .encoding import UTF8, Encoding, decode, problem
+from .journal import Entry as JournalEntry
 from .merge import Base, merge
 from .report import SyncReport
 from .snapshot import PaperSnapshot
@@ -67,6 +68,8 @@ class Plan:
     recreated: bool = False
     note: str = ""  # the note the file will hold
     reader_changes: dict[str, Any] = field(default_factory=dict)
+    journal: JournalEntry | None = None  # kept in the vault while the file is written
+    crashed: JournalEntry | None = None  # what an interrupted sync wrote into the file
 
     @property
     def path(self) -> Path | None:
@@ -110,7 +113,7 @@ def plan_new(p: PaperSnapshot, seq: int, base: FileState | None) -> Plan:
     parts = doc.reader_parts(p)
     return Plan(p.id, _state(p, parts, path="", seq=seq, conflict=False), seq, p, base,
                 text=doc.new_file(p, parts), new_title=parts.title or "Untitled", recreated=base is not None,
-                note=parts.note)
+                note=parts.note, journal=journal.entry(None, None, parts))
 
 
 def _reader_changes(final: doc.Parts, reader: doc.Parts) -> dict[str, Any]:
@@ -160,22 +163,26 @@ def _file_edits(p: PaperSnapshot, vf: VaultFile, st: FileState | None, final: do
 
 
 def plan_existing(p: PaperSnapshot, entry: files.Entry, loaded: files.Loaded, vf: VaultFile,
-                  st: FileState | None, seq: int) -> Plan:
+                  st: FileState | None, seq: int, crashed: JournalEntry | None = None) -> Plan:
+    """Merge a file with Reader; `crashed` is what an interrupted sync wrote into it (journal.py)."""
     reader = doc.reader_parts(p)
-    base = Base(st.title_hash, st.note_hash, st.tags, st.starred, st.read) if st else None
-    fallback = doc.Parts(reader.title, "", base.tags if base else reader.tags,
-                         base.starred if base else reader.starred, base.read if base else reader.read)
-    vault = vf.parts(fallback)
+    stored = Base(st.title_hash, st.note_hash, st.tags, st.starred, st.read) if st else None
+    fallback = doc.Parts(reader.title, "", stored.tags if stored else reader.tags,
+                         stored.starred if stored else reader.starred, stored.read if stored else reader.read)
+    in_file = vf.parts(fallback)
+    base, vault = journal.recover(crashed, stored, in_file)
     vault_time = datetime.fromtimestamp(loaded.stamp.mtime_ns / 1e9, UTC)
     reader_time = _reader_time(p)
     merged = merge(base, vault, reader, vault_newer=vault_time > reader_time,
                    reader_when=_when(reader_time), vault_when=_when(vault_time))
     final = merged.parts
-    fm_updates, blocks = _file_edits(p, vf, st, final, vault)
+    fm_updates, blocks = _file_edits(p, vf, st, final, in_file)
     text = doc.rewrite(vf, fm_updates, blocks) if fm_updates or blocks else None
     return Plan(p.id, _state(p, final, path=entry.rel, seq=seq, conflict=merged.conflict), seq, p, st,
                 text=text if text != vf.text else None, entry=entry, loaded=loaded,
-                reader_changes=_reader_changes(final, reader), note=final.note)
+                reader_changes=_reader_changes(final, reader), note=final.note,
+                crashed=crashed,
+                journal=crashed if crashed is not None and base is not stored else journal.entry(stored, vault, final))
 
 
 def _unusable(report: SyncReport, rel: str, pid: str, exc: Unusable) -> None:
@@ -186,7 +193,8 @@ def _unusable(report: SyncReport, rel: str, pid: str, exc: Unusable) -> None:
 
 
 def plan_one(p: PaperSnapshot, e: files.Entry | None, parsed: tuple[files.Loaded, VaultFile] | None,
-             st: FileState | None, seq: int, report: SyncReport) -> Plan | None:
+             st: FileState | None, seq: int, report: SyncReport, crashed: JournalEntry | None = None
+             ) -> Plan | None:
     """The plan for one paper that needs a look; None when there is nothing to do."""
     if e is None:
         plan = plan_new(p, seq, st)
@@ -203,7 +211,7 @@ def plan_one(p: PaperSnapshot, e: files.Entry | None, parsed: tuple[files.Loaded
                 report.damaged.append({"path": e.rel, "reason": "the Reader id was removed from its front matter"})
                 return None
             parsed = (loaded, vf)
-        plan = plan_existing(p, e, parsed[0], parsed[1], st, seq)
+        plan = plan_existing(p, e, parsed[0], parsed[1], st, seq, crashed)
     if doc.contains_marker(plan.note):
         report.skipped.append({"path": e.rel if e else "", "id": p.id, "reason": _MARKER_REASON})
         return None
@@ -224,4 +232,4 @@ def replan(plan: Plan, report: SyncReport) -> Plan | None:
                                "reason": "the file changed while syncing; the next sync merges it"})
         return None
     entry = files.Entry(old.rel, old.abspath, loaded.stamp.mtime_ns, loaded.stamp.size)
-    return plan_one(plan.snap, entry, (loaded, vf), plan.base, plan.seen_seq, report)
+    return plan_one(plan.snap, entry, (loaded, vf), plan.base, plan.seen_seq, report, plan.crashed)

@@ -28,7 +28,7 @@ from ..errors import ReaderError
 from ..store import vault_state as vs
 from ..store.vault_state import FileState, VaultRow
 from . import document as doc
-from . import files, names, snapshot
+from . import files, journal, names, snapshot
 from .document import VaultFile
 from .library import VaultLibrary
 from .membership import DEFAULT_QUERY, member_ids
@@ -65,6 +65,7 @@ class _Sync:
     keep: dict[str, FileState] = field(default_factory=dict)  # states carried over (maybe moved)
     drop: list[str] = field(default_factory=list)
     trash: list[tuple[str, files.Entry]] = field(default_factory=list)
+    crashed: dict[str, journal.Entry] = field(default_factory=dict)  # left by an interrupted sync
 
     def known(self, pid: str | None) -> bool:
         return pid is not None and (pid in self.seqs or pid in self.states)
@@ -113,9 +114,14 @@ def _run(library: VaultLibrary, root: Path, query: str | None, dry_run: bool, ca
             plan.new_name = names.new_name(plan.new_title, s.root_names)
     if dry_run:
         return _dry_report(s, plans)
+    writing = {p.paper_id: p.journal for p in plans if p.text is not None and p.journal is not None}
+    if writing:  # before any file is written: what a crash from here on leaves for the next sync
+        journal.save(root, {**{k: e for k, e in s.crashed.items() if k not in writing}, **writing})
     done = _write_all(s, plans, cancelled)
     _move_to_trash(s)
     _commit(s, done, on_apply)
+    if writing or s.crashed:
+        journal.clear(root)
     return s.report
 
 
@@ -128,7 +134,7 @@ def _start(library: VaultLibrary, root: Path, query: str | None, dry_run: bool) 
                         last_sync_at=row.last_sync_at if row else None)
     return _Sync(library, root, dry_run, key, row, the_query, report,
                  states=vs.load_states(conn, row.id) if row else {}, seqs=vs.paper_seqs(conn),
-                 members=member_ids(library, the_query))
+                 members=member_ids(library, the_query), crashed=journal.load(root) if key else {})
 
 
 def _scan(s: _Sync) -> tuple[dict[str, list[Hit]], set[str]]:
@@ -247,7 +253,7 @@ def _plan_all(s: _Sync, to_load: list[tuple[str, files.Entry | None, tuple[files
                 if state is not None:
                     s.keep[pid] = state
                 continue
-            plan = plan_one(p, entry, parsed, state, s.seqs[pid], s.report)
+            plan = plan_one(p, entry, parsed, state, s.seqs[pid], s.report, s.crashed.get(pid))
             if plan is None:
                 if state is not None:
                     s.keep[pid] = state if entry is None else dataclasses.replace(
