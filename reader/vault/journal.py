@@ -31,7 +31,10 @@ _BYTES = 256 << 20
 class Entry:
     base: list[Any] | None  # the base merged against (None: a file the sync created)
     vault: list[Any] | None  # the vault parts merged (title, note, tags, starred, read)
-    written: list[Any]  # hashes of the parts written: title, note, tag key, starred, read
+    # Hashes of the parts (title, note, tag key, starred, read) the file may hold from Reader: what
+    # the sync writes, and for a sync that itself recovered from a crash, what the file held when it
+    # read it (a second crash before this sync's write leaves that there).
+    written: list[list[Any]]
 
     def to_json(self) -> dict[str, Any]:
         return {"base": self.base, "vault": self.vault, "written": self.written}
@@ -47,9 +50,9 @@ def written_key(parts: Parts) -> list[Any]:
     return [digest(parts.title), digest(parts.note), list(tag_key(parts.tags)), parts.starred, parts.read]
 
 
-def entry(base: Base | None, vault: Parts | None, final: Parts) -> Entry:
+def entry(base: Base | None, vault: Parts | None, final: Parts, held: Parts | None = None) -> Entry:
     v = None if vault is None else [vault.title, vault.note, list(vault.tags), vault.starred, vault.read]
-    return Entry(base_key(base), v, written_key(final))
+    return Entry(base_key(base), v, [written_key(final)] + ([written_key(held)] if held is not None else []))
 
 
 def load(root: Path) -> dict[str, Entry]:
@@ -74,16 +77,25 @@ def recover(e: Entry | None, base: Base | None, vault: Parts) -> tuple[Base | No
     """The base and vault parts to merge, given what a crashed sync wrote into this file."""
     if e is None or e.base != base_key(base):
         return base, vault  # no crash, or its sync committed after all
-    w_title, w_note, w_tags, w_star, w_read = e.written
     if e.vault is None:  # a file the crashed sync created: all of it was Reader's
+        w_title, w_note, w_tags, w_star, w_read = e.written[0]
         return Base(w_title, w_note, tuple(w_tags), bool(w_star), bool(w_read)), vault
     v_title, v_note, v_tags, v_star, v_read = e.vault
+    now = written_key(vault)
+    ours = [[w[i] for w in e.written] for i in range(5)]  # per part, the values Reader may have put there
+    tags = vault.tags
+    for w_tags in e.written:
+        if now[2] == w_tags:
+            tags = tuple(v_tags)
+            break
+    else:
+        tags = _tags(v_tags, e.written[0][2], vault.tags)
     return base, Parts(
-        title=v_title if digest(vault.title) == w_title else vault.title,
-        note=v_note if digest(vault.note) == w_note else vault.note,
-        tags=_tags(v_tags, w_tags, vault.tags),
-        starred=bool(v_star) if vault.starred == w_star else vault.starred,
-        read=bool(v_read) if vault.read == w_read else vault.read,
+        title=v_title if now[0] in ours[0] else vault.title,
+        note=v_note if now[1] in ours[1] else vault.note,
+        tags=tags,
+        starred=bool(v_star) if vault.starred in ours[3] else vault.starred,
+        read=bool(v_read) if vault.read in ours[4] else vault.read,
     )
 
 

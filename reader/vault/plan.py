@@ -182,7 +182,8 @@ def plan_existing(p: PaperSnapshot, entry: files.Entry, loaded: files.Loaded, vf
                 text=text if text != vf.text else None, entry=entry, loaded=loaded,
                 reader_changes=_reader_changes(final, reader), note=final.note,
                 crashed=crashed,
-                journal=crashed if crashed is not None and base is not stored else journal.entry(stored, vault, final))
+                journal=crashed if crashed is not None and base is not stored
+                else journal.entry(stored, vault, final, in_file if crashed is not None else None))
 
 
 def _unusable(report: SyncReport, rel: str, pid: str, exc: Unusable) -> None:

@@ -298,3 +298,37 @@ def test_11_new_names_have_nothing_that_breaks_a_wikilink_and_old_names_stay(lib
     lib.set_title(ids[0], "A new title")
     sync(lib, vault)
     assert mine.is_file() and frontmatter.load(mine)["title"] == "A new title"
+
+
+# --- kill -9 between the file writes and the commit (found by test_property.py) ------------------------
+
+def test_a_reader_edit_after_a_crashed_sync_is_not_lost_to_what_the_crash_wrote(lib, vault, ids, monkeypatch):
+    from contextlib import contextmanager
+
+    from reader.vault import snapshot as vault_snapshot
+
+    lib.set_note(ids[0], "base")
+    sync(lib, vault)
+    path = _files(vault)[ids[0]]
+    lib.set_read([ids[0]], True)
+    lib.add_tags([ids[0]], ["reader-tag"])
+
+    class Killed(BaseException):
+        pass
+
+    def die(_library):
+        raise Killed()
+        yield  # pragma: no cover
+
+    monkeypatch.setattr(vault_snapshot, "write_transaction", contextmanager(die))
+    with pytest.raises(Killed):
+        sync(lib, vault)  # the file now says read: true; the sync state does not know
+    monkeypatch.undo()
+    assert frontmatter.load(path)["read"] is True
+    lib.set_read([ids[0]], False)  # changed back in Reader after the crash
+    path.write_text(_with_note(path.read_text(encoding="utf-8"), "vault edit after the crash"), encoding="utf-8")
+    sync(lib, vault)
+    p = lib.paper(ids[0])
+    assert p.read is False and frontmatter.load(path)["read"] is False
+    assert p.note == "vault edit after the crash" == _note(path) and p.tags == ["reader-tag"]
+    assert not (vault / ".reader-sync.journal").exists() and sync(lib, vault).written == []

@@ -27,9 +27,9 @@ from reader.vault import snapshot as vault_snapshot
 from reader.vault import sync
 from reader.vault.document import parse
 
-CASES = int(os.environ.get("READER_VAULT_PROPERTY_CASES", "520"))
+CASES = int(os.environ.get("READER_VAULT_PROPERTY_CASES", "500"))
 PAPERS = 3
-STEPS = (4, 9)
+STEPS = (3, 8)
 QUERY = "tag:prop"
 _TAGS_LINE = re.compile(r"^tags:.*(?:\r?\n  - .*)*$", re.M)
 
@@ -233,11 +233,11 @@ class Case:
             m, path = self.models[pid], self.file_of(pid)
             if path is None:
                 continue
-            _, ftags = self.file_parts(path)
+            vf, ftags = self.file_parts(path)
             p = self.lib.paper(pid)
             m.base_tags = (set(p.tags) & ftags) - {"prop"}
             for flag, key in (("star", "starred"), ("read", "read")):
-                if getattr(p, key) == bool(self.file_parts(path)[0].fm.values.get(key)):
+                if getattr(p, key) == bool(vf.fm.values.get(key)):
                     m.flags["r"].pop(flag, None)
                     m.flags["v"].pop(flag, None)
 
@@ -303,7 +303,7 @@ def _check(case: Case) -> None:
 
 
 def _one_case(lib: Library, root: Path, n: int, pool: list[str], points: WritePoints) -> Case:
-    rng = random.Random(n)
+    rng = random.Random(n + int(os.environ.get("READER_VAULT_PROPERTY_SEED", "0")))
     pids = rng.sample(pool, PAPERS)
     vault = root / f"v{n}"
     vault.mkdir()
