@@ -86,6 +86,23 @@ class LibraryBase:
                     raise
                 raise mapped from exc
 
+    # ------------------------------------------------------------------ for features running store/ queries (vault/)
+    def read_connection(self) -> sqlite3.Connection:
+        """This thread's read connection, for a feature's own store/ queries (the vault's state)."""
+        return self._reader()
+
+    @contextmanager
+    def write_transaction(self) -> Iterator[tuple[sqlite3.Connection, int]]:
+        """One write transaction for a feature's store/ calls: (writer connection, its change
+        sequence). Call `index_changed()` after it if it changed papers."""
+        with self._write() as seq:
+            yield self._wconn, seq
+
+    def index_changed(self, ids: Iterable[str] = ()) -> None:
+        """After a `write_transaction` that changed papers (the vault's sync): the index catches up
+        (never failing the write) and subscribers hear of it (no ids: possibly any paper)."""
+        self._committed(Change.VAULT, ids)
+
     # ------------------------------------------------------------------ index upkeep
     def index_needs_sync(self) -> bool:
         return self.upkeep.needs_sync()
