@@ -102,6 +102,13 @@ class ChangeBridge(QObject):
         self._polling = False
         log.warning("checking for outside changes failed: %s", exc)
 
+    def set_poll_interval(self, ms: int) -> None:
+        """Look for outside changes every `ms` (0: stop looking)."""
+        self._poll_timer.stop()
+        if ms > 0:
+            self._poll_timer.setInterval(ms)
+            self._poll_timer.start()
+
     def close(self) -> None:
         with self._lock:
             self._closed = True

@@ -53,9 +53,12 @@ def merge_outside(typed_from: str, stored: str, typed: str, when: datetime) -> s
     again = retype_typed_side(stored, typed_from, typed)
     if again is not None:  # typing on after an earlier merge: only the typed section changes
         return again
-    if typed.startswith(typed_from) and stored.startswith(typed_from):
-        # Both sides only added at the end (the common case: a line appended by a script).
+    if not typed_from:  # both wrote a first note: one after the other
+        return f"{stored.rstrip()}\n\n{typed.lstrip()}"
+    if typed.startswith(typed_from):  # the user only added at the end: add it to the other text
         return stored + typed[len(typed_from):]
+    if stored.startswith(typed_from):  # the other side only added at the end (a script's line)
+        return typed + stored[len(typed_from):]
     return outside_conflict(typed, stored, utc_when(datetime.now(UTC)), utc_when(when))
 
 
@@ -83,6 +86,21 @@ class NoteMerges:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._records: dict[str, Retyped] = {}
+        self._sent: dict[str, str] = {}  # GUI thread: the newest note text handed to the writer, per paper
+
+    def base_for(self, pid: str, shown_note: str | None, text: str) -> str | None:
+        """GUI thread, as a save of `text` is queued: the note it was typed from.
+
+        That is the text of an earlier save still on its way to the writer, else the stored note
+        the pane shows (None when the pane shows another paper: no check)."""
+        base = self._sent.get(pid, shown_note)
+        self._sent[pid] = text
+        return base
+
+    def sent_done(self, pid: str, text: str) -> None:
+        """GUI thread: the save of `text` finished (stored or failed)."""
+        if self._sent.get(pid) == text:
+            del self._sent[pid]
 
     def changed_under_editor(self, pid: str, typed_from: str, stored: str, source: str) -> None:
         """`stored` replaced `typed_from` while the editor held unsaved text for `pid`."""
@@ -97,13 +115,19 @@ class NoteMerges:
         with self._lock:
             return pid in self._records
 
-    def store(self, pid: str, text: str, current: str | None, write: Callable[[str], None]) -> str:
+    def store(self, pid: str, text: str, current: str | None, write: Callable[[str], None],
+              base: str | None = None) -> str:
         """On the writer: store the typed `text` (merged when needed); returns the note stored.
 
-        `current` is the note stored now. With no record, or when the note changed again since
-        the record (an undo, another save), the typed text is the newer and is stored as typed."""
+        `current` is the note stored now, `base` the one the text was typed from (when known).
+        A note changed elsewhere since `base` (before the window even noticed) is merged. With a
+        record, when the note changed again since it (an undo, another save), the typed text is
+        the newer and is stored as typed."""
         with self._lock:
             record = self._records.get(pid)
+        if record is None and base is not None and current is not None and current != base \
+                and normalize_note(current) != normalize_note(text):
+            record = Retyped(base, current, datetime.now(UTC), MERGE_OUTSIDE)
         if record is None:
             write(text)
             return text

@@ -21,17 +21,21 @@ from .tasks import Task
 RECOVERED_NOTES_DIR = "recovered-notes"  # under the library root: notes that could not be stored on quit
 
 
-def store_note(ctx: OpContext, merges: NoteMerges, pid: str, text: str) -> str:
+def store_note(ctx: OpContext, merges: NoteMerges, pid: str, text: str, base: str | None = None) -> str:
     """On the writer: store a typed note, merged with one changed under the editor; returns the note stored."""
     lib = ctx.library
     paper = lib.paper(pid)
-    return merges.store(pid, text, paper.note if paper is not None else None, lambda note: lib.set_note(pid, note))
+    return merges.store(pid, text, paper.note if paper is not None else None, lambda note: lib.set_note(pid, note),
+                        base)
 
 
 def save_note(ctx: OpContext, pane: PaperPane, merges: NoteMerges, pid: str, text: str) -> Task | None:
     """Write a note; the pane counts it as saved only when the write succeeded."""
+    shown = pane.paper
+    base = merges.base_for(pid, shown.note if shown is not None and shown.id == pid else None, text)
 
     def failed(exc: BaseException) -> None:
+        merges.sent_done(pid, text)
         first = not pane.note_failed_before(pid)
         pane.note_failed(pid, text)
         if first:  # one message per note, not one per retry
@@ -40,6 +44,7 @@ def save_note(ctx: OpContext, pane: PaperPane, merges: NoteMerges, pid: str, tex
             ctx.notify(f"The note is still not saved: {exc}", 10000)
 
     def stored(note: str) -> None:
+        merges.sent_done(pid, text)
         pane.note_stored(pid, text)
         if note != text and pane.paper_id == pid and not pane.note_dirty():
             pane.set_paper(ctx.library.paper(pid))  # a merged note, once the user stopped typing
@@ -47,7 +52,7 @@ def save_note(ctx: OpContext, pane: PaperPane, merges: NoteMerges, pid: str, tex
 
     # Consecutive autosaves of one note merge into one undo step (merge_key). A note a vault sync
     # or another process changed while it was being typed keeps both texts (note_merge.py).
-    return change(ctx, "Edit note", [pid], lambda: store_note(ctx, merges, pid, text), merge_key=("note", pid),
+    return change(ctx, "Edit note", [pid], lambda: store_note(ctx, merges, pid, text, base), merge_key=("note", pid),
                   on_done=stored, on_error=failed)
 
 
