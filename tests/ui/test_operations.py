@@ -17,8 +17,6 @@ from reader.ui.operations import papers, scope, searches
 from .helpers import key, paper, search_now
 
 
-# First: a Ctrl+Z in an earlier test leaves Ctrl in QApplication.keyboardModifiers(),
-# which turns selectRow() into a toggle.
 def test_bulk_star_read_tag_on_a_multi_selection(qtbot, window: MainWindow, library: Library) -> None:
     window.table.selectRow(0)
     window.table.selectionModel().select(

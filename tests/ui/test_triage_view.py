@@ -23,6 +23,8 @@ from reader.ui.operations import papers
 from reader.ui.paper_model import COL_TAGS
 from reader.ui.triage_controller import TriageController, install_triage
 
+from .helpers import key
+
 K = Qt.Key
 
 
@@ -32,7 +34,7 @@ def press(qtbot, ctl: TriageController, key: Qt.Key) -> None:
 
 def open_triage(qtbot, window: MainWindow) -> TriageController:
     ctl = install_triage(window)
-    qtbot.keyClick(window.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)
+    key(qtbot, window.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=10000)
     return ctl
 
@@ -158,7 +160,7 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
         assert w2.pane.paper_id == listed[8]
         assert w2.selected_ids() == [listed[8]]
 
-        qtbot.keyClick(w2.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)  # same list: resumes
+        key(qtbot, w2.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)  # same list: resumes
         qtbot.waitUntil(lambda: ctl2.active and ctl2.view.card is not None, timeout=10000)
         assert ctl2.queue is not None and ctl2.queue.current == listed[8]
         w2.close()
