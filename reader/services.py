@@ -150,7 +150,7 @@ class Library:
     def __enter__(self) -> Library:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ------------------------------------------------------------------ connections
