@@ -92,7 +92,6 @@ def open_window(data_dir: Path, import_paths: Sequence[str | Path] | None = None
     from reader.paths import LibraryPaths
     from reader.services import Library
 
-    from . import import_export
     from .crash import install_excepthook
     from .main_window import MainWindow
     from .plain import message_box
@@ -110,5 +109,5 @@ def open_window(data_dir: Path, import_paths: Sequence[str | Path] | None = None
     if import_paths:
         files = [str(Path(p).expanduser().resolve()) for p in import_paths]
         # After the first paint: the window shows at once, the import runs in the background.
-        QTimer.singleShot(0, lambda: import_export.import_paths(window, files))
+        QTimer.singleShot(0, lambda: window.transfer.import_paths(files))
     return window

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
 
 from reader.listing import Listing, is_filter_query, list_papers
 from reader.search.results import SearchResults
@@ -17,12 +18,23 @@ from reader.services import Library, View
 from .paper_model import SORT_KEYS
 from .plain import plain_label
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
-
 SEARCH_DEBOUNCE_MS = 150
 FIRST_PAGE = 200  # ids a search lists at once; the table fetches the rest as the user scrolls
 PLACEHOLDER = "Search  (e.g. sparse attention   tag:rl   is:starred   year:2020-2023)   — / or Ctrl+F"
+
+
+class SearchHost(Protocol):
+    """What the search bar reads of the window it sits in: the view, the library's sort, the header."""
+
+    view: View
+    sort_column: int
+    sort_order: Qt.SortOrder
+
+    @property
+    def table(self) -> QTableView: ...
+
+    @property
+    def relevanceAction(self) -> QAction: ...  # noqa: N802 - the window's attribute name
 
 
 class SearchBar(QWidget):
@@ -34,8 +46,8 @@ class SearchBar(QWidget):
     searchRequested = Signal()  # the query (or its sort) changed: re-list
     submitted = Signal()  # Return in the box
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: SearchHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.setObjectName("searchBar")
         self._main = window
         self.search_sort: tuple[int, Qt.SortOrder] | None = None  # None: by relevance

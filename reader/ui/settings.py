@@ -2,21 +2,43 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtWidgets import QSplitter, QTableView
 
 from reader.services import View
 
-from .sidebar import view_key
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .paper_pane import PaperPane
+from .sidebar import Sidebar, view_key
 
 VIEW_KINDS = ("all", "unread", "starred", "notes", "collection", "tag", "like_starred", "like_tag")
 
 
-def restore_settings(w: MainWindow) -> None:
+class SettingsHost(Protocol):
+    """The window's parts whose state is remembered."""
+
+    settings: QSettings
+    sort_column: int
+    sort_order: Qt.SortOrder
+    view: View
+    theme: str
+
+    @property
+    def splitter(self) -> QSplitter: ...
+    @property
+    def pane(self) -> PaperPane: ...
+    @property
+    def table(self) -> QTableView: ...
+    @property
+    def sidebar(self) -> Sidebar: ...
+    def saveGeometry(self) -> QByteArray: ...  # noqa: N802 - Qt's names
+    def restoreGeometry(self, geometry: QByteArray) -> bool: ...  # noqa: N802
+    def saveState(self) -> QByteArray: ...  # noqa: N802
+    def restoreState(self, state: QByteArray) -> bool: ...  # noqa: N802
+
+
+def restore_settings(w: SettingsHost) -> None:
     s = w.settings
     for key, restore in (("geometry", w.restoreGeometry), ("windowState", w.restoreState),
                          ("splitter", w.splitter.restoreState), ("paneSplitter", w.pane.splitter.restoreState),
@@ -36,7 +58,7 @@ def restore_settings(w: MainWindow) -> None:
         w.sidebar.show_view(w.view)
 
 
-def save_settings(w: MainWindow) -> None:
+def save_settings(w: SettingsHost) -> None:
     s = w.settings
     s.setValue("geometry", w.saveGeometry())
     s.setValue("windowState", w.saveState())

@@ -9,6 +9,8 @@ import pytest
 
 from reader.services import Library
 
+from .helpers import release_modifiers
+
 
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
@@ -31,6 +33,7 @@ def window(qtbot, library: Library):
     w.show()
     w.activateWindow()
     qtbot.waitExposed(w)
+    release_modifiers(w)  # no modifier left held by an earlier test's key click
     qtbot.waitUntil(lambda: w.index_ready and not w.runner.busy, timeout=30000)
     qtbot.waitUntil(lambda: w.model.rowCount() > 0 and w.pane.paper_id is not None)
     yield w
