@@ -33,13 +33,13 @@ from reader.listing import Listing
 from reader.search.results import SearchResults
 from reader.services import Library, View
 
-from . import import_export, notes, settings
+from . import empty_state, import_export, notes, settings
 from . import theme as themes
 from .actions import build_actions
 from .dialogs import ExportOptions, ShortcutsDialog
 from .index_sync import IndexSync
 from .operations import highlights, papers, scope, searches, tags
-from .paper_model import COL_ADDED, SORT_KEYS, PaperModel
+from .paper_model import COL_ADDED, NEW, RELISTED, SORT_KEYS, SORTED, PaperModel
 from .paper_pane import PaperPane
 from .paper_table import PaperTable
 from .search_bar import SearchBar
@@ -104,7 +104,8 @@ class MainWindow(QMainWindow):
         if self.view.ranked:
             self.refresh_list()
         else:
-            self._list_ready(self.library.listing("", self.view, *self.sort_args()))
+            first = self.searchBar.list_job(self.library, self.view, *self.sort_args(), loaded=0)
+            self._list_ready(first(), self.searchBar.listed_key)
         self.refresh_sidebar()
         QTimer.singleShot(0, self.index_sync.start)
 
@@ -135,6 +136,7 @@ class MainWindow(QMainWindow):
         self.model.sortRequested.connect(self.searchBar.sort_requested)
         self.table = PaperTable(self.model, self, self.sort_column, self.sort_order)
         self.table.selectionModel().currentRowChanged.connect(self._current_row_changed)
+        self.empty_state = empty_state.install(self)
 
         self.pane = pane = PaperPane(self)
         self.table.doubleClicked.connect(lambda _: pane.titleEdit.setFocus())
@@ -193,16 +195,24 @@ class MainWindow(QMainWindow):
         bar.stop_timer()
         bar.set_searching(bool(bar.query()) or self.view.ranked)
         job = bar.list_job(self.library, self.view, *self.sort_args(), loaded=self.model.rowCount())
-        self.runner.read("list", job, self._list_ready, self.handle_error)
+        key = bar.listed_key
+        self.runner.read("list", job, lambda found: self._list_ready(found, key), self.handle_error)
 
-    def _list_ready(self, found: Listing) -> None:
+    def _list_ready(self, found: Listing, key: tuple | None = None) -> None:
         self.search_results = results = found.results
         terms = list(results.terms) if results else []
         current_id, current_row, selected = self.current_id(), self.table.currentIndex().row(), self.selected_ids()
         self.list_generation += 1
-        if self.model.set_listing(found):
+        change = self.model.set_listing(found, key)
+        if change == NEW:  # a new query, view or collection: its first hit, at the top
+            self.table.scrollToTop()
+            self._reselect([], None, 0)
+        elif change == SORTED:  # the selected paper stays selected (and in view) if still listed
+            self._reselect(selected, current_id, 0)
+        elif change == RELISTED:  # after a write: the same paper, else the row where it was
             self._reselect(selected, current_id, current_row)
         self.searchBar.show_state(found.query, results, found.total)
+        empty_state.update(self, self.empty_state, found.query)
         if terms != self.pane.terms:
             self.pane.terms = terms
             self.pane.render_abstract()

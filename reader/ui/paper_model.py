@@ -34,10 +34,24 @@ PAGE_SIZE = 200
 MAX_PAGES = 64  # ~12,800 rows of cache; a screen shows ~40
 FETCH_IDS = 200  # ids of a paged search fetched per scroll to the bottom
 
+# What a new listing is to the shown one (PaperModel.set_listing); the window keeps the
+# selection for KEPT/RELISTED, keeps the selected paper for SORTED, starts at the top for NEW.
+KEPT, RELISTED, SORTED, NEW = "kept", "relisted", "sorted", "new"
+QUERY_PART = 2  # a listing key starts with (query, view), then how it is ordered
+
 # run_read(job, on_done, on_error): runs job() off the GUI thread, the callbacks back on it.
 ReadRunner = Callable[[Callable[[], Any], Callable[[Any], None], Callable[[BaseException], None]], Any]
 
 _Index = QModelIndex | QPersistentModelIndex
+
+
+def listing_change(old: tuple | None, new: tuple | None) -> str:
+    """RELISTED for the same key, SORTED when only the order differs, else NEW."""
+    if old is None or new is None:
+        return NEW
+    if old == new:
+        return RELISTED
+    return SORTED if old[:QUERY_PART] == new[:QUERY_PART] else NEW
 
 
 class PaperModel(QAbstractTableModel):
@@ -59,6 +73,7 @@ class PaperModel(QAbstractTableModel):
         self._fetching = False
         self._source = 0  # bumped when the ids are replaced: a page of the old list is dropped
         self.run_read: ReadRunner | None = None  # None: pages are fetched synchronously
+        self.listing_key: tuple | None = None  # what the shown ids were listed for
 
     # -- ids ----------------------------------------------------------------------------
     def set_ids(self, ids: list[str], total: int | None = None, more: PageFetch | None = None) -> None:
@@ -69,18 +84,25 @@ class PaperModel(QAbstractTableModel):
         self._set_source(total, more)
         self.endResetModel()
 
-    def set_listing(self, found: Listing) -> bool:
-        """Show a listing; True when the ids changed (a reset), False when only rows were refreshed.
+    def set_listing(self, found: Listing, key: tuple | None = None) -> str:
+        """Show a listing made for `key` (query, view, sort… see SearchBar.list_key); says what
+        changed: KEPT (the same list again, rows refreshed), RELISTED (the same list, other ids:
+        after a write), SORTED (the same query and view in another order) or NEW.
 
-        The same first ids with more already fetched (the user scrolled, then a write re-listed)
-        keep the fetched rows."""
-        ids = found.ids
-        if ids == self._ids[:len(ids)] and (len(ids) == len(self._ids) or found.more is not None):
+        Only the same list again may keep what is on screen: the same first ids with more
+        already fetched (the user scrolled, then a write re-listed) keep the fetched rows. A new
+        query whose first page happens to be a prefix of the shown ids (an empty one always is)
+        replaces them."""
+        ids, old_key = found.ids, self.listing_key
+        self.listing_key = key
+        change = listing_change(old_key, key)
+        if (change == RELISTED and ids and ids == self._ids[:len(ids)]
+                and (len(ids) == len(self._ids) or found.more is not None)):
             self._set_source(found.total, found.more)
             self.invalidate()
-            return False
+            return KEPT
         self.set_ids(ids, found.total, found.more)
-        return True
+        return change
 
     def _set_source(self, total: int | None, more: PageFetch | None) -> None:
         self._source += 1

@@ -97,12 +97,23 @@ class SearchBar(QWidget):
 
         The same list again (after a write) keeps as many ids as the table has fetched, so
         the rows the user scrolled to stay; a new query lists its first page."""
-        query, order, typing = self.query(), self.search_sort_args(), self.as_you_type()
-        key = (query, view, sort, descending, order, typing)
+        key = self.list_key(view, sort, descending)
+        query, _view, _sort, _descending, order, typing = key
         size = max(FIRST_PAGE, loaded) if key == self._listed_key else FIRST_PAGE
         self._listed_key, self.listed_as_you_type = key, typing
         return lambda: list_papers(lib, query, view, sort, descending, search_sort=order,
                                    as_you_type=typing, page_size=size)
+
+    def list_key(self, view: View, sort: str, descending: bool) -> tuple:
+        """What a listing is made for: (query, view) first, then its order (see
+        paper_model.listing_change: a new query or view starts at the top, a new order keeps
+        the selected paper)."""
+        return (self.query(), view, sort, descending, self.search_sort_args(), self.as_you_type())
+
+    @property
+    def listed_key(self) -> tuple | None:
+        """The key of the newest listing asked for."""
+        return self._listed_key
 
     def stop_timer(self) -> None:
         """A re-list is starting anyway: the pending debounced one is not needed."""
