@@ -29,6 +29,8 @@ class PaperRow:
     has_note: bool
     tags: tuple[str, ...]
     added_at: str
+    first_author: str = ""  # the table shows "first author et al."
+    author_count: int = 0
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,7 @@ def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
     for part in chunks(list(ids)):
         for r in conn.execute(
             "SELECT p.id, p.title, p.method, p.venue, p.year, p.starred, p.read, p.added_at, "
+            "json_extract(p.authors, '$[0]') AS first_author, json_array_length(p.authors) AS n_authors, "
             "n.paper_id IS NOT NULL AS has_note FROM papers p "
             f"LEFT JOIN notes n ON n.paper_id = p.id WHERE p.id IN ({marks(len(part))})",
             part,
@@ -158,6 +161,7 @@ def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
                 id=r["id"], title=r["title"], method=r["method"], venue=r["venue"], year=r["year"],
                 starred=bool(r["starred"]), read=bool(r["read"]), has_note=bool(r["has_note"]),
                 tags=tuple(tag_map.get(r["id"], ())), added_at=r["added_at"],
+                first_author=r["first_author"] or "", author_count=r["n_authors"] or 0,
             )
     return out
 

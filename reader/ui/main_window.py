@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QSettings, Qt, QTimer, QUrl
+from PySide6.QtCore import QModelIndex, Qt, QTimer, QUrl
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -61,7 +61,10 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("Reader")
         self.library = library
-        self.settings = QSettings(str(library.paths.settings_file), QSettings.Format.IniFormat)
+        self.settings = settings.library_settings(library.paths.settings_file)  # this library's
+        self.app_settings = settings.global_settings()  # every library's: window, theme, columns
+        settings.migrate(self.settings, self.app_settings)
+        settings.remember_library(self.app_settings, library.paths.root)
         self.runner = TaskRunner(self)
         self.runner.error.connect(self.handle_error)
         self.undo_stack = QUndoStack(self)
@@ -79,7 +82,7 @@ class MainWindow(QMainWindow):
         self._message_boxes: list[QMessageBox] = []
         self.closing = False
         self.list_generation = 0  # bumped each time the table's ids are replaced (tests wait on it)
-        self.theme = theme or str(self.settings.value("theme", "system"))
+        self.theme = theme or settings.saved_theme(self.app_settings)
         self.shortcuts_dialog: ShortcutsDialog | None = None
         # Set by build_actions:
         self.shortcut_actions: list[QAction] = []
