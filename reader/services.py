@@ -27,6 +27,7 @@ from .models import (
     ViewKind,
 )
 from .paths import LibraryPaths
+from .plural import count_noun
 from .store import changes, import_log, notes, open_connection, open_database, searches
 from .store import highlights as hl
 from .store import papers as q
@@ -496,6 +497,10 @@ class Library:
         try:
             with self._write() as seq:
                 store_parsed(self._wconn, parsed, summary, seq, check, start_index)
+                # Cancel pressed after the last batch (while the index workers finish, or the
+                # rows are written): still before the commit, so nothing is kept or indexed.
+                if cancelled and cancelled():
+                    raise ImportCancelled()
         except BaseException:
             for b in bulk:
                 b.cancel()
@@ -594,5 +599,6 @@ def summarize(summaries: Sequence[ImportSummary]) -> str:
     dup = sum(s.duplicates for s in summaries)
     skipped = sum(len(s.skipped) for s in summaries)
     errors = sum(1 for s in summaries if s.error)
-    return f"{new} new, {dup} duplicates, {skipped} skipped, {errors} files rejected"
+    return (f"{new} new, {count_noun(dup, 'duplicate', grouped=False)}, {skipped} skipped, "
+            f"{count_noun(errors, 'file', grouped=False)} rejected")
 

@@ -174,7 +174,7 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
     hl_map = hl.highlights_for(conn, ids)
     base: dict[str, sqlite3.Row] = {}
     for part in chunks(ids):
-        for r in conn.execute(f"SELECT * FROM papers WHERE id IN ({marks(len(part))})", part):
+        for r in conn.execute(f"SELECT rowid AS position, * FROM papers WHERE id IN ({marks(len(part))})", part):
             base[r["id"]] = r
     out = []
     for pid in ids:
@@ -204,6 +204,7 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
             note=note,
             note_updated_at=note_ts,
             highlights=hl_map.get(pid, []),
+            position=r["position"],
         ))
     return out
 
@@ -251,10 +252,13 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[dict[str, Any]]) -> Non
 
 def write_paper_state(conn: sqlite3.Connection, p: Paper, seq: int, abstract_text: str) -> None:
     """Write a full paper back exactly: row, tags, note and highlights."""
-    row = paper_to_row(p, seq, abstract_text)
+    row: dict[str, Any] = paper_to_row(p, seq, abstract_text)
+    if p.position is not None and conn.execute(
+            "SELECT NOT EXISTS (SELECT 1 FROM papers WHERE rowid = ? OR id = ?)", [p.position, p.id]).fetchone()[0]:
+        row = {"rowid": p.position, **row}  # a deleted paper back in its place (the list's order)
     cols = list(row)
     # An upsert, not INSERT OR REPLACE: REPLACE deletes the row first, cascading to its children.
-    updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c != "id")
+    updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c not in ("id", "rowid"))
     conn.execute(
         f"INSERT INTO papers ({', '.join(cols)}) VALUES ({marks(len(cols))}) "
         f"ON CONFLICT (id) DO UPDATE SET {updates}",

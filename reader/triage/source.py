@@ -6,6 +6,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from reader.plural import count_noun
 from reader.store.views import View
 from reader.triage.queue import BEST_FIRST, UNREAD_FIRST, order_unread_first
 from reader.triage.ranking import rank_like
@@ -95,7 +96,7 @@ class Summary:
     noted: int
 
     def describe(self) -> str:
-        return (f"{self.total:,} papers · {self.read:,} read · {self.starred:,} starred · "
+        return (f"{count_noun(self.total, 'paper')} · {self.read:,} read · {self.starred:,} starred · "
                 f"{self.tagged:,} tagged · {self.noted:,} with notes")
 
 

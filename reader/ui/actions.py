@@ -11,16 +11,17 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QLineEdit,
-    QMessageBox,
     QPlainTextEdit,
     QTextEdit,
     QWidget,
 )
 
-from . import import_export
+from . import import_export, libraries
 from . import theme as themes
-from .dialogs import ShortcutsDialog
+from .about import show_about
+from .dialogs import ShortcutsDialog, ask_rebuild
 from .operations import papers, searches
+from .preferences import show_preferences
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -65,12 +66,14 @@ def build_actions(w: MainWindow) -> None:
 
     mb = w.menuBar()
     file_menu = mb.addMenu("&File")
-    file_menu.addAction(act("&Import…", lambda: import_export.ask_import(w), ["Ctrl+I"], name="importAction"))
+    import_action = act("&Import…", lambda: import_export.ask_import(w), ["Ctrl+I"], name="importAction")
+    file_menu.addAction(import_action)
     file_menu.addAction(act("&Export…", lambda: import_export.ask_export(w), ["Ctrl+E"], name="exportAction"))
     file_menu.addAction(act("Markdown &vault…", w.vault_sync.ask, name="vaultAction"))
     file_menu.addSeparator()
-    file_menu.addAction(act("Rebuild search index", w.index_sync.reindex))
+    file_menu.addAction(act("Rebuild search index…", lambda: ask_rebuild(w), name="rebuildIndexAction"))
     file_menu.addSeparator()
+    libraries.install(w, file_menu, import_action)  # Open library…, Open recent
     file_menu.addAction(act("&Quit", w.close, ["Ctrl+Q"], name="quitAction"))
 
     edit = mb.addMenu("&Edit")
@@ -88,6 +91,8 @@ def build_actions(w: MainWindow) -> None:
     edit.addSeparator()
     edit.addAction(act("&Save current search…", lambda: searches.save_current_search(w), ["Ctrl+S"],
                        name="saveSearchAction"))
+    edit.addSeparator()
+    edit.addAction(act("Pr&eferences…", lambda: show_preferences(w), ["Ctrl+,"], name="preferencesAction"))
 
     paper = mb.addMenu("&Paper")
     paper.addAction(act("Toggle &star", lambda: papers.toggle_star(w), ["S"], letter=True))
@@ -119,17 +124,9 @@ def build_actions(w: MainWindow) -> None:
 
     help_menu = mb.addMenu("&Help")
     help_menu.addAction(act("&Keyboard Shortcuts", lambda: show_shortcuts(w), ["F1"]))
-    help_menu.addAction(act("&About Reader", lambda: show_about(w)))
+    help_menu.addAction(act("&About Reader", lambda: show_about(w), name="aboutAction"))
 
 
 def show_shortcuts(w: MainWindow) -> None:
     w.shortcuts_dialog = ShortcutsDialog(w, w.shortcut_actions)
     w.shortcuts_dialog.show()
-
-
-def show_about(w: MainWindow) -> None:
-    from reader import __version__
-
-    w.show_message("About Reader",
-                   f"Reader {__version__}\nRead, triage and annotate research-paper abstracts.\n"
-                   f"Library: {w.library.paths.root}", QMessageBox.Icon.Information, "aboutBox")

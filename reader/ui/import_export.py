@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from reader.importers import file_dialog_filter
 from reader.models import ExportKind
+from reader.plural import count_noun
 from reader.services import View
 
 from .dialogs import ExportDialog, ExportOptions, import_summary_text
@@ -40,16 +41,36 @@ def import_paths(window: MainWindow, paths: Sequence[str | Path]) -> Task:
         # The store only: the index catches up afterwards on its own thread (see import_done).
         return lib.import_files(files, progress=task.progress, cancelled=task.cancelled, index=False)
 
-    task = window.runner.write(job, lambda summaries: import_done(window, summaries),
+    made: list[Task] = []  # the task, for its done callback (which runs later, on the GUI thread)
+    task = window.runner.write(job, lambda summaries: import_done(window, summaries, made[0].cancelled()),
                                lambda exc: import_failed(window, exc), label="Importing", with_task=True)
+    made.append(task)
     return window.status.track(task)
 
 
-def import_done(window: MainWindow, summaries: list) -> None:
+def import_cancelled(window: MainWindow, summaries: list) -> None:
+    """Cancel: said plainly in the status bar (no warning dialog). The cancelled file wrote
+    nothing; files finished before it were committed and are indexed like any import."""
+    kept = sum(s.new for s in summaries if not s.error)
+    text = "Import cancelled"
+    if kept:
+        text += f" — {count_noun(kept, 'new paper')} from the files before it kept"
+    window.last_import_summaries = summaries
+    window.last_import_text = text
+    window.statusBar().showMessage(text, 10000)
+    if kept:
+        window.after_write()
+        window.index_sync.sync_in_background()
+
+
+def import_done(window: MainWindow, summaries: list, cancelled: bool = False) -> None:
+    if cancelled:
+        import_cancelled(window, summaries)
+        return
     window.last_import_summaries = summaries
     window.last_import_text = import_summary_text(summaries)
     new = sum(s.new for s in summaries)
-    window.statusBar().showMessage(f"Imported {new} new papers", 8000)
+    window.statusBar().showMessage(f"Imported {count_noun(new, 'new paper')}", 8000)
     window.after_write()
     window.index_sync.sync_in_background()
     errors = any(s.error or s.skipped for s in summaries)
@@ -132,7 +153,7 @@ def export_to(window: MainWindow, path: str | Path, options: ExportOptions | Non
     def done(result: Any) -> None:
         window.last_export = result
         count = len(result) if isinstance(result, list) else 1
-        window.statusBar().showMessage(f"Exported {count} file{'s' if count != 1 else ''} to {path}", 8000)
+        window.statusBar().showMessage(f"Exported {count_noun(count, 'file')} to {path}", 8000)
 
     return window.runner.write(job, done, window.handle_error, label="Exporting")
 
@@ -148,7 +169,7 @@ def copy_markdown(window: MainWindow) -> Task | None:
     def done(out: tuple[int, str]) -> None:
         count, text = out
         QApplication.clipboard().setText(text)
-        window.statusBar().showMessage(f"Copied {count} paper(s) as Markdown", 4000)
+        window.statusBar().showMessage(f"Copied {count_noun(count, 'paper')} as Markdown", 4000)
 
     def job() -> tuple[int, str]:
         return len(get()), lib.reading_list_markdown(get(), title="Reading list")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from reader.plural import count_noun
+
 from . import IdsArg, change, ids_getter, scope
 
 if TYPE_CHECKING:
@@ -74,6 +76,6 @@ def delete_selected(window: MainWindow) -> None:
         count = int(results.total) if results is not None else 0
     else:
         count = len(ids)
-    text = f"Delete {count} paper{'s' if count != 1 else ''}"
-    change(window, text, get, lambda: lib.delete_papers(get()))
-    window.statusBar().showMessage(f"{text} — Ctrl+Z to undo", 5000)
+    noun = count_noun(count, "paper")
+    change(window, f"Delete {noun}", get, lambda: lib.delete_papers(get()))
+    window.statusBar().showMessage(f"Deleted {noun} — Ctrl+Z to undo", 5000)
