@@ -36,7 +36,8 @@ SAMPLES = {COL_AUTHORS: "Vaswani et al.", COL_METHOD: "FlashAttn", COL_VENUE: "N
            COL_TAGS: "to-read, rl", COL_ADDED: "Today 10:26"}
 GIVE_WAY = (COL_TAGS, COL_VENUE, COL_AUTHORS, COL_METHOD, COL_YEAR, COL_ADDED)  # first to shrink first
 # A shrunk column still says something; narrower than this it is left out until there is room.
-MIN_WIDTH = {COL_TAGS: 50, COL_VENUE: 50, COL_AUTHORS: 60, COL_METHOD: 50, COL_YEAR: 40, COL_ADDED: 70}
+# 0: never shrunk (a clipped time says nothing), only left out.
+MIN_WIDTH = {COL_TAGS: 50, COL_VENUE: 50, COL_AUTHORS: 60, COL_METHOD: 50, COL_YEAR: 40, COL_ADDED: 0}
 TITLE_SHARE = 0.45  # of the table's width, kept for the title before the other columns' wishes
 PADDING = 18  # cell margins plus room for the header's sort arrow
 SAMPLE_ROWS = 120
@@ -103,7 +104,7 @@ class ColumnFitter(QObject):
         excess = sum(widths.values()) + int(available * TITLE_SHARE) - available
         for col in GIVE_WAY:
             if excess > 0 and col in widths and col not in self.user_widths:
-                give = min(excess, max(0, widths[col] - MIN_WIDTH[col]))
+                give = min(excess, max(0, widths[col] - (MIN_WIDTH[col] or widths[col])))
                 widths[col] -= give
                 excess -= give
         for col in GIVE_WAY:
