@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-# Nouns whose plural is not noun + "s".
-IRREGULAR = {"duplicate": "duplicates", "match": "matches", "search": "searches", "library": "libraries",
-             "directory": "directories", "entry": "entries", "copy": "copies"}
+IRREGULAR = {"person": "people"}
 
 
 def plural(noun: str, n: int) -> str:
-    """`noun` for a count of `n` (1 → singular, anything else → plural)."""
+    """`noun` for a count of `n` (1 → singular, anything else → plural); the last word of a
+    phrase ("new paper", "title match") takes the ending."""
     if n == 1:
         return noun
-    return IRREGULAR.get(noun, noun + "s")
+    head, _, last = noun.rpartition(" ")
+    if last in IRREGULAR:
+        last = IRREGULAR[last]
+    elif last.endswith(("ch", "sh", "s", "x", "z")):
+        last += "es"
+    elif last.endswith("y") and last[-2:-1] not in ("a", "e", "i", "o", "u"):
+        last = last[:-1] + "ies"
+    else:
+        last += "s"
+    return f"{head} {last}" if head else last
 
 
 def count_noun(n: int, noun: str, *, grouped: bool = True) -> str:

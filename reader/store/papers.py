@@ -166,6 +166,22 @@ def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
     return out
 
 
+MAX_TITLE_WORDS = 8
+
+
+def title_matches(conn: sqlite3.Connection, words: Sequence[str], limit: int) -> list[str]:
+    """Ids of papers whose title holds every word (case-insensitive substrings), newest first:
+    what a search can show while the index is still being built. One scan of the titles at
+    most, stopped at `limit` matches."""
+    words = [w for w in words if w][:MAX_TITLE_WORDS]
+    if not words:
+        return []
+    where = " AND ".join("title LIKE ? ESCAPE '\\'" for _ in words)
+    params = ["%" + w.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for w in words]
+    sql = f"SELECT id FROM papers WHERE {where} ORDER BY rowid DESC LIMIT ?"
+    return [r[0] for r in conn.execute(sql, [*params, int(limit)])]
+
+
 def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
     """Full papers (row, tags, note, highlights) in the order of ids; unknown ids skipped."""
     ids = list(ids)

@@ -119,3 +119,21 @@ def test_listing_change_kinds() -> None:
     assert listing_change(("q", View(), "added"), ("r", View(), "added")) == NEW
     assert listing_change(("q", View(), "a"), ("q", View("starred"), "a")) == NEW
     assert KEPT not in (NEW, RELISTED, SORTED)
+
+
+def test_while_the_index_is_built_titles_are_matched_in_sql(qtbot, window: MainWindow, monkeypatch) -> None:
+    from reader.search.results import SearchResults
+
+    lib = window.library
+    monkeypatch.setattr(window, "index_ready", False)  # as at the first start of a big library
+    real_search = lib.search
+    monkeypatch.setattr(lib, "search", lambda q, **kw: SearchResults(query=q) if q == "portable reward"
+                        else real_search(q, **kw))
+    search_now(qtbot, window, "portable reward")
+    assert window.model.rowCount() == 1
+    assert "portable reward" in window.model.index(0, 1).data().lower()
+    assert window.searchBar.resultLabel.text() == "1 title match · index still being built"
+    assert window.table.currentIndex().row() == 0 and not window.empty_state.isVisible()
+    search_now(qtbot, window, "zzzz nothing")
+    assert window.model.rowCount() == 0
+    assert "still being built" in window.empty_state.messageLabel.text()

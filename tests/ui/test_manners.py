@@ -154,3 +154,9 @@ def test_status_counts_say_one_paper(qtbot, window: MainWindow) -> None:
 
     window.status.show_counts(Counts(total=1, unread=1, read=0, starred=0, with_notes=0))
     assert window.status.countsLabel.text().startswith("1 paper ·")
+
+
+def test_plural_endings() -> None:
+    assert count_noun(2, "title match") == "2 title matches"
+    assert count_noun(3, "library") == "3 libraries" and count_noun(2, "day") == "2 days"
+    assert count_noun(1, "new paper") == "1 new paper" and count_noun(5, "new paper") == "5 new papers"
