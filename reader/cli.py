@@ -17,6 +17,7 @@ from . import __version__
 from .errors import ReaderError, UsageError
 from .models import HighlightColour, Paper, ViewKind
 from .paths import resolve_data_dir
+from .plural import count_noun
 
 
 class _Parser(argparse.ArgumentParser):
@@ -325,12 +326,12 @@ def _dispatch(args, lib) -> int:
         return _vault(args, lib, out)
     if cmd == "reindex":
         lib.reindex(progress=_tty_progress())
-        print(f"indexed {lib.counts().total} papers", file=out)
+        print(f"indexed {count_noun(lib.counts().total, 'paper', grouped=False)}", file=out)
         return 0
     if cmd == "stats":
         c = lib.counts()
-        print(f"{c.total} papers · {c.starred} starred · {c.read}/{c.total} read · {c.with_notes} with notes · "
-              f"{len(lib.tags())} tags", file=out)
+        print(f"{count_noun(c.total, 'paper', grouped=False)} · {c.starred} starred · {c.read}/{c.total} read · {c.with_notes} with notes · "
+              f"{count_noun(len(lib.tags()), 'tag', grouped=False)}", file=out)
         return 0
     raise UsageError(f"unknown command {cmd}")
 
@@ -340,7 +341,7 @@ def _export(args, lib, out) -> int:
 
     if args.kind == "json":
         path = lib.export_json(args.path)
-        print(f"wrote {path} ({lib.counts().total} papers)", file=out)
+        print(f"wrote {path} ({count_noun(lib.counts().total, 'paper', grouped=False)})", file=out)
         return 0
     if args.query:
         lib.sync_index()
@@ -360,11 +361,11 @@ def _export(args, lib, out) -> int:
         title = args.title or "Reading list"
     if args.per_paper:
         written = lib.export_per_paper(args.path, ids, with_abstracts=args.with_abstracts)
-        print(f"wrote {len(written)} files to {args.path}", file=out)
+        print(f"wrote {count_noun(len(written), 'file', grouped=False)} to {args.path}", file=out)
     else:
         path = lib.export_reading_list(args.path, ids, title=title, group_by=args.group_by,
                                        with_abstracts=args.with_abstracts)
-        print(f"wrote {path} ({len(ids)} papers)", file=out)
+        print(f"wrote {path} ({count_noun(len(ids), 'paper', grouped=False)})", file=out)
     return 0
 
 

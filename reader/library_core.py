@@ -188,6 +188,11 @@ class LibraryBase:
     def rows(self, ids: Sequence[str]) -> dict[str, PaperRow]:
         return q.rows(self._reader(), list(ids))
 
+    def title_matches(self, query: str, limit: int = 200) -> list[str]:
+        """Papers whose title holds every word of `query` (no index needed: the window shows
+        these while the index is being built)."""
+        return q.title_matches(self._reader(), query.split(), limit)
+
     def paper(self, paper_id: str) -> Paper | None:
         found = q.papers_full(self._reader(), [paper_id])
         return found[0] if found else None

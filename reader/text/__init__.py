@@ -15,6 +15,7 @@ from reader.text.render import (
     note_html,
     plain_for_index,
     term_spans,
+    title_plain,
 )
 
 # Bump when abstract_plain's output changes: stored plain texts are then recomputed at open.
@@ -34,4 +35,5 @@ __all__ = [
     "plain_for_index",
     "sentences",
     "term_spans",
+    "title_plain",
 ]
