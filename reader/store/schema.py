@@ -162,3 +162,40 @@ def m0010_vault_state(db: sqlite_utils.Database) -> None:
         CREATE INDEX papers_vault_sync ON papers (starred, read, id, seq);
         """
     )
+
+
+@SCHEMA_MIGRATIONS()
+def m0011_clean_pdf_text(db: sqlite_utils.Database) -> None:
+    """PDF-extraction damage ((cid:NNN), ligatures, line-end hyphens) cleaned in stored papers.
+
+    Abstracts stay as imported; their plain texts, titles and highlights (re-anchored) are
+    rewritten, and the rows changed get a new change sequence so the index catches up."""
+    from ..text import TEXT_VERSION
+    from ..text.clean import clean_text
+    from ..text.reanchor import reanchor
+
+    conn = db.conn
+    seq = int(conn.execute("SELECT value FROM meta WHERE key = 'change_seq'").fetchone()[0]) + 1
+    marks: dict[str, list[tuple[int, int, int, str]]] = {}
+    for hid, pid, start, end, quote in conn.execute(
+            'SELECT id, paper_id, start, "end", quote FROM highlights ORDER BY paper_id, id'):
+        marks.setdefault(pid, []).append((hid, start, end, quote))
+    changed = []
+    for pid, raw, old_plain, title, derived, source in conn.execute(
+            "SELECT id, abstract, abstract_text, title, derived_title, title_source FROM papers"
+    ).fetchall():
+        spans = marks.get(pid, [])
+        plain, moved = reanchor(raw, old_plain, [(s, e, q) for _, s, e, q in spans])
+        new_title = title if source == "edited" else clean_text(title)
+        new_derived = clean_text(derived)
+        if (plain, new_title, new_derived) == (old_plain, title, derived):
+            continue
+        changed.append((plain, new_title, new_derived, seq, pid))
+        conn.executemany('UPDATE highlights SET start = ?, "end" = ?, quote = ? WHERE id = ?',
+                         [(a, b, q, h[0]) for h, (a, b, q) in zip(spans, moved, strict=True)])
+    conn.executemany("UPDATE papers SET abstract_text = ?, title = ?, derived_title = ?, seq = ? "
+                     "WHERE id = ?", changed)
+    if changed:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'change_seq'", [str(seq)])
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('text_version', ?)",
+                 [str(TEXT_VERSION)])
