@@ -63,7 +63,7 @@ def test_pdf_damage_is_cleaned_in_an_old_library_and_highlights_move(tmp_path):
     raw = "A classi(cid:12)cation rule for piri(cid:173) form cortex learns e\ufb03ciently."
     old_plain = raw  # what the uncleaned renderer stored (no markup in it)
     conn.execute("UPDATE papers SET abstract = ?, abstract_text = ?, title = ?, derived_title = ?, "
-                 "seq = 1", [raw, old_plain, "Classi(cid:12)cation of ﬂows", "Classi(cid:12)cation"])
+                 "method = 'FFN', seq = 1", [raw, old_plain, "Classi(cid:12)cation of ﬂows", "Classi(cid:12)cation"])
     conn.execute("UPDATE meta SET value = '1' WHERE key = 'change_seq'")
     conn.execute("UPDATE meta SET value = '1' WHERE key = 'text_version'")
     for quote in ("classi(cid:12)cation rule", "cortex", "e\ufb03ciently"):
@@ -79,6 +79,7 @@ def test_pdf_damage_is_cleaned_in_an_old_library_and_highlights_move(tmp_path):
         assert lib._reader().execute("SELECT abstract_text FROM papers").fetchone()[0] == plain
         assert paper.abstract == raw  # the source stays as imported
         assert paper.title == "Classification of flows"
+        assert paper.method == ""  # an old guess that is a common abbreviation is dropped
         assert [h.quote for h in paper.highlights] == ["classification rule", "cortex", "efficiently"]
         assert all(plain[h.start:h.end] == h.quote for h in paper.highlights)
         seq = lib._reader().execute("SELECT seq FROM papers").fetchone()[0]
