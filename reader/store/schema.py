@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from ..models import HighlightColour
+from .backups import COMPRESSED, write_backup
 
 SCHEMA_MIGRATIONS = Migrations("reader")
 
@@ -114,13 +114,8 @@ def migrate(db: sqlite_utils.Database, db_path: Path | None, backups_dir: Path |
     if has_data and backups_dir is not None:
         backups_dir.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        backup = backups_dir / f"library-before-{pending[0].name}-{stamp}.sqlite3"
         # The backup API copies committed pages from the WAL too, unlike a plain file copy.
-        target = sqlite3.connect(backup)
-        try:
-            db.conn.backup(target)
-        finally:
-            target.close()
+        backup = write_backup(db.conn, backups_dir / f"library-before-{pending[0].name}-{stamp}{COMPRESSED}")
     SCHEMA_MIGRATIONS.apply(db)
     return backup
 

@@ -28,7 +28,7 @@ def test_migration_copies_the_database_first_and_fills_plain_text(tmp_path):
     root = tmp_path / "old"
     _old_library(root, "m0002_abstract_text").close()
     with Library.open(root) as lib:
-        backups = list((root / "backups").glob("library-before-m0002*.sqlite3"))
+        backups = list((root / "backups").glob("library-before-m0002*.sqlite3.gz"))
         assert len(backups) == 1
         assert lib.counts().total == 1  # not seeded: the library was not new
         lib.sync_index()
@@ -48,7 +48,7 @@ def test_highlight_colours_migrate_to_canonical_names(tmp_path):
         )
     conn.close()
     with Library.open(root) as lib:
-        assert list((root / "backups").glob("library-before-m0003*.sqlite3"))
+        assert list((root / "backups").glob("library-before-m0003*.sqlite3.gz"))
         raw = [r[0] for r in lib._reader().execute("SELECT color FROM highlights ORDER BY start")]
         assert raw == ["yellow", "yellow", "yellow", "green", "blue", "yellow", "pink"]
         paper = lib.paper(PID)
@@ -72,7 +72,7 @@ def test_pdf_damage_is_cleaned_in_an_old_library_and_highlights_move(tmp_path):
                      "VALUES (?, ?, ?, ?, 'yellow', '2025-01-01')", [PID, start, start + len(quote), quote])
     conn.close()
     with Library.open(root) as lib:
-        assert list((root / "backups").glob("library-before-m0011*.sqlite3"))
+        assert list((root / "backups").glob("library-before-m0011*.sqlite3.gz"))
         paper = lib.paper(PID)
         assert paper is not None
         plain = "A classification rule for piriform cortex learns efficiently."
