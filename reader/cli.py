@@ -130,6 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("doctor", help="check the library file; --recover rescues a damaged one into a new folder")
     s.add_argument("--recover", nargs="?", const="", default=None, metavar="DEST",
                    help="copy every readable row into a new library folder (default: beside the library)")
+    s.add_argument("--restore", nargs="?", const="", default=None, metavar="BACKUP",
+                   help="put a backup (default: the newest) in place of the library file, which is moved aside")
 
     _add_vault_parser(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
@@ -457,6 +459,10 @@ def run(argv: Sequence[str]) -> int:
         if args.command == "doctor":  # works on a library too damaged to open
             from .doctor import run_doctor
 
+            if args.restore is not None:
+                from .doctor import run_restore
+
+                return run_restore(data_dir, args.restore, sys.stdout)
             return run_doctor(data_dir, args.recover, sys.stdout)
         # An import into a new library (e.g. restoring a backup) must not bring the samples along.
         lib = Library.open(data_dir, seed_if_empty=args.command != "import")

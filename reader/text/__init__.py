@@ -19,7 +19,7 @@ from reader.text.render import (
 )
 
 # Bump when abstract_plain's output changes: stored plain texts are then recomputed at open.
-TEXT_VERSION = 1
+TEXT_VERSION = 2
 
 __all__ = [
     "TEXT_VERSION",
