@@ -17,6 +17,7 @@ from whoosh import index as windex
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.collectors import TimeLimit, TimeLimitCollector
 from whoosh.filedb.filestore import FileStorage
+from whoosh.index import TOC
 from whoosh.index import LockError as IndexLocked  # noqa: F401  (re-exported: another process writes)
 from whoosh.searching import Searcher
 
@@ -211,7 +212,8 @@ class SearchIndex:
         """Merge the small segments left by update() once there are MERGE_AFTER_SEGMENTS
         of them (~20-30 ms per paper-sized segment). For idle time; returns True if done."""
         with self._write_lock:
-            small = [s for s in self._ix._segments() if s.doc_count_all() < SMALL_SEGMENT]
+            segments = TOC.read(self._ix.storage, self._ix.indexname).segments
+            small = [s for s in segments if s.doc_count_all() < SMALL_SEGMENT]
             if len(small) < MERGE_AFTER_SEGMENTS:
                 return False
             w = self._ix.writer(timeout=LOCK_WAIT)
