@@ -24,6 +24,9 @@ from reader.search.schema import plain_words
 CORPUS = (Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml_conference_corpus"
           / "papers.jsonl")
 N_QUERIES = 60
+# Queries that would run long without the budgets (tests/search/test_rank.py has the same).
+BROAD_QUERIES = ["[a TO z]", "abstract:>2019", "author:>2019", "abstract:[a TO zz]", "x" * 10_000,
+                 "token1* year1* graph~2", ("ab" * 3000) + "~2", "t*", "year:>1000", "a* b* c* d*"]
 
 
 def load_docs(path: Path, limit: int | None) -> list[dict]:
@@ -212,6 +215,16 @@ def main() -> int:
             ix.suggest(rq.rstrip("~"))
             sug.append((time.perf_counter() - t) * 1000)
         print(f"suggest(): p50 {pct(sug, 50):.0f} ms, p95 {pct(sug, 95):.0f} ms")
+        # The query budgets (ranges, expansions, collection, ranking) add up to ~1 s: the
+        # worst queries must stay under it (tests only check a bound scaled to the machine).
+        worst = []
+        for q in BROAD_QUERIES:
+            t = time.perf_counter()
+            ix.search(q)
+            worst.append(((time.perf_counter() - t) * 1000, q[:24]))
+        ms, q = max(worst)
+        print(f"broad queries: slowest {ms:.0f} ms ({q!r}), budget 1000 ms"
+              f"{'' if ms < 1000 else '  OVER BUDGET'}")
         ix.close()
         db.close()
     return 0

@@ -41,7 +41,7 @@ PRIVATE = (
     (W3PerDocWriter, ("_get_column", "_create_column", "_has_column")),
     (W3PerDocReader, ("_cached_reader",)),
     (W3LeafMatcher, ("_read_ids", "_read_weights", "_next_block")),
-    (FileIndex, ("_read_toc", "_segments")),
+    (FileIndex, ("_read_toc",)),
     (OrderedHashWriter, ("add",)),
 )
 _OFF = {"0", "off", "no", "false"}

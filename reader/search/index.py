@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import os
 import shutil
@@ -18,6 +17,7 @@ from whoosh import index as windex
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.collectors import TimeLimit, TimeLimitCollector
 from whoosh.filedb.filestore import FileStorage
+from whoosh.index import TOC
 from whoosh.index import LockError as IndexLocked  # noqa: F401  (re-exported: another process writes)
 from whoosh.searching import Searcher
 
@@ -49,12 +49,12 @@ from reader.search.schema import (
 from reader.search.similar import similar
 from reader.search.similar import warm as similar_warm
 from reader.search.snippets import make_snippet
+from reader.search.stamp import check, read_meta, write_meta
 from reader.search.terms import expansion_budget
 from reader.search.writer import merge_small_segments
 
 logger = logging.getLogger(__name__)
 
-STAMP_FILE = "reader-stamp.json"
 SNIPPETS = 50
 EXACT_TOTAL_UP_TO = 2000  # count matches exactly when Whoosh estimates at most this many
 COLLECT_SECONDS = 0.5  # a strict query collecting longer is stopped and shows what it found
@@ -115,27 +115,27 @@ class SearchIndex:
             index_dir.mkdir(parents=True, exist_ok=True)
             storage = cls._storage(index_dir)
             if windex.exists(storage):
-                meta = _read_meta(index_dir)
+                meta = read_meta(index_dir)
                 if meta is None:
                     reason = "the index has no readable stamp file"
                 elif meta.get("schema") != SCHEMA_VERSION:
                     reason = "the index was built by another version of Reader"
                 else:
                     ix = storage.open_index()
-                    _check(ix)
+                    check(ix)
                     return cls(index_dir, ix, int(meta.get("stamp", -1)))
             elif any(index_dir.iterdir()):
                 reason = "the index directory holds no usable index"
             else:
                 ix = storage.create_index(build_schema())
-                _write_meta(index_dir, -1)
+                write_meta(index_dir, -1)
                 return cls(index_dir, ix, -1, was_reset=reason is not None, reset_reason=reason)
         except Exception as e:  # any failure to read means: start again
             reason = f"the index could not be read ({type(e).__name__}: {e})"
         shutil.rmtree(index_dir, ignore_errors=True)
         index_dir.mkdir(parents=True, exist_ok=True)
         ix = cls._storage(index_dir).create_index(build_schema())
-        _write_meta(index_dir, -1)
+        write_meta(index_dir, -1)
         return cls(index_dir, ix, -1, was_reset=True, reset_reason=reason)
 
     # -- writing -------------------------------------------------------------------------
@@ -212,7 +212,8 @@ class SearchIndex:
         """Merge the small segments left by update() once there are MERGE_AFTER_SEGMENTS
         of them (~20-30 ms per paper-sized segment). For idle time; returns True if done."""
         with self._write_lock:
-            small = [s for s in self._ix._segments() if s.doc_count_all() < SMALL_SEGMENT]
+            segments = TOC.read(self._ix.storage, self._ix.indexname).segments
+            small = [s for s in segments if s.doc_count_all() < SMALL_SEGMENT]
             if len(small) < MERGE_AFTER_SEGMENTS:
                 return False
             w = self._ix.writer(timeout=LOCK_WAIT)
@@ -227,7 +228,7 @@ class SearchIndex:
     def _after_commit(self, stamp: int) -> None:
         # The stamp is written after the commit: a crash in between leaves an older stamp,
         # and replaying changes since then is harmless (updates are by unique id).
-        _write_meta(self.index_dir, stamp)
+        write_meta(self.index_dir, stamp)
         self.stamp = stamp
         # A new searcher, not Searcher.refresh(): whoosh-reloaded 2.7.5's refresh keeps the
         # readers of segments that a merge or CLEAR removed (duplicate or stale hits).
@@ -302,22 +303,13 @@ class SearchIndex:
                         stopped = True
                 r = collector.results()
                 ids = self._id_column(s)
-                if post is None:
-                    docnums = [(hit.docnum, hit.score) for hit in r]
-                else:
+                if post is not None:
                     docnums = [(dn, sc) for sc, dn in r.top_n if ids[dn] in post]
                     res.total = len(docnums)
                     docnums = docnums[:limit] if limit is not None else docnums
-                if post is not None:
-                    pass
-                elif limit is None or len(docnums) < limit:
-                    res.total = len(docnums)
-                elif r.has_exact_length() or r.estimated_length() <= EXACT_TOTAL_UP_TO:
-                    res.total = len(r)
                 else:
-                    # Counting every match would re-run the query; an estimate is enough
-                    # for "200 of about N".
-                    res.total = max(len(docnums), min(r.estimated_length(), s.doc_count()))
+                    docnums = [(hit.docnum, hit.score) for hit in r]
+                    res.total = _total(r, docnums, limit, s.doc_count())
                 stems, prefixes = highlight_terms(q, s.reader())
                 res.hits = self._hits(s, docnums, stems, prefixes)
             except Exception as e:  # a damaged segment: report, don't crash the GUI
@@ -565,6 +557,16 @@ class SearchIndex:
             self._ix.close()
 
 
+def _total(r, docnums: list, limit: int | None, doc_count: int) -> int:
+    """The match count of a strict search whose best `limit` are `docnums`."""
+    if limit is None or len(docnums) < limit:
+        return len(docnums)
+    if r.has_exact_length() or r.estimated_length() <= EXACT_TOTAL_UP_TO:
+        return len(r)
+    # Counting every match would re-run the query; an estimate is enough for "200 of about N".
+    return max(len(docnums), min(r.estimated_length(), doc_count))
+
+
 # segment id -> its paper ids by document number (segments never change; a rebuild's big
 # segment is read once per process, ~0.3 s at 50k, instead of at every write).
 _seg_ids: dict[str, list[str]] = {}
@@ -579,32 +581,3 @@ def _segment_ids(leaf) -> list[str]:
             _seg_ids.clear()
         _seg_ids[key] = ids
     return ids
-
-
-def _check(ix: windex.Index) -> None:
-    """Touch every segment's files so a damaged index fails here, not in the first search."""
-    if set(ix.schema.names()) != set(build_schema().names()):
-        raise ValueError("schema differs")
-    with ix.searcher() as s:
-        r = s.reader()
-        s.doc_count()
-        for fn in ("title", "abstract"):
-            list(islice(r.lexicon(fn), 3))
-        if r.doc_count_all():
-            s.stored_fields(0)
-            r.column_reader("id")[0]
-
-
-def _read_meta(index_dir: Path) -> dict | None:
-    try:
-        data = json.loads((index_dir / STAMP_FILE).read_text("utf-8"))
-        return data if isinstance(data, dict) else None
-    except (OSError, ValueError):
-        return None
-
-
-def _write_meta(index_dir: Path, stamp: int) -> None:
-    path = index_dir / STAMP_FILE
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"stamp": stamp, "schema": SCHEMA_VERSION}), "utf-8")
-    os.replace(tmp, path)

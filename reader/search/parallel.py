@@ -67,6 +67,9 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
                      cancelled: Callable[[], bool] | None, progress_every: int) -> int:
     """Replace the index's segments with ones built by `procs` processes; returns the count.
 
+    One function on purpose (~80 lines): feeding, collecting and the cleanup on any failure
+    share the workers, the queues and the writer's lock.
+
     Processes are started with "spawn" (the GUI process has threads, so no fork); a frozen
     app must call multiprocessing.freeze_support() at start-up. Raises Cancelled.
     """

@@ -239,7 +239,23 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
     # of papers (its centroid weighted by consensus, contrasted): the dot over the walked terms
     # with the exact norm: a tag's papers share rare terms, and the full dot finds fewer
     # of them (ICLR 2018 stems, 5 seeds: P@10 0.247 against 0.274).
-    whole = len(texts) == 1
+    exact = _exact_head(searcher, leaves, head, len(texts) == 1, qvec, st, partial)
+    if limit is not None and limit <= len(exact):
+        return exact[:limit]
+    placed = {d for d, _ in exact}
+    low = min((sc for _, sc in exact), default=0.0)
+    # The rest by the approximate cosine, below the exact head (scaled under its lowest).
+    rest = sorted(((sc, base + d) for vals, local, base in approx
+                   for sc, d in zip(vals, local, strict=True) if sc and base + d not in placed),
+                  reverse=True)
+    top_rest = rest[0][0] if rest else 1.0
+    out = exact + [(d, low * sc / top_rest) for sc, d in rest]
+    return out[:limit]
+
+
+def _exact_head(searcher, leaves, head: list[tuple[float, int]], whole: bool, qvec: dict[str, float],
+                st: _Stats, partial: list[dict[int, float]]) -> list[tuple[int, float]]:
+    """The head's documents with their exact scores, best first (see `similar`)."""
     exact = []
     units: dict[int, dict[str, float]] = {}
     for sc, d in head:
@@ -254,17 +270,7 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
     if whole:
         exact = _with_neighbours(exact, units)
     exact.sort(key=_SCORE, reverse=True)
-    if limit is not None and limit <= len(exact):
-        return exact[:limit]
-    placed = {d for d, _ in exact}
-    low = min((sc for _, sc in exact), default=0.0)
-    # The rest by the approximate cosine, below the exact head (scaled under its lowest).
-    rest = sorted(((sc, base + d) for vals, local, base in approx
-                   for sc, d in zip(vals, local, strict=True) if sc and base + d not in placed),
-                  reverse=True)
-    top_rest = rest[0][0] if rest else 1.0
-    out = exact + [(d, low * sc / top_rest) for sc, d in rest]
-    return out[:limit]
+    return exact
 
 
 # (segment id, term) -> (document numbers, 1 + ln tf): segments never change. Bounded by the
