@@ -57,6 +57,8 @@ def entry(base: Base | None, vault: Parts | None, final: Parts, held: Parts | No
 
 def load(root: Path) -> dict[str, Entry]:
     """The journal a crashed sync left (empty when there is none or it cannot be read)."""
+    if not os.path.lexists(root / JOURNAL):  # the usual case: not even an open
+        return {}
     try:
         data = json.loads(files.read_bytes(root / JOURNAL, _BYTES)[0].decode("utf-8"))
         return {str(pid): Entry(e["base"], e["vault"], e["written"]) for pid, e in data.items()}
