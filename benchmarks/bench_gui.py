@@ -165,9 +165,9 @@ def main() -> int:
     zero = keys = 0
     original_ready = window._list_ready
 
-    def timed_ready(found) -> None:
+    def timed_ready(found, *args) -> None:  # (found, listing key)
         s = time.perf_counter()
-        original_ready(found)
+        original_ready(found, *args)
         gui_part.append((time.perf_counter() - s) * 1000)
 
     window._list_ready = timed_ready  # type: ignore[method-assign]

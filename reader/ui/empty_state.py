@@ -163,7 +163,14 @@ def update(w: MainWindow, state: EmptyState, query: str) -> None:
 
 
 def suggest(lib, query: str, view: View) -> tuple[str, int] | None:  # noqa: ANN001 - a Library
-    """A corrected query with its hit count in `view` (off the GUI thread), or None."""
+    """A corrected query with its hit count (off the GUI thread), or None.
+
+    Library.suggest (every word corrected at once, with its count) where the library has it;
+    else the index's did-you-mean, counted here in `view`."""
+    library_suggest = getattr(lib, "suggest", None)
+    if callable(library_suggest):
+        found = library_suggest(query)
+        return (found.text, found.hits) if found is not None and found.hits else None
     suggestion = lib.index.suggest(query)
     if not suggestion or suggestion.strip().casefold() == query.strip().casefold():
         return None

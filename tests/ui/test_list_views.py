@@ -37,7 +37,13 @@ def test_zero_hits_show_zero_rows_and_an_empty_state(qtbot, window: MainWindow) 
     assert window.searchBar.query() == ""
 
 
-def test_empty_state_offers_the_correction_with_its_count(qtbot, window: MainWindow) -> None:
+def test_empty_state_offers_the_correction_with_its_count(qtbot, window: MainWindow, monkeypatch) -> None:
+    from reader.search.results import SearchResults
+
+    lib = window.library
+    real_search = lib.search  # "atention" finds nothing (a typo-tolerant engine would find it)
+    monkeypatch.setattr(lib, "search", lambda q, **kw: SearchResults(query=q) if q == "atention"
+                        else real_search(q, **kw))
     window.searchBox.setText("atention")
     window.searchBox.setModified(False)  # a finished query
     window.refresh_list()
