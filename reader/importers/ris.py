@@ -52,7 +52,7 @@ class _Parser(rispy.RisParser):
                 return
         super()._add_single_value(record, name, value, is_multi)
 
-    def parse_lines(self, lines):  # type: ignore[no-untyped-def]
+    def parse_lines(self, lines):
         records = super().parse_lines(lines)
         for record in records:
             for key, value in record.items():

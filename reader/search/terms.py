@@ -21,12 +21,14 @@ MAX_FUZZY_LENGTH = 40  # longer "words" get no distance-2 expansion (edit distan
 MAX_EXPANSIONS = 4000  # completions of one `word*` / `word~` / range per field and segment
 EXPANSION_SECONDS = 0.25  # time for one expanding term (per field and segment); then cut
 QUERY_EXPANSION_SECONDS = 0.4  # time for all the expanding terms of one query together
-# The work budget of one query, in units: one per term looked at in a lexicon, one per
-# document number read from postings, DFA_UNITS per fuzzy automaton built and
-# PHRASE_CHECK_UNITS per stored text analysed to check a phrase. Counted, so a query's cost
-# is bounded whatever the machine's load; 1,000,000 units are ~0.3 s of CPU here (see
+# The work budget of one query, in units: TERM_UNITS per term looked at in a lexicon (a
+# seek and read in the term file, ~10-25 us), one per document number read from postings
+# (~0.1 us), DFA_UNITS per fuzzy automaton built and PHRASE_CHECK_UNITS per stored text
+# analysed to check a phrase. Counted, so what a query may do is bounded whatever the
+# machine's load: 600,000 units are ~0.15-0.2 s of CPU here (6,000 terms or 600k postings;
 # benchmarks/fuzz_queries.py). The time limits above stay as a guard for slow machines.
-WORK_LIMIT = 1_000_000
+WORK_LIMIT = 600_000
+TERM_UNITS = 100
 DFA_UNITS = 2_000  # a Levenshtein automaton of <= MAX_FUZZY_LENGTH letters, distance <= 2: ~10 ms
 PHRASE_CHECK_UNITS = 200  # one stored abstract analysed (~50 us)
 MAX_FUZZY_DISTANCE = 2  # Whoosh's automaton grows exponentially with the distance (5: seconds)
@@ -109,7 +111,7 @@ class _UnionMatcherMixin:
         deadline = min(time.perf_counter() + EXPANSION_SECONDS, budget.deadline)
         out: list[bytes] = []
         for i, btext in enumerate(self._btexts(reader)):
-            if (i >= MAX_EXPANSIONS or not budget.spend(1)
+            if (i >= MAX_EXPANSIONS or not budget.spend(TERM_UNITS)
                     or (i & 15 == 15 and time.perf_counter() > deadline)):
                 self.truncated = True
                 break
@@ -181,7 +183,7 @@ class FastWildcard(_UnionMatcherMixin, wq.Wildcard):
         else:
             candidates = ixreader.lexicon(self.fieldname)
         for btext in candidates:
-            if not budget.spend(1):
+            if not budget.spend(TERM_UNITS):
                 self.truncated = True
                 return
             if pattern.match(field.from_bytes(btext)):
