@@ -11,7 +11,14 @@ from rispy.config import LIST_TYPE_TAGS, TAG_KEY_MAPPING
 from reader.models import ImportFormat, ParseResult, Problem, Record
 
 from .base import Importer
-from .fields import NO_ABSTRACT, clean_abstract, collapse, is_abstract, normalize_link, parse_year
+from .fields import (
+    NO_ABSTRACT,
+    clean_abstract,
+    collapse,
+    is_abstract,
+    normalize_link,
+    year_and_note,
+)
 
 _TAG = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
 _FIRST_TAG = re.compile(r"^\s*TY  -", re.MULTILINE)
@@ -99,16 +106,20 @@ def _record(fields: dict[str, Any], line: int) -> Record | Problem:
             if link and link.startswith(("http://", "https://")) and link not in links:
                 links.append(link)
     authors = [name for key in AUTHOR_KEYS for name in map(collapse, _values(fields, key)) if name]
-    years = (parse_year(v) for key in YEAR_KEYS for v in _values(fields, key))
+    # The first plausible year of PY, Y1, DA; if none is, the first one given is reported.
+    years = [year_and_note(v) for key in YEAR_KEYS for v in _values(fields, key)]
+    year = next((y for y, _ in years if y), None)
+    note = None if year else next((n for _, n in years if n), None)
     return Record(
         abstract=abstract or "",
         title=collapse(_first(fields, TITLE_KEYS)),
         authors=authors,
-        year=next((y for y in years if y), None),
+        year=year,
         venue=collapse(_first(fields, VENUE_KEYS)),
         url=links[0] if links else None,
         links=links,
         line=line,
+        notes=[note] if note else [],
     )
 
 
