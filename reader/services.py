@@ -32,6 +32,7 @@ from .store import highlights as hl
 from .store import papers as q
 from .store import tags as tg
 from .store.connection import close_writer
+from .store.damage import known_damage
 from .store.papers import Counts, PaperRow
 from .store.views import SORT_KEYS, View, paper_ids
 
@@ -153,7 +154,13 @@ class Library:
 
     @contextmanager
     def _write(self) -> Iterator[int]:
-        """One transaction on the writer connection; yields the new change sequence number."""
+        """One transaction on the writer connection; yields the new change sequence number.
+
+        Refused with the reads' one-line message once damage was found in the file: a write
+        that misses the damaged pages would otherwise succeed without a word."""
+        damage = known_damage(self.paths.database)
+        if damage is not None:
+            raise damage
         with self._store_lock:
             try:
                 with self._wdb.atomic():
