@@ -2,22 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .models import ViewKind
 from .search.results import SearchResults
 from .store.views import View
-
-if TYPE_CHECKING:
-    from .services import Library
 
 SEARCH_LIMIT = 1000  # a word search lists its best matches; filters-only queries list every match
 LIKE_LIMIT = 200  # a "more like these" view lists the papers most like its seeds, best first
 LIKE_SEEDS = 500  # the seeds are the view's newest papers up to this many (bounds more_like's work)
 
 PageFetch = Callable[[int, int], list[str]]
+
+
+class Catalog(Protocol):
+    """The reads a listing is made of (the Library is one; listing never imports it)."""
+
+    def paper_ids(self, view: View = ..., sort: str = ..., descending: bool = ...) -> list[str]:
+        """A view's ids in (sort, descending) order."""
+
+    def search(self, query: str, *, view: View | None = None, limit: int | None = ...,
+               as_you_type: bool = False) -> SearchResults:
+        """The query's hits within the view."""
+
+    def more_like(self, ids: Iterable[str], limit: int = ..., *,
+                  exclude: Iterable[str] = ()) -> list[tuple[str, float]]:
+        """Papers most like `ids`, best first, `ids` and `exclude` left out."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +65,7 @@ def is_filter_query(results: SearchResults) -> bool:
     return bool(results.filters_only or not results.terms)
 
 
-def like_seeds(lib: Library, view: View) -> list[str]:
+def like_seeds(lib: Catalog, view: View) -> list[str]:
     """The papers a "more like these" view ranks by: the starred ones, or a tag's."""
     if view.kind == ViewKind.LIKE_STARRED:
         seeds = lib.paper_ids(View(ViewKind.STARRED))
@@ -64,21 +76,21 @@ def like_seeds(lib: Library, view: View) -> list[str]:
     return seeds[:LIKE_SEEDS]
 
 
-def like_ids(lib: Library, view: View, limit: int = LIKE_LIMIT) -> list[str]:
+def like_ids(lib: Catalog, view: View, limit: int = LIKE_LIMIT) -> list[str]:
     """The papers most like the view's seeds, best first; the seeds themselves are left out
     (a reader asking for more like their starred papers wants the ones not yet starred)."""
     seeds = like_seeds(lib, view)
     return [pid for pid, _ in lib.more_like(seeds, limit=limit)] if seeds else []
 
 
-def _sorted(lib: Library, view: View, ids: list[str], order: tuple[str, bool]) -> list[str]:
+def _sorted(lib: Catalog, view: View, ids: list[str], order: tuple[str, bool]) -> list[str]:
     wanted = set(ids)
     # A ranked view lists in similarity order: the column order comes from the whole library.
     source = View() if view.ranked else view
     return [i for i in lib.paper_ids(source, *order) if i in wanted]
 
 
-def list_papers(lib: Library, query: str, view: View, sort: str = "added", descending: bool = True,
+def list_papers(lib: Catalog, query: str, view: View, sort: str = "added", descending: bool = True,
                 search_sort: tuple[str, bool] | None = None, limit: int = SEARCH_LIMIT, *,
                 as_you_type: bool = False, page_size: int | None = None) -> Listing:
     """The ids for `query` in `view`: by relevance, or by `search_sort` when given.
@@ -114,7 +126,7 @@ def list_papers(lib: Library, query: str, view: View, sort: str = "added", desce
     return Listing(query, results, ids, results.total, _pager(lib, query, view, results, as_you_type))
 
 
-def _pager(lib: Library, query: str, view: View, results: SearchResults, as_you_type: bool) -> PageFetch:
+def _pager(lib: Catalog, query: str, view: View, results: SearchResults, as_you_type: bool) -> PageFetch:
     """Later pages of a relevance-ordered search: from the results while the index is
     unchanged (the index re-runs the query otherwise), or by re-running a strict query."""
 

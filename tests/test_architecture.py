@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -51,11 +53,12 @@ def test_every_module_has_a_docstring():
 # Every `import` of a reader module, from the ast of every file under reader/. Three kinds:
 #   "top"      runs when the module is imported (module level, class bodies, `try`/`if` blocks);
 #   "deferred" inside a function: runs on first call (how the CLI reaches exporters lazily);
-#   "typing"   under `if TYPE_CHECKING:`: never runs (operations name MainWindow in hints).
+#   "typing"   under `if TYPE_CHECKING:`: never runs (a module naming a type only in hints).
 # Layering rules count all three: a deferred or typing import is still a dependency.
 # Cycles: none among "top" imports (Python would fail or half-initialise a module), and none
 # among "top" + "deferred" either: a function-local import that closes a loop only hides it.
-# "typing" imports are left out of cycles: they are how a module names its caller's type.
+# Nor with "typing" imports: a module naming its caller's type in a hint still depends on it
+# (a caller hands its callee a protocol of what it needs instead: listing.Catalog, triage/ports.py).
 
 
 def _modules() -> dict[str, Path]:
@@ -171,7 +174,7 @@ def _in(module: str, package: str) -> bool:
 def test_import_graph_sees_the_imports():
     # The walker itself: relative, deferred and TYPE_CHECKING imports are all found.
     assert ("reader.ui.main_window", "reader.ui.operations.papers", "top") in EDGES
-    assert ("reader.ui.operations.papers", "reader.ui.main_window", "typing") in EDGES
+    assert ("reader.ui.operations", "reader.models", "typing") in EDGES
     assert ("reader.__main__", "reader.ui.app", "deferred") in EDGES
     assert ("reader.services", "reader.listing", "top") in EDGES
 
@@ -182,6 +185,56 @@ def test_no_import_cycles_at_module_level():
 
 def test_no_import_cycles_with_deferred_imports():
     assert _cycles({"top", "deferred"}) == []
+
+
+# reader/ui/ still has a circle around main_window.py (helpers typed `window: MainWindow`);
+# issue 22 item 2 removes it. strict: once it is gone this xfail fails, and the mark goes.
+UI_CIRCLE = pytest.mark.xfail(strict=True, reason="ui/ helpers name MainWindow in hints (issue 22)")
+
+
+@pytest.mark.parametrize("scope", ["core", pytest.param("reader.ui", marks=UI_CIRCLE)])
+def test_no_import_cycles_counting_type_checking_imports(scope):
+    cycles = [c for c in _cycles({"top", "deferred", "typing"})
+              if any(_in(m, "reader.ui") == (scope == "reader.ui") for m in c)]
+    assert cycles == []
+
+
+def test_cycle_finder_sees_a_typing_only_circle():
+    # The detector itself: listing -> services at runtime plus a TYPE_CHECKING import back is a circle.
+    global EDGES
+    saved = EDGES
+    try:
+        EDGES = [*saved, ("reader.listing", "reader.services", "typing")]
+        assert {"reader.listing", "reader.services"} <= set().union(*_cycles({"top", "deferred", "typing"}))
+        assert not any("reader.listing" in c for c in _cycles({"top", "deferred"}))
+    finally:
+        EDGES = saved
+
+
+# Private Library members (`library._write`, `lib._reader`…) are used only inside services.py;
+# features reach the library through its public methods. reader/vault/ is being moved off
+# them (issue 22 item 1, the vault side): listed here until then.
+PRIVATE_ACCESS_ALLOWED = {"reader.services", "reader.vault.snapshot"}
+
+
+def _private_library_access() -> list[str]:
+    found = []
+    for module, path in MODULES.items():
+        if module in PRIVATE_ACCESS_ALLOWED:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__")):
+                continue
+            owner = node.value
+            name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
+            if name in ("lib", "library") or name.endswith("_library"):
+                found.append(f"{module}:{node.lineno} {name}.{node.attr}")
+    return found
+
+
+def test_no_private_library_access_outside_services():
+    assert _private_library_access() == []
 
 
 def test_layering_contract():

@@ -114,9 +114,11 @@ def test_rank_like_uses_more_like_and_keeps_unranked_in_list_order() -> None:
     assert seeds == ["s1"] and limit >= 20 and exclude == ["s1"]
 
 
-def test_rank_like_without_seeds_or_more_like_is_the_list_order() -> None:
-    assert rank_like(FakeLibrary({}), [], ["b", "a"]) == ["b", "a"]
-    assert rank_like(object(), ["s1"], ["b", "a", "b"]) == ["b", "a"]
+def test_rank_like_without_seeds_or_candidates_is_the_list_order() -> None:
+    lib = FakeLibrary({"s1": {"a": 1.0}})
+    assert rank_like(lib, [], ["b", "a", "b"]) == ["b", "a"]
+    assert rank_like(lib, ["s1"], []) == []
+    assert lib.calls == []  # nothing to rank: no similarity work
 
 
 def test_rank_like_puts_starred_candidates_first() -> None:

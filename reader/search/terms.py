@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from whoosh import query as wq
 from whoosh.matching import ListMatcher, NullMatcher
+from whoosh.reading import TermNotFound
 
 from reader.search.schema import BIGRAM_SUFFIX, FastText, analyze, pair_bucket
 
@@ -132,7 +133,10 @@ class _UnionMatcherMixin:
             if not budget.spend(n):
                 self.truncated = True
                 break
-            docs.update(reader.postings(fieldname, btext).all_ids())
+            try:
+                docs.update(reader.postings(fieldname, btext).all_ids())
+            except TermNotFound:  # the term is in another segment only
+                continue
             found.add(btext)
         if not docs:
             return NullMatcher()
@@ -241,7 +245,7 @@ def _prefix_vocab(reader, fieldname: str, prefix: str) -> str:
     try:
         n = len(prefix.encode("utf-8"))
         text = "\n".join(b[n:].decode("utf-8") for b in reader.expand_prefix(fieldname, prefix))
-    except Exception:  # a field with no terms in this segment
+    except TermNotFound:  # a field this segment lacks
         text = ""
     if key is not None:
         with _vocab_lock:

@@ -28,3 +28,27 @@ def text_version(conn: sqlite3.Connection) -> int | None:
 
 def set_text_version(conn: sqlite3.Connection, version: int) -> None:
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('text_version', ?)", [str(version)])
+
+
+def touched_since(conn: sqlite3.Connection, since_seq: int, limit: int) -> dict[str, int] | None:
+    """Papers written or deleted after since_seq, with the sequence that last touched each (the
+    change log another process leaves); None when more than `limit` ("possibly everything")."""
+    found: dict[str, int] = {}
+    for sql in ("SELECT id, seq FROM papers WHERE seq > ? LIMIT ?",
+                "SELECT paper_id, seq FROM tombstones WHERE seq > ? LIMIT ?"):
+        found.update((r[0], r[1]) for r in conn.execute(sql, [since_seq, limit + 1]))
+        if len(found) > limit:
+            return None
+    return found
+
+
+def touched_at(conn: sqlite3.Connection, seq: int) -> list[str]:
+    """Papers written or deleted by the transaction that bumped the sequence to seq."""
+    rows = conn.execute("SELECT id FROM papers WHERE seq = ? UNION SELECT paper_id FROM tombstones WHERE seq = ?",
+                        [seq, seq])
+    return [r[0] for r in rows]
+
+
+def data_version(conn: sqlite3.Connection) -> int:
+    """SQLite's counter of commits by *other* connections to this database file (cheap: no I/O)."""
+    return int(conn.execute("PRAGMA data_version").fetchone()[0])

@@ -4,20 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from reader.models import Paper
 from reader.text.render import HIT_STYLE, abstract_html
+from reader.triage.ports import TriageLibrary
 
 AUTHORS_SHOWN = 8
-
-
-def paper_field(paper: Any, name: str, default: Any = None) -> Any:
-    """A field of a paper whether the Library hands out dicts or (after the store refactor) objects."""
-    if isinstance(paper, dict):
-        value = paper.get(name, default)
-    else:
-        value = getattr(paper, name, default)
-    return default if value is None else value
 
 
 @dataclass
@@ -36,42 +28,41 @@ class Card:
     note: str = ""
 
 
-def meta_line(paper: Any) -> str:
-    parts = [str(x) for x in (paper_field(paper, "venue", ""), paper_field(paper, "year", "")) if x]
-    method = paper_field(paper, "method", "")
-    if method:
-        parts.append(f"method: {method}")
-    authors = list(paper_field(paper, "authors", []))
+def meta_line(paper: Paper) -> str:
+    parts = [str(x) for x in (paper.venue, paper.year) if x]
+    if paper.method:
+        parts.append(f"method: {paper.method}")
+    authors = paper.authors
     if authors:
         more = f" … (+{len(authors) - AUTHORS_SHOWN})" if len(authors) > AUTHORS_SHOWN else ""
         parts.append(", ".join(authors[:AUTHORS_SHOWN]) + more)
     return " · ".join(parts)
 
 
-def card_for(paper: Any, terms: Sequence[str] = (), hit_style: str = HIT_STYLE,
+def card_for(paper: Paper, terms: Sequence[str] = (), hit_style: str = HIT_STYLE,
              highlight_css: Callable[[str], str] | None = None) -> Card:
     highlights = [
         (h.start, h.end, highlight_css(h.color) if highlight_css else "#ffe08a")
-        for h in paper_field(paper, "highlights", [])
+        for h in paper.highlights
     ]
-    own = [u for u in paper_field(paper, "links", []) if isinstance(u, str)]
-    links = [u for u in paper_field(paper, "code_links", []) if isinstance(u, str)]
+    own = list(paper.links)
+    links = list(paper.code_links)
     links += [u for u in own if u not in links]
     return Card(
-        id=paper_field(paper, "id"),
-        title=paper_field(paper, "title", ""),
+        id=paper.id,
+        title=paper.title,
         meta=meta_line(paper),
-        html=abstract_html(paper_field(paper, "abstract", ""), highlights=highlights, terms=terms, hit_style=hit_style),
+        html=abstract_html(paper.abstract, highlights=highlights, terms=terms, hit_style=hit_style),
         links=links,
         url=(own or links or [""])[0],
-        starred=bool(paper_field(paper, "starred", False)),
-        read=bool(paper_field(paper, "read", False)),
-        tags=list(paper_field(paper, "tags", [])),
-        note=paper_field(paper, "note", ""),
+        starred=paper.starred,
+        read=paper.read,
+        tags=list(paper.tags),
+        note=paper.note,
     )
 
 
-def build_cards(library: Any, ids: Sequence[str], terms: Sequence[str] = (), hit_style: str = HIT_STYLE,
+def build_cards(library: TriageLibrary, ids: Sequence[str], terms: Sequence[str] = (), hit_style: str = HIT_STYLE,
                 highlight_css: Callable[[str], str] | None = None) -> dict[str, Card]:
     """Cards for `ids` (one query for all of them); unknown ids are left out."""
     if not ids:

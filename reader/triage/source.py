@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from reader.plural import count_noun
 from reader.store.views import View
+from reader.triage.ports import TriageLibrary
 from reader.triage.queue import BEST_FIRST, UNREAD_FIRST, order_unread_first
 from reader.triage.ranking import rank_like
 from reader.triage.state import QueueSpec
@@ -15,22 +16,22 @@ SEED_LIMIT = 200  # the most recent stars/tags are enough to say what the user l
 LEGEND_SIZE = 9
 
 
-def list_ids(library: Any, spec: QueueSpec) -> tuple[list[str], list[str]]:
+def list_ids(library: TriageLibrary, spec: QueueSpec) -> tuple[list[str], list[str]]:
     """(ids, search terms) of the list `spec` describes: every match of a search, not the first 1000."""
     view = View(spec.view_kind, spec.view_value)
     if not spec.query:
         return library.paper_ids(view, spec.sort, spec.descending), []
     results = library.search(spec.query, view=view, limit=None)
     ids = [h.id for h in results.hits]
-    terms = list(getattr(results, "terms", []) or [])
-    if getattr(results, "filters_only", False) or not terms:
+    terms = list(results.terms)
+    if results.filters_only or not terms:
         # Filters only (is:, tag:, year:…): no relevance, so the table's sort as the main window does.
         wanted = set(ids)
         ids = [pid for pid in library.paper_ids(view, spec.sort, spec.descending) if pid in wanted]
     return ids, terms
 
 
-def interest(library: Any, ids: Iterable[str] = ()) -> tuple[int, list[str]]:
+def interest(library: TriageLibrary, ids: Iterable[str] = ()) -> tuple[int, list[str]]:
     """(how many of `ids` are starred, the library's starred then tagged papers) from one scan."""
     starred = library.paper_ids(View("starred"))
     starred_set = set(starred)
@@ -42,7 +43,7 @@ def interest(library: Any, ids: Iterable[str] = ()) -> tuple[int, list[str]]:
     return sum(1 for pid in ids if pid in starred_set), list(dict.fromkeys(seeds))
 
 
-def library_seeds(library: Any) -> list[str]:
+def library_seeds(library: TriageLibrary) -> list[str]:
     """Every starred paper, then the tagged ones (a scan of the papers table: computed once, then kept)."""
     return interest(library)[1]
 
@@ -53,12 +54,12 @@ def merge_seeds(recent: Sequence[str], base: Sequence[str], dropped: Collection[
     return seeds[:SEED_LIMIT]
 
 
-def seed_ids(library: Any, recent: Sequence[str] = ()) -> list[str]:
+def seed_ids(library: TriageLibrary, recent: Sequence[str] = ()) -> list[str]:
     """The papers the user showed interest in: this session's stars/tags first, then all starred, then tagged."""
     return merge_seeds(recent, library_seeds(library))
 
 
-def order_ids(library: Any, ids: Sequence[str], order: str, recent: Sequence[str] = ()) -> list[str]:
+def order_ids(library: TriageLibrary, ids: Sequence[str], order: str, recent: Sequence[str] = ()) -> list[str]:
     """`ids` (a list order) in the queue order `order`."""
     if order == UNREAD_FIRST:
         unread = set(library.paper_ids(View("unread")))
@@ -68,7 +69,7 @@ def order_ids(library: Any, ids: Sequence[str], order: str, recent: Sequence[str
     return list(ids)
 
 
-def top_tags(library: Any, count: int = LEGEND_SIZE) -> list[str]:
+def top_tags(library: TriageLibrary, count: int = LEGEND_SIZE) -> list[str]:
     """The most-used tags, most used first."""
     return [name for name, _ in sorted(library.tags(), key=lambda t: (-t[1], t[0].casefold()))[:count]]
 
@@ -95,11 +96,11 @@ class Summary:
     noted: int
 
     def describe(self) -> str:
-        return (f"{self.total:,} papers · {self.read:,} read · {self.starred:,} starred · "
+        return (f"{count_noun(self.total, 'paper')} · {self.read:,} read · {self.starred:,} starred · "
                 f"{self.tagged:,} tagged · {self.noted:,} with notes")
 
 
-def summarize(library: Any, ids: Sequence[str]) -> Summary:
+def summarize(library: TriageLibrary, ids: Sequence[str]) -> Summary:
     rows = library.rows(list(ids))
     present = [rows[pid] for pid in ids if pid in rows]
     return Summary(
