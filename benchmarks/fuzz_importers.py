@@ -69,7 +69,8 @@ def main() -> int:
         print(f"no corpora under {CORPORA}", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
-    tried = internal = slow = 0
+    tried = internal = slow = slow_cpu = 0
+    worst, worst_cpu, worst_name = 0.0, 0.0, ""
     end = time.monotonic() + args.seconds
     with tempfile.TemporaryDirectory() as folder:
         while time.monotonic() < end:
@@ -80,6 +81,7 @@ def main() -> int:
             path.write_bytes(_mutate(rng, data))
             tried += 1
             start = time.perf_counter()
+            cpu = time.process_time()
             try:
                 result = parse_file(path)
                 bad = [r for r in result.records if r.problem()]
@@ -94,9 +96,16 @@ def main() -> int:
                     keep = Path(folder).parent / f"fuzz-failure-{internal}-{name}"
                     keep.write_bytes(path.read_bytes())
                     print(f"kept input as {keep}", file=sys.stderr)
-            if time.perf_counter() - start > BUDGET_S:
-                slow += 1
-    print(f"inputs tried: {tried}, internal errors: {internal}, over budget ({BUDGET_S}s): {slow}")
+            took, took_cpu = time.perf_counter() - start, time.process_time() - cpu
+            if took > worst:
+                worst, worst_name = took, f"{name} ({path.stat().st_size:,} bytes)"
+            worst_cpu = max(worst_cpu, took_cpu)
+            slow += took > BUDGET_S
+            slow_cpu += took_cpu > BUDGET_S
+    # Wall time counts a busy machine's waits; CPU time is what the parse itself cost.
+    print(f"inputs tried: {tried}, internal errors: {internal}, over budget ({BUDGET_S}s wall): {slow}, "
+          f"({BUDGET_S}s CPU): {slow_cpu}, slowest {worst * 1000:.0f} ms wall ({worst_name}), "
+          f"slowest CPU {worst_cpu * 1000:.0f} ms")
     return 1 if internal or slow else 0
 
 

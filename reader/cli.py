@@ -231,6 +231,8 @@ def _dispatch(args, lib) -> int:
             print(s.describe(), file=out)
             for prob in s.skipped:
                 print(f"  skipped {prob}", file=out)
+            for note in s.notes:
+                print(f"  note {note}", file=out)
         if len(summaries) > 1:
             print("total: " + summarize(summaries), file=out)
         return 1 if failed else 0

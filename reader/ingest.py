@@ -49,6 +49,7 @@ def store_parsed(
     papers and index them while their rows are stored here; returns True if it was used
     (the index then holds every paper this import added)."""
     summary.skipped = list(parsed.problems)
+    summary.notes = list(parsed.notes)
     source = Path(parsed.path).name
     collection = (parsed.collection or "").strip()
     seen: set[str] = set()

@@ -21,6 +21,7 @@ from .paths import LibraryPaths
 from .store import changes, import_log, open_connection, open_database, searches
 from .store import papers as q
 from .store import tags as tg
+from .store.damage import known_damage
 from .store.papers import Counts, PaperRow
 from .store.views import View, paper_ids
 
@@ -71,7 +72,13 @@ class LibraryBase:
 
     @contextmanager
     def _write(self) -> Iterator[int]:
-        """One transaction on the writer connection; yields the new change sequence number."""
+        """One transaction on the writer connection; yields the new change sequence number.
+
+        Refused with the reads' one-line message once damage was found in the file: a write
+        that misses the damaged pages would otherwise succeed without a word."""
+        damage = known_damage(self.paths.database)
+        if damage is not None:
+            raise damage
         with self._store_lock:
             try:
                 with self._wdb.atomic():

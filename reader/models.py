@@ -107,6 +107,8 @@ class Record:
     # Only set by Reader's own JSON backup: the paper's full saved state
     # (id, title_source, method, starred, read, tags, note, highlights, added_at, sources...).
     backup: dict[str, Any] | None = None
+    # Values the importer left out of an imported record ("year -5 ignored"), for the summary.
+    notes: list[str] = field(default_factory=list)
 
     def problem(self) -> str | None:
         """Why this record cannot be stored (wrong type, out of range, too long), or None."""
@@ -162,6 +164,7 @@ class ParseResult:
     format: str  # an ImportFormat value
     records: list[Record] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)  # imported records' ignored values
     collection: str | None = None  # seed header, e.g. "ICML 2025 Papers"
     saved_searches: list[dict[str, str]] = field(default_factory=list)  # backup only
 
@@ -175,14 +178,16 @@ class ImportSummary:
     new: int = 0
     duplicates: int = 0
     skipped: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)  # imported, but a value was ignored
     error: str | None = None  # the file was rejected whole; nothing was written
     new_ids: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
         if self.error:
             return self.error
+        noted = f", {len(self.notes)} with values ignored" if self.notes else ""
         return (f"{self.path}: {self.new} new, {count_noun(self.duplicates, 'duplicate', grouped=False)}, "
-                f"{len(self.skipped)} skipped")
+                f"{len(self.skipped)} skipped{noted}")
 
 
 class TitleSource(StrEnum):

@@ -56,6 +56,16 @@ def _drop_unstorable(result: ParseResult) -> None:
     result.records = kept
 
 
+def _collect_notes(result: ParseResult) -> None:
+    """The imported records' ignored values, each by its line or record number."""
+    for record in result.records:
+        for note in record.notes:
+            if result.format in _RECORD_NUMBERED:
+                result.notes.append(Problem(None, f"record {record.line}: {note}"))
+            else:
+                result.notes.append(Problem(record.line, note))
+
+
 def parse_text(text: str, path: str | Path, fmt: str | None = None) -> ParseResult:
     """Parse already-decoded text (LF line ends); `fmt` skips detection."""
     name = str(path)
@@ -74,6 +84,7 @@ def parse_text(text: str, path: str | Path, fmt: str | None = None) -> ParseResu
                                    f"the limit is {MAX_RECORDS:,}): split it")
     result = importer.parse(text, name)
     _drop_unstorable(result)
+    _collect_notes(result)
     if not result.records and not (result.format == ImportFormat.BACKUP and not result.problems):
         first = f" (first problem: {result.problems[0]})" if result.problems else ""
         raise InputFileError(name, f"no records found in this {importer.label} file{first}")

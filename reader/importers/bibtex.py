@@ -21,7 +21,14 @@ from reader.models import ImportFormat, ParseResult, Problem, Record
 from reader.text.latex import match_brace
 
 from .base import Importer
-from .fields import NO_ABSTRACT, clean_abstract, collapse, is_abstract, normalize_link, parse_year
+from .fields import (
+    NO_ABSTRACT,
+    clean_abstract,
+    collapse,
+    is_abstract,
+    normalize_link,
+    year_and_note,
+)
 
 _ENTRY = re.compile(r"@\s*([A-Za-z_]+)\s*([{(])")
 _SKIP_TYPES = frozenset({"comment", "preamble", "string", "proceedings"})
@@ -160,15 +167,17 @@ def _record(fields: dict[str, str], line: int, defaults: dict[str, str]) -> Reco
         link = normalize_link(kind, value.strip("{} "))
         if link and link.startswith(("http://", "https://")) and link not in links:
             links.append(link)
+    year, note = year_and_note(fields.get("year") or fields.get("date") or defaults.get("year"))
     return Record(
         abstract=abstract or "",
         title=collapse(latex_to_text(fields.get("title", ""))),
         authors=authors,
-        year=parse_year(fields.get("year") or fields.get("date") or defaults.get("year")),
+        year=year,
         venue=collapse(latex_to_text(venue)) if venue else None,
         url=links[0] if links else None,
         links=links,
         line=line,
+        notes=[note] if note else [],
     )
 
 

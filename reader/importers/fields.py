@@ -65,18 +65,36 @@ def is_abstract(text: str | None) -> bool:
 
 def parse_year(value: Any) -> int | None:
     """An int year in 1900-2100 from an int, '2019' or a date like '2019-05-01'; else None."""
-    if value is None or isinstance(value, bool):
-        return None
+    return year_and_note(value)[0]
+
+
+def year_and_note(value: Any) -> tuple[int | None, str | None]:
+    """(parse_year(value), why a value that was given is ignored: "year -5 ignored")."""
+    if value is None or isinstance(value, bool) or value == "":
+        return None, None
     if isinstance(value, int):
         year = value
     elif isinstance(value, float) and value.is_integer():
         year = int(value)
     else:
-        match = _YEAR.search(str(value))
+        text = str(value).strip()
+        match = _YEAR.search(text)
+        if not text:
+            return None, None
         if not match:
-            return None
+            return None, f"year {_shown(text)} ignored"
         year = int(match.group(1))
-    return year if 1900 <= year <= 2100 else None
+    if 1900 <= year <= 2100:
+        return year, None
+    return None, f"year {_shown(value)} ignored"
+
+
+def _shown(value: Any) -> str:
+    """A value as the note shows it: short, a huge number by its digits."""
+    if isinstance(value, int) and len(str(abs(value))) > 24:
+        return f"(a {len(str(abs(value))):,}-digit number)"
+    text = str(value)
+    return text if len(text) <= 30 else text[:27] + "…"
 
 
 def split_authors(value: Any) -> list[str]:
@@ -169,8 +187,8 @@ def record_from_mapping(
     authors_value = firsts.get("authors")
     if not _names_ok(authors_value):
         return Problem(line, f"{prefix}authors must be text or a list of names")
-    year_value = firsts.get("year")
-    year = parse_year(year_value)  # an implausible year (-5, 3000, 2**63) is dropped, as in text formats
+    # An implausible year (-5, 3000, 2**63) is left out and said so in the import summary.
+    year, year_note = year_and_note(firsts.get("year"))
     if defaults:
         venue = venue or defaults.get("venue")
         year = year or defaults.get("year")
@@ -194,4 +212,5 @@ def record_from_mapping(
         url=url or (links[0] if links else None),
         links=links,
         line=line,
+        notes=[year_note] if year_note else [],
     )

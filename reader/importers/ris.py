@@ -11,7 +11,14 @@ from rispy.config import LIST_TYPE_TAGS, TAG_KEY_MAPPING
 from reader.models import ImportFormat, ParseResult, Problem, Record
 
 from .base import Importer
-from .fields import NO_ABSTRACT, clean_abstract, collapse, is_abstract, normalize_link, parse_year
+from .fields import (
+    NO_ABSTRACT,
+    clean_abstract,
+    collapse,
+    is_abstract,
+    normalize_link,
+    year_and_note,
+)
 
 _TAG = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
 _FIRST_TAG = re.compile(r"^\s*TY  -", re.MULTILINE)
@@ -27,16 +34,38 @@ VENUE_KEYS = ("journal_name", "alternate_title3", "secondary_title", "alternate_
 LINK_KEYS = ("urls", "file_attachments1", "file_attachments2", "doi")  # UR L1 L2 DO
 
 
+class _Pieces(list):
+    """A value's lines while a record is read, joined once at its end: appending to a growing
+    string is quadratic (500k continuation lines took 6.5 s)."""
+
+    def __init__(self, first: str, sep: str) -> None:
+        super().__init__([first])
+        self.sep = sep
+
+
 class _Parser(rispy.RisParser):
-    """rispy, but an abstract's continuation lines keep their line breaks (they are paragraphs)."""
+    """rispy, with continuation lines collected in linear time; an abstract's keep their line
+    breaks (they are paragraphs), other values are joined with spaces as rispy does."""
 
     def _add_single_value(self, record: dict, name: str, value: str | list[str],
                           is_multi: bool = False) -> None:
-        if is_multi and name in ABSTRACT_KEYS and isinstance(value, str) and name in record:
-            if value:
-                record[name] = f"{record[name]}\n{value}"
-            return
+        if is_multi and isinstance(value, str) and name in record:
+            current = record[name]
+            if isinstance(current, str):
+                current = record[name] = _Pieces(current, "\n" if name in ABSTRACT_KEYS else " ")
+            if isinstance(current, _Pieces):
+                if value or current.sep == " ":
+                    current.append(value)
+                return
         super()._add_single_value(record, name, value, is_multi)
+
+    def parse_lines(self, lines):
+        records = super().parse_lines(lines)
+        for record in records:
+            for key, value in record.items():
+                if isinstance(value, _Pieces):
+                    record[key] = value.sep.join(value)
+        return records
 
 
 # Exports repeat L1/L2/DO for several files and links: keep them all, not just the first.
@@ -77,16 +106,20 @@ def _record(fields: dict[str, Any], line: int) -> Record | Problem:
             if link and link.startswith(("http://", "https://")) and link not in links:
                 links.append(link)
     authors = [name for key in AUTHOR_KEYS for name in map(collapse, _values(fields, key)) if name]
-    years = (parse_year(v) for key in YEAR_KEYS for v in _values(fields, key))
+    # The first plausible year of PY, Y1, DA; if none is, the first one given is reported.
+    years = [year_and_note(v) for key in YEAR_KEYS for v in _values(fields, key)]
+    year = next((y for y, _ in years if y), None)
+    note = None if year else next((n for _, n in years if n), None)
     return Record(
         abstract=abstract or "",
         title=collapse(_first(fields, TITLE_KEYS)),
         authors=authors,
-        year=next((y for y in years if y), None),
+        year=year,
         venue=collapse(_first(fields, VENUE_KEYS)),
         url=links[0] if links else None,
         links=links,
         line=line,
+        notes=[note] if note else [],
     )
 
 

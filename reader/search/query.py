@@ -14,9 +14,11 @@ from reader.search.schema import (
     cached_stem,
 )
 from reader.search.terms import (  # noqa: F401  (near_terms: used by the tests through here)
+    MAX_FUZZY_DISTANCE,
     FastFuzzy,
     FastPrefix,
     FastRange,
+    FastWildcard,
     PairPhrase,
     near_terms,
 )
@@ -78,102 +80,157 @@ def _rewrite(text: str, terms: list[str], problems: list[str]) -> tuple[str, boo
     Raises _Bad for structural errors (then the query is searched as plain words). Softer
     problems (unknown filter, bad year) are appended to `problems` and the part is dropped.
     """
-    toks = _TOKEN.findall(text)
-    out: list[str] = []
-    depth = 0
-    has_words = False
-    negate_next = False
-    for i, tok in enumerate(toks):
-        prev = out[-1] if out else None
-        nxt = toks[i + 1] if i + 1 < len(toks) else None
-        if tok == "(":
-            depth += 1
-            if prev is not None and prev.endswith(":") and prev[:-1] in FIELD_ALIASES.values():
-                out[-1] = prev + "("  # field:( group ) must stay glued for Whoosh
+    return _Rewriter(_TOKEN.findall(text), terms, problems).run()
+
+
+class _Rewriter:
+    """One pass over the query's tokens: groups, operators, then each term by its kind.
+
+    A field group (`title:(a OR "b c")`) is written out as its single-word forms
+    (`title:a OR title:"b c"`), so every check and companion field (`title:` also searches
+    derived titles) applies inside a group exactly as outside one.
+    """
+
+    def __init__(self, toks: list[str], terms: list[str], problems: list[str]) -> None:
+        self.toks = toks
+        self.terms = terms
+        self.problems = problems
+        self.out: list[str] = []
+        self.depth = 0
+        self.has_words = False
+        self.negate_next = False
+        self.group_field: str | None = None  # a `field:` waiting for its "("
+        self.groups: list[tuple[int, str]] = []  # (depth, field) of the open field groups
+
+    def run(self) -> tuple[str, bool]:
+        for i, tok in enumerate(self.toks):
+            nxt = self.toks[i + 1] if i + 1 < len(self.toks) else None
+            if tok == "(":
+                self._open()
+            elif tok == ")":
+                self._close()
+            elif tok in _OPS:
+                self._operator(tok, nxt)
             else:
-                out.append(tok)
-            continue
-        if tok == ")":
-            depth -= 1
-            if depth < 0:
-                raise _Bad('Unbalanced ")"')
-            out.append(tok)
-            continue
-        if tok in _OPS:
-            if tok in _BINARY and (prev is None or prev == "(" or prev in _OPS):
-                raise _Bad(f'"{tok}" needs words on both sides')
-            if prev is not None and prev.endswith(":"):
-                raise _Bad(f'Nothing after "{prev}"')
-            if nxt is None or nxt == ")" or nxt in _BINARY:
-                raise _Bad(f'"{tok}" needs a word after it')
-            out.append(tok)
-            negate_next = tok in ("NOT", "ANDNOT")
-            continue
-        negated = negate_next
-        negate_next = False
+                negated = self.negate_next
+                self.negate_next = False
+                self._term(tok, nxt, negated)
+        if self.depth > 0:
+            raise _Bad('Unbalanced "("')
+        return " ".join(self.out), self.has_words
+
+    def _open(self) -> None:
+        self.depth += 1
+        if self.group_field is not None:
+            self.groups.append((self.depth, self.group_field))
+            self.group_field = None
+        self.out.append("(")
+
+    def _close(self) -> None:
+        if self.groups and self.groups[-1][0] == self.depth:
+            self.groups.pop()
+        self.depth -= 1
+        if self.depth < 0:
+            raise _Bad('Unbalanced ")"')
+        self.out.append(")")
+
+    def _operator(self, tok: str, nxt: str | None) -> None:
+        prev = self.out[-1] if self.out else None
+        if tok in _BINARY and (prev is None or prev == "(" or prev in _OPS):
+            raise _Bad(f'"{tok}" needs words on both sides')
+        if prev is not None and prev.endswith(":"):
+            raise _Bad(f'Nothing after "{prev}"')
+        if nxt is None or nxt == ")" or nxt in _BINARY:
+            raise _Bad(f'"{tok}" needs a word after it')
+        self.out.append(tok)
+        self.negate_next = tok in ("NOT", "ANDNOT")
+
+    def _drop_not(self) -> None:
+        """The part after a NOT was dropped: drop the NOT too."""
+        if self.out and self.out[-1] == "NOT":
+            self.out.pop()
+
+    def _words(self, words: list[str], fname: str | None, negated: bool) -> None:
+        """Searched words (highlighted and offered for "did you mean" unless negated)."""
+        if words:
+            self.has_words = True
+            if not negated and fname not in ("tags", "venue", "year"):
+                self.terms.extend(w.lower() for w in words)
+
+    def _term(self, tok: str, nxt: str | None, negated: bool) -> None:
         if tok.startswith("-") and len(tok) > 1:
-            out.append("NOT")
+            self.out.append("NOT")
             tok = tok[1:]
             negated = True
         low = tok.lower()
         if low in FLAGS:
-            out.append("flags:" + FLAGS[low])
-            continue
+            self.out.append("flags:" + FLAGS[low])
+            return
         m = _FIELD.match(tok)
-        fname = None
-        value = tok
-        if m and m.group(1).lower() in ("is", "has"):
-            problems.append(
+        name = m.group(1).lower() if m else None
+        if m and name in ("is", "has"):
+            self.problems.append(
                 f'Unknown filter "{tok}" (use is:starred, is:unstarred, is:read, is:unread, '
                 "has:note) — ignored"
             )
-            if out and out[-1] == "NOT":
-                out.pop()
-            continue
-        if m and m.group(1).lower() not in FIELD_ALIASES and m.group(2) and not m.group(2).startswith("/"):
-            # "foo:bar" names no field: search its words and say so (URLs like http://… are words).
-            words = _WORD.findall(m.group(2))
-            problems.append(f'Unknown field "{m.group(1)}:" (fields: title, abstract, author, venue, '
-                            f'year, tag, note, method) — searched for {" ".join(words) or "nothing"}')
-            if words:
-                has_words = True
-                if not negated:
-                    terms.extend(w.lower() for w in words)
-                out.append("(" + " ".join(words) + ")")
-            continue
-        if m and m.group(1).lower() in FIELD_ALIASES:
-            fname = FIELD_ALIASES[m.group(1).lower()]
+            self._drop_not()
+            return
+        if m and name not in FIELD_ALIASES and m.group(2) and not m.group(2).startswith("/"):
+            self._unknown_field(m.group(1), m.group(2), negated)
+            return
+        fname = self.groups[-1][1] if self.groups else None
+        value = tok
+        if m and name in FIELD_ALIASES:
+            fname = FIELD_ALIASES[name]
             value = m.group(2)
             if value == "":
                 if nxt == "(":
-                    out.append(fname + ":")
-                    continue
+                    self.group_field = fname
+                    return
                 raise _Bad(f'Nothing after "{tok}"')
         if value.startswith('"'):
-            if len(value) < 2 or not value.endswith('"'):
-                raise _Bad("Unbalanced quote (\")")
-            words = _WORD.findall(value)
-            if fname == "tags":
-                # A tag is one keyword even with spaces; single quotes keep it whole.
-                value = "'" + value[1:-1].replace("'", " ").strip() + "'"
-            elif not negated and fname not in ("year", "venue"):
-                terms.extend(w.lower() for w in words)
-            has_words = has_words or bool(words)
-            out.append(_field_term(fname, value))
-            continue
-        if fname == "year":
-            ym = _YEAR_RANGE.match(value)
-            if ym:
-                value = f"[{ym.group(1)} TO {ym.group(2)}]"
-            elif not _YEAR_CMP.match(value):
-                problems.append(f'"{tok}": year must be like 2020, 2018-2021 or >2019 — ignored')
-                if out and out[-1] == "NOT":
-                    out.pop()
-                continue
-            has_words = True
-            out.append("year:" + value)
-            continue
-        # Plain word, prefix or fuzzy (possibly with a field).
+            self._quoted(fname, value, negated)
+        elif fname == "year":
+            self._year(tok, value)
+        else:
+            self._word(tok, fname, value, negated)
+
+    def _unknown_field(self, name: str, value: str, negated: bool) -> None:
+        # "foo:bar" names no field: search its words and say so (URLs like http://… are words).
+        words = _WORD.findall(value)
+        self.problems.append(f'Unknown field "{name}:" (fields: title, abstract, author, venue, '
+                             f'year, tag, note, method) — searched for {" ".join(words) or "nothing"}')
+        if words:
+            self.has_words = True
+            if not negated:
+                self.terms.extend(w.lower() for w in words)
+            self.out.append("(" + " ".join(words) + ")")
+
+    def _quoted(self, fname: str | None, value: str, negated: bool) -> None:
+        if len(value) < 2 or not value.endswith('"'):
+            raise _Bad("Unbalanced quote (\")")
+        words = _WORD.findall(value)
+        if fname == "tags":
+            # A tag is one keyword even with spaces; single quotes keep it whole.
+            value = "'" + value[1:-1].replace("'", " ").strip() + "'"
+        elif not negated and fname not in ("year", "venue"):
+            self.terms.extend(w.lower() for w in words)
+        self.has_words = self.has_words or bool(words)
+        self.out.append(_field_term(fname, value))
+
+    def _year(self, tok: str, value: str) -> None:
+        ym = _YEAR_RANGE.match(value)
+        if ym:
+            value = f"[{ym.group(1)} TO {ym.group(2)}]"
+        elif not _YEAR_CMP.match(value):
+            self.problems.append(f'"{tok}": year must be like 2020, 2018-2021 or >2019 — ignored')
+            self._drop_not()
+            return
+        self.has_words = True
+        self.out.append("year:" + value)
+
+    def _word(self, tok: str, fname: str | None, value: str, negated: bool) -> None:
+        """A plain word, prefix or fuzzy word (possibly with a field)."""
         fz = _FUZZY.match(value)
         core = value
         if fz:
@@ -182,10 +239,23 @@ def _rewrite(text: str, terms: list[str], problems: list[str]) -> tuple[str, boo
             if len(_WORD.findall(core)) != 1 or "*" in core:
                 raise _Bad(f'"~" needs a word before it ({tok})')
             if len(core) <= FUZZY_PREFIX:
-                problems.append(f'"{tok}": fuzzy search needs a word of 3 or more letters — searched exactly')
+                self.problems.append(f'"{tok}": fuzzy search needs a word of 3 or more letters — '
+                                     "searched exactly")
                 value = core
             elif dist and int(dist) > 2:
                 value = f"{core}~2"
+        elif "~" in value and fname != "tags":
+            # "~" inside a word ("a~5graph") is no fuzzy word; Whoosh would read one (any
+            # distance) out of it. Search its words instead.
+            words = _WORD.findall(value)
+            self.problems.append(f'"~" only ends a word ({_short(tok)}) — searched for '
+                                 f'{" ".join(words) or "nothing"}')
+            if not words:
+                self._drop_not()
+                return
+            self._words(words, fname, negated)
+            self.out.append("(" + " ".join(_field_term(fname, w) for w in words) + ")")
+            return
         if "*" in core:
             stem = core.split("*", 1)[0]
             if len(stem) < 2 or not _WORD.fullmatch(stem):
@@ -197,16 +267,16 @@ def _rewrite(text: str, terms: list[str], problems: list[str]) -> tuple[str, boo
         words = _WORD.findall(core)
         if not words:
             # Bare punctuation: nothing to search in this token.
-            if out and out[-1] == "NOT":
-                out.pop()
-            continue
-        has_words = True
+            self._drop_not()
+            return
+        self.has_words = True
         if not negated and fname not in ("tags", "venue"):
-            terms.extend(w.lower() for w in words)
-        out.append(_field_term(fname, value))
-    if depth > 0:
-        raise _Bad('Unbalanced "("')
-    return " ".join(out), has_words
+            self.terms.extend(w.lower() for w in words)
+        self.out.append(_field_term(fname, value))
+
+
+def _short(text: str, n: int = 40) -> str:
+    return text if len(text) <= n else text[: n - 3] + "…"
 
 
 def _field_term(fname: str | None, value: str) -> str:
@@ -245,18 +315,21 @@ def _leaf_fields(q: wq.Query) -> set[str]:
 
 
 def _tune(q: wq.Query, originals: dict[str, str]) -> wq.Query:
-    """Faster prefix and fuzzy terms. Fuzzy terms keep the first FUZZY_PREFIX letters (Whoosh
-    otherwise scans the whole term list) and free-word ones skip the author-name vocabulary."""
+    """Faster prefix and fuzzy terms, each charged to the query's work budget. Fuzzy terms keep
+    the first FUZZY_PREFIX letters (Whoosh otherwise scans the whole term list) and at most
+    MAX_FUZZY_DISTANCE, whatever the parser read; free-word ones skip the author names."""
 
     def fix(node: wq.Query) -> wq.Query:
         if type(node) is wq.FuzzyTerm:
             fast = FastFuzzy(node.fieldname, node.text, boost=node.boost,
-                             maxdist=node.maxdist,
+                             maxdist=min(node.maxdist, MAX_FUZZY_DISTANCE),
                              prefixlength=max(node.prefixlength, FUZZY_PREFIX))
             fast.original = originals.get(node.text, "")
             return fast
         if type(node) is wq.Prefix:
             return FastPrefix(node.fieldname, node.text, boost=node.boost)
+        if type(node) is wq.Wildcard:
+            return FastWildcard(node.fieldname, node.text, boost=node.boost)
         if type(node) is wq.TermRange:
             return FastRange(node.fieldname, node.start, node.end, node.startexcl,
                              node.endexcl, boost=node.boost, constantscore=True)
@@ -349,7 +422,11 @@ def highlight_terms(q: wq.Query, reader) -> tuple[frozenset[str], tuple[str, ...
             return
         if isinstance(node, wq.FuzzyTerm):
             if node.fieldname in _HIGHLIGHT_FIELDS:
-                for _, t in node.expanded_terms(reader):
+                # The words the search matched (expanding again would cost a second budget).
+                found = getattr(node, "found", None)
+                if found is None:
+                    found = (t for _, t in node.expanded_terms(reader))
+                for t in found:
                     stems.add(t.decode("utf-8") if isinstance(t, bytes) else t)
             return
         if isinstance(node, wq.Term):
@@ -370,8 +447,10 @@ def truncated_parts(q: wq.Query) -> list[str]:
     out = []
     for leaf in q.leaves():
         if getattr(leaf, "truncated", False):
-            out.append(f"{leaf.fieldname}:{getattr(leaf, 'text', '') or '[range]'}")
-    return out
+            words = getattr(leaf, "words", None)
+            shown = f'"{" ".join(words)}"' if words else getattr(leaf, "text", "") or "[range]"
+            out.append(f"{leaf.fieldname}:{shown}")
+    return list(dict.fromkeys(out))
 
 
 @dataclass

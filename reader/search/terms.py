@@ -22,19 +22,66 @@ MAX_FUZZY_LENGTH = 40  # longer "words" get no distance-2 expansion (edit distan
 MAX_EXPANSIONS = 4000  # completions of one `word*` / `word~` / range per field and segment
 EXPANSION_SECONDS = 0.25  # time for one expanding term (per field and segment); then cut
 QUERY_EXPANSION_SECONDS = 0.4  # time for all the expanding terms of one query together
-_query_deadline = threading.local()
+# The work budget of one query, in units: TERM_UNITS per term looked at in a lexicon (a
+# seek and read in the term file, ~10-25 us), one per document number read from postings
+# (~0.1 us), DFA_UNITS per fuzzy automaton built and PHRASE_CHECK_UNITS per stored text
+# analysed to check a phrase. Counted, so what a query may do is bounded whatever the
+# machine's load: 600,000 units are ~0.15-0.2 s of CPU here (6,000 terms or 600k postings;
+# benchmarks/fuzz_queries.py). The time limits above stay as a guard for slow machines.
+WORK_LIMIT = 600_000
+TERM_UNITS = 100
+DFA_UNITS = 2_000  # a Levenshtein automaton of <= MAX_FUZZY_LENGTH letters, distance <= 2: ~10 ms
+PHRASE_CHECK_UNITS = 200  # one stored abstract analysed (~50 us)
+MAX_FUZZY_DISTANCE = 2  # Whoosh's automaton grows exponentially with the distance (5: seconds)
+_ESTIMATE_TERMS = 50  # terms an expanding query looks at to estimate its size
+_local = threading.local()
+
+
+class WorkBudget:
+    """The work units and time one query may spend, shared by all its expanding parts
+    (a query with a range over five fields and many segments must not take five times it)."""
+
+    def __init__(self, limit: int | None = None, seconds: float = QUERY_EXPANSION_SECONDS) -> None:
+        self.limit = WORK_LIMIT if limit is None else limit
+        self.used = 0
+        self.cut = False  # some part was cut short
+        self.deadline = time.perf_counter() + seconds
+
+    def spend(self, units: int) -> bool:
+        """Take `units` if they fit (and time is left); False, and the budget is cut, if not."""
+        if self.used + units > self.limit or time.perf_counter() > self.deadline:
+            self.cut = True
+            return False
+        self.used += units
+        return True
+
+    @property
+    def left(self) -> int:
+        return self.limit - self.used
+
+
+def current_budget() -> WorkBudget:
+    """The budget of the search running on this thread; outside one, a fresh budget per call."""
+    budget = getattr(_local, "budget", None)
+    return budget if budget is not None else WorkBudget()
+
+
+def last_budget() -> WorkBudget | None:
+    """The budget of the last search finished on this thread (for tests and benchmarks)."""
+    return getattr(_local, "last", None)
 
 
 @contextmanager
-def expansion_budget(seconds: float = QUERY_EXPANSION_SECONDS) -> Iterator[None]:
-    """Share one deadline among every expanding term of the search run inside (a query with
-    a range over five fields and many segments must not take five times the budget)."""
-    _query_deadline.at = time.perf_counter() + seconds
+def expansion_budget(seconds: float = QUERY_EXPANSION_SECONDS,
+                     limit: int | None = None) -> Iterator[WorkBudget]:
+    """One WorkBudget for every expanding term of the search run inside."""
+    budget = WorkBudget(limit, seconds)
+    _local.budget = budget
     try:
-        yield
+        yield budget
     finally:
-        _query_deadline.at = None
-_ESTIMATE_TERMS = 50  # terms an expanding query looks at to estimate its size
+        _local.budget = None
+        _local.last = budget
 
 
 class _UnionMatcherMixin:
@@ -43,8 +90,10 @@ class _UnionMatcherMixin:
     Whoosh ORs one scored matcher per expansion ("tra*": thousands of terms, seconds);
     collecting the document numbers into one sorted list is 10-50x faster. Like Whoosh's
     default for these queries, every match scores the same (the other words rank them).
-    Expansion is bounded by MAX_EXPANSIONS terms and EXPANSION_SECONDS; a cut sets
-    `truncated` so the search can say so.
+    Expansion is bounded by MAX_EXPANSIONS terms, EXPANSION_SECONDS and the query's
+    WorkBudget (terms looked at, postings read); a cut sets `truncated` so the search can
+    say so. The expansions are listed once per segment reader: the size estimate and the
+    matcher share them (building them is the expensive part).
     """
 
     truncated = False
@@ -54,22 +103,41 @@ class _UnionMatcherMixin:
     if TYPE_CHECKING:  # provided by the Whoosh query class mixed with this one
         def _btexts(self, ixreader) -> Iterator[bytes]: ...
 
+    def _expansions(self, reader) -> list[bytes]:
+        cache: dict[int, tuple[object, list[bytes]]] = self.__dict__.setdefault("_expanded", {})
+        hit = cache.get(id(reader))
+        if hit is not None and hit[0] is reader:
+            return hit[1]
+        budget = current_budget()
+        deadline = min(time.perf_counter() + EXPANSION_SECONDS, budget.deadline)
+        out: list[bytes] = []
+        for i, btext in enumerate(self._btexts(reader)):
+            if (i >= MAX_EXPANSIONS or not budget.spend(TERM_UNITS)
+                    or (i & 15 == 15 and time.perf_counter() > deadline)):
+                self.truncated = True
+                break
+            out.append(btext)
+        cache[id(reader)] = (reader, out)
+        return out
+
     def matcher(self, searcher, context=None):
         reader = searcher.reader()
         fieldname = self.fieldname
+        budget = current_budget()
         docs: set[int] = set()
-        deadline = time.perf_counter() + EXPANSION_SECONDS
-        shared = getattr(_query_deadline, "at", None)
-        if shared is not None:
-            deadline = min(deadline, shared)
-        for i, btext in enumerate(self._btexts(reader)):
-            if i >= MAX_EXPANSIONS or (i & 15 == 15 and time.perf_counter() > deadline):
+        found = self.__dict__.setdefault("found", set())
+        for btext in self._expansions(reader):
+            n = reader.doc_frequency(fieldname, btext)
+            if not n:
+                continue  # the term is in another segment only
+            if not budget.spend(n):
                 self.truncated = True
                 break
             try:
                 docs.update(reader.postings(fieldname, btext).all_ids())
             except TermNotFound:  # the term is in another segment only
                 continue
+            found.add(btext)
         if not docs:
             return NullMatcher()
         return ListMatcher(sorted(docs), all_weights=self.boost)
@@ -81,9 +149,7 @@ class _UnionMatcherMixin:
         if cached is not None and cached[0] is ixreader:
             return cached[1]
         total = 0
-        for i, btext in enumerate(self._btexts(ixreader)):
-            if i >= _ESTIMATE_TERMS:
-                break
+        for btext in self._expansions(ixreader)[:_ESTIMATE_TERMS]:
             total += ixreader.doc_frequency(self.fieldname, btext)
         self._estimate = (ixreader, total)
         return total
@@ -107,23 +173,51 @@ class FastPrefix(_UnionMatcherMixin, wq.Prefix):
                     yield p[:n].encode("utf-8")
 
 
+class FastWildcard(_UnionMatcherMixin, wq.Wildcard):
+    """`ab*cd` as one union matcher: the terms of its literal prefix, each one looked at
+    charged to the budget (without a prefix that is the whole word list, so it is cut)."""
+
+    def _btexts(self, ixreader):
+        budget = current_budget()
+        pattern = re.compile(self._get_pattern())
+        prefix = self._find_prefix(self.text)
+        field = ixreader.schema[self.fieldname]
+        if prefix:
+            candidates = ixreader.expand_prefix(self.fieldname, prefix)
+        else:
+            candidates = ixreader.lexicon(self.fieldname)
+        for btext in candidates:
+            if not budget.spend(TERM_UNITS):
+                self.truncated = True
+                return
+            if pattern.match(field.from_bytes(btext)):
+                yield btext
+
+
 class FastFuzzy(_UnionMatcherMixin, wq.FuzzyTerm):
-    """`word~` as one union matcher; distance 1 is found by a regex over a cached word list."""
+    """`word~` as one union matcher; distance 1 is found by a regex over a cached word list,
+    distance 2 by Whoosh's automaton (never more: its size grows exponentially)."""
 
     original: str = ""  # the word as typed, before stemming
 
     def _btexts(self, ixreader):
         field = ixreader.schema[self.fieldname]
-        if self.maxdist <= 1 and len(self.text) > self.prefixlength:
-            for word in near_terms(ixreader, self.fieldname, self.text, self.prefixlength):
-                yield word.encode("utf-8")
-        elif len(self.text) <= self.prefixlength:  # "a~": nothing to vary; the word itself
+        budget = current_budget()
+        maxdist = min(self.maxdist, MAX_FUZZY_DISTANCE)
+        if len(self.text) <= self.prefixlength:  # "a~": nothing to vary; the word itself
             if (self.fieldname, self.text) in ixreader:
                 yield field.to_bytes(self.text)
-        elif len(self.text) <= MAX_FUZZY_LENGTH:
-            for word in ixreader.terms_within(self.fieldname, self.text, self.maxdist,
+        elif maxdist <= 1 or len(self.text) > MAX_FUZZY_LENGTH:
+            words, cut = _near_terms(ixreader, self.fieldname, self.text, self.prefixlength, budget)
+            self.truncated = self.truncated or cut
+            for word in words:
+                yield word.encode("utf-8")
+        elif budget.spend(DFA_UNITS):
+            for word in ixreader.terms_within(self.fieldname, self.text, maxdist,
                                               prefix=self.prefixlength):
                 yield field.to_bytes(word)
+        else:
+            self.truncated = True
         # A typo in a suffix changes the stem ("predictng" -> "predictng", not "predict"):
         # also accept stems that are the typed word cut by one to four letters.
         w = self.original
@@ -178,16 +272,43 @@ def _near_regex(rest: str) -> re.Pattern[str]:
 
 def near_terms(reader, fieldname: str, text: str, prefixlength: int) -> list[str]:
     """Terms of `fieldname` within edit distance 1 of `text` sharing its first letters."""
+    return _near_terms(reader, fieldname, text, prefixlength, WorkBudget())[0]
+
+
+def _near_terms(reader, fieldname: str, text: str, prefixlength: int,
+                budget: WorkBudget) -> tuple[list[str], bool]:
+    """near_terms, each word of the prefix's list charged to `budget`; (terms, cut short)."""
     prefix = text[:prefixlength]
     if not reader.is_atomic():
         out: dict[str, None] = {}
+        cut = False
         for leaf, _ in reader.leaf_readers():
-            out.update(dict.fromkeys(near_terms(leaf, fieldname, text, prefixlength)))
-        return list(out)
+            words, leaf_cut = _near_terms(leaf, fieldname, text, prefixlength, budget)
+            out.update(dict.fromkeys(words))
+            cut = cut or leaf_cut
+        return list(out), cut
     vocab = _prefix_vocab(reader, fieldname, prefix)
     if not vocab:
-        return []
-    return [prefix + m for m in _near_regex(text[prefixlength:]).findall(vocab)]
+        return [], False
+    cut = False
+    # The regex tries ~3 alternatives per letter on each line: longer words cost more per line.
+    per_line = 1 + len(text) // 8
+    lines = vocab.count("\n") + 1
+    if not budget.spend(lines * per_line):
+        cut = True
+        vocab = _first_lines(vocab, budget.left // per_line)
+        budget.spend(budget.left)
+    return [prefix + m for m in _near_regex(text[prefixlength:]).findall(vocab)], cut
+
+
+def _first_lines(text: str, n: int) -> str:
+    """The first `n` lines of `text` (n steps, not a split of the whole text)."""
+    end = -1
+    for _ in range(n):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text
+    return text[:max(end, 0)]
 
 
 class PairPhrase(wq.Phrase):
@@ -201,6 +322,18 @@ class PairPhrase(wq.Phrase):
     checked. Fields that are not stored (method, authors, tags, notes, comments: short)
     are not checked; a false match there needs a hash collision and is accepted.
     """
+
+    truncated = False
+
+    def _ids(self, reader, fieldname: str, text: str) -> set[int]:
+        """The documents of one term, charged to the query's budget (none once it is spent)."""
+        n = reader.doc_frequency(fieldname, text)
+        if not n:
+            return set()
+        if not current_budget().spend(n):
+            self.truncated = True
+            return set()
+        return set(reader.postings(fieldname, text).all_ids())
 
     def _words_query(self) -> wq.Query:
         return wq.And([wq.Term(self.fieldname, w) for w in self.words], boost=self.boost)
@@ -228,16 +361,16 @@ class PairPhrase(wq.Phrase):
             bucket = pair_bucket(pairs[0])
             if (bifield, bucket) not in reader:
                 return m
-            extra = self._checked(searcher, context, _ids(reader, bifield, bucket))
+            extra = self._checked(searcher, context, self._ids(reader, bifield, bucket))
             if not extra[0]:
                 return m
             ids, scores = _collect(m)
             return _merged(ids, scores, *extra)
         cand: set[int] | None = None
         for p in pairs:
-            docs = _ids(reader, bifield, p) if p in exact else set()
+            docs = self._ids(reader, bifield, p) if p in exact else set()
             if (bifield, pair_bucket(p)) in reader:
-                docs |= _ids(reader, bifield, pair_bucket(p))
+                docs |= self._ids(reader, bifield, pair_bucket(p))
             cand = docs if cand is None else cand & docs
             if not cand:
                 return NullMatcher()
@@ -254,8 +387,12 @@ class PairPhrase(wq.Phrase):
         stemmed = getattr(field, "stemmed", True)
         ids: list[int] = []
         scores: list[float] = []
+        budget = current_budget()
         for dn in sorted(cand):
             if not m.is_active():
+                break
+            if field.stored and not budget.spend(PHRASE_CHECK_UNITS):
+                self.truncated = True
                 break
             if m.id() < dn:
                 m.skip_to(dn)
@@ -270,13 +407,6 @@ class PairPhrase(wq.Phrase):
             ids.append(dn)
             scores.append(m.score())
         return ids, scores
-
-
-def _ids(reader, fieldname: str, text: str) -> set[int]:
-    try:
-        return set(reader.postings(fieldname, text).all_ids())
-    except TermNotFound:
-        return set()
 
 
 def _collect(m) -> tuple[list[int], list[float]]:

@@ -11,6 +11,7 @@ from .backups import newest_backup
 # Primary result codes that mean the file itself is broken, not Reader's SQL or the environment.
 DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 _DAMAGE_TEXT = ("database disk image is malformed", "file is not a database")
+DAMAGE_MARKER = "damage-found.txt"  # in backups/: written when damage is seen, re-checked at the next open
 
 
 def is_damage_error(exc: BaseException) -> bool:
@@ -23,6 +24,31 @@ def is_damage_error(exc: BaseException) -> bool:
         return (code & 0xFF) in DAMAGE_CODES
     text = str(exc).lower()
     return any(t in text for t in _DAMAGE_TEXT)
+
+
+def mark_damaged(db_path: Path, reason: str) -> None:
+    """Remember damage seen by a read in backups/DAMAGE_MARKER: later writes in this session
+    refuse (known_damage), and the next open checks the whole file before going on."""
+    marker = Path(db_path).parent / "backups" / DAMAGE_MARKER
+    try:
+        if marker.parent.is_dir() and not marker.exists():
+            marker.write_text(f"a read found:\n{reason}\n", encoding="utf-8")
+    except OSError:  # read-only library folder: the error itself still says what to run
+        pass
+
+
+def known_damage(db_path: Path) -> DatabaseDamagedError | None:
+    """The damaged error to give a write when damage was found (by a read or the daily check)
+    since the library was opened (the open removes a marker the file no longer deserves)."""
+    marker = Path(db_path).parent / "backups" / DAMAGE_MARKER
+    if not marker.exists():
+        return None
+    try:
+        lines = marker.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        lines = []
+    reason = lines[1].strip() if len(lines) > 1 else "damage found by an earlier check"
+    return damaged_error(db_path, reason)
 
 
 def damaged_error(db_path: Path, reason: str) -> DatabaseDamagedError:
@@ -51,7 +77,10 @@ class _CheckedCursor(sqlite3.Cursor):
 
     def _damaged(self, exc: sqlite3.DatabaseError) -> DatabaseDamagedError:
         conn = self.connection
-        return damaged_error(getattr(conn, "db_path", Path("library.sqlite3")), reason_of(exc))
+        db_path = getattr(conn, "db_path", None)
+        if db_path is not None:
+            mark_damaged(db_path, reason_of(exc))
+        return damaged_error(db_path or Path("library.sqlite3"), reason_of(exc))
 
     def execute(self, *args, **kwargs):
         try:

@@ -13,14 +13,13 @@ from ..errors import DatabaseDamagedError, LibraryEnvironmentError, classify_sql
 from ..paths import LibraryPaths
 from .backups import all_backups, daily_due, take_backup
 from .connection import open_connection, open_database
-from .damage import damaged_error, is_damage_error, reason_of
+from .damage import DAMAGE_MARKER, damaged_error, is_damage_error, reason_of
 from .schema import SCHEMA_MIGRATIONS, migrate
 
 log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 ENV_READ_ONLY = "READER_READ_ONLY"  # "1": open the library read-only even where it could be written
-DAMAGE_MARKER = "damage-found.txt"  # in backups/: written by the daily check, re-checked at the next open
 QUICK_CHECK_LIMIT = 20  # problems listed; the first one is enough to know
 
 
