@@ -81,10 +81,14 @@ class IndexUpkeep:
             seq = changes.current_seq(conn)
             if self.index.stamp == seq:
                 return
-            if disk_stamp(self.index.index_dir) == seq:
+            def indexed_there() -> bool:
+                return disk_stamp(self.index.index_dir) == seq
+
+            if not indexed_there() and catch_up:
+                # Between batches: the other process may have finished meanwhile.
+                self._catch_up(conn, cancelled=indexed_there)
+            if self.index.stamp != seq and indexed_there():
                 self.index.update([], stamp=seq)  # no documents: no writer; reopens the searcher
-            elif catch_up:
-                self._catch_up(conn)
         except Exception as exc:
             log.warning("search index not updated after another process's change (it catches up "
                         "later): %s: %s", type(exc).__name__, exc)
