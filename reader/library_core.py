@@ -90,6 +90,23 @@ class LibraryBase:
                     raise
                 raise mapped from exc
 
+    # ------------------------------------------------------------------ for features running store/ queries (vault/)
+    def read_connection(self) -> sqlite3.Connection:
+        """This thread's read connection, for a feature's own store/ queries (the vault's state)."""
+        return self._reader()
+
+    @contextmanager
+    def write_transaction(self) -> Iterator[tuple[sqlite3.Connection, int]]:
+        """One write transaction for a feature's store/ calls: (writer connection, its change
+        sequence). Call `index_changed()` after it if it changed papers."""
+        with self._write() as seq:
+            yield self._wconn, seq
+
+    def index_changed(self, ids: Iterable[str] = ()) -> None:
+        """After a `write_transaction` that changed papers (the vault's sync): the index catches up
+        (never failing the write) and subscribers hear of it (no ids: possibly any paper)."""
+        self._committed(Change.VAULT, ids)
+
     # ------------------------------------------------------------------ index upkeep
     def index_needs_sync(self) -> bool:
         return self.upkeep.needs_sync()
@@ -193,6 +210,11 @@ class LibraryBase:
 
     def rows(self, ids: Sequence[str]) -> dict[str, PaperRow]:
         return q.rows(self._reader(), list(ids))
+
+    def title_matches(self, query: str, limit: int = 200) -> list[str]:
+        """Papers whose title holds every word of `query` (no index needed: the window shows
+        these while the index is being built)."""
+        return q.title_matches(self._reader(), query.split(), limit)
 
     def paper(self, paper_id: str) -> Paper | None:
         found = q.papers_full(self._reader(), [paper_id])

@@ -17,6 +17,7 @@ from .events import Change
 from .index_upkeep import BulkIndex, CancelCheck, Progress
 from .library_core import ImportCancelled, LibraryBase
 from .models import ImportSummary, Paper, ParseResult
+from .plural import count_noun
 from .store import changes
 from .store import papers as q
 from .store.views import View
@@ -97,6 +98,10 @@ class ImportExport(LibraryBase):
         try:
             with self._write() as seq:
                 store_parsed(self._wconn, parsed, summary, seq, check, start_index)
+                # Cancel pressed after the last batch (while the index workers finish, or the
+                # rows are written): still before the commit, so nothing is kept or indexed.
+                if cancelled and cancelled():
+                    raise ImportCancelled()
         except BaseException:
             for b in bulk:
                 b.cancel()
@@ -184,4 +189,5 @@ def summarize(summaries: Sequence[ImportSummary]) -> str:
     dup = sum(s.duplicates for s in summaries)
     skipped = sum(len(s.skipped) for s in summaries)
     errors = sum(1 for s in summaries if s.error)
-    return f"{new} new, {dup} duplicates, {skipped} skipped, {errors} files rejected"
+    return (f"{new} new, {count_noun(dup, 'duplicate', grouped=False)}, {skipped} skipped, "
+            f"{count_noun(errors, 'file', grouped=False)} rejected")

@@ -29,10 +29,10 @@ def main() -> int:
         window = seeded_window(app, Path(tmp))
         library = window.library
         ids = window.model.ids()
-        papers.add_tags(window, ids[:4], ["diffusion"])
-        papers.add_tags(window, ids[2:5], ["to-read"])
-        papers.set_starred(window, ids[1:6:2], True)
-        papers.set_read(window, ids[3:12], True)
+        papers.add_tags(window.ops, ids[:4], ["diffusion"])
+        papers.add_tags(window.ops, ids[2:5], ["to-read"])
+        papers.set_starred(window.ops, ids[1:6:2], True)
+        papers.set_read(window.ops, ids[3:12], True)
         wait(app, lambda: not window.runner.busy)
 
         window.searchBox.setText("diffusion")
@@ -43,15 +43,15 @@ def main() -> int:
             if "diffusion" in window.pane.abstractView.toPlainText().lower():
                 break
         pid = window.pane.paper_id
-        papers.set_starred(window, [pid], True)
-        papers.add_tags(window, [pid], ["must-read"])
+        papers.set_starred(window.ops, [pid], True)
+        papers.add_tags(window.ops, [pid], ["must-read"])
         window.pane.noteEditor.setPlainText(
             "**Why it matters:** the guidance trick could replace our sampler.\n\n"
             "- check the ablation in Table 2\n- compare with $O(n \\log n)$ baseline")
         window.flush()
         plain = window.pane.abstractView.toPlainText()
         start = plain.find(" ", 200) + 1
-        highlights.add_highlight(window, pid, start, start + 60, "yellow", "key claim")
+        highlights.add_highlight(window.ops, pid, start, start + 60, "yellow", "key claim")
         wait(app, lambda: not window.runner.busy)
         wait(app, lambda: window.pane.relatedList.count() > 0, timeout=5)
         window.table.setFocus()

@@ -94,10 +94,10 @@ def main() -> int:
         quote = "they can decode tokens in essentially arbitrary order"
         start = text.find(quote)
         if start >= 0:
-            highlights.add_highlight(window, pid, start, start + len(quote), "yellow",
+            highlights.add_highlight(window.ops, pid, start, start + len(quote), "yellow",
                                      "the trade-off we saw with our infilling model")
-        papers.set_starred(window, [pid], True)
-        papers.add_tags(window, [pid], ["diffusion", "to-discuss"])
+        papers.set_starred(window.ops, [pid], True)
+        papers.add_tags(window.ops, [pid], ["diffusion", "to-discuss"])
         wait(app, lambda: not window.runner.busy)
         window.pane.noteEditor.setPlainText(
             "**Why it matters:** adaptive decoding order closes most of the gap to ARMs on Sudoku.\n\n"

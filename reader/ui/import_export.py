@@ -4,64 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from reader.importers import file_dialog_filter
 from reader.models import ExportKind
+from reader.plural import count_noun
 from reader.services import View
 
+from .context import ListScope, OpContext
 from .dialogs import ExportDialog, ExportOptions, import_summary_text
+from .index_sync import IndexSync
 from .operations import ids_getter, scope
+from .paper_pane import PaperPane
+from .status_bar import StatusBar
 from .tasks import Task
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
-
-
-
-def ask_import(window: MainWindow) -> None:
-    start = str(window.settings.value("lastImportFolder", str(Path.home())))
-    paths, _ = QFileDialog.getOpenFileNames(window, "Import papers", start, file_dialog_filter())
-    if paths:
-        window.settings.setValue("lastImportFolder", str(Path(paths[0]).parent))
-        import_paths(window, paths)
-
-
-def import_paths(window: MainWindow, paths: Sequence[str | Path]) -> Task:
-    """The import code path of the dialog and of drag-and-drop: background, with progress."""
-    window.pane.flush_note()  # a typed note is saved before anything can fail
-    lib = window.library
-    files = [str(p) for p in paths]
-
-    def job(task: Task) -> list:
-        # The store only: the index catches up afterwards on its own thread (see import_done).
-        return lib.import_files(files, progress=task.progress, cancelled=task.cancelled, index=False)
-
-    task = window.runner.write(job, lambda summaries: import_done(window, summaries),
-                               lambda exc: import_failed(window, exc), label="Importing", with_task=True)
-    return window.status.track(task)
-
-
-def import_done(window: MainWindow, summaries: list) -> None:
-    window.last_import_summaries = summaries
-    window.last_import_text = import_summary_text(summaries)
-    new = sum(s.new for s in summaries)
-    window.statusBar().showMessage(f"Imported {new} new papers", 8000)
-    window.after_write()
-    window.index_sync.sync_in_background()
-    errors = any(s.error or s.skipped for s in summaries)
-    window.show_message("Import finished", window.last_import_text,
-                        QMessageBox.Icon.Warning if errors else QMessageBox.Icon.Information, "importSummary")
-
-
-def import_failed(window: MainWindow, exc: BaseException) -> None:
-    window.last_import_text = f"Import failed: {exc}"
-    window.after_write()
-    window.index_sync.sync_in_background()  # files before the failing one were stored
-    window.handle_error(exc)
+ShowMessage = Callable[[str, str, QMessageBox.Icon, str], Any]
 
 
 def accepts_drag(event: QDragEnterEvent) -> None:
@@ -69,88 +31,157 @@ def accepts_drag(event: QDragEnterEvent) -> None:
         event.acceptProposedAction()
 
 
-def drop(window: MainWindow, event: QDropEvent) -> None:
-    """Dropped local files are imported like the dialog's."""
-    paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-    if paths:
-        event.acceptProposedAction()
-        import_paths(window, paths)
+class ImportExport(QObject):
+    """The window's import and export flows; the list redraws itself from the change events."""
 
+    def __init__(self, ctx: OpContext, settings: QSettings, pane: PaperPane, status: StatusBar,
+                 index_sync: IndexSync, show_message: ShowMessage, list_scope: Callable[[], ListScope],
+                 tag_names: Callable[[], list[str]]) -> None:
+        super().__init__(ctx.parent)
+        self.ctx, self.settings, self.pane, self.status = ctx, settings, pane, status
+        self.index_sync = index_sync
+        self.show_message = show_message
+        self.list_scope = list_scope
+        self.tag_names = tag_names
+        self.last_import_summaries: list = []
+        self.last_import_text = ""
+        self.last_export: Any = None
+        self.export_options: ExportOptions | None = None
 
-def ask_export(window: MainWindow) -> None:
-    selected = len(window.selected_ids())
-    options = window.export_options or ExportOptions(scope="selection" if selected > 1 else "view")
-    dialog = ExportDialog(window, window.sidebar.tag_names(), selected, options)
-    if dialog.exec() != ExportDialog.DialogCode.Accepted:
-        return
-    options = dialog.options()
-    window.export_options = options
-    folder = str(window.settings.value("lastExportFolder", str(Path.home())))
-    if options.kind == ExportKind.PER_PAPER:
-        path = QFileDialog.getExistingDirectory(window, "Export to folder", folder)
-    else:
-        suffix = ".json" if options.kind == ExportKind.JSON else ".md"
-        name = "reader-backup.json" if options.kind == ExportKind.JSON else "reading-list.md"
-        path, _ = QFileDialog.getSaveFileName(window, "Export", str(Path(folder) / name), f"*{suffix}")
-    if path:
-        export_to(window, path, options)
+    def ask_import(self) -> None:
+        start = str(self.settings.value("lastImportFolder", str(Path.home())))
+        paths, _ = QFileDialog.getOpenFileNames(self.ctx.parent, "Import papers", start, file_dialog_filter())
+        if paths:
+            self.settings.setValue("lastImportFolder", str(Path(paths[0]).parent))
+            self.import_paths(paths)
 
+    def import_paths(self, paths: Sequence[str | Path]) -> Task:
+        """The import code path of the dialog and of drag-and-drop: background, with progress."""
+        self.pane.flush_note()  # a typed note is saved before anything can fail
+        lib = self.ctx.library
+        files = [str(p) for p in paths]
 
-def scope_ids(window: MainWindow, options: ExportOptions) -> Callable[[], list[str]]:
-    """The ids an export covers, resolved on the writer (after pending saves)."""
-    lib = window.library
-    if options.scope == "selection":
-        return ids_getter(scope.bulk_ids(window))
-    if options.scope == "view":
-        if scope.list_truncated(window):
-            return scope.all_matching_ids(window)  # the whole search, not just the shown best matches
-        ids = list(window.model.ids())
-        return lambda: ids
-    if options.scope == "starred":
-        return lambda: lib.paper_ids(View("starred"))
-    tag = options.tag or ""
-    return lambda: lib.paper_ids(View("tag", tag))
+        def job(task: Task) -> list:
+            # The store only: the index catches up afterwards on its own thread (see import_done).
+            return lib.import_files(files, progress=task.progress, cancelled=task.cancelled, index=False)
 
+        made: list[Task] = []  # the task, for its done callback (which runs later, on the GUI thread)
+        task = self.ctx.runner.write(job, lambda summaries: self.import_done(summaries, made[0].cancelled()),
+                                     self.import_failed, label="Importing", with_task=True)
+        made.append(task)
+        return self.status.track(task)
 
-def export_to(window: MainWindow, path: str | Path, options: ExportOptions | None = None) -> Task:
-    """The export code path of the dialog: runs on the writer after the note is saved."""
-    options = options or ExportOptions()
-    window.pane.flush_note()
-    window.settings.setValue("lastExportFolder",
-                             str(Path(path) if options.kind == ExportKind.PER_PAPER else Path(path).parent))
-    lib, chosen = window.library, options
-    ids = scope_ids(window, options)
+    def import_cancelled(self, summaries: list) -> None:
+        """Cancel: said plainly in the status bar (no warning dialog). The cancelled file wrote
+        nothing; files finished before it were committed and are indexed like any import."""
+        kept = sum(s.new for s in summaries if not s.error)
+        text = "Import cancelled"
+        if kept:
+            text += f" — {count_noun(kept, 'new paper')} from the files before it kept"
+        self.last_import_summaries = summaries
+        self.last_import_text = text
+        self.ctx.notify(text, 10000)
+        if kept:
+            self.index_sync.sync_in_background()
 
-    def job() -> Any:
-        if chosen.kind == ExportKind.JSON:
-            return lib.export_json(path)
-        if chosen.kind == ExportKind.PER_PAPER:
-            return lib.export_per_paper(path, ids(), with_abstracts=chosen.with_abstracts)
-        return lib.export_reading_list(path, ids(), title=chosen.title, group_by=chosen.group_by,
-                                       with_abstracts=chosen.with_abstracts)
+    def import_done(self, summaries: list, cancelled: bool = False) -> None:
+        if cancelled:
+            self.import_cancelled(summaries)
+            return
+        self.last_import_summaries = summaries
+        self.last_import_text = import_summary_text(summaries)
+        new = sum(s.new for s in summaries)
+        self.ctx.notify(f"Imported {count_noun(new, 'new paper')}", 8000)
+        self.index_sync.sync_in_background()
+        errors = any(s.error or s.skipped for s in summaries)
+        self.show_message("Import finished", self.last_import_text,
+                          QMessageBox.Icon.Warning if errors else QMessageBox.Icon.Information, "importSummary")
 
-    def done(result: Any) -> None:
-        window.last_export = result
-        count = len(result) if isinstance(result, list) else 1
-        window.statusBar().showMessage(f"Exported {count} file{'s' if count != 1 else ''} to {path}", 8000)
+    def import_failed(self, exc: BaseException) -> None:
+        self.last_import_text = f"Import failed: {exc}"
+        self.index_sync.sync_in_background()  # files before the failing one were stored
+        self.ctx.on_error(exc)
 
-    return window.runner.write(job, done, window.handle_error, label="Exporting")
+    def drop(self, event: QDropEvent) -> None:
+        """Dropped local files are imported like the dialog's."""
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.import_paths(paths)
 
+    def ask_export(self) -> None:
+        selected = len(self.list_scope().selected)
+        options = self.export_options or ExportOptions(scope="selection" if selected > 1 else "view")
+        dialog = ExportDialog(self.ctx.parent, self.tag_names(), selected, options)
+        if dialog.exec() != ExportDialog.DialogCode.Accepted:
+            return
+        options = dialog.options()
+        self.export_options = options
+        folder = str(self.settings.value("lastExportFolder", str(Path.home())))
+        parent = self.ctx.parent
+        if options.kind == ExportKind.PER_PAPER:
+            path = QFileDialog.getExistingDirectory(parent, "Export to folder", folder)
+        else:
+            suffix = ".json" if options.kind == ExportKind.JSON else ".md"
+            name = "reader-backup.json" if options.kind == ExportKind.JSON else "reading-list.md"
+            path, _ = QFileDialog.getSaveFileName(parent, "Export", str(Path(folder) / name), f"*{suffix}")
+        if path:
+            self.export_to(path, options)
 
-def copy_markdown(window: MainWindow) -> Task | None:
-    """Edit → Copy as Markdown: the papers a bulk action covers, as a reading list on the clipboard."""
-    ids = scope.bulk_ids(window)
-    if not ids:
-        return None
-    window.pane.flush_note()
-    lib, get = window.library, ids_getter(ids)
+    def scope_ids(self, options: ExportOptions) -> Callable[[], list[str]]:
+        """The ids an export covers, resolved on the writer (after pending saves)."""
+        lib, listed = self.ctx.library, self.list_scope()
+        if options.scope == "selection":
+            return ids_getter(scope.bulk_ids(lib, listed))
+        if options.scope == "view":
+            if scope.list_truncated(listed):
+                return scope.all_matching_ids(lib, listed)  # the whole search, not just the shown best matches
+            ids = list(listed.listed)
+            return lambda: ids
+        if options.scope == "starred":
+            return lambda: lib.paper_ids(View("starred"))
+        tag = options.tag or ""
+        return lambda: lib.paper_ids(View("tag", tag))
 
-    def done(out: tuple[int, str]) -> None:
-        count, text = out
-        QApplication.clipboard().setText(text)
-        window.statusBar().showMessage(f"Copied {count} paper(s) as Markdown", 4000)
+    def export_to(self, path: str | Path, options: ExportOptions | None = None) -> Task:
+        """The export code path of the dialog: runs on the writer after the note is saved."""
+        options = options or ExportOptions()
+        self.pane.flush_note()
+        self.settings.setValue("lastExportFolder",
+                               str(Path(path) if options.kind == ExportKind.PER_PAPER else Path(path).parent))
+        lib, chosen = self.ctx.library, options
+        ids = self.scope_ids(options)
 
-    def job() -> tuple[int, str]:
-        return len(get()), lib.reading_list_markdown(get(), title="Reading list")
+        def job() -> Any:
+            if chosen.kind == ExportKind.JSON:
+                return lib.export_json(path)
+            if chosen.kind == ExportKind.PER_PAPER:
+                return lib.export_per_paper(path, ids(), with_abstracts=chosen.with_abstracts)
+            return lib.export_reading_list(path, ids(), title=chosen.title, group_by=chosen.group_by,
+                                           with_abstracts=chosen.with_abstracts)
 
-    return window.runner.write(job, done, window.handle_error)
+        def done(result: Any) -> None:
+            self.last_export = result
+            count = len(result) if isinstance(result, list) else 1
+            self.ctx.notify(f"Exported {count_noun(count, 'file')} to {path}", 8000)
+
+        return self.ctx.runner.write(job, done, self.ctx.on_error, label="Exporting")
+
+    def copy_markdown(self) -> Task | None:
+        """Edit → Copy as Markdown: the papers a bulk action covers, as a reading list on the clipboard."""
+        lib = self.ctx.library
+        ids = scope.bulk_ids(lib, self.list_scope())
+        if not ids:
+            return None
+        self.pane.flush_note()
+        get = ids_getter(ids)
+
+        def done(out: tuple[int, str]) -> None:
+            count, text = out
+            QApplication.clipboard().setText(text)
+            self.ctx.notify(f"Copied {count_noun(count, 'paper')} as Markdown", 4000)
+
+        def job() -> tuple[int, str]:
+            return len(get()), lib.reading_list_markdown(get(), title="Reading list")
+
+        return self.ctx.runner.write(job, done, self.ctx.on_error)

@@ -1,16 +1,19 @@
 """The main window: sidebar, search bar, paper table and paper pane, wired to the Library.
 
-What the user does lives elsewhere: writes with their undo in operations/, notes in notes.py,
-the search bar in search_bar.py, import/export in import_export.py, menus in actions.py."""
+What the user does lives elsewhere: writes with their undo in operations/ (given the narrow
+`OpContext`, never the window), notes in notes.py, the search bar in search_bar.py,
+import/export in import_export.py, menus in actions.py. Nothing here decides what redraws after
+a write: the Library publishes each committed change (and the poll in change_bridge.py those of
+other processes); the sidebar, status bar, vault scheduler and triage queue follow them on their
+own, and the window follows them for its list and the open paper (`_changes_seen`)."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QSettings, Qt, QTimer, QUrl
+from PySide6.QtCore import QModelIndex, Qt, QTimer, QUrl
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -29,19 +32,26 @@ from PySide6.QtWidgets import (
 )
 
 from reader.errors import ReaderError
+from reader.events import OUTSIDE, Change, Changes
 from reader.listing import Listing
 from reader.search.results import SearchResults
 from reader.services import Library, View
 
-from . import import_export, notes, settings
+from . import empty_state, libraries, notes, settings
 from . import theme as themes
-from .actions import build_actions
-from .dialogs import ExportOptions, ShortcutsDialog
+from .about import show_about
+from .actions import MenuSlots, build_actions
+from .change_bridge import ChangeBridge
+from .context import ListScope, OpContext
+from .dialogs import ask_rebuild
+from .import_export import ImportExport, accepts_drag
 from .index_sync import IndexSync
-from .operations import highlights, papers, scope, searches, tags
-from .paper_model import COL_ADDED, SORT_KEYS, PaperModel
+from .note_merge import MERGE_OUTSIDE, NoteMerges
+from .operations import IdsArg, highlights, papers, scope, searches, tags
+from .paper_model import COL_ADDED, NEW, RELISTED, SORT_KEYS, SORTED, PaperModel
 from .paper_pane import PaperPane
 from .paper_table import PaperTable
+from .preferences import show_preferences
 from .search_bar import SearchBar
 from .sidebar import Sidebar, view_key
 from .status_bar import StatusBar
@@ -56,42 +66,47 @@ SPLITTER_SIZES = (170, 730, 380)  # sidebar, list, paper pane at 1280 px: the ti
 class MainWindow(QMainWindow):
     """Everything the user sees; every write goes through `self.runner` (one writer thread)."""
 
+    # Built in _build_widgets:
+    pane: PaperPane
+    status: StatusBar
+    searchBar: SearchBar  # noqa: N815 - its objectName
+
     def __init__(self, library: Library, *, theme: str | None = None) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle("Reader")
         self.library = library
-        self.settings = QSettings(str(library.paths.settings_file), QSettings.Format.IniFormat)
+        self.settings = settings.library_settings(library.paths.settings_file)  # this library's
+        self.app_settings = settings.global_settings()  # every library's: window, theme, columns
+        settings.migrate(self.settings, self.app_settings)
+        settings.remember_library(self.app_settings, library.paths.root)
         self.runner = TaskRunner(self)
         self.runner.error.connect(self.handle_error)
         self.undo_stack = QUndoStack(self)
+        self.ops = OpContext(library, self.runner, self.undo_stack, self, self.handle_error, self._notify,
+                             lambda: self.closing)
+        self.note_merges = NoteMerges()  # notes changed under the editor (vault, other processes)
+        self.changes = ChangeBridge(library, self.runner, self)  # every committed change, on the GUI thread
         self.view = View()
         self.sort_column = COL_ADDED  # the library's sort (a search has its own: searchBar.search_sort)
         self.sort_order = Qt.SortOrder.DescendingOrder
         self.search_results: SearchResults | None = None
-        self.index_ready = False
-        self.last_import_summaries: list = []
-        self.last_import_text = ""
-        self.last_export: Any = None
-        self.export_options: ExportOptions | None = None
         self.recovered_notes: list[Path] = []
         self._pending_select: str | None = None
         self._message_boxes: list[QMessageBox] = []
         self.closing = False
         self.list_generation = 0  # bumped each time the table's ids are replaced (tests wait on it)
-        self.theme = theme or str(self.settings.value("theme", "system"))
-        self.shortcuts_dialog: ShortcutsDialog | None = None
-        # Set by build_actions:
-        self.shortcut_actions: list[QAction] = []
-        self.theme_actions: dict[str, QAction] = {}
-        self.undoAction: QAction
-        self.redoAction: QAction
-        self.relevanceAction: QAction
+        self.theme = theme or settings.saved_theme(self.app_settings)
 
         self._build_widgets()
-        self.vault_sync = VaultSync(self)  # live sync with a Markdown vault (File → Markdown vault…)
+        self.index_sync = IndexSync(self.ops, self.status, self._index_caught_up)
+        # Live sync with a Markdown vault (File → Markdown vault…)
+        self.vault_sync = VaultSync(self.ops, self.settings, self.status, self.pane, self.note_merges, self.changes,
+                                    lambda: self.index_ready)
         self.open_vault = self.vault_sync.open_folder  # triage's summary offers it
-        build_actions(self)
+        self.transfer = ImportExport(self.ops, self.settings, self.pane, self.status, self.index_sync,
+                                     self.show_message, self.list_scope, self.sidebar.tag_names)
+        self.menus = build_actions(self, self._menu_slots(), self.undo_stack)
         settings.restore_settings(self)
         self.triage = install_triage(self)
         self.setAcceptDrops(True)
@@ -104,27 +119,84 @@ class MainWindow(QMainWindow):
         if self.view.ranked:
             self.refresh_list()
         else:
-            self._list_ready(self.library.listing("", self.view, *self.sort_args()))
-        self.refresh_sidebar()
+            first = self.searchBar.list_job(self.library, self.view, *self.sort_args(), loaded=0)
+            self._list_ready(first(), self.searchBar.listed_key)
+        self.sidebar.summaryChanged.connect(self._summary_changed)
+        self.sidebar.follow(library, self.runner, self.changes.changed, self.handle_error)
+        self.changes.changed.connect(self._changes_seen)
         QTimer.singleShot(0, self.index_sync.start)
+
+    # The menus' actions, and what the window kept of them (tests and triage use these names).
+    @property
+    def shortcut_actions(self) -> list[QAction]:
+        return self.menus.shortcut_actions
+
+    @property
+    def theme_actions(self) -> dict[str, QAction]:
+        return self.menus.theme_actions
+
+    @property
+    def undoAction(self) -> QAction:  # noqa: N802 - Qt-style names, as the actions' object names
+        return self.menus.undo
+
+    @property
+    def redoAction(self) -> QAction:  # noqa: N802
+        return self.menus.redo
+
+    @property
+    def relevanceAction(self) -> QAction:  # noqa: N802
+        return self.menus.relevance
+
+    @property
+    def index_ready(self) -> bool:
+        sync = getattr(self, "index_sync", None)  # a list request can come while the window is built
+        return sync is not None and sync.ready
+
+    # Import/export results (the smoke test and tests read them here).
+    @property
+    def last_import_summaries(self) -> list:
+        return self.transfer.last_import_summaries
+
+    @property
+    def last_import_text(self) -> str:
+        return self.transfer.last_import_text
+
+    @property
+    def last_export(self) -> Any:
+        return self.transfer.last_export
+
+    def _menu_slots(self) -> MenuSlots:
+        pane, ops = self.pane, self.ops
+        return MenuSlots(
+            import_=self.transfer.ask_import, export=self.transfer.ask_export, vault=self.vault_sync.ask,
+            reindex=lambda: ask_rebuild(self), copy_markdown=self.transfer.copy_markdown, delete=self.delete_pressed,
+            save_search=lambda: searches.save_current_search(ops, self.searchBar.query()),
+            toggle_star=lambda: papers.toggle_star(ops, self.list_scope()),
+            toggle_read=lambda: papers.toggle_read(ops, self.list_scope()),
+            add_tag=self.focus_tag_input, edit_note=self.focus_note,
+            highlight=lambda: pane.request_highlight("yellow"), move=self.move_current, find=self.focus_search,
+            back=self.focus_table, sort_by_relevance=self.searchBar.sort_by_relevance, apply_theme=self.apply_theme,
+            about=lambda: show_about(self), preferences=lambda: show_preferences(self),
+            library_menu=lambda menu, before: libraries.install(self, menu, before))
 
     # ------------------------------------------------------------------ construction
     def _build_widgets(self) -> None:
         self.sidebar = Sidebar(self)
         self.sidebar.viewSelected.connect(self.set_view)
         self.sidebar.searchSelected.connect(self._saved_search_selected)
-        self.sidebar.renameTagRequested.connect(lambda old: tags.ask_rename_tag(self, old))
-        self.sidebar.mergeTagRequested.connect(lambda old: tags.ask_merge_tag(self, old))
-        self.sidebar.deleteTagRequested.connect(lambda name: tags.delete_tag(self, name))
-        self.sidebar.renameSearchRequested.connect(lambda s: searches.ask_rename_search(self, s))
-        self.sidebar.deleteSearchRequested.connect(lambda s: searches.delete_saved_search(self, s["id"]))
-        self.sidebar.saveSearchRequested.connect(lambda: searches.save_current_search(self))
+        ops = self.ops
+        self.sidebar.renameTagRequested.connect(lambda old: self._tag_renamed(old, tags.ask_rename_tag(ops, old)))
+        self.sidebar.mergeTagRequested.connect(
+            lambda old: self._tag_renamed(old, tags.ask_merge_tag(ops, old, self.sidebar.tag_names())))
+        self.sidebar.deleteTagRequested.connect(self.delete_tag)
+        self.sidebar.renameSearchRequested.connect(lambda s: searches.ask_rename_search(ops, s))
+        self.sidebar.deleteSearchRequested.connect(lambda s: searches.delete_saved_search(ops, s["id"]))
+        self.sidebar.saveSearchRequested.connect(lambda: searches.save_current_search(ops, self.searchBar.query()))
 
-        self.searchBar = SearchBar(self)
+        self.searchBar = SearchBar(self, self)
         self.searchBox = self.searchBar.searchBox
         self.searchBar.searchRequested.connect(self.refresh_list)
         self.searchBar.submitted.connect(self._search_submitted)
-        self.index_sync = IndexSync(self)
         self._related_timer = QTimer(self)
         self._related_timer.setSingleShot(True)
         self._related_timer.setInterval(RELATED_DELAY_MS)
@@ -135,19 +207,20 @@ class MainWindow(QMainWindow):
         self.model.sortRequested.connect(self.searchBar.sort_requested)
         self.table = PaperTable(self.model, self, self.sort_column, self.sort_order)
         self.table.selectionModel().currentRowChanged.connect(self._current_row_changed)
+        self.empty_state = empty_state.install(self)
 
         self.pane = pane = PaperPane(self)
         self.table.doubleClicked.connect(lambda _: pane.titleEdit.setFocus())
-        pane.starToggled.connect(lambda on: papers.set_starred(self, scope.bulk_ids(self), on))
-        pane.readToggled.connect(lambda on: papers.set_read(self, scope.bulk_ids(self), on))
-        pane.tagAdded.connect(lambda tag: papers.add_tags(self, scope.bulk_ids(self), [tag]))
-        pane.tagRemoved.connect(lambda tag: papers.remove_tags(self, [pane.paper_id] if pane.paper_id else [], [tag]))
-        pane.titleEdited.connect(lambda title: papers.set_title(self, pane.paper_id, title))
-        pane.noteSaveRequested.connect(lambda pid, text: notes.save_note(self, pid, text))
+        pane.starToggled.connect(lambda on: papers.set_starred(ops, self.bulk_ids(), on))
+        pane.readToggled.connect(lambda on: papers.set_read(ops, self.bulk_ids(), on))
+        pane.tagAdded.connect(lambda tag: papers.add_tags(ops, self.bulk_ids(), [tag]))
+        pane.tagRemoved.connect(lambda tag: papers.remove_tags(ops, [pane.paper_id] if pane.paper_id else [], [tag]))
+        pane.titleEdited.connect(lambda title: papers.set_title(ops, pane.paper_id, title))
+        pane.noteSaveRequested.connect(self.save_note)
         pane.highlightRequested.connect(
-            lambda s, e, c, comment: highlights.add_highlight(self, pane.paper_id, s, e, c, comment))
-        pane.highlightRemoveRequested.connect(lambda hid: highlights.remove_highlight(self, hid))
-        pane.highlightCommentRequested.connect(lambda hid: highlights.ask_highlight_comment(self, hid))
+            lambda s, e, c, comment: highlights.add_highlight(ops, pane.paper_id, s, e, c, comment))
+        pane.highlightRemoveRequested.connect(lambda hid: highlights.remove_highlight(ops, pane.paper, hid))
+        pane.highlightCommentRequested.connect(lambda hid: highlights.ask_highlight_comment(ops, pane.paper, hid))
         pane.relatedActivated.connect(self.select_paper)
         pane.linkActivated.connect(self.open_link)
 
@@ -193,16 +266,24 @@ class MainWindow(QMainWindow):
         bar.stop_timer()
         bar.set_searching(bool(bar.query()) or self.view.ranked)
         job = bar.list_job(self.library, self.view, *self.sort_args(), loaded=self.model.rowCount())
-        self.runner.read("list", job, self._list_ready, self.handle_error)
+        key = bar.listed_key
+        self.runner.read("list", job, lambda found: self._list_ready(found, key), self.handle_error)
 
-    def _list_ready(self, found: Listing) -> None:
+    def _list_ready(self, found: Listing, key: tuple | None = None) -> None:
         self.search_results = results = found.results
         terms = list(results.terms) if results else []
         current_id, current_row, selected = self.current_id(), self.table.currentIndex().row(), self.selected_ids()
         self.list_generation += 1
-        if self.model.set_listing(found):
+        change = self.model.set_listing(found, key)
+        if change == NEW:  # a new query, view or collection: its first hit, at the top
+            self.table.scrollToTop()
+            self._reselect([], None, 0)
+        elif change == SORTED:  # the selected paper stays selected (and in view) if still listed
+            self._reselect(selected, current_id, 0)
+        elif change == RELISTED:  # after a write: the same paper, else the row where it was
             self._reselect(selected, current_id, current_row)
         self.searchBar.show_state(found.query, results, found.total)
+        empty_state.update(self, self.empty_state, found.query)
         if terms != self.pane.terms:
             self.pane.terms = terms
             self.pane.render_abstract()
@@ -232,32 +313,73 @@ class MainWindow(QMainWindow):
         self.refresh_list()
 
     def refresh_sidebar(self) -> None:
-        lib = self.library
+        self.sidebar.refresh()
 
-        def compute() -> tuple:
-            return lib.counts(), lib.collections(), lib.tags(), lib.saved_searches()
-
-        self.runner.read("sidebar", compute, self._sidebar_ready, self.handle_error)
-
-    def _sidebar_ready(self, out: tuple) -> None:
-        counts, collections, tag_counts, saved = out
-        self.counts = counts
-        self.sidebar.update_data(counts, collections, tag_counts, saved)
-        self.pane.tagEditor.set_known_tags([name for name, _ in tag_counts])
+    def _summary_changed(self, counts: Any, tag_names: list[str]) -> None:
+        self.counts = counts  # the last library counts (the rebuild question names the total)
         self.status.show_counts(counts)
+        self.pane.tagEditor.set_known_tags(tag_names)
 
-    def after_write(self, ids: Sequence[str] = ()) -> None:
-        """Show the new state: rows, the pane (keeping what is typed), counts and the list."""
-        if self.closing:
+    def _changes_seen(self, changes: Changes) -> None:
+        """Something was stored (here or by another process): the rows, the open paper and the list.
+
+        The list keeps its selection and the rows fetched so far (see _list_ready); the pane keeps
+        a note being typed, and an outside change to that note is merged with it when it is saved."""
+        if self.closing or changes.kinds == {Change.INDEX}:
             return
+        outside = changes.origin == OUTSIDE or Change.OUTSIDE in changes.kinds
         self.model.invalidate()
-        pid = self.pane.paper_id
-        if pid and (not ids or pid in ids):
-            # Same paper: the pane keeps a note being typed and takes the stored one otherwise.
-            self.pane.set_paper(self.library.paper(pid))
-        self.refresh_sidebar()
+        pid, shown = self.pane.paper_id, self.pane.paper
+        if pid and shown is not None and (not changes.ids or pid in changes.ids):
+            paper = self.library.paper(pid)
+            if paper is not None:
+                if outside and paper.note != shown.note and pid in self.pane.unsaved_notes():
+                    self.note_merges.changed_under_editor(pid, shown.note, paper.note, MERGE_OUTSIDE)
+                self.pane.set_paper(paper)  # the same paper: what is typed stays
         self.refresh_list()
-        self.vault_sync.written(ids)
+
+    def _index_caught_up(self) -> None:
+        if self.searchBar.query():
+            self.refresh_list()
+        if self.pane.paper_id:
+            self.load_related(self.pane.paper_id)
+
+    # ------------------------------------------------------------------ what operations act on
+    def list_scope(self) -> ListScope:
+        """The list as the user sees it now: what an action on "the selection" covers."""
+        bar = self.searchBar
+        return ListScope(self.selected_ids(), self.pane.paper, list(self.model.ids()), bar.query(), self.view,
+                         bar.listed_as_you_type, self.search_results)
+
+    def bulk_ids(self) -> IdsArg:
+        return scope.bulk_ids(self.library, self.list_scope())
+
+    def save_note(self, pid: str, text: str) -> None:
+        notes.save_note(self.ops, self.pane, self.note_merges, pid, text)
+
+    def delete_pressed(self) -> None:
+        """Delete: the selected highlight when the highlight list has focus, else the selected papers."""
+        if self.pane.highlightList.hasFocus():
+            self.pane.remove_selected_highlight()
+            return
+        self.pane.flush_note()
+        papers.delete_papers(self.ops, self.list_scope())
+
+    def rename_tag(self, old: str, new: str) -> None:
+        tags.rename_tag(self.ops, old, new)
+        self._tag_renamed(old, new)
+
+    def _tag_renamed(self, old: str, new: str | None) -> None:
+        if new is not None and self.view == View("tag", old):
+            self.set_view(View("tag", new))  # the list follows its tag
+
+    def delete_tag(self, name: str) -> None:
+        tags.delete_tag(self.ops, name)
+        if self.view == View("tag", name):
+            self.sidebar.select_view(View())
+
+    def _notify(self, text: str, ms: int) -> None:
+        self.statusBar().showMessage(text, ms)
 
     # ------------------------------------------------------------------ selection
     def current_id(self) -> str | None:
@@ -331,10 +453,10 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ drag and drop
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        import_export.accepts_drag(event)
+        accepts_drag(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
-        import_export.drop(self, event)
+        self.transfer.drop(event)
 
     # ------------------------------------------------------------------ messages
     def handle_error(self, exc: BaseException) -> None:
@@ -383,12 +505,14 @@ class MainWindow(QMainWindow):
             sys.stderr.write(f"reader: waiting for pending writes failed: {exc}\n")
         # The results of those writes reach the pane only through the event loop, which is
         # ending: write every note not confirmed stored once more, synchronously.
-        recovered = notes.save_notes_on_quit(self)
+        recovered = notes.save_notes_on_quit(self.ops, self.pane, self.note_merges)
         self.closing = True
+        self.changes.close()
         settings.save_settings(self)
         self.runner.shutdown(wait=True)
         for box in list(self._message_boxes):
             box.close()
         if recovered:
-            notes.tell_recovered(self, recovered)
+            self.recovered_notes = recovered
+            notes.tell_recovered(recovered)
         event.accept()

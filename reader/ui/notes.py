@@ -1,4 +1,5 @@
-"""Notes: autosave with its undo, retry after a failed save, and recovery files when quitting fails."""
+"""Notes: autosave with its undo, merging with a note changed meanwhile, retry after a failed save,
+and recovery files when quitting fails."""
 
 from __future__ import annotations
 
@@ -6,58 +7,69 @@ import os
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from .context import OpContext
 from .crash import NO_DIALOG_ENV
+from .note_merge import NoteMerges
 from .operations import change
+from .paper_pane import PaperPane
 from .tasks import Task
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
 
 RECOVERED_NOTES_DIR = "recovered-notes"  # under the library root: notes that could not be stored on quit
 
 
-def save_note(window: MainWindow, pid: str, text: str) -> Task | None:
+def store_note(ctx: OpContext, merges: NoteMerges, pid: str, text: str, base: str | None = None) -> str:
+    """On the writer: store a typed note, merged with one changed under the editor; returns the note stored."""
+    lib = ctx.library
+    paper = lib.paper(pid)
+    return merges.store(pid, text, paper.note if paper is not None else None, lambda note: lib.set_note(pid, note),
+                        base)
+
+
+def save_note(ctx: OpContext, pane: PaperPane, merges: NoteMerges, pid: str, text: str) -> Task | None:
     """Write a note; the pane counts it as saved only when the write succeeded."""
-    pane = window.pane
+    shown = pane.paper
+    base = merges.base_for(pid, shown.note if shown is not None and shown.id == pid else None, text)
 
     def failed(exc: BaseException) -> None:
+        merges.sent_done(pid, text)
         first = not pane.note_failed_before(pid)
         pane.note_failed(pid, text)
         if first:  # one message per note, not one per retry
-            window.handle_error(exc)
+            ctx.on_error(exc)
         else:
-            window.statusBar().showMessage(f"The note is still not saved: {exc}", 10000)
+            ctx.notify(f"The note is still not saved: {exc}", 10000)
 
     def stored(note: str) -> None:
+        merges.sent_done(pid, text)
         pane.note_stored(pid, text)
-        window.vault_sync.note_saved(pid, text, note)  # shows a note merged with the vault's
+        if note != text and pane.paper_id == pid and not pane.note_dirty():
+            pane.set_paper(ctx.library.paper(pid))  # a merged note, once the user stopped typing
+        merges.settle(pane.unsaved_notes())
 
-    # Consecutive autosaves of one note merge into one undo step (merge_key). The vault sync
-    # stores it: a note the vault changed while it was being typed keeps both texts.
-    vault = window.vault_sync
-    return change(window, "Edit note", [pid], lambda: vault.store_note(pid, text), merge_key=("note", pid),
+    # Consecutive autosaves of one note merge into one undo step (merge_key). A note a vault sync
+    # or another process changed while it was being typed keeps both texts (note_merge.py).
+    return change(ctx, "Edit note", [pid], lambda: store_note(ctx, merges, pid, text, base), merge_key=("note", pid),
                   on_done=stored, on_error=failed)
 
 
-def save_notes_on_quit(window: MainWindow, timeout: float = 30.0) -> list[Path]:
+def save_notes_on_quit(ctx: OpContext, pane: PaperPane, merges: NoteMerges, timeout: float = 30.0) -> list[Path]:
     """Write every unsaved note synchronously; what still fails goes to a recovery file.
 
     Returns the recovery files written (the user is told about them)."""
-    lib = window.library
+    lib = ctx.library
     recovered: list[Path] = []
-    for pid, text in window.pane.unsaved_notes().items():
+    for pid, text in pane.unsaved_notes().items():
         def write(pid: str = pid, text: str = text) -> None:
             current = lib.paper(pid)
             if current is not None and current.note != text:
-                window.vault_sync.store_note(pid, text)
+                store_note(ctx, merges, pid, text)
 
         try:
-            window.runner.write_sync(write, timeout)
+            ctx.runner.write_sync(write, timeout)
         except Exception as exc:  # noqa: BLE001 - whatever failed, the text must survive
             path = write_recovered_note(lib.paths.root, pid, text)
             if path is None:
@@ -66,7 +78,7 @@ def save_notes_on_quit(window: MainWindow, timeout: float = 30.0) -> list[Path]:
             sys.stderr.write(f"reader: the note of paper {pid} could not be saved ({exc}); "
                              f"it was written to {path}\n")
             recovered.append(path)
-        window.pane.forget_unsaved_note(pid)
+        pane.forget_unsaved_note(pid)
     return recovered
 
 
@@ -85,9 +97,8 @@ def write_recovered_note(root: Path, paper_id: str, text: str) -> Path | None:
     return path
 
 
-def tell_recovered(window: MainWindow, paths: list[Path]) -> None:
+def tell_recovered(paths: list[Path]) -> None:
     """Quitting with notes that could not be stored: say where they are (blocks unless in tests)."""
-    window.recovered_notes = paths
     text = (f"{len(paths)} note{'s' if len(paths) != 1 else ''} could not be saved to the library "
             f"and {'were' if len(paths) != 1 else 'was'} written to:\n\n{paths[0].parent}\n\n"
             "Paste them back into the papers' notes when the library is writable again.")

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QPoint, Qt, Signal, SignalInstance
 from PySide6.QtWidgets import QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
+from reader.events import Change, Changes
 from reader.models import ViewKind
-from reader.services import View
+from reader.services import Library, View
 
 from .plain import tooltip
+from .tasks import TaskRunner
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 HINT_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -27,6 +30,10 @@ HINTS = {
     "Saved searches": ("Ctrl+S saves a search", "Type a search, then press Ctrl+S (or right-click here) "
                        "to keep it in this list."),
 }
+
+
+# Changes that move no count, collection, tag or saved search.
+UNCOUNTED = frozenset({Change.TITLE, Change.HIGHLIGHT, Change.INDEX})
 
 
 def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
@@ -48,6 +55,7 @@ class Sidebar(QTreeWidget):
     renameSearchRequested = Signal(dict)
     deleteSearchRequested = Signal(dict)
     saveSearchRequested = Signal()
+    summaryChanged = Signal(object, list)  # the library's counts, the tag names (after each refresh)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -82,6 +90,34 @@ class Sidebar(QTreeWidget):
         self.expandAll()
         self.current_key = view_key(View())
         self.select_key(self.current_key)
+        self.counts: Any = None  # the library's counts as last shown
+
+    # ------------------------------------------------------------------ following the library
+    def follow(self, library: Library, runner: TaskRunner, changes: SignalInstance,
+               on_error: Callable[[BaseException], None]) -> None:
+        """Keep the counts, collections, tags and saved searches current: refresh (off the GUI
+        thread) now and after every change that can move them."""
+        self._library, self._runner, self._on_error = library, runner, on_error
+        changes.connect(self._changes_seen)
+        self.refresh()
+
+    def _changes_seen(self, changes: Changes) -> None:
+        if changes.kinds - UNCOUNTED or not changes.kinds:
+            self.refresh()
+
+    def refresh(self) -> None:
+        lib = self._library
+
+        def compute() -> tuple:
+            return lib.counts(), lib.collections(), lib.tags(), lib.saved_searches()
+
+        self._runner.read("sidebar", compute, self._refreshed, self._on_error)
+
+    def _refreshed(self, out: tuple) -> None:
+        counts, collections, tag_counts, saved = out
+        self.counts = counts
+        self.update_data(counts, collections, tag_counts, saved)
+        self.summaryChanged.emit(counts, [name for name, _ in tag_counts])
 
     def _add(self, parent: QTreeWidgetItem, name: str, count: int | None, key: tuple) -> QTreeWidgetItem:
         item = QTreeWidgetItem(parent, [name, "" if count is None else str(count)])

@@ -68,10 +68,10 @@ def _drive(tmp: Path, problems: list[str]) -> None:
 
     from .app import make_app
     from .dialogs import ExportOptions
-    from .import_export import export_to, import_paths
     from .main_window import MainWindow
     from .operations.papers import toggle_star
 
+    os.environ["READER_CONFIG_DIR"] = str(tmp / "config")  # the user's own settings stay untouched
     app = make_app()
     library = Library.open(tmp / "library", seed_if_empty=False)
     window = MainWindow(library)
@@ -79,7 +79,7 @@ def _drive(tmp: Path, problems: list[str]) -> None:
         window.show()
         with ExitStack() as stack:
             seeds = [stack.enter_context(as_file(s)) for s in seed_files()]
-            import_paths(window, seeds)
+            window.transfer.import_paths(seeds)
             _wait(app, lambda: bool(window.last_import_summaries), what="the import")
         new = sum(s.new for s in window.last_import_summaries)
         if new == 0 or any(s.error for s in window.last_import_summaries):
@@ -93,7 +93,7 @@ def _drive(tmp: Path, problems: list[str]) -> None:
         pid = window.current_id()
         if pid is None:
             raise AssertionError("smoke test: no paper selected after the search")
-        toggle_star(window)
+        toggle_star(window.ops, window.list_scope())
         _wait(app, lambda: bool((paper := library.paper(pid)) and paper.starred), what="the star")
 
         window.focus_note()
@@ -103,7 +103,7 @@ def _drive(tmp: Path, problems: list[str]) -> None:
             raise AssertionError("smoke test: the note was not saved")
 
         out = tmp / "reading-list.md"
-        export_to(window, out, ExportOptions(kind=ExportKind.READING_LIST, scope="starred", title="Smoke test"))
+        window.transfer.export_to(out, ExportOptions(kind=ExportKind.READING_LIST, scope="starred", title="Smoke test"))
         _wait(app, lambda: window.last_export is not None, what="the export")
         text = out.read_text(encoding="utf-8")
         for expected in ("Smoke test", SMOKE_NOTE):

@@ -18,7 +18,6 @@ from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue, full_tail
 from reader.triage.ranking import rank_like
 from reader.triage.state import QueueSpec, ResumeState, resume_ids
 
-from . import notes
 from . import triage_summary as summary
 from .operations import papers, scope
 from .paper_model import SORT_KEYS
@@ -93,7 +92,7 @@ class TriageController(QObject):
         v = self.view
         v.command.connect(self.run_command)
         v.orderChanged.connect(self.set_order)
-        v.markReadChanged.connect(lambda on: window.settings.setValue(MARK_READ_KEY, on))
+        v.markReadChanged.connect(lambda on: window.app_settings.setValue(MARK_READ_KEY, on))
         v.noteEdited.connect(self._note_typed)
         v.noteDone.connect(self.flush_note)
         v.tagAdded.connect(self._tag_typed)
@@ -103,7 +102,7 @@ class TriageController(QObject):
         v.vaultRequested.connect(lambda: summary.open_vault(self))
         v.themeChanged.connect(self._theme_changed)
         v.vaultButton.setVisible(callable(getattr(window, "open_vault", None)))
-        window.undo_stack.indexChanged.connect(self._history_changed)
+        window.changes.changed.connect(self._history_changed)  # stored here, undone, or by another process
         window.installEventFilter(self)
 
         saved = self.saved_state()
@@ -131,7 +130,7 @@ class TriageController(QObject):
 
     @property
     def mark_read(self) -> bool:
-        value = self.window.settings.value(MARK_READ_KEY, True)
+        value = self.window.app_settings.value(MARK_READ_KEY, True)  # a preference: global
         return value not in (False, "false", "0", 0)
 
     def saved_state(self) -> ResumeState | None:
@@ -171,7 +170,7 @@ class TriageController(QObject):
         if resume is not None:
             spec = resume.spec
         # The table's own ids when they are the whole list (so "as listed" is what the user saw).
-        shown = list(w.model.ids()) if resume is None and not scope.list_truncated(w) else None
+        shown = list(w.model.ids()) if resume is None and not scope.list_truncated(w.list_scope()) else None
         # A new queue keeps the order the user chose last (this session, or the saved one).
         last = self.queue.order if self.queue else (saved.order if saved is not None else LISTED)
         order = resume.order if resume is not None else last
@@ -400,7 +399,7 @@ class TriageController(QObject):
         self._timers["read"].stop()
         if self.pending_read:
             ids, self.pending_read = self.pending_read, []
-            papers.set_read(self.window, ids, True)
+            papers.set_read(self.window.ops, ids, True)
 
     def _local_edit(self) -> Card | None:
         """Before a decision: earlier read marks go first (undo order), and refetches must not undo it."""
@@ -426,13 +425,13 @@ class TriageController(QObject):
         self._timers["rank"].start()  # at once: the seeds include this star before it is even stored
         self.view.show_flags(card)
         self.update_progress()
-        papers.set_starred(self.window, [card.id], card.starred)
+        papers.set_starred(self.window.ops, [card.id], card.starred)
 
     def toggle_read(self) -> None:
         card = self._local_edit()
         if card is not None:
             card.read = not card.read
-            papers.set_read(self.window, [card.id], card.read)
+            papers.set_read(self.window.ops, [card.id], card.read)
 
     def _tag_typed(self, tag: str) -> None:
         self.toggle_tag(tag, True)
@@ -446,11 +445,11 @@ class TriageController(QObject):
         if on and tag.casefold() not in has:
             card.tags = sorted([*card.tags, tag], key=str.casefold)
             self.recent_seeds.append(card.id)
-            papers.add_tags(self.window, [card.id], [tag])
+            papers.add_tags(self.window.ops, [card.id], [tag])
             self._timers["rank"].start()
         elif not on and tag.casefold() in has:
             card.tags = [t for t in card.tags if t.casefold() != tag.casefold()]
-            papers.remove_tags(self.window, [card.id], [has[tag.casefold()]])
+            papers.remove_tags(self.window.ops, [card.id], [has[tag.casefold()]])
         self.view.show_flags(card)
         self.view.set_legend(self.legend, card.tags)
 
@@ -471,7 +470,7 @@ class TriageController(QObject):
             self._note_text = None
             self.flush_reads()
             self._edit_gen += 1
-            notes.save_note(self.window, pid, text)
+            self.window.save_note(pid, text)
 
     def undo(self) -> None:
         """U: undo the last change once every queued write has landed, and go back to its paper."""
@@ -495,8 +494,8 @@ class TriageController(QObject):
                 self.show_current()
 
     # ------------------------------------------------------------------ after writes
-    def _history_changed(self, _index: int = 0) -> None:
-        """A change was stored, undone or redone: refetch what is on screen and re-rank the tail."""
+    def _history_changed(self, _changes: object = None) -> None:
+        """A change was stored (an edit, an undo, another process): refetch what is on screen."""
         q = self.queue
         if q is None or not self.active or self._closed:
             return

@@ -3,15 +3,31 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtWidgets import QFileDialog
 
 from reader.store.views import View
 from reader.triage import source
+from reader.triage.queue import TriageQueue
+from reader.triage.state import QueueSpec
 
-if TYPE_CHECKING:
-    from .triage_controller import TriageController
+from .triage_view import TriageView
+
+
+class TriageController(Protocol):
+    """What the summary needs of triage_controller.TriageController (named here, not imported:
+    the controller imports this module)."""
+
+    window: Any
+    library: Any
+    view: TriageView
+    spec: QueueSpec
+
+    @property
+    def queue(self) -> TriageQueue | None: ...
+    def flush_reads(self) -> None: ...
+    def update_progress(self) -> None: ...
 
 
 def show_summary(ctl: TriageController) -> None:

@@ -11,20 +11,24 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QToolButton
 
 from reader import vault
 from reader.errors import ReaderError
+from reader.events import Change, Changes
 from reader.store import vault_state as vs
 from reader.vault import files, snapshot
-from reader.vault.document import normalize_note
 from reader.vault.membership import alternatives
-from reader.vault.merge import conflict_note, retype_reader_side
 from reader.vault.watch import VaultWatcher
 
+from .change_bridge import ChangeBridge
+from .context import OpContext
+from .note_merge import MERGE_VAULT, NoteMerges
 from .operations import restore_snapshots
+from .paper_pane import PaperPane
+from .status_bar import StatusBar
 from .tasks import Task
 from .undo import SnapshotCommand, push_change
 from .vault_dialogs import VaultDialog, VaultReportDialog
@@ -32,10 +36,10 @@ from .vault_dialogs import VaultDialog, VaultReportDialog
 if TYPE_CHECKING:
     from reader.models import Paper
 
-    from .main_window import MainWindow
-
 WRITE_DELAY_MS = 800  # Reader's own changes go out this long after the last write (≈ 2 s after typing stops)
 FOLDER_KEY, QUERY_KEY = "vault/folder", "vault/query"
+# What a sync may change in the library (VAULT marks the sync's own, which the scheduler skips).
+VAULT_KINDS = frozenset({Change.VAULT, Change.STAR, Change.READ, Change.TAG, Change.NOTE, Change.TITLE})
 SyncResult = tuple[vault.SyncReport, list["Paper"], list["Paper"]]  # the report, papers before and after
 
 
@@ -64,24 +68,27 @@ def _report_at_exit(exc: BaseException) -> None:
     sys.stderr.write(f"reader: the last vault sync failed: {exc}\n")
 
 
-def _utc_when(ts: datetime) -> str:
-    return ts.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
 class VaultSync(QObject):
     """Keeps the library and the vault folder in step while the window is open.
 
     Every sync runs on the window's writer thread (its transaction is serialised with every other
     write), after the note being typed was handed to the writer. A sync that takes changes from
     the vault is one undo step. If the user kept typing a note the sync just changed, the text
-    they were typing is merged with the vault's when it is saved (`store_note`), never dropped.
+    they were typing is merged with the vault's when it is saved (note_merge.py), never dropped.
+    Reader's own changes (this window's, or another process's) go out once writes pause: the
+    scheduler follows the library's change events, except those of its own syncs.
     """
 
     _vault_changed = Signal()  # from the watcher's thread to the GUI thread
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, ctx: OpContext, settings: QSettings, status: StatusBar, pane: PaperPane,
+                 merges: NoteMerges, bridge: ChangeBridge, index_ready: Callable[[], bool]) -> None:
+        super().__init__(ctx.parent)
+        self.ctx = ctx
+        self.settings = settings
+        self.pane = pane
+        self.merges = merges
+        self._index_ready = index_ready
         self.report: vault.SyncReport | None = None
         self.synced_at: datetime | None = None
         self.error: str | None = None
@@ -91,43 +98,41 @@ class VaultSync(QObject):
         self.report_dialog: VaultReportDialog | None = None
         self._task: Task | None = None
         self._again = False
-        self._applying = False
         self._stopped = False  # the window is closing: no more automatic syncs
         self._watcher: VaultWatcher | None = None
         self._lock = threading.Lock()
         self._own: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size) as our syncs wrote it
-        # paper id -> (the note the editor was typed from, the note the sync stored, when)
-        self._retyped: dict[str, tuple[str, str, datetime]] = {}
 
-        self.button = QToolButton(window.status)
+        self.button = QToolButton(status)
         self.button.setObjectName("vaultStatus")
         self.button.setAutoRaise(True)
         self.button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.button.setToolTip("The Markdown vault: click for the last sync's report")
         self.button.clicked.connect(self.show_report)
-        window.status.addPermanentWidget(self.button)
+        status.addPermanentWidget(self.button)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(WRITE_DELAY_MS)
         self._timer.timeout.connect(self.sync_now)
         self._vault_changed.connect(self.sync_now)
-        window.installEventFilter(self)
+        bridge.changed.connect(self.written)
+        ctx.parent.installEventFilter(self)
         self._show_status()
         QTimer.singleShot(0, self._start)
 
     # ------------------------------------------------------------------ settings
     @property
     def folder(self) -> Path | None:
-        value = str(self.window.settings.value(FOLDER_KEY, "") or "")
+        value = str(self.settings.value(FOLDER_KEY, "") or "")
         return Path(value) if value else None
 
     @property
     def query(self) -> str:
-        return str(self.window.settings.value(QUERY_KEY, "") or "").strip() or vault.DEFAULT_QUERY
+        return str(self.settings.value(QUERY_KEY, "") or "").strip() or vault.DEFAULT_QUERY
 
     def configure(self, folder: str | Path | None, query: str = "") -> None:
         """Set (or, with None, disconnect) the vault folder and its query; a set vault syncs now."""
-        s = self.window.settings
+        s = self.settings
         self._stop_watcher()
         self.report, self.synced_at, self.error = None, None, None
         with self._lock:
@@ -150,7 +155,7 @@ class VaultSync(QObject):
 
     def ask(self) -> None:
         """File → Markdown vault…: choose, change or disconnect the folder, and its query."""
-        self.dialog = dialog = VaultDialog(self.window, self.folder, self.query)
+        self.dialog = dialog = VaultDialog(self.ctx.parent, self.folder, self.query)
         dialog.finished.connect(lambda result: self._dialog_done(dialog, result))
         dialog.open()
 
@@ -170,19 +175,23 @@ class VaultSync(QObject):
 
     # ------------------------------------------------------------------ scheduling
     def _start(self) -> None:
-        if self.folder is not None and not (self._stopped or self.window.closing):
+        if self.folder is not None and not (self._stopped or self.ctx.is_closing()):
             self.sync_now()
 
-    def written(self, ids: object = ()) -> None:
-        """The window stored something: send it out once writes pause (not for our own sync's)."""
-        if self.folder is not None and not (self._applying or self._stopped or self.window.closing):
+    def written(self, changes: Changes) -> None:
+        """Something was stored (here or by another process): send it out once writes pause.
+
+        Not for a sync's own changes (VAULT), nor for index upkeep, which changes no paper."""
+        if Change.VAULT in changes.kinds or not changes.kinds - {Change.INDEX}:
+            return
+        if self.folder is not None and not (self._stopped or self.ctx.is_closing()):
             self._timer.start()
 
     def sync_now(self) -> None:
         """Queue a sync on the writer (one at a time: a request during a sync runs after it)."""
-        folder, w = self.folder, self.window
+        folder = self.folder
         self._timer.stop()
-        if folder is None or w.closing:
+        if folder is None or self.ctx.is_closing():
             return
         if self._task is not None:
             self._again = True
@@ -190,16 +199,16 @@ class VaultSync(QObject):
         if not folder.is_dir():
             self._failed(ReaderError(f"{folder}: the vault folder is missing"))
             return
-        if needs_index(self.query) and not w.index_ready:
+        if needs_index(self.query) and not self._index_ready():
             self._timer.start()  # its query searches the index: wait until it is built
             return
-        w.pane.flush_note()  # what is typed goes to the writer first: the sync merges it
+        self.pane.flush_note()  # what is typed goes to the writer first: the sync merges it
         job = self._job(folder, self.query)
-        self._task = w.runner.write(job, self._done, self._failed, with_task=True)
+        self._task = self.ctx.runner.write(job, self._done, self._failed, with_task=True)
         self._show_status()
 
     def _job(self, folder: Path, query: str) -> Callable[[Task], SyncResult]:
-        lib = self.window.library
+        lib = self.ctx.library
 
         def job(task: Task) -> SyncResult:
             before: list[Paper] = []
@@ -208,6 +217,8 @@ class VaultSync(QObject):
                                 on_apply=lambda ids: before.extend(lib.snapshot(ids)))
             after = lib.snapshot([p.id for p in before]) if before else []
             self._remember(report, before, after)
+            if before:  # what the vault changed reaches the widgets like any committed write
+                lib.changes.publish(Changes.of(VAULT_KINDS, [p.id for p in before]))
             return report, before, after
 
         return job
@@ -215,11 +226,10 @@ class VaultSync(QObject):
     # ------------------------------------------------------------------ results
     def _remember(self, report: vault.SyncReport, before: list[Paper], after: list[Paper]) -> None:
         """On the writer: the files this sync wrote (their events are ours) and the notes it changed."""
-        now = datetime.now(UTC)
         own: dict[str, tuple[int, int]] = {}
         if report.written:
             root = Path(report.vault)
-            conn = snapshot.read_connection(self.window.library)
+            conn = snapshot.read_connection(self.ctx.library)
             key = files.vault_key(root, create=False)
             row = vs.get_vault(conn, key) if key else None
             written = {w["path"] for w in report.written}
@@ -229,27 +239,21 @@ class VaultSync(QObject):
         notes_after = {p.id: p.note for p in after}
         with self._lock:
             self._own.update(own)
-            for p in before:
-                new = notes_after.get(p.id)
-                if new is not None and new != p.note:
-                    self._retyped[p.id] = (p.note, new, now)
+        for p in before:
+            new = notes_after.get(p.id)
+            if new is not None and new != p.note:
+                self.merges.changed_under_editor(p.id, p.note, new, MERGE_VAULT)
 
     def _done(self, out: SyncResult) -> None:
         report, before, after = out
-        w = self.window
+        ctx = self.ctx
         self._task, self.report, self.error = None, report, None
         self.synced_at = datetime.now(UTC)
         self.syncs += 1
-        if before != after and not w.closing:
+        if before != after and not ctx.is_closing():
             text = f"Sync from vault ({len(after)} paper{'s' if len(after) != 1 else ''})"
-            push_change(w.undo_stack, SnapshotCommand(partial(restore_snapshots, w), text, before, after))
-        if after:
-            self._applying = True  # the refresh below is not a change of ours to send out
-            try:
-                w.after_write([p.id for p in after])
-            finally:
-                self._applying = False
-        self._settle()
+            push_change(ctx.undo_stack, SnapshotCommand(partial(restore_snapshots, ctx), text, before, after))
+        self.merges.settle(self.pane.unsaved_notes())
         self._watch_if_set()
         self._show_status()
         self._next()
@@ -259,7 +263,7 @@ class VaultSync(QObject):
         self.syncs += 1
         if not isinstance(exc, ReaderError | OSError):
             self._show_status()
-            self.window.handle_error(exc)  # a bug: the crash reporter
+            self.ctx.on_error(exc)  # a bug: the crash reporter
             return
         self.error = str(exc)
         self._show_status()
@@ -280,55 +284,11 @@ class VaultSync(QObject):
     def show_report(self) -> None:
         """The last sync's report: conflicts and damaged files by path, files written, errors."""
         if self.report_dialog is None:
-            self.report_dialog = VaultReportDialog(self.window)
+            self.report_dialog = VaultReportDialog(self.ctx.parent)
             self.report_dialog.syncRequested.connect(self.sync_now)
             self.report_dialog.openRequested.connect(self.open_folder)
         self.report_dialog.show_state(self.button.text(), self.report, self.error)
         self.report_dialog.show()
-
-    # ------------------------------------------------------------------ notes typed during a sync
-    def store_note(self, pid: str, text: str) -> str:
-        """On the writer: store a typed note; returns the note stored.
-
-        If a sync changed this note after the editor's text was typed from the old one, the
-        typed text and the vault's are both kept (as a marked conflict), never one over the other."""
-        lib = self.window.library
-        with self._lock:
-            record = self._retyped.get(pid)
-        if record is None:
-            lib.set_note(pid, text)
-            return text
-        typed_from, synced, when = record
-        paper = lib.paper(pid)
-        current = paper.note if paper is not None else None
-        if current != synced or normalize_note(text) == normalize_note(synced):
-            with self._lock:  # changed since (undo, another edit): the editor's text is the newer
-                self._retyped.pop(pid, None)
-            lib.set_note(pid, text)
-            return text
-        if normalize_note(text) == normalize_note(typed_from):
-            return synced  # nothing new typed: the editor takes the vault's text
-        merged = retype_reader_side(synced, typed_from, text)
-        if merged is None:
-            merged = conflict_note(text, synced, _utc_when(datetime.now(UTC)), _utc_when(when))
-        lib.set_note(pid, merged)
-        with self._lock:
-            self._retyped[pid] = (text, merged, when)
-        return merged
-
-    def note_saved(self, pid: str, asked: str, stored: str) -> None:
-        """On the GUI thread after a note save: show a merged note once the user stopped typing."""
-        pane = self.window.pane
-        if stored != asked and pane.paper_id == pid and not pane.note_dirty():
-            pane.set_paper(self.window.library.paper(pid))
-        self._settle()
-
-    def _settle(self) -> None:
-        """Forget merge records of notes the editor shows as stored (nothing typed is pending)."""
-        unsaved = self.window.pane.unsaved_notes()
-        with self._lock:
-            for pid in [p for p in self._retyped if p not in unsaved]:
-                del self._retyped[pid]
 
     # ------------------------------------------------------------------ the folder watcher
     def _start_watcher(self, folder: Path) -> None:
@@ -362,16 +322,16 @@ class VaultSync(QObject):
                 return
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if obj is self.window and event.type() == QEvent.Type.Close:
+        if obj is self.ctx.parent and event.type() == QEvent.Type.Close:
             self.shutdown()
         return False
 
     def shutdown(self) -> None:
         """Closing: stop watching; what Reader changed since the last sync goes out in a last one
         (the window waits for the writer before it quits)."""
-        w = self.window
-        w.pane.commit_edits()
-        pending = self._timer.isActive() or self._again or w.runner.busy
+        ctx = self.ctx
+        self.pane.commit_edits()
+        pending = self._timer.isActive() or self._again or ctx.runner.busy
         self._timer.stop()
         self._again = False
         self._stop_watcher()
@@ -380,13 +340,13 @@ class VaultSync(QObject):
             self._task.cancel()  # it stops between files; the next start syncs the rest
             return
         folder = self.folder
-        if pending and folder is not None and folder.is_dir() and not w.closing:
-            w.runner.write(self._job(folder, self.query), None, _report_at_exit, with_task=True)
+        if pending and folder is not None and folder.is_dir() and not ctx.is_closing():
+            ctx.runner.write(self._job(folder, self.query), None, _report_at_exit, with_task=True)
 
     def watching(self) -> bool:
         return self._watcher is not None
 
     def _watch_if_set(self) -> None:
         folder = self.folder
-        if folder is not None and folder.is_dir() and not (self._stopped or self.window.closing):
+        if folder is not None and folder.is_dir() and not (self._stopped or self.ctx.is_closing()):
             self._start_watcher(folder)

@@ -9,6 +9,16 @@ import pytest
 
 from reader.services import Library
 
+from .helpers import release_modifiers
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch) -> Path:
+    """The app's global settings (window, theme, columns, recent libraries) in tmp_path."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv("READER_CONFIG_DIR", str(folder))
+    return folder
+
 
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
@@ -31,6 +41,7 @@ def window(qtbot, library: Library):
     w.show()
     w.activateWindow()
     qtbot.waitExposed(w)
+    release_modifiers(w)  # no modifier left held by an earlier test's key click
     qtbot.waitUntil(lambda: w.index_ready and not w.runner.busy, timeout=30000)
     qtbot.waitUntil(lambda: w.model.rowCount() > 0 and w.pane.paper_id is not None)
     yield w

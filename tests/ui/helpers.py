@@ -3,14 +3,30 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 
 from reader.models import Paper
 from reader.services import Library
 from reader.ui.main_window import MainWindow
 
+MODIFIER_KEYS = ((Qt.KeyboardModifier.ShiftModifier, Qt.Key.Key_Shift),
+                 (Qt.KeyboardModifier.ControlModifier, Qt.Key.Key_Control),
+                 (Qt.KeyboardModifier.AltModifier, Qt.Key.Key_Alt),
+                 (Qt.KeyboardModifier.MetaModifier, Qt.Key.Key_Meta))
+
 
 def key(qtbot, widget, k, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+    """A key click, its modifiers released afterwards as a real keyboard does."""
     qtbot.keyClick(widget, k, modifier)
+    if modifier != Qt.KeyboardModifier.NoModifier:
+        release_modifiers(widget)
+
+
+def release_modifiers(widget) -> None:
+    """QTest's keyClick(Ctrl+Z) leaves Ctrl in QApplication.keyboardModifiers() (it never sends
+    the modifier's own release), which turns a later selectRow() into a toggle: release them."""
+    for _, modifier_key in MODIFIER_KEYS:
+        QTest.keyRelease(widget, modifier_key)
 
 
 def paper(library: Library, pid: str) -> Paper:

@@ -9,7 +9,6 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
 
 from reader.services import Library
-from reader.ui import import_export
 from reader.ui.dialogs import ExportOptions
 from reader.ui.main_window import MainWindow
 
@@ -25,7 +24,7 @@ def test_import_through_dialog_code_path(qtbot, window: MainWindow, library: Lib
     src.write_text(good[0] + "\n{not json\n" + good[1] + "\n", encoding="utf-8")
     window.table.selectRow(3)
     selected = window.current_id()
-    import_export.import_paths(window, [src])
+    window.transfer.import_paths([src])
     assert window.status.progressBar.isVisible() and window.status.taskLabel.isVisible()
     qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
     summary = window.last_import_summaries[0]
@@ -46,7 +45,7 @@ def test_failed_import_keeps_typed_note(qtbot, window: MainWindow, library: Libr
     qtbot.keyClicks(window.pane.noteEditor, "keep me")
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{nope\n", encoding="utf-8")
-    import_export.import_paths(window, [bad])
+    window.transfer.import_paths([bad])
     qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
     assert window.last_import_summaries[0].error
     assert paper(library, pid).note == "keep me"
@@ -69,11 +68,11 @@ def test_drop_files_imports_them(qtbot, window: MainWindow, tmp_path: Path) -> N
 
 def test_export_per_paper_and_json(qtbot, window: MainWindow, tmp_path: Path) -> None:
     window.table.selectRow(0)
-    import_export.export_to(window, tmp_path / "papers", ExportOptions(kind="per_paper", scope="selection"))
+    window.transfer.export_to(tmp_path / "papers", ExportOptions(kind="per_paper", scope="selection"))
     qtbot.waitUntil(lambda: window.last_export is not None)
     assert len(list((tmp_path / "papers").glob("*.md"))) == 1
-    window.last_export = None
-    import_export.export_to(window, tmp_path / "backup.json", ExportOptions(kind="json"))
+    window.transfer.last_export = None
+    window.transfer.export_to(tmp_path / "backup.json", ExportOptions(kind="json"))
     qtbot.waitUntil(lambda: window.last_export is not None)
     assert '"reader-backup"' in (tmp_path / "backup.json").read_text(encoding="utf-8")
     assert Path(str(window.settings.value("lastExportFolder"))) == tmp_path

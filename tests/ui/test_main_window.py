@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
 
 from reader.errors import LibraryEnvironmentError
 from reader.services import Library, View
-from reader.ui import import_export
 from reader.ui.dialogs import ExportOptions
 from reader.ui.main_window import MainWindow
 
@@ -84,7 +83,7 @@ def test_search_star_tag_note_undo_redo_export(qtbot, window: MainWindow, librar
     qtbot.waitUntil(lambda: window.pane.noteEditor.toPlainText() == "Great baseline")
 
     out = tmp_path / "list.md"
-    import_export.export_to(window, out, ExportOptions(kind="reading_list", scope="selection", title="My list"))
+    window.transfer.export_to(out, ExportOptions(kind="reading_list", scope="selection", title="My list"))
     qtbot.waitUntil(lambda: window.last_export is not None)
     text = out.read_text(encoding="utf-8")
     assert "My list" in text
@@ -149,7 +148,7 @@ def test_imported_html_is_shown_as_text(qtbot, window: MainWindow, library: Libr
         '{"title": "A <i>tagged</i> title", "venue": "<b>X</b>", "authors": ["<img src=\'file:///etc/hosts\'>"], '
         '"abstract": "An abstract long enough to be imported, about markup injected into metadata."}\n{broken\n',
         encoding="utf-8")
-    import_export.import_paths(window, [src])
+    window.transfer.import_paths([src])
     qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
     pid = next(i for i in library.paper_ids() if library.paper(i).venue == "<b>X</b>")
     window.select_paper(pid)
@@ -164,10 +163,12 @@ def test_imported_html_is_shown_as_text(qtbot, window: MainWindow, library: Libr
     for label in (window.searchBar.resultLabel, window.searchBar.problemLabel, window.status.countsLabel, window.status.taskLabel,
                   window.pane.noteStatus):
         assert label.textFormat() == Qt.TextFormat.PlainText, label.objectName()
-    # Tooltips have no plain-text switch: the title is escaped so Qt shows the tags literally.
+    # A title renders as the abstract does: its markup is read, never passed to Qt as HTML
+    # (tooltips have no plain-text switch: what is left is escaped).
     row = window.model.row_of(pid)
     tip = window.model.data(window.model.index(row, 1), Qt.ItemDataRole.ToolTipRole)
-    assert "&lt;i&gt;tagged&lt;/i&gt;" in tip
+    assert "A tagged title" in tip and "<i>" not in tip
+    assert window.model.index(row, 1).data() == "A tagged title"
 
 
 def test_error_message_is_plain_text(qtbot, window: MainWindow) -> None:

@@ -9,16 +9,14 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QApplication
 
 from reader.services import Library, View
-from reader.ui import import_export, notes, search_bar
+from reader.ui import search_bar
 from reader.ui.dialogs import ExportOptions
 from reader.ui.main_window import MainWindow
-from reader.ui.operations import papers, scope, searches, tags
+from reader.ui.operations import papers, scope, searches
 
 from .helpers import key, paper, search_now
 
 
-# First: a Ctrl+Z in an earlier test leaves Ctrl in QApplication.keyboardModifiers(),
-# which turns selectRow() into a toggle.
 def test_bulk_star_read_tag_on_a_multi_selection(qtbot, window: MainWindow, library: Library) -> None:
     window.table.selectRow(0)
     window.table.selectionModel().select(
@@ -29,10 +27,10 @@ def test_bulk_star_read_tag_on_a_multi_selection(qtbot, window: MainWindow, libr
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_S)
     qtbot.keyClick(window.table, Qt.Key.Key_R)
-    papers.add_tags(window, scope.target_ids(window), ["bulk"])
+    papers.add_tags(window.ops, scope.target_ids(window.list_scope()), ["bulk"])
     qtbot.waitUntil(lambda: all(library.paper(i).starred and library.paper(i).read
                                 and "bulk" in library.paper(i).tags for i in ids))
-    import_export.copy_markdown(window)
+    window.transfer.copy_markdown()
     qtbot.waitUntil(lambda: "bulk" in QApplication.clipboard().text())
     text = QApplication.clipboard().text()
     assert all(library.paper(i).title in text for i in ids)
@@ -40,8 +38,8 @@ def test_bulk_star_read_tag_on_a_multi_selection(qtbot, window: MainWindow, libr
 
 def test_delete_then_undo_restores_paper_tags_and_note(qtbot, window: MainWindow, library: Library) -> None:
     pid = window.pane.paper_id
-    papers.add_tags(window, [pid], ["keep"])
-    notes.save_note(window, pid, "my note")
+    papers.add_tags(window.ops, [pid], ["keep"])
+    window.save_note(pid, "my note")
     qtbot.waitUntil(lambda: paper(library, pid).note == "my note" and not window.runner.busy)
     window.focus_table()
     key(qtbot, window.table, Qt.Key.Key_Delete)
@@ -64,7 +62,7 @@ def test_export_and_bulk_actions_cover_the_whole_capped_search(qtbot, window: Ma
     assert window.model.rowCount() == 10 < len(every)
 
     out = tmp_path / "search.md"
-    import_export.export_to(window, out, ExportOptions(scope="view", kind="reading_list"))
+    window.transfer.export_to(out, ExportOptions(scope="view", kind="reading_list"))
     qtbot.waitUntil(lambda: window.last_export is not None and not window.runner.busy, timeout=10000)
     text = out.read_text(encoding="utf-8")
     assert all(library.paper(pid).title in text for pid in every)
@@ -109,12 +107,12 @@ def test_highlight_title_and_links(qtbot, window: MainWindow, library: Library, 
 
 def test_sidebar_views_tags_and_saved_searches(qtbot, window: MainWindow, library: Library) -> None:
     ids = window.model.ids()[:3]
-    papers.add_tags(window, ids, ["rl"])
-    papers.set_starred(window, ids[:1], True)
+    papers.add_tags(window.ops, ids, ["rl"])
+    papers.set_starred(window.ops, ids[:1], True)
     qtbot.waitUntil(lambda: "rl" in window.sidebar.tag_names())
     window.sidebar.select_view(View("tag", "rl"))
     qtbot.waitUntil(lambda: window.model.rowCount() == 3)
-    tags.rename_tag(window, "rl", "reinforcement")
+    window.rename_tag("rl", "reinforcement")
     qtbot.waitUntil(lambda: window.sidebar.tag_names() == ["reinforcement"])
     qtbot.waitUntil(lambda: window.view == View("tag", "reinforcement") and window.model.rowCount() == 3)
     window.sidebar.select_view(View("starred"))
@@ -123,9 +121,9 @@ def test_sidebar_views_tags_and_saved_searches(qtbot, window: MainWindow, librar
     window.sidebar.select_view(View())
     window.searchBox.setText("diffusion")
     qtbot.waitUntil(lambda: window.search_results is not None)
-    searches.save_current_search(window, "Diffusion")
+    searches.save_current_search(window.ops, window.searchBar.query(), "Diffusion")
     qtbot.waitUntil(lambda: [s["name"] for s in library.saved_searches()] == ["Diffusion"])
-    tags.delete_tag(window, "reinforcement")
+    window.delete_tag("reinforcement")
     qtbot.waitUntil(lambda: library.tags() == [] and not window.runner.busy)
     key(qtbot, window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: library.tags() == [("reinforcement", 3)])

@@ -36,9 +36,9 @@ def test_user_text_never_reaches_a_tooltip_as_rich_text(qtbot, window: MainWindo
 
     hostile = '<img src="file:///etc/passwd">'
     pid = window.pane.paper_id
-    papers.add_tags(window, [pid], [f"t{hostile}"])
-    papers.set_title(window, pid, f"Title {hostile}")
-    highlights.add_highlight(window, pid, 0, 8, "yellow", f"comment {hostile}")
+    papers.add_tags(window.ops, [pid], [f"t{hostile}"])
+    papers.set_title(window.ops, pid, f"Title {hostile}")
+    highlights.add_highlight(window.ops, pid, 0, 8, "yellow", f"comment {hostile}")
     qtbot.waitUntil(lambda: not window.runner.busy and window.pane.highlightList.count() == 1, timeout=10000)
     window.refresh_sidebar()
     qtbot.waitUntil(lambda: not window.runner.busy, timeout=10000)

@@ -22,16 +22,16 @@ def test_sidebar_sections_always_shown_with_hints(qtbot, window: MainWindow, lib
     search(qtbot, window, "diffusion")
     action = window.findChild(type(window.relevanceAction), "saveSearchAction")
     assert action is not None and action.shortcut().toString() == "Ctrl+S"
-    searches.save_current_search(window, "Diffusion")
+    searches.save_current_search(window.ops, window.searchBar.query(), "Diffusion")
     qtbot.waitUntil(lambda: window.sidebar.hint("Saved searches") is None)
     assert [s["name"] for s in library.saved_searches()] == ["Diffusion"]
 
 
 def test_sidebar_context_menus(qtbot, window: MainWindow) -> None:
-    papers.add_tags(window, window.model.ids()[:2], ["rl"])
-    searches.save_current_search(window, "nothing")  # no query: refused with a status message
+    papers.add_tags(window.ops, window.model.ids()[:2], ["rl"])
+    searches.save_current_search(window.ops, window.searchBar.query(), "nothing")  # no query: refused with a status message
     search(qtbot, window, "attention")
-    searches.save_current_search(window, "Attention")
+    searches.save_current_search(window.ops, window.searchBar.query(), "Attention")
     qtbot.waitUntil(lambda: "rl" in window.sidebar.tag_names() and window.sidebar.hint("Saved searches") is None)
 
     tag_menu = window.sidebar.context_menu_for(window.sidebar.item_for("tag:rl"))
@@ -62,7 +62,7 @@ def test_like_views_rank_by_similarity_and_follow_stars_and_tags(qtbot, window: 
     assert like_starred is not None and not like_starred.flags() & Qt.ItemFlag.ItemIsSelectable  # nothing starred
     qtbot.waitUntil(lambda: window.pane.paper_id is not None)
     seeds = window.model.ids()[:3]
-    papers.set_starred(window, seeds, True)
+    papers.set_starred(window.ops, seeds, True)
     qtbot.waitUntil(lambda: bool(sidebar.item_for("like_starred:").flags() & Qt.ItemFlag.ItemIsSelectable))
     # The index has the stars too (re-indexed papers shift document frequencies a little).
     qtbot.waitUntil(lambda: not window.runner.busy)
@@ -75,7 +75,7 @@ def test_like_views_rank_by_similarity_and_follow_stars_and_tags(qtbot, window: 
     assert "by similarity" in window.searchBar.resultLabel.text()
 
     # Starring another paper re-ranks the view (off the GUI thread, after the write).
-    papers.set_starred(window, [expected[0]], True)
+    papers.set_starred(window.ops, [expected[0]], True)
     qtbot.waitUntil(lambda: library.counts().starred == 4 and not window.runner.busy)
     again = [pid for pid, _ in library.more_like(library.paper_ids(View("starred")), limit=LIKE_LIMIT)]
     qtbot.waitUntil(lambda: window.model.ids() == again)
@@ -87,7 +87,7 @@ def test_like_views_rank_by_similarity_and_follow_stars_and_tags(qtbot, window: 
     window.searchBox.clear()
 
     # "Like tag X" from the tag's context menu: a new entry, selected, its list ranked by the tag's papers.
-    papers.add_tags(window, seeds[:2], ["mine"])
+    papers.add_tags(window.ops, seeds[:2], ["mine"])
     qtbot.waitUntil(lambda: "mine" in sidebar.tag_names())
     menu = sidebar.context_menu_for(sidebar.item_for("tag:mine"))
     like = next(a for a in menu.actions() if a.objectName() == "likeTagAction")

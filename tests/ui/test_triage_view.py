@@ -23,6 +23,8 @@ from reader.ui.operations import papers
 from reader.ui.paper_model import COL_TAGS
 from reader.ui.triage_controller import TriageController, install_triage
 
+from .helpers import key
+
 K = Qt.Key
 
 
@@ -32,7 +34,7 @@ def press(qtbot, ctl: TriageController, key: Qt.Key) -> None:
 
 def open_triage(qtbot, window: MainWindow) -> TriageController:
     ctl = install_triage(window)
-    qtbot.keyClick(window.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)
+    key(qtbot, window.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=10000)
     return ctl
 
@@ -77,8 +79,8 @@ def test_object_and_accessible_names(qtbot, window: MainWindow) -> None:
 def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, library: Library,
                                                  data_dir: Path) -> None:
     listed = list(window.model.ids())
-    papers.add_tags(window, listed[20:24], ["alpha"])
-    papers.add_tags(window, listed[20:22], ["beta"])
+    papers.add_tags(window.ops, listed[20:24], ["alpha"])
+    papers.add_tags(window.ops, listed[20:22], ["beta"])
     settle(qtbot, window)
     before = states(library)
     ctl = open_triage(qtbot, window)
@@ -158,7 +160,7 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
         assert w2.pane.paper_id == listed[8]
         assert w2.selected_ids() == [listed[8]]
 
-        qtbot.keyClick(w2.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)  # same list: resumes
+        key(qtbot, w2.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)  # same list: resumes
         qtbot.waitUntil(lambda: ctl2.active and ctl2.view.card is not None, timeout=10000)
         assert ctl2.queue is not None and ctl2.queue.current == listed[8]
         w2.close()
@@ -168,7 +170,7 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
 
 def test_end_of_queue_summary_and_export(qtbot, window: MainWindow, library: Library, tmp_path: Path) -> None:
     window.searchBox.setText("tag:alpha")
-    papers.add_tags(window, list(window.model.ids())[:3], ["alpha"])
+    papers.add_tags(window.ops, list(window.model.ids())[:3], ["alpha"])
     settle(qtbot, window)
     window.refresh_list()
     qtbot.waitUntil(lambda: window.model.rowCount() == 3, timeout=10000)
@@ -203,7 +205,7 @@ def test_mark_read_setting_off_and_order_change(qtbot, window: MainWindow, libra
     q = ctl.queue
     assert q is not None
     first_three = q.ids[:3]
-    papers.set_read(window, q.ids[10:], True)  # only 3..9 stay unread among the unseen
+    papers.set_read(window.ops, q.ids[10:], True)  # only 3..9 stay unread among the unseen
     settle(qtbot, window)
     ctl.view.orderCombo.setCurrentIndex(1)  # unread first
     qtbot.waitUntil(lambda: q.order == "unread_first" and set(q.ids[3:10]) == set(ctl.listed[3:10]), timeout=5000)

@@ -3,33 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from reader.services import Library
+
+from ..context import ListScope
 from . import IdsArg
 
-if TYPE_CHECKING:
-    from ..main_window import MainWindow
 
-
-def target_ids(window: MainWindow) -> list[str]:
+def target_ids(scope: ListScope) -> list[str]:
     """The selected papers, or the one in the pane."""
-    ids = window.selected_ids()
-    if not ids and window.pane.paper_id:
-        ids = [window.pane.paper_id]
+    ids = list(scope.selected)
+    if not ids and scope.shown_id:
+        ids = [scope.shown_id]
     return ids
 
 
-def list_truncated(window: MainWindow) -> bool:
+def list_truncated(scope: ListScope) -> bool:
     """True when the table shows only the best SEARCH_LIMIT of a search's matches."""
-    results = window.search_results
-    return results is not None and window.model.rowCount() < int(results.total)
+    results = scope.results
+    return results is not None and len(scope.listed) < int(results.total)
 
 
-def all_matching_ids(window: MainWindow) -> Callable[[], list[str]]:
+def all_matching_ids(lib: Library, scope: ListScope) -> Callable[[], list[str]]:
     """Every paper the current search matches (the shown ones first), computed once when called."""
-    lib = window.library
-    query, view, shown = window.searchBar.query(), window.view, list(window.model.ids())
-    typing = window.searchBar.listed_as_you_type  # the same matches as the list shows
+    query, view, shown, typing = scope.query, scope.view, list(scope.listed), scope.as_you_type
     found: list[list[str]] = []
 
     def resolve() -> list[str]:
@@ -42,9 +39,9 @@ def all_matching_ids(window: MainWindow) -> Callable[[], list[str]]:
     return resolve
 
 
-def bulk_ids(window: MainWindow) -> IdsArg:
+def bulk_ids(lib: Library, scope: ListScope) -> IdsArg:
     """The papers a bulk action covers: the selection, or every match when all of a capped list is selected."""
-    ids = target_ids(window)
-    if len(ids) > 1 and list_truncated(window) and len(ids) == window.model.rowCount():
-        return all_matching_ids(window)
+    ids = target_ids(scope)
+    if len(ids) > 1 and list_truncated(scope) and len(ids) == len(scope.listed):
+        return all_matching_ids(lib, scope)
     return ids

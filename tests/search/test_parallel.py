@@ -166,6 +166,7 @@ def test_backup_files_take_the_usual_path(tmp_path, parallel) -> None:
         assert len(lib.search("tag:b", limit=None).hits) == 20
 
 
+@pytest.mark.fast_path_only
 def test_bulk_writer_caps_frequencies_at_255(tmp_path) -> None:
     index = SearchIndex.open(tmp_path / "ix")
     docs = [{"id": "a", "title": "", "abstract": "frog " * 300 + "pond", "tags": []},
