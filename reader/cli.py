@@ -9,15 +9,19 @@ import logging
 import re
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
 from .errors import ReaderError, UsageError
 from .models import HighlightColour, Paper, ViewKind
 from .paths import resolve_data_dir
 from .plural import count_noun
+
+if TYPE_CHECKING:
+    from .services import Library
 
 
 class _Parser(argparse.ArgumentParser):
@@ -104,6 +108,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"{', '.join(HighlightColour)} (default yellow)")
     s.add_argument("--comment", default="")
 
+    _add_related_parser(sub)
+    _add_export_parser(sub)
+    s = sub.add_parser("doctor", help="check the library file; --recover rescues a damaged one into a new folder")
+    s.add_argument("--recover", nargs="?", const="", default=None, metavar="DEST",
+                   help="copy every readable row into a new library folder (default: beside the library)")
+    s.add_argument("--restore", nargs="?", const="", default=None, metavar="BACKUP",
+                   help="put a backup (default: the newest) in place of the library file, which is moved aside")
+
+    _add_vault_parser(sub)
+    sub.add_parser("reindex", help="rebuild the search index from the library")
+    sub.add_parser("stats", help="counts of papers, stars, notes and tags")
+    return p
+
+
+def _add_related_parser(sub: Any) -> None:
     s = sub.add_parser("related", help="papers like this one (or like a tag's / the starred papers)")
     s.add_argument("id", nargs="?")
     like = s.add_mutually_exclusive_group()
@@ -112,6 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--limit", type=_positive_int, default=10)
     s.add_argument("--json", action="store_true")
 
+
+def _add_export_parser(sub: Any) -> None:
     s = sub.add_parser("export", help="export Markdown or a JSON backup")
     esub = s.add_subparsers(dest="kind", metavar="KIND", required=True, parser_class=_Parser)
     m = esub.add_parser("markdown", help="a reading list (or a folder with --per-paper)")
@@ -127,19 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
     j = esub.add_parser("json", help="a full backup (papers, stars, read state, tags, notes, highlights)")
     j.add_argument("path")
 
-    s = sub.add_parser("doctor", help="check the library file; --recover rescues a damaged one into a new folder")
-    s.add_argument("--recover", nargs="?", const="", default=None, metavar="DEST",
-                   help="copy every readable row into a new library folder (default: beside the library)")
-    s.add_argument("--restore", nargs="?", const="", default=None, metavar="BACKUP",
-                   help="put a backup (default: the newest) in place of the library file, which is moved aside")
 
-    _add_vault_parser(sub)
-    sub.add_parser("reindex", help="rebuild the search index from the library")
-    sub.add_parser("stats", help="counts of papers, stars, notes and tags")
-    return p
-
-
-def _row_json(lib, ids: Sequence[str], scores: dict[str, float] | None = None,
+def _row_json(lib: Library, ids: Sequence[str], scores: dict[str, float] | None = None,
               snippets: dict[str, str] | None = None) -> list[dict]:
     rows = lib.rows(ids)
     out = []
@@ -147,7 +157,7 @@ def _row_json(lib, ids: Sequence[str], scores: dict[str, float] | None = None,
         r = rows.get(pid)
         if r is None:
             continue
-        item = {"id": r.id, "title": r.title, "venue": r.venue, "year": r.year, "starred": r.starred,
+        item: dict[str, Any] = {"id": r.id, "title": r.title, "venue": r.venue, "year": r.year, "starred": r.starred,
                 "read": r.read, "tags": list(r.tags), "method": r.method or None, "has_note": r.has_note}
         if scores is not None:
             item["score"] = round(scores[pid], 4)
@@ -157,7 +167,7 @@ def _row_json(lib, ids: Sequence[str], scores: dict[str, float] | None = None,
     return out
 
 
-def _print_rows(items: list[dict], out) -> None:
+def _print_rows(items: list[dict], out: TextIO) -> None:
     for it in items:
         star = "★" if it["starred"] else " "
         unread = "•" if not it["read"] else " "
@@ -215,132 +225,151 @@ def _tty_progress():
     return show
 
 
-def _dispatch(args, lib) -> int:
-    out = sys.stdout
-    cmd = args.command
-    if cmd == "import":
-        from .services import summarize
+def _print_items(items: list[dict], args: argparse.Namespace, out: TextIO) -> None:
+    if args.json:
+        print(json.dumps(items, ensure_ascii=False, indent=1), file=out)
+    else:
+        _print_rows(items, out)
 
-        summaries = lib.import_files(args.paths, progress=_tty_progress())
-        failed = False
-        for s in summaries:
-            if s.error:
-                failed = True
-                print(f"reader: {s.error}", file=sys.stderr)
-                continue
-            print(s.describe(), file=out)
-            for prob in s.skipped:
-                print(f"  skipped {prob}", file=out)
-            for note in s.notes:
-                print(f"  note {note}", file=out)
-        if len(summaries) > 1:
-            print("total: " + summarize(summaries), file=out)
-        return 1 if failed else 0
-    if cmd == "list":
+
+def _import(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    from .services import summarize
+
+    summaries = lib.import_files(args.paths, progress=_tty_progress())
+    failed = False
+    for s in summaries:
+        if s.error:
+            failed = True
+            print(f"reader: {s.error}", file=sys.stderr)
+            continue
+        print(s.describe(), file=out)
+        for prob in s.skipped:
+            print(f"  skipped {prob}", file=out)
+        for note in s.notes:
+            print(f"  note {note}", file=out)
+    if len(summaries) > 1:
+        print("total: " + summarize(summaries), file=out)
+    return 1 if failed else 0
+
+
+def _list(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    from .services import View
+
+    view = View("tag", args.tag) if args.tag else View("starred") if args.starred else View()
+    ids = lib.listing("", view, sort="added", descending=False).ids
+    items = [
+        it for it in _row_json(lib, ids)
+        if (not args.starred or it["starred"]) and (not args.unread or not it["read"])
+    ]
+    _print_items(items, args, out)
+    return 0
+
+
+def _search(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    lib.sync_index()
+    # The GUI's listing: words by relevance, filters-only queries in `reader list` order.
+    found = lib.listing(args.query, sort="added", descending=False, limit=args.limit)
+    res = found.results if found.results is not None else lib.search(args.query, limit=args.limit)
+    if res.problem:
+        print(f"reader: query problem: {res.problem}", file=sys.stderr)
+    ids = found.ids[: args.limit] if found.results is not None else []  # a blank query matches nothing
+    items = _row_json(lib, ids, {h.id: h.score for h in res.hits}, {h.id: h.snippet for h in res.hits})
+    _print_items(items, args, out)
+    if not items and not args.json:
+        hint = f" — did you mean: {res.suggestion}" if res.suggestion else ""
+        print(f"no papers match {args.query!r}{hint}", file=out)
+    return 0
+
+
+def _show(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    p = lib.paper(lib.resolve_id(args.id))
+    if p is None:  # deleted between the two reads
+        raise ReaderError(f"no paper with id {args.id}")
+    if args.json:
+        print(json.dumps(p.to_dict(), ensure_ascii=False, indent=1), file=out)
+    else:
+        print(_show_text(p), file=out)
+    return 0
+
+
+def _flags(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    """star, unstar, read, unread, delete: one transaction for all the ids given."""
+    ids = [lib.resolve_id(i) for i in args.ids]
+    if args.command == "delete":
+        lib.delete_papers(ids)
+    elif args.command in ("star", "unstar"):
+        lib.set_starred(ids, args.command == "star")
+    else:
+        lib.set_read(ids, args.command == "read")
+    return 0
+
+
+def _tag(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    pid = lib.resolve_id(args.id)
+    (lib.add_tags if args.command == "tag" else lib.remove_tags)([pid], args.tags)
+    return 0
+
+
+def _title(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    lib.set_title(lib.resolve_id(args.id), args.title)
+    return 0
+
+
+def _note(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    pid = lib.resolve_id(args.id)
+    if args.file is not None:
+        try:
+            text = Path(args.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ReaderError(f"{args.file}: cannot read note ({exc})") from exc
+    else:
+        text = args.text
+    lib.set_note(pid, text)
+    return 0
+
+
+def _highlight(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    hid = lib.add_highlight(lib.resolve_id(args.id), args.start, args.end, args.color, args.comment)
+    print(hid, file=out)
+    return 0
+
+
+def _related(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    lib.sync_index()
+    if (args.id is None) == (args.tag is None and not args.starred):
+        raise UsageError("related needs a paper id, or --tag NAME, or --starred")
+    if args.id is not None:
+        found = lib.related(lib.resolve_id(args.id), limit=args.limit)
+    else:
         from .services import View
 
-        view = View("tag", args.tag) if args.tag else View("starred") if args.starred else View()
-        ids = lib.listing("", view, sort="added", descending=False).ids
-        items = [
-            it for it in _row_json(lib, ids)
-            if (not args.starred or it["starred"]) and (not args.unread or not it["read"])
-        ]
-        if args.json:
-            print(json.dumps(items, ensure_ascii=False, indent=1), file=out)
-        else:
-            _print_rows(items, out)
-        return 0
-    if cmd == "search":
-        lib.sync_index()
-        # The GUI's listing: words by relevance, filters-only queries in `reader list` order.
-        found = lib.listing(args.query, sort="added", descending=False, limit=args.limit)
-        res = found.results if found.results is not None else lib.search(args.query, limit=args.limit)
-        if res.problem:
-            print(f"reader: query problem: {res.problem}", file=sys.stderr)
-        ids = found.ids[: args.limit] if found.results is not None else []  # a blank query matches nothing
-        items = _row_json(lib, ids, {h.id: h.score for h in res.hits}, {h.id: h.snippet for h in res.hits})
-        if args.json:
-            print(json.dumps(items, ensure_ascii=False, indent=1), file=out)
-        else:
-            _print_rows(items, out)
-            if not items:
-                hint = f" — did you mean: {res.suggestion}" if res.suggestion else ""
-                print(f"no papers match {args.query!r}{hint}", file=out)
-        return 0
-    if cmd == "show":
-        p = lib.paper(lib.resolve_id(args.id))
-        if p is None:  # deleted between the two reads
-            raise ReaderError(f"no paper with id {args.id}")
-        if args.json:
-            print(json.dumps(p.to_dict(), ensure_ascii=False, indent=1), file=out)
-        else:
-            print(_show_text(p), file=out)
-        return 0
-    if cmd in ("star", "unstar", "read", "unread", "delete"):
-        ids = [lib.resolve_id(i) for i in args.ids]
-        if cmd == "delete":
-            lib.delete_papers(ids)
-        elif cmd in ("star", "unstar"):
-            lib.set_starred(ids, cmd == "star")
-        else:
-            lib.set_read(ids, cmd == "read")
-        return 0
-    if cmd in ("tag", "untag"):
-        pid = lib.resolve_id(args.id)
-        (lib.add_tags if cmd == "tag" else lib.remove_tags)([pid], args.tags)
-        return 0
-    if cmd == "title":
-        lib.set_title(lib.resolve_id(args.id), args.title)
-        return 0
-    if cmd == "note":
-        pid = lib.resolve_id(args.id)
-        if args.file is not None:
-            try:
-                text = Path(args.file).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise ReaderError(f"{args.file}: cannot read note ({exc})") from exc
-        else:
-            text = args.text
-        lib.set_note(pid, text)
-        return 0
-    if cmd == "highlight":
-        hid = lib.add_highlight(lib.resolve_id(args.id), args.start, args.end, args.color, args.comment)
-        print(hid, file=out)
-        return 0
-    if cmd == "related":
-        lib.sync_index()
-        if (args.id is None) == (args.tag is None and not args.starred):
-            raise UsageError("related needs a paper id, or --tag NAME, or --starred")
-        if args.id is not None:
-            found = lib.related(lib.resolve_id(args.id), limit=args.limit)
-        else:
-            from .services import View
-
-            view = View("starred") if args.starred else View("tag", args.tag)
-            found = lib.more_like(lib.paper_ids(view), limit=args.limit)
-        items = _row_json(lib, [i for i, _ in found], dict(found))
-        if args.json:
-            print(json.dumps(items, ensure_ascii=False, indent=1), file=out)
-        else:
-            _print_rows(items, out)
-        return 0
-    if cmd == "export":
-        return _export(args, lib, out)
-    if cmd == "vault":
-        return _vault(args, lib, out)
-    if cmd == "reindex":
-        lib.reindex(progress=_tty_progress())
-        print(f"indexed {count_noun(lib.counts().total, 'paper', grouped=False)}", file=out)
-        return 0
-    if cmd == "stats":
-        c = lib.counts()
-        print(f"{count_noun(c.total, 'paper', grouped=False)} · {c.starred} starred · {c.read}/{c.total} read · {c.with_notes} with notes · "
-              f"{count_noun(len(lib.tags()), 'tag', grouped=False)}", file=out)
-        return 0
-    raise UsageError(f"unknown command {cmd}")
+        view = View("starred") if args.starred else View("tag", args.tag)
+        found = lib.more_like(lib.paper_ids(view), limit=args.limit)
+    _print_items(_row_json(lib, [i for i, _ in found], dict(found)), args, out)
+    return 0
 
 
-def _export(args, lib, out) -> int:
+def _reindex(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    lib.reindex(progress=_tty_progress())
+    print(f"indexed {count_noun(lib.counts().total, 'paper', grouped=False)}", file=out)
+    return 0
+
+
+def _stats(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    c = lib.counts()
+    print(f"{count_noun(c.total, 'paper', grouped=False)} · {c.starred} starred · {c.read}/{c.total} read · "
+          f"{c.with_notes} with notes · {count_noun(len(lib.tags()), 'tag', grouped=False)}", file=out)
+    return 0
+
+
+def _dispatch(args: argparse.Namespace, lib: Library) -> int:
+    handler = COMMANDS.get(args.command)
+    if handler is None:
+        raise UsageError(f"unknown command {args.command}")
+    return handler(args, lib, sys.stdout)
+
+
+def _export(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
     from .services import View
 
     if args.kind == "json":
@@ -374,7 +403,7 @@ def _export(args, lib, out) -> int:
 
 
 # --- vault: two-way sync with a Markdown folder ------------------------------------------------
-def _add_vault_parser(sub) -> None:
+def _add_vault_parser(sub: Any) -> None:
     s = sub.add_parser("vault", help="two-way sync with a Markdown folder (an Obsidian-style vault)")
     vsub = s.add_subparsers(dest="vault_command", metavar="ACTION", required=True, parser_class=_Parser)
     for name, help_ in (("sync", "sync the library and the vault both ways"),
@@ -387,7 +416,7 @@ def _add_vault_parser(sub) -> None:
                        "default: is:starred OR has:note OR tag:* OR has:highlight)")
 
 
-def _vault(args, lib, out) -> int:
+def _vault(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
     from .vault import sync
 
     dry = args.dry_run or args.vault_command == "status"
@@ -399,6 +428,17 @@ def _vault(args, lib, out) -> int:
         if report.last_sync_at and args.vault_command == "status":
             print(f"last sync: {report.last_sync_at}", file=out)
     return 0 if not report.damaged else 1
+
+
+Handler = Callable[[argparse.Namespace, "Library", TextIO], int]
+
+# Each subcommand's handler (build_parser declares its arguments).
+COMMANDS: dict[str, Handler] = {
+    "import": _import, "list": _list, "search": _search, "show": _show,
+    **dict.fromkeys(("star", "unstar", "read", "unread", "delete"), _flags),
+    "tag": _tag, "untag": _tag, "title": _title, "note": _note, "highlight": _highlight,
+    "related": _related, "export": _export, "vault": _vault, "reindex": _reindex, "stats": _stats,
+}
 
 
 def _split_open_paths(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[list[str], list[str]]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .store import changes
@@ -23,6 +25,18 @@ CancelCheck = Callable[[], bool] | None  # polled by long jobs: True means stop
 
 # Below this many pending changes the index catches up incrementally; above, it is rebuilt.
 _REBUILD_THRESHOLD = 5000
+# The index folder's stamp file, written by search/ after each index commit (in any process);
+# tests/test_index_upkeep.py checks this name against what SearchIndex writes.
+STAMP_FILE = "reader-stamp.json"
+
+
+def disk_stamp(index_dir: Path) -> int | None:
+    """The store change the index on disk is up to date with (another process may have moved
+    it past this process's SearchIndex.stamp); None when unreadable."""
+    try:
+        return int(json.loads((Path(index_dir) / STAMP_FILE).read_text("utf-8"))["stamp"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 class IndexUpkeep:
@@ -51,6 +65,33 @@ class IndexUpkeep:
         except Exception as exc:
             log.warning("search index not updated (it catches up later): %s: %s",
                         type(exc).__name__, exc)
+        finally:
+            self._lock.release()
+
+    def after_outside(self, *, catch_up: bool) -> None:
+        """After another process's commits: when that process indexed them too (the folder's
+        stamp is the store's sequence), a new searcher on its segments is all it takes, with
+        no index work and no wait for its lock. Otherwise, with `catch_up`, the changes are
+        indexed here (the other process did not, or gave up); without, nothing yet.
+        Index trouble is logged, never raised."""
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            conn = self._reader()
+            seq = changes.current_seq(conn)
+            if self.index.stamp == seq:
+                return
+            def indexed_there() -> bool:
+                return disk_stamp(self.index.index_dir) == seq
+
+            if not indexed_there() and catch_up:
+                # Between batches: the other process may have finished meanwhile.
+                self._catch_up(conn, cancelled=indexed_there)
+            if self.index.stamp != seq and indexed_there():
+                self.index.update([], stamp=seq)  # no documents: no writer; reopens the searcher
+        except Exception as exc:
+            log.warning("search index not updated after another process's change (it catches up "
+                        "later): %s: %s", type(exc).__name__, exc)
         finally:
             self._lock.release()
 

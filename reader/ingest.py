@@ -114,13 +114,18 @@ def store_parsed(
     for paper in backups:
         q.write_paper_state(conn, paper, seq, abstract_plain(paper.abstract))
     q.add_source(conn, [d for d in dup_ids if d in existing], source)
-    summary.new = len(rows) + len(backups)
     summary.new_ids = [r["id"] for r in rows] + [b.id for b in backups]
+    _log(conn, parsed, summary)
+    return workers is not None
+
+
+def _log(conn: sqlite3.Connection, parsed: ParseResult, summary: ImportSummary) -> None:
+    """The file's saved searches (a backup's) and its line in the import log."""
+    summary.new = len(summary.new_ids)
     for s in parsed.saved_searches:
         if s.get("name") and s.get("query"):
             searches.add_if_absent(conn, s["name"], s["query"])
     import_log.log_import(conn, str(parsed.path), parsed.format, summary.new, summary.duplicates, summary.skipped)
-    return workers is not None
 
 
 @dataclasses.dataclass(frozen=True)

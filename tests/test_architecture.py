@@ -211,10 +211,10 @@ def test_cycle_finder_sees_a_typing_only_circle():
         EDGES = saved
 
 
-# Private Library members (`library._write`, `lib._reader`…) are used only inside services.py;
-# features reach the library through its public methods. reader/vault/ is being moved off
-# them (issue 22 item 1, the vault side): listed here until then.
-PRIVATE_ACCESS_ALLOWED = {"reader.services", "reader.vault.snapshot"}
+# Private Library members (`library._write`, `lib._reader`…) are used only inside services.py
+# (and the Library's own modules, through `self`); features reach the library through its
+# public methods.
+PRIVATE_ACCESS_ALLOWED = {"reader.services"}
 
 
 def _private_library_access() -> list[str]:

@@ -164,3 +164,14 @@ def test_highlight_colour_by_name_or_old_hex(data_dir):
     assert [h["color"] for h in shown["highlights"]][:2] == ["green", "yellow"]
     bad = run(data_dir, "highlight", pid, "0", "4", "--color", "red", check=False)
     assert bad.returncode == 2 and "unknown colour 'red'" in bad.stderr
+
+
+def test_every_subcommand_has_a_handler():
+    import argparse
+
+    from reader.cli import COMMANDS, build_parser
+
+    parser = build_parser()
+    names = {name for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+             for name in action.choices}
+    assert names - {"doctor"} == set(COMMANDS)  # doctor runs before a library is opened

@@ -45,7 +45,7 @@ def test_a_cli_star_is_reported_once_with_its_ids_and_reaches_the_index(lib):
     _reader(lib.paths.root, "star", a, b)
     found = lib.check_outside()
     assert found == Changes(frozenset({a, b}), frozenset({Change.OUTSIDE}), OUTSIDE)
-    assert heard == [found]
+    assert heard == [found, Changes.of(Change.INDEX, origin=OUTSIDE)]
     assert lib.check_outside() is None  # reported once
     assert set(lib.paper_ids(View("starred"))) == {a, b}
     assert set(lib.search("is:starred", limit=None).ids) == {a, b}  # the index caught up
@@ -87,3 +87,48 @@ def test_a_busy_local_writer_defers_the_check(lib):
     assert results == [None]
     found = lib.check_outside()
     assert found is not None and found.ids == {a}
+
+
+def test_the_index_follows_once_the_other_process_has_indexed(lib, monkeypatch):
+    a = lib.paper_ids()[0]
+    heard: list[Changes] = []
+    lib.changes.subscribe(heard.append)
+    _reader(lib.paths.root, "star", a)
+    real = lib.upkeep.after_outside
+    monkeypatch.setattr(lib.upkeep, "after_outside", lambda **_: None)  # its index commit not seen yet
+    found = lib.check_outside()
+    assert found is not None and heard == [found]  # the store's change, at once
+    assert a not in lib.search("is:starred", limit=None).ids
+    monkeypatch.setattr(lib.upkeep, "after_outside", real)
+    assert lib.check_outside() is None  # nothing new in the store ...
+    assert heard[1:] == [Changes.of(Change.INDEX, origin=OUTSIDE)]  # ... but the index caught up
+    assert a in lib.search("is:starred", limit=None).ids
+    assert lib.check_outside() is None and len(heard) == 2
+
+
+def test_an_index_the_other_process_wrote_is_adopted_without_indexing_again(lib, monkeypatch):
+    a = lib.paper_ids()[0]
+    indexed: list[int] = []
+    real = lib.upkeep._catch_up  # noqa: SLF001
+
+    def spy(conn, *args, **kwargs):
+        indexed.append(1)
+        return real(conn, *args, **kwargs)
+
+    monkeypatch.setattr(lib.upkeep, "_catch_up", spy)
+    _reader(lib.paths.root, "star", a)  # the CLI indexes its own write
+    assert lib.check_outside() is not None
+    assert indexed == [] and a in lib.search("is:starred", limit=None).ids
+
+
+def test_unindexed_outside_writes_are_indexed_here_after_the_grace(lib, monkeypatch):
+    from reader import index_upkeep, library_core
+
+    a = lib.paper_ids()[0]
+    _reader(lib.paths.root, "star", a)
+    monkeypatch.setattr(index_upkeep, "disk_stamp", lambda _dir: None)  # as if it never indexed
+    assert lib.check_outside() is not None
+    assert a not in lib.search("is:starred", limit=None).ids  # within the grace: waiting for it
+    monkeypatch.setattr(library_core, "OUTSIDE_INDEX_GRACE", 0.0)
+    lib.check_outside()
+    assert a in lib.search("is:starred", limit=None).ids
