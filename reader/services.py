@@ -235,8 +235,11 @@ class Library:
         # already published by the local write.
         ids = frozenset() if touched is None else frozenset(i for i, s in touched.items() if s in theirs)
         found = Changes(ids, frozenset({Change.OUTSIDE}), OUTSIDE)
-        self._index_changes()  # the other process may not have indexed (or this index is behind)
+        # Published before the index catches up: that may wait for the other process's index
+        # lock (seconds) while the store already shows the change; a caller that searches
+        # again once this returns finds it.
         self.changes.publish(found)
+        self._index_changes()  # the other process may not have indexed (or this index is behind)
         return found
 
     def sync_index(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
