@@ -23,6 +23,7 @@ os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpora" / "ml_conference_corpus" / "papers.jsonl"
 CACHE = Path(os.environ.get("READER_BENCH_DIR", "/tmp/reader-bench-gui"))
+os.environ.setdefault("READER_CONFIG_DIR", str(CACHE.with_name(CACHE.name + "-config")))  # not the user's
 N_QUERIES = int(sys.argv[1]) if len(sys.argv) > 1 else 24
 BIG_QUERY = "learning"  # matches most of the library: the first paint of a big result list
 

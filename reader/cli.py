@@ -17,6 +17,7 @@ from . import __version__
 from .errors import ReaderError, UsageError
 from .models import HighlightColour, Paper, ViewKind
 from .paths import resolve_data_dir
+from .plural import count_noun
 
 
 class _Parser(argparse.ArgumentParser):
@@ -129,6 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("doctor", help="check the library file; --recover rescues a damaged one into a new folder")
     s.add_argument("--recover", nargs="?", const="", default=None, metavar="DEST",
                    help="copy every readable row into a new library folder (default: beside the library)")
+    s.add_argument("--restore", nargs="?", const="", default=None, metavar="BACKUP",
+                   help="put a backup (default: the newest) in place of the library file, which is moved aside")
 
     _add_vault_parser(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
@@ -325,12 +328,12 @@ def _dispatch(args, lib) -> int:
         return _vault(args, lib, out)
     if cmd == "reindex":
         lib.reindex(progress=_tty_progress())
-        print(f"indexed {lib.counts().total} papers", file=out)
+        print(f"indexed {count_noun(lib.counts().total, 'paper', grouped=False)}", file=out)
         return 0
     if cmd == "stats":
         c = lib.counts()
-        print(f"{c.total} papers · {c.starred} starred · {c.read}/{c.total} read · {c.with_notes} with notes · "
-              f"{len(lib.tags())} tags", file=out)
+        print(f"{count_noun(c.total, 'paper', grouped=False)} · {c.starred} starred · {c.read}/{c.total} read · {c.with_notes} with notes · "
+              f"{count_noun(len(lib.tags()), 'tag', grouped=False)}", file=out)
         return 0
     raise UsageError(f"unknown command {cmd}")
 
@@ -340,7 +343,7 @@ def _export(args, lib, out) -> int:
 
     if args.kind == "json":
         path = lib.export_json(args.path)
-        print(f"wrote {path} ({lib.counts().total} papers)", file=out)
+        print(f"wrote {path} ({count_noun(lib.counts().total, 'paper', grouped=False)})", file=out)
         return 0
     if args.query:
         lib.sync_index()
@@ -360,11 +363,11 @@ def _export(args, lib, out) -> int:
         title = args.title or "Reading list"
     if args.per_paper:
         written = lib.export_per_paper(args.path, ids, with_abstracts=args.with_abstracts)
-        print(f"wrote {len(written)} files to {args.path}", file=out)
+        print(f"wrote {count_noun(len(written), 'file', grouped=False)} to {args.path}", file=out)
     else:
         path = lib.export_reading_list(args.path, ids, title=title, group_by=args.group_by,
                                        with_abstracts=args.with_abstracts)
-        print(f"wrote {path} ({len(ids)} papers)", file=out)
+        print(f"wrote {path} ({count_noun(len(ids), 'paper', grouped=False)})", file=out)
     return 0
 
 
@@ -456,6 +459,10 @@ def run(argv: Sequence[str]) -> int:
         if args.command == "doctor":  # works on a library too damaged to open
             from .doctor import run_doctor
 
+            if args.restore is not None:
+                from .doctor import run_restore
+
+                return run_restore(data_dir, args.restore, sys.stdout)
             return run_doctor(data_dir, args.recover, sys.stdout)
         # An import into a new library (e.g. restoring a backup) must not bring the samples along.
         lib = Library.open(data_dir, seed_if_empty=args.command != "import")

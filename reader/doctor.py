@@ -9,7 +9,7 @@ from typing import TextIO
 
 from .errors import ReaderError
 from .paths import LibraryPaths
-from .store.backups import newest_backup
+from .store.backups import newest_backup, restore
 from .store.damage import reason_of
 from .store.health import DAMAGE_MARKER, SQLITE_HEADER, integrity_check, library_writable
 from .store.recovery import Rescue, connect_source, rescue
@@ -85,7 +85,7 @@ def run_doctor(data_dir: Path, recover: str | None, out: TextIO) -> int:
         print(f"Nothing can be read from {db} ({problem}).", file=out)
         print(backup_line, file=out)
         if backup:
-            print(f"To go back to it: move {db} aside, then copy {backup} to {db}.", file=out)
+            print("To go back to it: reader doctor --restore  (the damaged file is moved aside)", file=out)
         return 1
     dest = Path(recover).expanduser().resolve() if recover else default_destination(paths.root)
     if dest == paths.root.resolve():
@@ -101,6 +101,24 @@ def run_doctor(data_dir: Path, recover: str | None, out: TextIO) -> int:
     print(backup_line, file=out)
     print(f"To use the rescued library: reader --data-dir {dest}  (or move {paths.root} aside and "
           f"rename {dest} to it)", file=out)
+    return 0
+
+
+def run_restore(data_dir: Path, backup: str, out: TextIO) -> int:
+    """Put a backup (the newest when backup is "") in place of the library file; exit status."""
+    paths = LibraryPaths(Path(data_dir))
+    chosen = Path(backup).expanduser() if backup else newest_backup(paths.backups_dir)
+    if chosen is None:
+        raise ReaderError(f"{paths.backups_dir}: no backup to restore")
+    if not chosen.is_file():
+        raise ReaderError(f"{chosen}: no such backup")
+    try:
+        aside = restore(chosen, paths.database)
+    except (OSError, EOFError, sqlite3.DatabaseError) as exc:  # gzip raises OSError/EOFError
+        raise ReaderError(f"{chosen}: cannot be restored ({exc})") from exc
+    print(f"restored {chosen} to {paths.database}", file=out)
+    if aside is not None:
+        print(f"the file it replaced is kept as {aside}", file=out)
     return 0
 
 

@@ -17,6 +17,8 @@ from .store.index_docs import DOC_COLUMNS, paper_doc
 from .store.tags import clean_tags
 from .text import abstract_plain
 from .text.batch import Analysis, analyze, analyze_many
+from .text.clean import clean_text
+from .text.extract import title_method
 
 # Imports with at least this many new papers analyse and index them in worker processes:
 # starting them costs ~1 s, adding 1,000 papers to an index one by one (Whoosh's writer) ~5 s.
@@ -136,7 +138,8 @@ class _NewRows:
 
     def row(self, pid: str, rec: Record, analysis: Analysis) -> dict[str, Any]:
         plain, method, derived, code = analysis
-        title = " ".join((rec.title or "").split())
+        title = clean_text(" ".join((rec.title or "").split()))  # PDF damage: (cid:12), ﬁ
+        method = title_method(title) or method  # "Flash3D: Feed-Forward ..." names its method
         links = list(dict.fromkeys([*([rec.url] if rec.url else []), *rec.links]))
         code = code + [u for u in links if "github.com/" in u and u not in code]
         return {

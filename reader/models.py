@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from .plural import count_noun
+
 
 def normalize_abstract(text: str) -> str:
     """The form of an abstract that identity is computed from: NFKC, casefolded, single spaces."""
@@ -179,7 +181,8 @@ class ImportSummary:
     def describe(self) -> str:
         if self.error:
             return self.error
-        return f"{self.path}: {self.new} new, {self.duplicates} duplicates, {len(self.skipped)} skipped"
+        return (f"{self.path}: {self.new} new, {count_noun(self.duplicates, 'duplicate', grouped=False)}, "
+                f"{len(self.skipped)} skipped")
 
 
 class TitleSource(StrEnum):
@@ -303,6 +306,9 @@ class Paper:
     note: str = ""
     note_updated_at: str | None = None
     highlights: list[Highlight] = field(default_factory=list)
+    # Where the store kept it (its rowid: the tie-breaker of the list's order), so an undone
+    # delete puts it back in its place. Not the paper's content: not compared, not exported.
+    position: int | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self, *, highlight_ids: bool = True) -> dict[str, Any]:
         """The JSON shape of backups and `reader show --json` (key order kept)."""

@@ -1,4 +1,5 @@
-"""Where the library lives: the data dir (CLI option, env var or platformdirs) and its files."""
+"""Where the library lives: the data dir (CLI option, env var or platformdirs) and its files;
+and where the app's own settings live (one file for every library: window, theme, columns)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import platformdirs
 from . import APP_NAME
 
 ENV_DATA_DIR = "READER_DATA_DIR"
+ENV_CONFIG_DIR = "READER_CONFIG_DIR"  # tests and portable installs point the global settings elsewhere
 
 
 def default_data_dir() -> Path:
@@ -25,6 +27,19 @@ def resolve_data_dir(cli_value: str | os.PathLike | None = None) -> Path:
     if env:
         return Path(env).expanduser().resolve()
     return default_data_dir()
+
+
+def config_dir() -> Path:
+    """The folder of the app's global settings: READER_CONFIG_DIR, else the OS user-config dir."""
+    env = os.environ.get(ENV_CONFIG_DIR)
+    if env:
+        return Path(env).expanduser().resolve()
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def global_settings_file() -> Path:
+    """Settings shared by every library (window geometry, theme, columns, recent libraries)."""
+    return config_dir() / "settings.ini"
 
 
 @dataclass(frozen=True)
@@ -51,6 +66,7 @@ class LibraryPaths:
 
     @property
     def settings_file(self) -> Path:
+        """The library's own settings (its views, sort, vault, triage session)."""
         return self.root / "settings.ini"
 
     def ensure(self) -> LibraryPaths:

@@ -116,10 +116,7 @@ pip_step() {
 say "pip: upgrade pip inside .venv"
 pip_step install --upgrade pip
 say "pip: Reader (editable) with the test and package extras: pip install -e '.[test,package]'"
-# setuptools adds an "Editable installation" notice (category InformationOnly) to every editable
-# install whose packages do not mirror the folders (ours: seeds/ and resources/ at the root).
-# It says nothing about this project; that one notice is filtered in the build backend.
-PYTHONWARNINGS="ignore:Editable installation" pip_step install -e '.[test,package]'
+pip_step install -e '.[test,package]'
 
 fingerprint >"$STAMP"
 say "done: .venv is ready"

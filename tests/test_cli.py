@@ -96,7 +96,7 @@ def test_import_summary_and_reimport(data_dir, tmp_path):
     out = run(data_dir, "import", str(path)).stdout
     assert "1 new, 0 duplicates, 0 skipped" in out
     out = run(data_dir, "import", str(path)).stdout
-    assert "0 new, 1 duplicates" in out
+    assert "0 new, 1 duplicate," in out
 
 
 def test_data_dir_option_overrides_env(tmp_path):

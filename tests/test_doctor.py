@@ -128,3 +128,23 @@ def test_damaged_header_and_empty_file(tmp_path):
     proc = run(root, "list")
     assert proc.returncode == 1 and "empty (0 bytes)" in proc.stderr
     assert db.stat().st_size == 0  # not re-created, not re-seeded
+
+
+def test_doctor_restore_puts_the_newest_compressed_backup_back(tmp_path):
+    root = tmp_path / "lib"
+    make_library(root, n=30)
+    with Library.open(root, seed_if_empty=False):
+        pass  # a daily backup exists now
+    [backup] = list((root / "backups").glob("library-daily-*"))
+    assert backup.name.endswith(".sqlite3.gz")
+    db = root / "library.sqlite3"
+    db.write_bytes(b"")
+    proc = run(root, "doctor", "--recover")
+    assert "reader doctor --restore" in proc.stdout
+    proc = run(root, "doctor", "--restore")
+    assert proc.returncode == 0 and f"restored {backup}" in proc.stdout, proc.stderr
+    assert list(root.glob("library.sqlite3.replaced-*"))
+    proc = run(root, "stats")
+    assert proc.returncode == 0 and "30" in proc.stdout
+    proc = run(root, "doctor", "--restore", str(root / "nothing.gz"))
+    assert proc.returncode == 1 and "no such backup" in proc.stderr

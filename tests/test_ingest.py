@@ -42,3 +42,27 @@ def test_backup_of_a_held_paper_merges(tmp_path):
             "Frogs edited", TitleSource.EDITED, True, True, "their note")
         assert p.tags == ["mine", "theirs"]
         assert [h.color for h in p.highlights] == [HighlightColour.GREEN, HighlightColour.PINK]
+
+
+def test_pdf_damage_is_cleaned_at_import_and_old_backup_highlights_move(tmp_path):
+    dirty = "We study classi(cid:12)cation of frogs jumping e\ufb03ciently over long dis- tances, and more."
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        src = tmp_path / "p.jsonl"
+        src.write_text(json.dumps({"title": "Classi(cid:12)cation of ﬂying frogs", "abstract": dirty}) + "\n",
+                       encoding="utf-8")
+        [s] = lib.import_files([src], index=False)
+        p = lib.paper(s.new_ids[0])
+        assert p is not None and p.title == "Classification of flying frogs"
+        assert p.abstract == dirty  # the source as imported; its plain text is the clean one
+        plain = lib._reader().execute("SELECT abstract_text FROM papers").fetchone()[0]
+        assert plain == "We study classification of frogs jumping efficiently over long distances, and more."
+        # a backup exported before cleaning: offsets into the uncleaned text, quotes to match
+        quote = "long dis- tances"
+        hl = {"start": dirty.index(quote), "end": dirty.index(quote) + len(quote), "quote": quote,
+              "color": "yellow", "comment": ""}
+        [b] = lib.import_files([_backup(tmp_path / "b.json", abstract=dirty.replace("frogs", "toads"),
+                                        title="Toads", highlights=[hl])], index=False)
+        toad = lib.paper(b.new_ids[0])
+        assert toad is not None and [h.quote for h in toad.highlights] == ["long distances"]
+        toad_plain = plain.replace("frogs", "toads")
+        assert toad_plain[toad.highlights[0].start:toad.highlights[0].end] == "long distances"

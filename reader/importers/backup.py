@@ -16,6 +16,7 @@ from reader.models import (
     text_problem,
     year_problem,
 )
+from reader.text.reanchor import reanchor_quoted
 
 from .base import MAX_RECORDS
 from .fields import NO_ABSTRACT, clean_abstract, is_abstract
@@ -113,9 +114,14 @@ def check_paper(paper: Any) -> dict[str, Any]:
         raise _Invalid("highlights must be a list")
     if len(highlights) > MAX_HIGHLIGHTS:
         raise _Invalid(f"too many highlights ({len(highlights):,}; the limit is {MAX_HIGHLIGHTS:,})")
-    clean["highlights"] = [
-        _check_highlight(i, h, len(abstract)) for i, h in enumerate(highlights, start=1)
-    ]
+    checked = [_check_highlight(i, h, len(abstract)) for i, h in enumerate(highlights, start=1)]
+    quoted = [h for h in checked if "quote" in h]
+    # Offsets made on an older plain text (before PDF damage was cleaned) are moved onto today's.
+    moved = reanchor_quoted(abstract, [(h["start"], h["end"], h["quote"]) for h in quoted])
+    for h, (start, end, quote) in zip(quoted, moved, strict=True):
+        if end > start:
+            h.update(start=start, end=end, quote=quote)
+    clean["highlights"] = checked
     return clean
 
 

@@ -127,13 +127,26 @@ def _person(name: str) -> str:
     return collapse(name) or ""
 
 
+def _split_names(raw: str) -> list[str]:
+    """The names of an author list: split at ' and ' outside braces (`{Barnes and Noble}` is one name)."""
+    names, start, depth, pos = [], 0, 0, 0
+    for sep in _AND.finditer(raw):
+        depth += raw.count("{", pos, sep.start()) - raw.count("}", pos, sep.start())
+        pos = sep.start()
+        if depth <= 0:
+            names.append(raw[start:sep.start()])
+            start = sep.end()
+    names.append(raw[start:])
+    return names
+
+
 def _record(fields: dict[str, str], line: int, defaults: dict[str, str]) -> Record | Problem:
     abstract = clean_abstract(latex_to_text(fields.get("abstract", "")))
     if not is_abstract(abstract):
         return Problem(line, NO_ABSTRACT)
     authors_raw = fields.get("author", "")
     authors = [
-        a for a in (_person(latex_to_text(p)) for p in _AND.split(authors_raw) if p.strip()) if a
+        a for a in (_person(latex_to_text(p)) for p in _split_names(authors_raw) if p.strip()) if a
     ]
     venue = (fields.get("journal") or fields.get("booktitle") or fields.get("journaltitle")
              or defaults.get("venue"))

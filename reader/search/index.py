@@ -20,11 +20,11 @@ from whoosh.collectors import TimeLimit, TimeLimitCollector
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import LockError as IndexLocked  # noqa: F401  (re-exported: another process writes)
 from whoosh.searching import Searcher
-from whoosh.writing import CLEAR
 
+from reader.search import rebuild as build
 from reader.search.documents import doc_fields
 from reader.search.internals import postings as bulk_postings
-from reader.search.parallel import Cancelled, Prepare, SegmentBuilder, parallel_rebuild
+from reader.search.parallel import Prepare, SegmentBuilder
 from reader.search.query import (
     ParsedQuery,
     PlainQuery,
@@ -38,6 +38,7 @@ from reader.search.query import (
 )
 from reader.search.rank import TIME_BUDGET, TYPING_BUDGET, rank, warm_steps
 from reader.search.rank import warm as warm_lexicons
+from reader.search.rebuild import cancel_quietly
 from reader.search.results import Hit, SearchResults
 from reader.search.schema import (
     SCHEMA_VERSION,
@@ -49,7 +50,7 @@ from reader.search.similar import similar
 from reader.search.similar import warm as similar_warm
 from reader.search.snippets import make_snippet
 from reader.search.terms import expansion_budget
-from reader.search.writer import BulkWriter, merge_small_segments
+from reader.search.writer import merge_small_segments
 
 logger = logging.getLogger(__name__)
 
@@ -65,8 +66,6 @@ SUGGEST_PREFIX = 1  # "did you mean" keeps the first letter (a full scan is ~1 s
 LOCK_WAIT = 10.0  # seconds a writer waits for another process's index lock
 SUGGEST_MAX_WORD = 40  # longer "words" get no "did you mean" (edit distance is quadratic)
 SUGGEST_SECONDS = 0.3  # "did you mean" stops looking after this long
-PARALLEL_MIN_DOCS = 5000  # smaller rebuilds stay in-process (starting processes costs ~0.5 s)
-_PROGRESS_EVERY = 250
 
 
 class SearchIndex:
@@ -150,46 +149,13 @@ class SearchIndex:
             procs = opts.pop("procs", self.rebuild_procs)
             size = total if total is not None else (
                 len(docs) if hasattr(docs, "__len__") else 0)  # type: ignore[arg-type]
-            if procs > 1 and size >= PARALLEL_MIN_DOCS:
-                try:
-                    n = parallel_rebuild(self._ix, opts, docs, procs, total=size,
-                                         progress=progress, cancelled=cancelled,
-                                         progress_every=_PROGRESS_EVERY)
-                except Cancelled:
-                    return
-            else:
-                n = self._rebuild_here(opts, docs, total, progress, cancelled)
-                if n < 0:
-                    return
+            n = build.rebuild(self._ix, opts, procs, docs, total=size, progress=progress,
+                              cancelled=cancelled)
+            if n is None:
+                return
             self._after_commit(stamp)
             if progress is not None:
                 progress(n, total or n)
-
-    def _rebuild_here(self, opts: dict[str, Any], docs: Iterable[dict], total: int | None,
-                      progress: Callable[[int, int], None] | None,
-                      cancelled: Callable[[], bool] | None) -> int:
-        """In-process rebuild; returns the document count, or -1 if cancelled."""
-        w = BulkWriter(self._ix, **opts)
-        n = 0
-        try:
-            add = w.add_document
-            for doc in docs:
-                if n % _PROGRESS_EVERY == 0:
-                    if cancelled is not None and cancelled():
-                        w.cancel()
-                        return -1
-                    if progress is not None:
-                        progress(n, total or 0)
-                add(**doc_fields(doc))
-                n += 1
-            if cancelled is not None and cancelled():
-                w.cancel()
-                return -1
-            w.commit(mergetype=CLEAR)
-        except BaseException:
-            _cancel_quietly(w)
-            raise
-        return n
 
     def segment_builder(self, prepare: Prepare) -> SegmentBuilder:
         """Worker processes that prepare jobs and index the store documents each job gives
@@ -199,7 +165,7 @@ class SearchIndex:
         try:
             opts = dict(self.rebuild_options)
             procs = max(1, opts.pop("procs", self.rebuild_procs))
-            return SegmentBuilder(self._ix, opts, procs, prepare)
+            return build.segment_builder(self._ix, opts, procs, prepare)
         except BaseException:
             self._write_lock.release()
             raise
@@ -238,7 +204,7 @@ class SearchIndex:
                     # it happens here anyway so the segment count stays bounded.
                     w.commit(mergetype=merge_small_segments(MAX_SMALL_SEGMENTS, SMALL_SEGMENT))
                 except BaseException:
-                    _cancel_quietly(w)
+                    cancel_quietly(w)
                     raise
             self._after_commit(stamp)
 
@@ -253,7 +219,7 @@ class SearchIndex:
             try:
                 w.commit(mergetype=merge_small_segments(2, SMALL_SEGMENT))
             except BaseException:
-                _cancel_quietly(w)
+                cancel_quietly(w)
                 raise
             self._after_commit(self.stamp)
             return True
@@ -613,13 +579,6 @@ def _segment_ids(leaf) -> list[str]:
             _seg_ids.clear()
         _seg_ids[key] = ids
     return ids
-
-
-def _cancel_quietly(w) -> None:
-    try:
-        w.cancel()
-    except Exception:
-        pass
 
 
 def _check(ix: windex.Index) -> None:

@@ -1,26 +1,24 @@
-"""Bulk reads of Whoosh-Reloaded 2.7.5 segments (posting blocks, length bytes), with public-API fallbacks.
+"""Bulk reads of Whoosh segments (whole lexicons, posting lists, length bytes), memoised.
 
-Whoosh reads postings one at a time through matcher objects (~1 µs each in Python); the ranker
-reads whole blocks instead. Everything that touches private attributes on the read side is here;
-tests/test_search_internals.py pins the Whoosh version and compares with the public API.
+Whoosh reads postings one at a time through matcher objects (~1 µs each in Python); ranked
+search and more-like-this read whole lists instead. When the fast path is on
+(fastpath.enabled) they come raw from Whoosh's private structures (rawread.py); otherwise,
+or if a raw read meets an unexpected layout, through Whoosh's public API: slower, the same
+numbers (tests/search/test_fastpath.py compares them).
 """
 
 from __future__ import annotations
 
-import io
-import pickle
-import struct
 import threading
-import zlib
 from array import array
 from collections import OrderedDict
 from collections.abc import Sequence
-from itertools import accumulate, repeat
 
-from whoosh.util.numeric import byte_to_length
+from whoosh.reading import TermNotFound
+from whoosh.util.numeric import byte_to_length, length_to_byte
 
-WHOOSH_VERSION = "2.7.5"  # the version these reads were written against (see the tests)
-
+from reader.search import rawread
+from reader.search.fastpath import enabled as fast
 
 # (segment id, field, term) -> (ids, weights): segments never change, so entries stay
 # valid; typing re-reads the same words at every keystroke. Bounded by postings held.
@@ -61,25 +59,20 @@ def postings(leaf, fieldname: str, btext: bytes | str,
 
 
 def _postings(leaf, fieldname: str, btext: bytes | str) -> tuple[list[int], list[float]]:
+    """A term's postings through a matcher: its blocks whole on the fast path, else one
+    posting at a time (the public API); empty if the segment lacks the term."""
     try:
         m = leaf.postings(fieldname, btext)
-    except Exception:  # TermNotFound
+    except TermNotFound:
         return [], []
+    if fast():
+        try:
+            return rawread.matcher_blocks(m)
+        except rawread.READ_ERRORS:
+            m = leaf.postings(fieldname, btext)
     ids: list[int] = []
     weights: list[float] = []
-    if hasattr(m, "_read_ids") and hasattr(m, "_next_block") and hasattr(m, "_blocklength"):
-        try:
-            while m.is_active():
-                m._read_ids()
-                m._read_weights()
-                ids.extend(m._ids)
-                weights.extend(m._weights)
-                m._next_block()
-            return ids, weights
-        except (AttributeError, TypeError):
-            m = leaf.postings(fieldname, btext)
-            ids, weights = [], []
-    while m.is_active():  # public API: one posting at a time
+    while m.is_active():
         ids.append(m.id())
         weights.append(m.weight())
         m.next()
@@ -116,108 +109,44 @@ def cached_lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]] | No
 
 def lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]]:
     """Every term of a field in one segment -> (document frequency, offset, length of its
-    postings; offset -1 if they are inlined), for `postings_at`.
-
-    Read from the raw terms table in one pass: ~5x faster than decoding each TermInfo."""
-    try:
-        from whoosh.codec.whoosh3 import W3TermInfo
-        from whoosh.filedb.filetables import _lengths
-
-        if W3TermInfo._struct.format != "!BfIBBfII":
-            raise TypeError("another term info layout")
-        terms = leaf._terms
-        tindex, prefix = terms._tindex, terms._keycoder(fieldname, b"")
-        start = tindex.closest_key_pos(prefix)
-        buf = tindex.dbfile.get(start, tindex.endofdata - start) if start is not None else b""
-    except (AttributeError, TypeError, KeyError, ImportError):
-        return _lexicon(leaf, fieldname)
-    lens, info, extent, head = _lengths.unpack_from, _INFO.unpack_from, _EXTENT.unpack_from, _lengths.size
-    plen, end, pos = len(prefix), len(buf), 0
-    out: dict[str, tuple[int, int, int]] = {}
-    while pos < end:  # (key length, value length) key value ..., keys in order
-        klen, vlen = lens(buf, pos)
-        key = pos + head
-        if buf[key:key + plen] != prefix:
-            break  # the next field's terms
-        flags, df = info(buf, key + klen)
-        offset, length = extent(buf, key + klen + _INFO_SIZE) if not flags else (-1, 0)
-        out[buf[key + plen:key + klen].decode("utf-8")] = (df, offset, length)
-        pos = key + klen + vlen
-    return out
-
-
-_INFO = struct.Struct("!B4xI")  # a term info's flags (1: inlined) and doc frequency
-_INFO_SIZE = struct.calcsize("!BfIBBfII")
-_EXTENT = struct.Struct("!qi")  # then, if not inlined, its postings' offset and length
-
-
-def _lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]]:
+    postings), for `postings_at`; offset -1: read them through a matcher (inlined, or the
+    public API)."""
+    if fast():
+        try:
+            return rawread.lexicon(leaf, fieldname)
+        except rawread.READ_ERRORS:
+            pass
     out: dict[str, tuple[int, int, int]] = {}
     try:
         for btext, info in leaf.iter_field(fieldname):
             out[btext.decode("utf-8")] = (info.doc_frequency(), -1, 0)
-    except Exception:  # a field this index lacks
+    except TermNotFound:  # a field this segment's schema lacks
         return {}
     return out
 
 
 def postings_at(leaf, fieldname: str, term: str, entry: tuple[int, int, int]) -> tuple[Sequence[int], Sequence[float]]:
-    """(document numbers, weights) of a term whose `lexicon` entry is known: its posting
-    blocks read in one piece (a matcher costs ~70 us per term before the first posting)."""
+    """(document numbers, weights) of a term whose `lexicon` entry is known: on the fast
+    path its posting blocks read in one piece (a matcher costs ~70 µs per term before the
+    first posting)."""
     _df, offset, length = entry
-    postfile = getattr(getattr(leaf, "_terms", None), "_postfile", None)
-    if offset < 0 or postfile is None:
-        return _postings(leaf, fieldname, term)
-    try:
-        buf = postfile.get(offset, length)
-        if buf[:4] != b"W3Bl":
-            raise ValueError("not a posting list")
-        ids: list[int] = []
-        weights: list[float] = []
-        pos, end = 4, len(buf)
-        while pos < end:
-            (blen,) = _BLOCK_LENGTH.unpack_from(buf, pos)
-            nxt = pos + 4 + abs(blen)
-            f = io.BytesIO(buf[pos + 4:nxt])
-            count, _maxid, _maxw, compressed, _mn, _mx = pickle.load(f)
-            data = f.read()
-            bids, bweights, _values = pickle.loads(zlib.decompress(data) if compressed else data)
-            ids.extend(accumulate(bids))
-            if bweights is None or isinstance(bweights, float):
-                weights.extend(repeat(1.0 if bweights is None else bweights, count))
-            else:
-                weights.extend(bweights)
-            if blen < 0:  # the last block
-                break
-            pos = nxt
-        if len(ids) != len(weights):
-            raise ValueError("ids and weights differ in length")
-        return ids, weights
-    except (ValueError, TypeError, struct.error, pickle.UnpicklingError, zlib.error):
-        return _postings(leaf, fieldname, term)
-
-
-_BLOCK_LENGTH = struct.Struct("!i")  # negative for the last block
+    if offset >= 0 and fast():
+        try:
+            return rawread.postings_at(leaf, offset, length)
+        except rawread.READ_ERRORS:
+            pass
+    return _postings(leaf, fieldname, term)
 
 
 def length_bytes(leaf, fieldname: str) -> bytes:
     """Each document's field length in one segment, as Whoosh's length byte (0: empty)."""
-    n = leaf.doc_count_all()
-    perdoc = getattr(leaf, "_perdoc", None)
-    get = getattr(perdoc, "_cached_reader", None)
-    if get is not None:
+    if fast():
         try:
-            from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
-
-            col = get(_lenfield(fieldname), LENGTHS_COLUMN)
-            if col is None:
-                return bytes(n)
-            return bytes(col[i] for i in range(n))
-        except (ImportError, AttributeError, TypeError):
+            return rawread.length_bytes(leaf, fieldname)
+        except rawread.READ_ERRORS:
             pass
-    from whoosh.util.numeric import length_to_byte
-
-    return bytes(length_to_byte(leaf.doc_field_length(i, fieldname, 0) or 0) for i in range(n))
+    return bytes(length_to_byte(leaf.doc_field_length(i, fieldname, 0) or 0)
+                 for i in range(leaf.doc_count_all()))
 
 
 def byte_length(b: int) -> int:

@@ -6,6 +6,7 @@ import gc
 import multiprocessing as mp
 import os
 import queue
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -172,7 +173,25 @@ def _result(workers, pending: set[int], results) -> tuple[int, str, Any]:
                     return dead[0], "error", f"it exited early (exit code {code})"
 
 
-class SegmentBuilder:
+class SegmentBuilder(ABC):
+    """Prepares an import's jobs and indexes the documents they make into new segments;
+    commit() adds those segments to the index's current ones, cancel() drops them. Holds the
+    index's write lock until then."""
+
+    @abstractmethod
+    def map(self, payloads: Iterable[Any]) -> Iterator[Any]:
+        """Each payload's prepared `out`, in order."""
+
+    @abstractmethod
+    def commit(self) -> int:
+        """Add the new segments to the index; returns the documents added."""
+
+    @abstractmethod
+    def cancel(self) -> None:
+        """Drop the new segments; the index is unchanged."""
+
+
+class ProcessSegmentBuilder(SegmentBuilder):
     """Worker processes that prepare jobs for the parent and index the documents they made,
     each into a new segment; commit() adds those segments to the index's current ones.
 

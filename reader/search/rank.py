@@ -60,6 +60,7 @@ class Ranking:
     prefix: str | None = None
     expansions: list[str] = field(default_factory=list)
     note: str | None = None
+    postings_read: int = 0  # the work done: postings read (bounded by the postings budget)
     _order: list[int] | None = None
 
     def top(self, n: int | None) -> list[tuple[int, float]]:
@@ -226,38 +227,16 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     n_all = max(1, reader.doc_count_all())
     stems = list(dict.fromkeys(analyze(" ".join(words))))
     fields = [f for f in fields if f in reader.schema and reader.field_length(f)]
-    # One "query word" = a list of (field, term) alternatives; a prefix word has several.
-    qwords: list[tuple[str, list[tuple[str, str]]]] = [(st, [(f, st) for f in fields]) for st in stems]
     exact = EXACT_FIELD in reader.schema and bool(reader.field_length(EXACT_FIELD))
-    if exact:  # each word's typed form too, in the unstemmed words (one more alternative)
-        forms: dict[str, list[str]] = {}
-        for w in similarity_words(" ".join(words)):
-            for st in analyze(w):
-                forms.setdefault(st, []).append(w)
-        qwords = [(st, alts + [(EXACT_FIELD, w) for w in dict.fromkeys(forms.get(st, ()))])
-                  for st, alts in qwords]
-    expansions: list[str] = []
+    qwords = _query_words(words, stems, fields, exact)
     if prefix and len(prefix) == 1 and stems:
         prefix = None  # "graph n": one letter adds little to the finished words, at a high cost
+    expansions: list[str] = []
     if prefix:
-        alts: list[tuple[str, str]] = []
-        limit = SHORT_PREFIX_EXPANSIONS.get(len(prefix), PREFIX_EXPANSIONS)
-        for f in fields:
-            for t in expand_prefix(reader, f, prefix, limit):
-                alts.append((f, t))
-                if t not in expansions:
-                    expansions.append(t)
+        alts, expansions = _prefix_word(reader, prefix, fields)
         if alts:
             qwords.append(("*" + prefix, alts))
-    # idf of a word: from its most frequent alternative in the main field(s).
-    infos = []
-    for label, alts in qwords:
-        dfs = {(f, t): doc_frequency(reader, f, t) for f, t in alts}
-        df = max(dfs.values(), default=0)
-        if df == 0:
-            continue
-        infos.append((df, label, alts, dfs))
-    infos.sort(key=itemgetter(0))  # rarest first: they decide the ranking; cut the commonest
+    infos = _rarest_first(reader, qwords)
     scores: dict[int, float] = {}
     cover: dict[int, float] = {}
     matched: dict[str, dict[int, float]] = {}  # stem -> its documents
@@ -271,53 +250,21 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
             skipped.append(label.lstrip("*"))
             continue
         idf = _idf(df, n_all)
-        total_idf += idf if COORD_BY_IDF else 1.0
-        is_prefix = label.startswith("*")
+        share = idf if COORD_BY_IDF else 1.0
+        total_idf += share
         # Common words only score the papers the rarer words found.
         only = scores.keys() if scores and df * COMMON_DIVISOR > n_all and df > COMMON_MIN else None
-        per: dict[int, float] = {}
-        for f, t in alts:
-            if not dfs[(f, t)]:
-                continue
-            fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * (K1 + 1)
-            norm = norms[f]
-            for leaf, base in leaves:
-                ids, tfs = _postings(leaf, f, t)
-                if not ids:
-                    continue
-                read += len(ids)
-                lens = _segment_lengths(leaf, f)
-                if only is not None:  # the intersection in C, then a short loop
-                    shifted = dict(zip(map(base.__add__, ids), tfs, strict=True))
-                    found = sorted(shifted.keys() & only)
-                    if not found:
-                        continue
-                    tfs = [shifted[d] for d in found]
-                    ids = [d - base for d in found]
-                get = per.get
-                for d, tf, lb in zip(ids, tfs, map(lens.__getitem__, ids), strict=True):
-                    c = fw * tf / (tf + norm[lb])
-                    d += base
-                    old = get(d)
-                    if old is None:
-                        per[d] = c
-                    elif is_prefix:
-                        if c > old:
-                            per[d] = c
-                    else:
-                        per[d] = old + c
-        if not is_prefix:
+        per, n = _word_scores(leaves, alts, dfs, n_all, norms, label.startswith("*"), only)
+        read += n
+        if not label.startswith("*"):
             matched[label] = per
         sget = scores.get
         cget = cover.get
-        share = idf if COORD_BY_IDF else 1.0
         for d, c in per.items():
             scores[d] = sget(d, 0.0) + c
             cover[d] = cget(d, 0.0) + share
     if len(infos) > 1 and total_idf > 0:
-        inv = 1.0 / total_idf
-        for d, sc in scores.items():
-            scores[d] = sc * (cover[d] * inv) ** COORD
+        _coordinate(scores, cover, total_idf)
     if len(stems) > 1:
         _pair_bonus(searcher, leaves, stems, fields, scores, matched, n_all)
     _drop_deleted(leaves, scores)
@@ -326,7 +273,95 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     note = None
     if skipped:
         note = f"Query too broad: left out {', '.join(skipped)} (time budget)"
-    return Ranking(scores, stems, prefix, expansions, note)
+    return Ranking(scores, stems, prefix, expansions, note, postings_read=read)
+
+
+def _query_words(words: list[str], stems: list[str], fields: list[str],
+                 exact: bool) -> list[tuple[str, list[tuple[str, str]]]]:
+    """One "query word" per stem: a label and its (field, term) alternatives (each ranked
+    field, and with `exact` the typed forms in the unstemmed words)."""
+    qwords = [(st, [(f, st) for f in fields]) for st in stems]
+    if not exact:
+        return qwords
+    forms: dict[str, list[str]] = {}
+    for w in similarity_words(" ".join(words)):
+        for st in analyze(w):
+            forms.setdefault(st, []).append(w)
+    return [(st, alts + [(EXACT_FIELD, w) for w in dict.fromkeys(forms.get(st, ()))])
+            for st, alts in qwords]
+
+
+def _prefix_word(reader, prefix: str, fields: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """The unfinished word's alternatives (its completions in each field) and the completions."""
+    alts: list[tuple[str, str]] = []
+    expansions: list[str] = []
+    limit = SHORT_PREFIX_EXPANSIONS.get(len(prefix), PREFIX_EXPANSIONS)
+    for f in fields:
+        for t in expand_prefix(reader, f, prefix, limit):
+            alts.append((f, t))
+            if t not in expansions:
+                expansions.append(t)
+    return alts, expansions
+
+
+def _rarest_first(reader, qwords: list[tuple[str, list[tuple[str, str]]]]) -> list[tuple]:
+    """(df, label, alternatives, df of each) of the words found, rarest first (they decide
+    the ranking; the commonest are cut first). A word's df: its most frequent alternative's."""
+    infos = []
+    for label, alts in qwords:
+        dfs = {(f, t): doc_frequency(reader, f, t) for f, t in alts}
+        df = max(dfs.values(), default=0)
+        if df:
+            infos.append((df, label, alts, dfs))
+    infos.sort(key=itemgetter(0))
+    return infos
+
+
+def _word_scores(leaves, alts: list[tuple[str, str]], dfs: dict[tuple[str, str], int], n_all: int,
+                 norms: dict[str, list[float]], is_prefix: bool,
+                 only) -> tuple[dict[int, float], int]:
+    """One query word's BM25 contribution per document (its alternatives summed, or for a
+    prefix the best one), and the postings read; `only`: score just these documents."""
+    per: dict[int, float] = {}
+    read = 0
+    for f, t in alts:
+        if not dfs[(f, t)]:
+            continue
+        fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * (K1 + 1)
+        norm = norms[f]
+        for leaf, base in leaves:
+            ids, tfs = _postings(leaf, f, t)
+            if not ids:
+                continue
+            read += len(ids)
+            lens = _segment_lengths(leaf, f)
+            if only is not None:  # the intersection in C, then a short loop
+                shifted = dict(zip(map(base.__add__, ids), tfs, strict=True))
+                found = sorted(shifted.keys() & only)
+                if not found:
+                    continue
+                tfs = [shifted[d] for d in found]
+                ids = [d - base for d in found]
+            get = per.get
+            for d, tf, lb in zip(ids, tfs, map(lens.__getitem__, ids), strict=True):
+                c = fw * tf / (tf + norm[lb])
+                d += base
+                old = get(d)
+                if old is None:
+                    per[d] = c
+                elif is_prefix:
+                    if c > old:
+                        per[d] = c
+                else:
+                    per[d] = old + c
+    return per, read
+
+
+def _coordinate(scores: dict[int, float], cover: dict[int, float], total_idf: float) -> None:
+    """Each score times (the share of the query's idf its paper covers) ** COORD."""
+    inv = 1.0 / total_idf
+    for d, sc in scores.items():
+        scores[d] = sc * (cover[d] * inv) ** COORD
 
 
 def _pair_bonus(searcher, leaves, stems: list[str], fields: list[str], scores: dict[int, float],

@@ -6,6 +6,7 @@ import re
 import zlib
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from whoosh.analysis import (
     CharsetFilter,
@@ -51,7 +52,7 @@ MAX_STEMMED = 40  # longer words are indexed and searched as they are
 BIGRAM_SUFFIX = "_bi"
 # Snowball English (Porter2) merges the forms a reader means as one word (generating and
 # generation -> generat, regularizing and regularization -> regular) where Porter splits
-# them, and keeps general/generation and new/news apart (see tests/test_search.py).
+# them, and keeps general/generation and new/news apart (see tests/search/test_index.py).
 _snowball = EnglishStemmer().stem
 
 
@@ -157,6 +158,24 @@ def bucket_term(n: int) -> str:
     return f"#{n:x}"
 
 
+@dataclass(frozen=True)
+class PairTerms:
+    """A pair field's value as the bulk writer indexes it, for Whoosh's own writer
+    (rebuild.PairPlan): each term once (an exact pair or a bucket), the field's length its
+    pair count."""
+
+    terms: tuple[str, ...]
+    length: int
+
+    def postings(self, boost: float) -> Iterator[tuple[bytes, int, float, bytes]]:
+        # Whoosh sums the frequencies into the length: the first term carries the pairs
+        # counted twice (weights, which rank, stay 1 each as BulkWriter writes them).
+        extra = self.length - len(self.terms)
+        for i, t in enumerate(self.terms):
+            f = 1 + extra if i == 0 else 1
+            yield t.encode("utf-8"), f, boost, pack_uint(f)
+
+
 class FastText(TEXT):
     """A stemmed TEXT field (frequencies, no positions) with a fast `terms` for bulk builds.
 
@@ -190,6 +209,9 @@ class FastText(TEXT):
         return out
 
     def index(self, value, **kwargs) -> Iterator[tuple[bytes, int, float, bytes]]:
+        if isinstance(value, PairTerms):
+            yield from value.postings(self.format.field_boost)
+            return
         if not isinstance(value, str):
             yield from super().index(value, **kwargs)
             return

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from whoosh import query as wq
 from whoosh.matching import ListMatcher, NullMatcher
+from whoosh.reading import TermNotFound
 
 from reader.search.schema import BIGRAM_SUFFIX, FastText, analyze, pair_bucket
 
@@ -67,7 +68,7 @@ class _UnionMatcherMixin:
                 break
             try:
                 docs.update(reader.postings(fieldname, btext).all_ids())
-            except Exception:  # TermNotFound: the term is in another segment only
+            except TermNotFound:  # the term is in another segment only
                 continue
         if not docs:
             return NullMatcher()
@@ -150,7 +151,7 @@ def _prefix_vocab(reader, fieldname: str, prefix: str) -> str:
     try:
         n = len(prefix.encode("utf-8"))
         text = "\n".join(b[n:].decode("utf-8") for b in reader.expand_prefix(fieldname, prefix))
-    except Exception:  # a field with no terms in this segment
+    except TermNotFound:  # a field this segment lacks
         text = ""
     if key is not None:
         with _vocab_lock:
@@ -274,7 +275,7 @@ class PairPhrase(wq.Phrase):
 def _ids(reader, fieldname: str, text: str) -> set[int]:
     try:
         return set(reader.postings(fieldname, text).all_ids())
-    except Exception:  # TermNotFound
+    except TermNotFound:
         return set()
 
 

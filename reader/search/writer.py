@@ -260,7 +260,7 @@ class BulkWriter(SegmentWriter):
             btexts = [t.encode("utf-8") if type(t) is str else t for t in order]
             keys = list(map(prefix.__add__, btexts))
             infos: list[bytes]
-            if values:  # postings with values of their own (no Reader field has them)
+            if values:  # postings with values of their own (venue's positions)
                 infos = [write(list(map(rshift, p, _EIGHT)), list(map(and_, p, _LOW)),
                                values.get(b)) for p, b in zip(postings, btexts, strict=True)]
             elif getattr(field, "pairs", False):  # postings: docnums (frequency 1)

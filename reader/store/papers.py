@@ -29,6 +29,8 @@ class PaperRow:
     has_note: bool
     tags: tuple[str, ...]
     added_at: str
+    first_author: str = ""  # the table shows "first author et al."
+    author_count: int = 0
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,7 @@ def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
     for part in chunks(list(ids)):
         for r in conn.execute(
             "SELECT p.id, p.title, p.method, p.venue, p.year, p.starred, p.read, p.added_at, "
+            "json_extract(p.authors, '$[0]') AS first_author, json_array_length(p.authors) AS n_authors, "
             "n.paper_id IS NOT NULL AS has_note FROM papers p "
             f"LEFT JOIN notes n ON n.paper_id = p.id WHERE p.id IN ({marks(len(part))})",
             part,
@@ -158,8 +161,25 @@ def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
                 id=r["id"], title=r["title"], method=r["method"], venue=r["venue"], year=r["year"],
                 starred=bool(r["starred"]), read=bool(r["read"]), has_note=bool(r["has_note"]),
                 tags=tuple(tag_map.get(r["id"], ())), added_at=r["added_at"],
+                first_author=r["first_author"] or "", author_count=r["n_authors"] or 0,
             )
     return out
+
+
+MAX_TITLE_WORDS = 8
+
+
+def title_matches(conn: sqlite3.Connection, words: Sequence[str], limit: int) -> list[str]:
+    """Ids of papers whose title holds every word (case-insensitive substrings), newest first:
+    what a search can show while the index is still being built. One scan of the titles at
+    most, stopped at `limit` matches."""
+    words = [w for w in words if w][:MAX_TITLE_WORDS]
+    if not words:
+        return []
+    where = " AND ".join("title LIKE ? ESCAPE '\\'" for _ in words)
+    params = ["%" + w.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for w in words]
+    sql = f"SELECT id FROM papers WHERE {where} ORDER BY rowid DESC LIMIT ?"
+    return [r[0] for r in conn.execute(sql, [*params, int(limit)])]
 
 
 def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
@@ -170,7 +190,7 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
     hl_map = hl.highlights_for(conn, ids)
     base: dict[str, sqlite3.Row] = {}
     for part in chunks(ids):
-        for r in conn.execute(f"SELECT * FROM papers WHERE id IN ({marks(len(part))})", part):
+        for r in conn.execute(f"SELECT rowid AS position, * FROM papers WHERE id IN ({marks(len(part))})", part):
             base[r["id"]] = r
     out = []
     for pid in ids:
@@ -200,6 +220,7 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
             note=note,
             note_updated_at=note_ts,
             highlights=hl_map.get(pid, []),
+            position=r["position"],
         ))
     return out
 
@@ -247,10 +268,13 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[dict[str, Any]]) -> Non
 
 def write_paper_state(conn: sqlite3.Connection, p: Paper, seq: int, abstract_text: str) -> None:
     """Write a full paper back exactly: row, tags, note and highlights."""
-    row = paper_to_row(p, seq, abstract_text)
+    row: dict[str, Any] = paper_to_row(p, seq, abstract_text)
+    if p.position is not None and conn.execute(
+            "SELECT NOT EXISTS (SELECT 1 FROM papers WHERE rowid = ? OR id = ?)", [p.position, p.id]).fetchone()[0]:
+        row = {"rowid": p.position, **row}  # a deleted paper back in its place (the list's order)
     cols = list(row)
     # An upsert, not INSERT OR REPLACE: REPLACE deletes the row first, cascading to its children.
-    updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c != "id")
+    updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c not in ("id", "rowid"))
     conn.execute(
         f"INSERT INTO papers ({', '.join(cols)}) VALUES ({marks(len(cols))}) "
         f"ON CONFLICT (id) DO UPDATE SET {updates}",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from ..models import HighlightColour
+from .backups import COMPRESSED, write_backup
 
 SCHEMA_MIGRATIONS = Migrations("reader")
 
@@ -114,13 +114,8 @@ def migrate(db: sqlite_utils.Database, db_path: Path | None, backups_dir: Path |
     if has_data and backups_dir is not None:
         backups_dir.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        backup = backups_dir / f"library-before-{pending[0].name}-{stamp}.sqlite3"
         # The backup API copies committed pages from the WAL too, unlike a plain file copy.
-        target = sqlite3.connect(backup)
-        try:
-            db.conn.backup(target)
-        finally:
-            target.close()
+        backup = write_backup(db.conn, backups_dir / f"library-before-{pending[0].name}-{stamp}{COMPRESSED}")
     SCHEMA_MIGRATIONS.apply(db)
     return backup
 
@@ -162,3 +157,45 @@ def m0010_vault_state(db: sqlite_utils.Database) -> None:
         CREATE INDEX papers_vault_sync ON papers (starred, read, id, seq);
         """
     )
+
+
+@SCHEMA_MIGRATIONS()
+def m0011_clean_pdf_text(db: sqlite_utils.Database) -> None:
+    """PDF-extraction damage ((cid:NNN), ligatures, line-end hyphens) cleaned in stored papers,
+    and method guesses redone from "Name: ..." titles (implausible ones dropped).
+
+    Abstracts stay as imported; their plain texts, titles and highlights (re-anchored) are
+    rewritten, and the rows changed get a new change sequence so the index catches up."""
+    from ..text import TEXT_VERSION
+    from ..text.clean import clean_text
+    from ..text.extract import plausible_method, title_method
+    from ..text.reanchor import reanchor
+
+    conn = db.conn
+    seq = int(conn.execute("SELECT value FROM meta WHERE key = 'change_seq'").fetchone()[0]) + 1
+    marks: dict[str, list[tuple[int, int, int, str]]] = {}
+    for hid, pid, start, end, quote in conn.execute(
+            'SELECT id, paper_id, start, "end", quote FROM highlights ORDER BY paper_id, id'):
+        marks.setdefault(pid, []).append((hid, start, end, quote))
+    changed = []
+    for pid, raw, old_plain, title, derived, source, method in conn.execute(
+            "SELECT id, abstract, abstract_text, title, derived_title, title_source, method FROM papers"
+    ).fetchall():
+        spans = marks.get(pid, [])
+        plain, moved = reanchor(raw, old_plain, [(s, e, q) for _, s, e, q in spans])
+        new_title = title if source == "edited" else clean_text(title)
+        new_derived = clean_text(derived)
+        # Method guesses: a "Name: ..." title names it; "ACM", "FFN" and the like are dropped.
+        new_method = (title_method(new_title) if source != "derived" else None) or (
+            method if plausible_method(method) else "")
+        if (plain, new_title, new_derived, new_method) == (old_plain, title, derived, method):
+            continue
+        changed.append((plain, new_title, new_derived, new_method, seq, pid))
+        conn.executemany('UPDATE highlights SET start = ?, "end" = ?, quote = ? WHERE id = ?',
+                         [(a, b, q, h[0]) for h, (a, b, q) in zip(spans, moved, strict=True)])
+    conn.executemany("UPDATE papers SET abstract_text = ?, title = ?, derived_title = ?, method = ?, "
+                     "seq = ? WHERE id = ?", changed)
+    if changed:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'change_seq'", [str(seq)])
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('text_version', ?)",
+                 [str(TEXT_VERSION)])

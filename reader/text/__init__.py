@@ -15,10 +15,11 @@ from reader.text.render import (
     note_html,
     plain_for_index,
     term_spans,
+    title_plain,
 )
 
 # Bump when abstract_plain's output changes: stored plain texts are then recomputed at open.
-TEXT_VERSION = 1
+TEXT_VERSION = 2
 
 __all__ = [
     "TEXT_VERSION",
@@ -34,4 +35,5 @@ __all__ = [
     "plain_for_index",
     "sentences",
     "term_spans",
+    "title_plain",
 ]

@@ -6,6 +6,7 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
+from reader.text.not_names import is_not_name
 from reader.text.render import abstract_plain
 
 # --- sentences -------------------------------------------------------------------------------
@@ -205,13 +206,37 @@ def _find_method(plain: str) -> tuple[str, str, str, int] | None:
     return None
 
 
+_PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")  # "CLMs", "ILRs": a kind of model, not one
+
+
+def plausible_method(name: str) -> bool:
+    """Not an organisation, venue, common abbreviation or word, a plural acronym, nor a
+    two-letter acronym ("CE", "BU": too often a generic term's initials)."""
+    bare = name.rstrip("+*")
+    return bool(bare) and not is_not_name(bare) and not (bare.isupper() and len(bare) <= 2) \
+        and not _PLURAL_ACRONYM.match(bare)
+
+
 def detect_method(abstract: str) -> str | None:
     """The name of the method/system/dataset the abstract introduces, or None."""
     try:
         found = _find_method(abstract_plain(abstract or ""))
     except Exception:  # heuristics must never break an import
         return None
-    return found[0] if found else None
+    return found[0] if found and plausible_method(found[0]) else None
+
+
+_TITLE_HEAD = re.compile(rf"^\s*({_NAME})\s*:\s+\S")
+
+
+def title_method(title: str) -> str | None:
+    """The coined name a "Name: what it is" title opens with ("Flash3D: Feed-Forward ..."),
+    or None ("Deep Learning: A Survey", "ACM: ..." and plain titles have none)."""
+    m = _TITLE_HEAD.match(title or "")
+    if m is None:
+        return None
+    name = m.group(1)
+    return name if _strict_name(name) and plausible_method(name) else None
 
 
 # --- titles ----------------------------------------------------------------------------------

@@ -33,6 +33,23 @@ def abstract_plain(raw: str) -> str:
     return "".join([r.text for r in parse_runs(raw or "")])
 
 
+_TITLE_MARKUP = re.compile(r"[$\\{}*_<>&`~^]")
+
+
+@lru_cache(maxsize=8192)
+def title_plain(raw: str) -> str:
+    """A title as every place shows it (table, pane, triage, status, exports' display): math
+    and symbols rendered as the abstract renders them (`Cu$_2$O` → Cu₂O, `$\\ell_0$` → ℓ₀),
+    markup removed, whitespace collapsed to single spaces.
+
+    Memoised: the table asks for the titles on screen at every repaint."""
+    if not raw:
+        return ""
+    if _TITLE_MARKUP.search(raw):
+        raw = "".join([r.text for r in parse_runs(raw)])
+    return " ".join(raw.split())
+
+
 def plain_for_index(abstract: str) -> str:
     """The text the search index stores for an abstract (same as abstract_plain)."""
     return abstract_plain(abstract)

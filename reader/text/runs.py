@@ -12,6 +12,7 @@ import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
+from reader.text.clean import Edit, apply_edits, clean_edits
 from reader.text.latex import (
     _DOUBLE_STRUCK,
     _GREEK,
@@ -475,9 +476,19 @@ def _normalise(runs: list[Run]) -> tuple[Run, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=512)
-def parse_runs(raw: str) -> tuple[Run, ...]:
-    """The styled runs of a raw abstract; their texts concatenate to the plain text."""
+def _clean(runs: tuple[Run, ...]) -> tuple[Run, ...]:
+    """PDF-extraction damage undone in the text runs (math, code and links stay as written)."""
+    out = list(runs)
+    for i, r in enumerate(runs):
+        edits = clean_edits(r.text) if r.kind == TEXT and not r.style & CODE else None
+        if edits:
+            out[i] = r._replace(text=apply_edits(r.text, edits))
+    return tuple(out)
+
+
+def uncleaned_runs(raw: str) -> tuple[Run, ...]:
+    """The runs before cleaning (what TEXT_VERSION 1 stored): highlights made then are re-anchored
+    through cleaning_edits."""
     if not raw:
         return ()
     p = _Parser()
@@ -486,3 +497,20 @@ def parse_runs(raw: str) -> tuple[Run, ...]:
     except RecursionError:  # pragma: no cover - depth is bounded, this is a last resort
         p.runs = [Run(raw)]
     return _normalise(p.runs)
+
+
+def cleaning_edits(raw: str) -> list[Edit]:
+    """The edits turning the uncleaned plain text of raw into its plain text."""
+    edits: list[Edit] = []
+    pos = 0
+    for r in uncleaned_runs(raw):
+        if r.kind == TEXT and not r.style & CODE:
+            edits.extend((pos + a, pos + b, new) for a, b, new in clean_edits(r.text))
+        pos += len(r.text)
+    return edits
+
+
+@lru_cache(maxsize=512)
+def parse_runs(raw: str) -> tuple[Run, ...]:
+    """The styled runs of a raw abstract; their texts concatenate to the plain text."""
+    return _clean(uncleaned_runs(raw))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from reader.plural import count_noun
 from reader.store.views import View
 from reader.triage.ports import TriageLibrary
 from reader.triage.queue import BEST_FIRST, UNREAD_FIRST, order_unread_first
@@ -95,7 +96,7 @@ class Summary:
     noted: int
 
     def describe(self) -> str:
-        return (f"{self.total:,} papers · {self.read:,} read · {self.starred:,} starred · "
+        return (f"{count_noun(self.total, 'paper')} · {self.read:,} read · {self.starred:,} starred · "
                 f"{self.tagged:,} tagged · {self.noted:,} with notes")
 
 

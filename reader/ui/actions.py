@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QLineEdit,
     QMainWindow,
+    QMenu,
     QPlainTextEdit,
     QTextEdit,
     QWidget,
@@ -44,6 +45,8 @@ class MenuSlots:
     sort_by_relevance: Callable[[], Any]
     apply_theme: Callable[[str], Any]
     about: Callable[[], Any]
+    preferences: Callable[[], Any]
+    library_menu: Callable[[QMenu, QAction], QAction]  # adds Open library…/Open recent before the action
 
 
 @dataclass
@@ -99,12 +102,14 @@ def build_actions(w: QMainWindow, slots: MenuSlots, undo_stack: QUndoStack) -> M
 
     mb = w.menuBar()
     file_menu = mb.addMenu("&File")
-    file_menu.addAction(act("&Import…", slots.import_, ["Ctrl+I"], name="importAction"))
+    import_action = act("&Import…", slots.import_, ["Ctrl+I"], name="importAction")
+    file_menu.addAction(import_action)
     file_menu.addAction(act("&Export…", slots.export, ["Ctrl+E"], name="exportAction"))
     file_menu.addAction(act("Markdown &vault…", slots.vault, name="vaultAction"))
     file_menu.addSeparator()
-    file_menu.addAction(act("Rebuild search index", slots.reindex))
+    file_menu.addAction(act("Rebuild search index…", slots.reindex, name="rebuildIndexAction"))
     file_menu.addSeparator()
+    shortcuts.append(slots.library_menu(file_menu, import_action))  # Open library…, Open recent
     file_menu.addAction(act("&Quit", w.close, ["Ctrl+Q"], name="quitAction"))
 
     edit = mb.addMenu("&Edit")
@@ -121,6 +126,8 @@ def build_actions(w: QMainWindow, slots: MenuSlots, undo_stack: QUndoStack) -> M
     edit.addAction(act("&Delete papers", slots.delete, ["Delete"], name="deleteAction"))
     edit.addSeparator()
     edit.addAction(act("&Save current search…", slots.save_search, ["Ctrl+S"], name="saveSearchAction"))
+    edit.addSeparator()
+    edit.addAction(act("Pr&eferences…", slots.preferences, ["Ctrl+,"], name="preferencesAction"))
 
     paper = mb.addMenu("&Paper")
     paper.addAction(act("Toggle &star", slots.toggle_star, ["S"], letter=True))
@@ -152,17 +159,10 @@ def build_actions(w: QMainWindow, slots: MenuSlots, undo_stack: QUndoStack) -> M
     menus = Menus(shortcuts, undo, redo, relevance, theme_actions)
     help_menu = mb.addMenu("&Help")
     help_menu.addAction(act("&Keyboard Shortcuts", lambda: show_shortcuts(w, menus), ["F1"]))
-    help_menu.addAction(act("&About Reader", slots.about))
+    help_menu.addAction(act("&About Reader", slots.about, name="aboutAction"))
     return menus
 
 
 def show_shortcuts(w: QWidget, menus: Menus) -> None:
     menus.shortcuts_dialog = ShortcutsDialog(w, menus.shortcut_actions)
     menus.shortcuts_dialog.show()
-
-
-def about_text(root: object) -> str:
-    from reader import __version__
-
-    return (f"Reader {__version__}\nRead, triage and annotate research-paper abstracts.\n"
-            f"Library: {root}")

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -103,8 +103,7 @@ def open_window(data_dir: Path, import_paths: Sequence[str | Path] | None = None
     except ReaderError as exc:
         message_box(QMessageBox.Icon.Critical, "Reader", f"The library in {data_dir} cannot be opened.\n\n{exc}").exec()
         return None
-    theme = str(QSettings(str(paths.settings_file), QSettings.Format.IniFormat).value("theme", "system"))
-    window = MainWindow(library, theme=theme)
+    window = MainWindow(library)  # the theme, like the geometry, comes from the global settings
     window.show()
     if import_paths:
         files = [str(Path(p).expanduser().resolve()) for p in import_paths]

@@ -1,10 +1,12 @@
-"""Dialogs: export options, keyboard shortcuts, import summary text."""
+"""Dialogs: export options, keyboard shortcuts, import summary text, the rebuild question."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -16,6 +18,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHeaderView,
     QLineEdit,
+    QMessageBox,
     QRadioButton,
     QTableWidget,
     QTableWidgetItem,
@@ -25,6 +28,10 @@ from PySide6.QtWidgets import (
 
 from reader.exporters.markdown import GroupBy
 from reader.models import ExportKind, ImportSummary
+from reader.plural import count_noun
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
 
 SCOPES = (("selection", "Selected papers"), ("view", "Current list (search / filter)"),
           ("starred", "Starred papers"), ("tag", "Papers with the tag"))
@@ -171,7 +178,8 @@ def import_summary_text(summaries: Sequence[ImportSummary], max_problems: int = 
     """One paragraph per file: counts, then a rejected file's reason or the skipped lines."""
     new = sum(s.new for s in summaries)
     dup = sum(s.duplicates for s in summaries)
-    lines = [f"Imported {new} new papers ({dup} duplicates) from {len(summaries)} file(s)."]
+    lines = [f"Imported {count_noun(new, 'new paper')} ({count_noun(dup, 'duplicate')}) "
+             f"from {count_noun(len(summaries), 'file')}."]
     for s in summaries:
         if s.error:
             lines.append(f"✗ {s.error}")
@@ -182,3 +190,23 @@ def import_summary_text(summaries: Sequence[ImportSummary], max_problems: int = 
         if len(s.skipped) > max_problems:
             lines.append(f"    … and {len(s.skipped) - max_problems} more")
     return "\n".join(lines)
+
+
+def ask_rebuild(window: MainWindow) -> QMessageBox:
+    """File → Rebuild search index: ask first (it takes minutes on a big library); the rebuild
+    then runs in the background with a Cancel button in the status bar."""
+    total = window.counts.total if getattr(window, "counts", None) is not None else window.model.total()
+    box = QMessageBox(QMessageBox.Icon.Question, "Rebuild search index",
+                      f"Rebuild the search index from the library's {count_noun(total, 'paper')}?\n\n"
+                      "On a big library this takes a few minutes; until it finishes, searches may miss "
+                      "papers. It runs in the background and can be cancelled from the status bar.",
+                      QMessageBox.StandardButton.NoButton, window)
+    box.setObjectName("rebuildIndexQuestion")
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    rebuild = box.addButton("Rebuild", QMessageBox.ButtonRole.AcceptRole)
+    rebuild.setObjectName("rebuildButton")
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(rebuild)
+    box.finished.connect(lambda _=0: window.index_sync.reindex() if box.clickedButton() is rebuild else None)
+    box.open()
+    return box

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from reader.importers import file_dialog_filter
 from reader.models import ExportKind
+from reader.plural import count_noun
 from reader.services import View
 
 from .context import ListScope, OpContext
@@ -64,14 +65,33 @@ class ImportExport(QObject):
             # The store only: the index catches up afterwards on its own thread (see import_done).
             return lib.import_files(files, progress=task.progress, cancelled=task.cancelled, index=False)
 
-        task = self.ctx.runner.write(job, self.import_done, self.import_failed, label="Importing", with_task=True)
+        made: list[Task] = []  # the task, for its done callback (which runs later, on the GUI thread)
+        task = self.ctx.runner.write(job, lambda summaries: self.import_done(summaries, made[0].cancelled()),
+                                     self.import_failed, label="Importing", with_task=True)
+        made.append(task)
         return self.status.track(task)
 
-    def import_done(self, summaries: list) -> None:
+    def import_cancelled(self, summaries: list) -> None:
+        """Cancel: said plainly in the status bar (no warning dialog). The cancelled file wrote
+        nothing; files finished before it were committed and are indexed like any import."""
+        kept = sum(s.new for s in summaries if not s.error)
+        text = "Import cancelled"
+        if kept:
+            text += f" — {count_noun(kept, 'new paper')} from the files before it kept"
+        self.last_import_summaries = summaries
+        self.last_import_text = text
+        self.ctx.notify(text, 10000)
+        if kept:
+            self.index_sync.sync_in_background()
+
+    def import_done(self, summaries: list, cancelled: bool = False) -> None:
+        if cancelled:
+            self.import_cancelled(summaries)
+            return
         self.last_import_summaries = summaries
         self.last_import_text = import_summary_text(summaries)
         new = sum(s.new for s in summaries)
-        self.ctx.notify(f"Imported {new} new papers", 8000)
+        self.ctx.notify(f"Imported {count_noun(new, 'new paper')}", 8000)
         self.index_sync.sync_in_background()
         errors = any(s.error or s.skipped for s in summaries)
         self.show_message("Import finished", self.last_import_text,
@@ -143,7 +163,7 @@ class ImportExport(QObject):
         def done(result: Any) -> None:
             self.last_export = result
             count = len(result) if isinstance(result, list) else 1
-            self.ctx.notify(f"Exported {count} file{'s' if count != 1 else ''} to {path}", 8000)
+            self.ctx.notify(f"Exported {count_noun(count, 'file')} to {path}", 8000)
 
         return self.ctx.runner.write(job, done, self.ctx.on_error, label="Exporting")
 
@@ -159,7 +179,7 @@ class ImportExport(QObject):
         def done(out: tuple[int, str]) -> None:
             count, text = out
             QApplication.clipboard().setText(text)
-            self.ctx.notify(f"Copied {count} paper(s) as Markdown", 4000)
+            self.ctx.notify(f"Copied {count_noun(count, 'paper')} as Markdown", 4000)
 
         def job() -> tuple[int, str]:
             return len(get()), lib.reading_list_markdown(get(), title="Reading list")

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QSettings, Qt, QTimer, QUrl
+from PySide6.QtCore import QModelIndex, Qt, QTimer, QUrl
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -37,18 +37,21 @@ from reader.listing import Listing
 from reader.search.results import SearchResults
 from reader.services import Library, View
 
-from . import notes, settings
+from . import empty_state, libraries, notes, settings
 from . import theme as themes
-from .actions import MenuSlots, about_text, build_actions
+from .about import show_about
+from .actions import MenuSlots, build_actions
 from .change_bridge import ChangeBridge
 from .context import ListScope, OpContext
+from .dialogs import ask_rebuild
 from .import_export import ImportExport, accepts_drag
 from .index_sync import IndexSync
 from .note_merge import MERGE_OUTSIDE, NoteMerges
 from .operations import IdsArg, highlights, papers, scope, searches, tags
-from .paper_model import COL_ADDED, SORT_KEYS, PaperModel
+from .paper_model import COL_ADDED, NEW, RELISTED, SORT_KEYS, SORTED, PaperModel
 from .paper_pane import PaperPane
 from .paper_table import PaperTable
+from .preferences import show_preferences
 from .search_bar import SearchBar
 from .sidebar import Sidebar, view_key
 from .status_bar import StatusBar
@@ -73,7 +76,10 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("Reader")
         self.library = library
-        self.settings = QSettings(str(library.paths.settings_file), QSettings.Format.IniFormat)
+        self.settings = settings.library_settings(library.paths.settings_file)  # this library's
+        self.app_settings = settings.global_settings()  # every library's: window, theme, columns
+        settings.migrate(self.settings, self.app_settings)
+        settings.remember_library(self.app_settings, library.paths.root)
         self.runner = TaskRunner(self)
         self.runner.error.connect(self.handle_error)
         self.undo_stack = QUndoStack(self)
@@ -90,7 +96,7 @@ class MainWindow(QMainWindow):
         self._message_boxes: list[QMessageBox] = []
         self.closing = False
         self.list_generation = 0  # bumped each time the table's ids are replaced (tests wait on it)
-        self.theme = theme or str(self.settings.value("theme", "system"))
+        self.theme = theme or settings.saved_theme(self.app_settings)
 
         self._build_widgets()
         self.index_sync = IndexSync(self.ops, self.status, self._index_caught_up)
@@ -113,7 +119,8 @@ class MainWindow(QMainWindow):
         if self.view.ranked:
             self.refresh_list()
         else:
-            self._list_ready(self.library.listing("", self.view, *self.sort_args()))
+            first = self.searchBar.list_job(self.library, self.view, *self.sort_args(), loaded=0)
+            self._list_ready(first(), self.searchBar.listed_key)
         self.sidebar.summaryChanged.connect(self._summary_changed)
         self.sidebar.follow(library, self.runner, self.changes.changed, self.handle_error)
         self.changes.changed.connect(self._changes_seen)
@@ -143,7 +150,8 @@ class MainWindow(QMainWindow):
 
     @property
     def index_ready(self) -> bool:
-        return self.index_sync.ready
+        sync = getattr(self, "index_sync", None)  # a list request can come while the window is built
+        return sync is not None and sync.ready
 
     # Import/export results (the smoke test and tests read them here).
     @property
@@ -162,15 +170,15 @@ class MainWindow(QMainWindow):
         pane, ops = self.pane, self.ops
         return MenuSlots(
             import_=self.transfer.ask_import, export=self.transfer.ask_export, vault=self.vault_sync.ask,
-            reindex=self.index_sync.reindex, copy_markdown=self.transfer.copy_markdown, delete=self.delete_pressed,
+            reindex=lambda: ask_rebuild(self), copy_markdown=self.transfer.copy_markdown, delete=self.delete_pressed,
             save_search=lambda: searches.save_current_search(ops, self.searchBar.query()),
             toggle_star=lambda: papers.toggle_star(ops, self.list_scope()),
             toggle_read=lambda: papers.toggle_read(ops, self.list_scope()),
             add_tag=self.focus_tag_input, edit_note=self.focus_note,
             highlight=lambda: pane.request_highlight("yellow"), move=self.move_current, find=self.focus_search,
             back=self.focus_table, sort_by_relevance=self.searchBar.sort_by_relevance, apply_theme=self.apply_theme,
-            about=lambda: self.show_message("About Reader", about_text(self.library.paths.root),
-                                            QMessageBox.Icon.Information, "aboutBox"))
+            about=lambda: show_about(self), preferences=lambda: show_preferences(self),
+            library_menu=lambda menu, before: libraries.install(self, menu, before))
 
     # ------------------------------------------------------------------ construction
     def _build_widgets(self) -> None:
@@ -200,6 +208,7 @@ class MainWindow(QMainWindow):
         self.model.sortRequested.connect(self.searchBar.sort_requested)
         self.table = PaperTable(self.model, self, self.sort_column, self.sort_order)
         self.table.selectionModel().currentRowChanged.connect(self._current_row_changed)
+        self.empty_state = empty_state.install(self)
 
         self.pane = pane = PaperPane(self)
         self.table.doubleClicked.connect(lambda _: pane.titleEdit.setFocus())
@@ -258,16 +267,24 @@ class MainWindow(QMainWindow):
         bar.stop_timer()
         bar.set_searching(bool(bar.query()) or self.view.ranked)
         job = bar.list_job(self.library, self.view, *self.sort_args(), loaded=self.model.rowCount())
-        self.runner.read("list", job, self._list_ready, self.handle_error)
+        key = bar.listed_key
+        self.runner.read("list", job, lambda found: self._list_ready(found, key), self.handle_error)
 
-    def _list_ready(self, found: Listing) -> None:
+    def _list_ready(self, found: Listing, key: tuple | None = None) -> None:
         self.search_results = results = found.results
         terms = list(results.terms) if results else []
         current_id, current_row, selected = self.current_id(), self.table.currentIndex().row(), self.selected_ids()
         self.list_generation += 1
-        if self.model.set_listing(found):
+        change = self.model.set_listing(found, key)
+        if change == NEW:  # a new query, view or collection: its first hit, at the top
+            self.table.scrollToTop()
+            self._reselect([], None, 0)
+        elif change == SORTED:  # the selected paper stays selected (and in view) if still listed
+            self._reselect(selected, current_id, 0)
+        elif change == RELISTED:  # after a write: the same paper, else the row where it was
             self._reselect(selected, current_id, current_row)
         self.searchBar.show_state(found.query, results, found.total)
+        empty_state.update(self, self.empty_state, found.query)
         if terms != self.pane.terms:
             self.pane.terms = terms
             self.pane.render_abstract()
@@ -300,6 +317,7 @@ class MainWindow(QMainWindow):
         self.sidebar.refresh()
 
     def _summary_changed(self, counts: Any, tag_names: list[str]) -> None:
+        self.counts = counts  # the last library counts (the rebuild question names the total)
         self.status.show_counts(counts)
         self.pane.tagEditor.set_known_tags(tag_names)
 

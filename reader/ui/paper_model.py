@@ -6,17 +6,24 @@ from __future__ import annotations
 import sys
 from collections import OrderedDict
 from collections.abc import Callable
+from datetime import date, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 
 from reader.listing import Listing, PageFetch
+from reader.plural import count_noun
+from reader.text import title_plain
 
 from .plain import tooltip
 
-COL_STAR, COL_TITLE, COL_METHOD, COL_VENUE, COL_YEAR, COL_TAGS, COL_NOTE, COL_ADDED = range(8)
-COLUMNS = ("★", "Title", "Method", "Venue", "Year", "Tags", "✎", "Added")
+COL_STAR, COL_TITLE, COL_METHOD, COL_VENUE, COL_YEAR, COL_TAGS, COL_NOTE, COL_ADDED, COL_AUTHORS = range(9)
+# Authors came last: its logical index is the last one (saved column states stay valid); the
+# table shows it after the title (paper_table.DEFAULT_ORDER).
+COLUMNS = ("★", "Title", "Method", "Venue", "Year", "Tags", "✎", "Added", "Authors")
+COLUMN_NAMES = {COL_STAR: "Starred", COL_NOTE: "Has a note"}  # the symbols' names (tooltips, menus)
 SORT_KEYS = {
     COL_STAR: "starred",
     COL_TITLE: "title",
@@ -34,10 +41,24 @@ PAGE_SIZE = 200
 MAX_PAGES = 64  # ~12,800 rows of cache; a screen shows ~40
 FETCH_IDS = 200  # ids of a paged search fetched per scroll to the bottom
 
+# What a new listing is to the shown one (PaperModel.set_listing); the window keeps the
+# selection for KEPT/RELISTED, keeps the selected paper for SORTED, starts at the top for NEW.
+KEPT, RELISTED, SORTED, NEW = "kept", "relisted", "sorted", "new"
+QUERY_PART = 2  # a listing key starts with (query, view), then how it is ordered
+
 # run_read(job, on_done, on_error): runs job() off the GUI thread, the callbacks back on it.
 ReadRunner = Callable[[Callable[[], Any], Callable[[Any], None], Callable[[BaseException], None]], Any]
 
 _Index = QModelIndex | QPersistentModelIndex
+
+
+def listing_change(old: tuple | None, new: tuple | None) -> str:
+    """RELISTED for the same key, SORTED when only the order differs, else NEW."""
+    if old is None or new is None:
+        return NEW
+    if old == new:
+        return RELISTED
+    return SORTED if old[:QUERY_PART] == new[:QUERY_PART] else NEW
 
 
 class PaperModel(QAbstractTableModel):
@@ -59,6 +80,7 @@ class PaperModel(QAbstractTableModel):
         self._fetching = False
         self._source = 0  # bumped when the ids are replaced: a page of the old list is dropped
         self.run_read: ReadRunner | None = None  # None: pages are fetched synchronously
+        self.listing_key: tuple | None = None  # what the shown ids were listed for
 
     # -- ids ----------------------------------------------------------------------------
     def set_ids(self, ids: list[str], total: int | None = None, more: PageFetch | None = None) -> None:
@@ -69,18 +91,25 @@ class PaperModel(QAbstractTableModel):
         self._set_source(total, more)
         self.endResetModel()
 
-    def set_listing(self, found: Listing) -> bool:
-        """Show a listing; True when the ids changed (a reset), False when only rows were refreshed.
+    def set_listing(self, found: Listing, key: tuple | None = None) -> str:
+        """Show a listing made for `key` (query, view, sort… see SearchBar.list_key); says what
+        changed: KEPT (the same list again, rows refreshed), RELISTED (the same list, other ids:
+        after a write), SORTED (the same query and view in another order) or NEW.
 
-        The same first ids with more already fetched (the user scrolled, then a write re-listed)
-        keep the fetched rows."""
-        ids = found.ids
-        if ids == self._ids[:len(ids)] and (len(ids) == len(self._ids) or found.more is not None):
+        Only the same list again may keep what is on screen: the same first ids with more
+        already fetched (the user scrolled, then a write re-listed) keep the fetched rows. A new
+        query whose first page happens to be a prefix of the shown ids (an empty one always is)
+        replaces them."""
+        ids, old_key = found.ids, self.listing_key
+        self.listing_key = key
+        change = listing_change(old_key, key)
+        if (change == RELISTED and ids and ids == self._ids[:len(ids)]
+                and (len(ids) == len(self._ids) or found.more is not None)):
             self._set_source(found.total, found.more)
             self.invalidate()
-            return False
+            return KEPT
         self.set_ids(ids, found.total, found.more)
-        return True
+        return change
 
     def _set_source(self, total: int | None, more: PageFetch | None) -> None:
         self._source += 1
@@ -184,7 +213,9 @@ class PaperModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return {COL_STAR: "Starred", COL_NOTE: "Has a note"}.get(section, COLUMNS[section])
+            return COLUMN_NAMES.get(section, COLUMNS[section])
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return COLUMN_NAMES.get(section, COLUMNS[section])
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -216,7 +247,7 @@ class PaperModel(QAbstractTableModel):
                 return int(Qt.AlignmentFlag.AlignCenter)
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
-            return tooltip(row.title) if col == COL_TITLE and row.title else None
+            return _tooltip(row, col)
         return _sort_value(row, col)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -228,7 +259,7 @@ def _display(row: Any, col: int) -> str:
     if col == COL_STAR:
         return "★" if row.starred else ""
     if col == COL_TITLE:
-        return row.title or ""
+        return title_plain(row.title or "")
     if col == COL_METHOD:
         return row.method or ""
     if col == COL_VENUE:
@@ -240,8 +271,54 @@ def _display(row: Any, col: int) -> str:
     if col == COL_NOTE:
         return "✎" if row.has_note else ""
     if col == COL_ADDED:
-        return (row.added_at or "")[:10]
+        return added_text(row.added_at or "", date.today())
+    if col == COL_AUTHORS:
+        return author_text(row.first_author, row.author_count)
     return ""
+
+
+def _tooltip(row: Any, col: int) -> str | None:
+    if col == COL_TITLE and row.title:
+        return tooltip(title_plain(row.title))
+    if col == COL_ADDED and row.added_at:
+        when = _local(row.added_at)
+        return f"Added {when:%Y-%m-%d %H:%M}" if when else None
+    if col == COL_AUTHORS and row.author_count > 1:
+        return f"{row.first_author} and {count_noun(row.author_count - 1, 'other')}"
+    return None
+
+
+def author_text(first: str, count: int) -> str:
+    """ "Vaswani et al." for a paper with several authors, the family name alone for one."""
+    if not first:
+        return ""
+    name = first.split(",")[0] if "," in first else first.split()[-1]
+    return f"{name} et al." if count > 1 else name
+
+
+def _local(stamp: str) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    return when.astimezone() if when.tzinfo else when
+
+
+@lru_cache(maxsize=4096)
+def added_text(stamp: str, today: date) -> str:
+    """When a paper was added, as a person says it: "Today 10:26", "Yesterday 09:02",
+    "3 Nov 14:10" this year, "2025-01-01" before (an import adds its papers at one time)."""
+    when = _local(stamp)
+    if when is None:
+        return stamp[:10]
+    day = when.date()
+    if day == today:
+        return f"Today {when:%H:%M}"
+    if day == today - timedelta(days=1):
+        return f"Yesterday {when:%H:%M}"
+    if day.year == today.year:
+        return f"{day.day} {when:%b %H:%M}"
+    return f"{day:%Y-%m-%d}"
 
 
 def _sort_value(row: Any, col: int) -> Any:

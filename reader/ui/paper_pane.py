@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from reader.models import HighlightColour, Paper
-from reader.text.render import abstract_html, note_html
+from reader.text.render import abstract_html, note_html, title_plain
 
 from .plain import plain_label, tooltip
 from .tag_editor import TagEditor
@@ -329,9 +329,10 @@ class PaperPane(QWidget):
     def set_related(self, items: list[tuple[str, str]]) -> None:
         self.relatedList.clear()
         for pid, title in items:
-            item = QListWidgetItem(title, self.relatedList)
+            shown = title_plain(title)
+            item = QListWidgetItem(shown, self.relatedList)
             item.setData(ID_ROLE, pid)
-            item.setToolTip(tooltip(title))
+            item.setToolTip(tooltip(shown))
 
     def _sync_buttons(self, starred: bool, read: bool) -> None:
         self.starButton.setChecked(starred)
@@ -497,7 +498,10 @@ class PaperPane(QWidget):
 
 
 class TitleEdit(QPlainTextEdit):
-    """An editable title that wraps instead of clipping; Enter or leaving it commits."""
+    """An editable title that wraps instead of clipping; Enter or leaving it commits.
+
+    Shows the title rendered (`Cu$_2$O` as Cu₂O, like the table) and the stored text, LaTeX
+    and all, while it has the focus: what is edited is what is stored."""
 
     editingFinished = Signal()
 
@@ -514,15 +518,29 @@ class TitleEdit(QPlainTextEdit):
         self.setTabChangesFocus(True)
         self.document().setDocumentMargin(2)
         self.document().documentLayout().documentSizeChanged.connect(lambda _: self._fit())
+        self._raw = ""  # the stored title
+        self._editing = False  # the stored text is shown (the field has the focus)
         self._fit()
 
     def text(self) -> str:
-        return " ".join(self.toPlainText().split())
+        """The title as stored: what is typed while editing, else the one set."""
+        return " ".join(self.toPlainText().split()) if self._editing else " ".join(self._raw.split())
 
     def setText(self, text: str) -> None:
-        self.setPlainText(text)
-        self.setToolTip(tooltip(text))
+        self._raw = text
+        self.setPlainText(text if self._editing else title_plain(text))
+        self.setToolTip(tooltip(title_plain(text)))
         self._fit()
+
+    def clear(self) -> None:
+        self.setText("")
+
+    def focusInEvent(self, event: Any) -> None:
+        if not self._editing:
+            self._editing = True
+            if self.toPlainText() != self._raw:
+                self.setPlainText(self._raw)  # edit the stored text
+        super().focusInEvent(event)
 
     def _fit(self) -> None:
         lines = max(1, min(4, self.document().lineCount() if self.document().blockCount() > 1 else
@@ -546,7 +564,10 @@ class TitleEdit(QPlainTextEdit):
 
     def focusOutEvent(self, event: Any) -> None:
         super().focusOutEvent(event)
-        self.editingFinished.emit()
+        self.editingFinished.emit()  # reads text() while it still is what was typed
+        self._raw = self.text()
+        self._editing = False
+        self.setPlainText(title_plain(self._raw))
 
 
 def _short(url: str) -> str:

@@ -3,36 +3,13 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt
-from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from .paper_model import (
-    COL_ADDED,
-    COL_METHOD,
-    COL_NOTE,
-    COL_STAR,
-    COL_TAGS,
-    COL_TITLE,
-    COL_VENUE,
-    COL_YEAR,
-    PaperModel,
-)
+from .columns import ColumnFitter
+from .paper_model import COL_TITLE, PaperModel
 
-# Title stretches; the rest are sized for their content: sample text (measured in the bold
-# unread font) or a fixed width for the one-symbol columns.
-COLUMN_SAMPLES: dict[int, int | str] = {COL_STAR: 26, COL_METHOD: "FlashAttn", COL_VENUE: "NeurIPS", COL_YEAR: "2025",
-                  COL_TAGS: "to-read, rl", COL_NOTE: 26, COL_ADDED: "2025-01-01"}
 SELECT = QItemSelectionModel.SelectionFlag
-
-
-def default_column_widths(font: QFont) -> dict[int, int]:
-    """Compact widths for every column but the (stretching) title, from the bold row font."""
-    bold = QFont(font)
-    bold.setBold(True)
-    metrics = QFontMetrics(bold)
-    padding = 18  # cell margins plus room for the header's sort arrow
-    return {col: sample if isinstance(sample, int) else metrics.horizontalAdvance(sample) + padding
-            for col, sample in COLUMN_SAMPLES.items()}
+MOVE = QAbstractItemView.CursorAction
 
 
 class PaperTable(QTableView):
@@ -56,15 +33,19 @@ class PaperTable(QTableView):
         vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # no per-row size hints: 100k rows stay fast
         vh.setDefaultSectionSize(parent.fontMetrics().height() + 8)
         hh = self.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setHighlightSections(False)
         hh.setStretchLastSection(False)
         hh.setSortIndicator(sort_column, sort_order)
-        for col, width in default_column_widths(self.font()).items():
-            self.setColumnWidth(col, width)
-        hh.setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Stretch)  # the title takes what is left
-        hh.setMinimumSectionSize(24)
+        self.columns = ColumnFitter(self, model)  # widths, order, hidden columns, the header menu
         self.setSortingEnabled(True)
+
+    def moveCursor(self, action: QAbstractItemView.CursorAction, modifiers: Qt.KeyboardModifier) -> QModelIndex:
+        """Home/End go to the first/last paper (a table's default moves along the row, which
+        selecting whole rows makes a no-op)."""
+        if action in (MOVE.MoveHome, MOVE.MoveEnd) and self.paper_model.rowCount():
+            row = 0 if action == MOVE.MoveHome else self.paper_model.rowCount() - 1
+            return self.paper_model.index(row, max(self.currentIndex().column(), 0))
+        return super().moveCursor(action, modifiers)
 
     def current_id(self) -> str | None:
         index = self.currentIndex()

@@ -12,11 +12,14 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
 
 from reader.listing import Listing, is_filter_query, list_papers
+from reader.plural import count_noun
 from reader.search.results import SearchResults
 from reader.services import Library, View
 
+from .empty_state import index_catching_up
 from .paper_model import SORT_KEYS
 from .plain import plain_label
+from .status_bar import StatusBar
 
 SEARCH_DEBOUNCE_MS = 150
 FIRST_PAGE = 200  # ids a search lists at once; the table fetches the rest as the user scrolls
@@ -35,6 +38,19 @@ class SearchHost(Protocol):
 
     @property
     def relevanceAction(self) -> QAction: ...  # noqa: N802 - the window's attribute name
+
+    # Whether the index is catching up (empty_state.IndexState): then titles are matched in SQL.
+    @property
+    def index_ready(self) -> bool: ...
+
+    @property
+    def status(self) -> StatusBar: ...
+
+
+def plain_words(query: str) -> bool:
+    """A query of words only (no filters, phrases or exclusions): SQL can match it on titles."""
+    return bool(query) and not any(ch in query for ch in ':"()*?') and not any(
+        w.startswith("-") or w in ("AND", "OR", "NOT") for w in query.split())
 
 
 class SearchBar(QWidget):
@@ -109,12 +125,35 @@ class SearchBar(QWidget):
 
         The same list again (after a write) keeps as many ids as the table has fetched, so
         the rows the user scrolled to stay; a new query lists its first page."""
-        query, order, typing = self.query(), self.search_sort_args(), self.as_you_type()
-        key = (query, view, sort, descending, order, typing)
+        key = self.list_key(view, sort, descending)
+        query, _view, _sort, _descending, order, typing = key
         size = max(FIRST_PAGE, loaded) if key == self._listed_key else FIRST_PAGE
         self._listed_key, self.listed_as_you_type = key, typing
-        return lambda: list_papers(lib, query, view, sort, descending, search_sort=order,
-                                   as_you_type=typing, page_size=size)
+        catching_up = index_catching_up(self._main) and plain_words(query) and not view.ranked
+
+        def job() -> Listing:
+            found = list_papers(lib, query, view, sort, descending, search_sort=order,
+                                as_you_type=typing, page_size=size)
+            if catching_up and not found.ids:
+                # The index is still being built: show the titles that hold the words.
+                in_view = None if view.kind == "all" else set(lib.paper_ids(view))
+                ids = [i for i in lib.title_matches(query, FIRST_PAGE) if in_view is None or i in in_view]
+                if ids:
+                    return Listing(query, found.results, ids)
+            return found
+
+        return job
+
+    def list_key(self, view: View, sort: str, descending: bool) -> tuple:
+        """What a listing is made for: (query, view) first, then its order (see
+        paper_model.listing_change: a new query or view starts at the top, a new order keeps
+        the selected paper)."""
+        return (self.query(), view, sort, descending, self.search_sort_args(), self.as_you_type())
+
+    @property
+    def listed_key(self) -> tuple | None:
+        """The key of the newest listing asked for."""
+        return self._listed_key
 
     def stop_timer(self) -> None:
         """A re-list is starting anyway: the pending debounced one is not needed."""
@@ -141,7 +180,12 @@ class SearchBar(QWidget):
             self.suggestionLabel.hide()
             self.problemLabel.hide()
             return
-        text = f"{total:,} result{'s' if total != 1 else ''}"
+        if total and not results.hits:  # titles matched in SQL while the index is built
+            self.resultLabel.setText(f"{count_noun(total, 'title match')} · index still being built")
+            self.suggestionLabel.hide()
+            self.problemLabel.hide()
+            return
+        text = count_noun(total, "result")
         if self.search_sort is None and not is_filter_query(results) and total > 1:
             text += " · by relevance"
         self.resultLabel.setText(text)

@@ -71,6 +71,7 @@ def _drive(tmp: Path, problems: list[str]) -> None:
     from .main_window import MainWindow
     from .operations.papers import toggle_star
 
+    os.environ["READER_CONFIG_DIR"] = str(tmp / "config")  # the user's own settings stay untouched
     app = make_app()
     library = Library.open(tmp / "library", seed_if_empty=False)
     window = MainWindow(library)

@@ -6,8 +6,12 @@ from typing import Any
 
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QWidget
 
+from reader.plural import count_noun
+
 from .plain import plain_label
 from .tasks import Task, TaskRunner
+
+CANCELLED = {"Importing": "Import", "Indexing": "Indexing", "Rebuilding the index": "Index rebuild"}
 
 
 class StatusBar(QStatusBar):
@@ -47,7 +51,7 @@ class StatusBar(QStatusBar):
 
     def show_counts(self, counts: Any) -> None:
         self.countsLabel.setText(
-            f"{counts.total} papers · {counts.starred} starred · {counts.read}/{counts.total} read")
+            f"{count_noun(counts.total, 'paper')} · {counts.starred:,} starred · {counts.read}/{counts.total} read")
 
     def task_started(self, task: Task) -> None:
         self.taskLabel.setText(f"{task.label}…")
@@ -64,6 +68,8 @@ class StatusBar(QStatusBar):
     def task_ended(self, task: Task) -> None:
         if task in self.tasks:
             self.tasks.remove(task)
+            if task.cancelled():  # plainly, as what it is: not an error
+                self.showMessage(f"{CANCELLED.get(task.label or '', task.label)} cancelled", 10000)
         if not self.runner.busy or not self.tasks:
             for w in (self.taskLabel, self.progressBar, self.cancelButton):
                 w.hide()

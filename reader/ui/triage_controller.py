@@ -92,7 +92,7 @@ class TriageController(QObject):
         v = self.view
         v.command.connect(self.run_command)
         v.orderChanged.connect(self.set_order)
-        v.markReadChanged.connect(lambda on: window.settings.setValue(MARK_READ_KEY, on))
+        v.markReadChanged.connect(lambda on: window.app_settings.setValue(MARK_READ_KEY, on))
         v.noteEdited.connect(self._note_typed)
         v.noteDone.connect(self.flush_note)
         v.tagAdded.connect(self._tag_typed)
@@ -130,7 +130,7 @@ class TriageController(QObject):
 
     @property
     def mark_read(self) -> bool:
-        value = self.window.settings.value(MARK_READ_KEY, True)
+        value = self.window.app_settings.value(MARK_READ_KEY, True)  # a preference: global
         return value not in (False, "false", "0", 0)
 
     def saved_state(self) -> ResumeState | None:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reader.text import title_plain
 from reader.triage.cards import Card
 from reader.triage.queue import ORDER_LABELS, ORDERS
 
@@ -249,7 +250,7 @@ class TriageView(QWidget):
                 self.noteEdit.clear()
                 self.starLabel.clear()
                 return
-            self.titleLabel.setText(card.title)
+            self.titleLabel.setText(title_plain(card.title))  # math and symbols as the abstract shows them
             self.metaLabel.setText(card.meta)
             self.show_flags(card)
             if not same or card.html != self._html:  # a refetch or a theme change re-renders

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..errors import ReaderError
 from ..store import vault_state as vs
 from . import snapshot
+from .library import VaultLibrary
 
 DEFAULT_QUERY = "is:starred OR has:note OR tag:* OR has:highlight"
 _OR = re.compile(r"\s+OR\s+")
@@ -38,7 +38,7 @@ def alternatives(query: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def member_ids(library: Any, query: str) -> set[str]:
+def member_ids(library: VaultLibrary, query: str) -> set[str]:
     """Paper ids the vault's query selects."""
     query = query.strip()
     if not query:

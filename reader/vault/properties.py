@@ -21,6 +21,9 @@ _KEY = re.compile(r"""(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#'"\-?:][^:#\n]*?|-[^\s:#\
 # A plain YAML scalar we can write without quotes and read back as the same string.
 _PLAIN = re.compile(r"^[^\W\d_][^:#\"'\[\]{},&*!|>%@`\n\r\t\\]*$")
 _PLAIN_WORDS = frozenset("true false yes no on off null y n ~".split())
+# The work budget: YAML costs ~2 s a MB to load; Reader's own keys take a few KB (60 KB for a
+# paper with 3,000 authors), so a larger front matter is refused rather than parsed for seconds.
+MAX_FRONT_MATTER = 256 << 10
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 
 
@@ -57,6 +60,8 @@ def split(text: str) -> FrontMatter | None:
     if end is None:
         raise FrontMatterError("front matter has no closing '---' line")
     start, stop = head.end(), end.start()
+    if stop - start > MAX_FRONT_MATTER:
+        raise FrontMatterError(f"front matter larger than {MAX_FRONT_MATTER >> 10} KB")
     body_start = end.end()
     if text.startswith("\r\n", body_start):
         body_start += 2

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from reader.plural import count_noun
+
 
 @dataclass
 class SyncReport:
@@ -33,9 +35,9 @@ class SyncReport:
     def summary(self) -> str:
         verb = "would write" if self.dry_run else "wrote"
         new = sum(1 for w in self.written if w.get("new"))
-        parts = [f"{verb} {len(self.written)} files ({new} new)",
-                 f"{len(self.taken_from_vault)} papers updated from the vault",
-                 f"{len(self.conflicts)} conflicts", f"{len(self.damaged)} damaged",
+        parts = [f"{verb} {count_noun(len(self.written), 'file', grouped=False)} ({new} new)",
+                 f"{count_noun(len(self.taken_from_vault), 'paper', grouped=False)} updated from the vault",
+                 f"{count_noun(len(self.conflicts), 'conflict', grouped=False)}", f"{len(self.damaged)} damaged",
                  f"{len(self.trashed)} to .trash", f"{len(self.recreated)} recreated",
                  f"{self.unchanged} unchanged"]
         return f"{self.vault}: " + ", ".join(parts)

@@ -1,12 +1,14 @@
-"""The vault's frozen view of a paper, and the only place that touches the Library's internals."""
+"""The vault's frozen view of a paper, and the only place that talks to the Library's store."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+
+from ..models import Paper
+from .library import VaultLibrary
 
 
 @dataclass(frozen=True)
@@ -38,55 +40,46 @@ class PaperSnapshot:
     highlights: tuple[Highlight, ...]
 
 
-def _get(obj: Any, name: str, default: Any = None) -> Any:
-    if isinstance(obj, Mapping):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-def snapshot(paper: Any) -> PaperSnapshot:
-    """A frozen snapshot of what Library.paper()/papers() returns: a dict today, a dataclass soon."""
-    year = _get(paper, "year")
+def snapshot(paper: Paper) -> PaperSnapshot:
+    """A frozen snapshot of one paper as Library.papers() returns it."""
+    year = paper.year
     return PaperSnapshot(
-        id=str(_get(paper, "id")),
-        title=str(_get(paper, "title") or ""),
-        abstract=str(_get(paper, "abstract") or ""),
-        authors=tuple(str(a) for a in _get(paper, "authors") or ()),
-        venue=str(_get(paper, "venue") or ""),
+        id=str(paper.id),
+        title=paper.title or "",
+        abstract=paper.abstract or "",
+        authors=tuple(str(a) for a in paper.authors or ()),
+        venue=paper.venue or "",
         year=year if isinstance(year, int) and not isinstance(year, bool) else None,
-        links=tuple(str(u) for u in _get(paper, "links") or ()),
-        code_links=tuple(str(u) for u in _get(paper, "code_links") or ()),
-        added_at=str(_get(paper, "added_at") or ""),
-        updated_at=str(_get(paper, "updated_at") or ""),
-        starred=bool(_get(paper, "starred")),
-        read=bool(_get(paper, "read")),
-        tags=tuple(str(t) for t in _get(paper, "tags") or ()),
-        note=str(_get(paper, "note") or ""),
-        highlights=tuple(
-            Highlight(int(_get(h, "start") or 0), int(_get(h, "end") or 0), str(_get(h, "quote") or ""),
-                      str(_get(h, "comment") or ""))
-            for h in _get(paper, "highlights") or ()
-        ),
+        links=tuple(str(u) for u in paper.links or ()),
+        code_links=tuple(str(u) for u in paper.code_links or ()),
+        added_at=paper.added_at or "",
+        updated_at=paper.updated_at or "",
+        starred=bool(paper.starred),
+        read=bool(paper.read),
+        tags=tuple(str(t) for t in paper.tags or ()),
+        note=paper.note or "",
+        highlights=tuple(Highlight(int(h.start or 0), int(h.end or 0), h.quote or "", h.comment or "")
+                         for h in paper.highlights or ()),
     )
 
 
-def load(library: Any, ids: Sequence[str]) -> dict[str, PaperSnapshot]:
+def load(library: VaultLibrary, ids: Sequence[str]) -> dict[str, PaperSnapshot]:
     return {s.id: s for s in (snapshot(p) for p in library.papers(list(ids)))}
 
 
-# The Library has no public API for these yet; keeping them here means one place to change.
-def read_connection(library: Any) -> sqlite3.Connection:
+# Through the library's public API; the one place to change when it changes.
+def read_connection(library: VaultLibrary) -> sqlite3.Connection:
     """This thread's read connection to the library."""
-    return library._reader()  # noqa: SLF001
+    return library.read_connection()
 
 
 @contextmanager
-def write_transaction(library: Any) -> Iterator[tuple[sqlite3.Connection, int]]:
+def write_transaction(library: VaultLibrary) -> Iterator[tuple[sqlite3.Connection, int]]:
     """The Library's write transaction: (writer connection, the transaction's change sequence)."""
-    with library._write() as seq:  # noqa: SLF001
-        yield library._wconn, seq  # noqa: SLF001
+    with library.write_transaction() as (conn, seq):
+        yield conn, seq
 
 
-def index_changed(library: Any) -> None:
+def index_changed(library: VaultLibrary) -> None:
     """Let the search index catch up with what a sync wrote."""
-    library._index_changes()  # noqa: SLF001
+    library.index_changed()

@@ -5,11 +5,16 @@ what the vault changed in Reader together with the new sync state. A sync killed
 leaves files whose content is already the merge result; the next sync merges them again and
 reaches the same result (a note conflict it wrote is recognised, tags merge idempotently, a new
 file is found again by its id), so nothing is lost and nothing is duplicated.
+
+A file the user saves while the sync writes it is never replaced: the sync reads and merges it
+again (up to _ROUNDS times, then the next sync does), so the save and Reader's change both land.
+A file that cannot be written is reported; the others' state is saved all the same.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import errno
 import logging
 import threading
 import time
@@ -18,19 +23,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from ..errors import ReaderError
-from ..exporters.filenames import safe_filename
 from ..store import vault_state as vs
-from ..store.vault_state import FileState
+from ..store.vault_state import FileState, VaultRow
 from . import document as doc
-from . import files, snapshot
-from .document import DamagedFile, VaultFile
+from . import files, journal, names, snapshot
+from .document import VaultFile
+from .library import VaultLibrary
 from .membership import DEFAULT_QUERY, member_ids
-from .merge import Base, merge
+from .plan import Plan, Unusable, plan_one, read_file, replan
 from .report import SyncReport
-from .snapshot import PaperSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -38,116 +41,37 @@ Cancelled = Callable[[], bool] | None
 OnApply = Callable[[list[str]], None] | None
 _LOAD_CHUNK = 500
 _WRITERS = 4
-_MISSING = object()
+_ROUNDS = 3  # write attempts for a file the user keeps saving during the sync
+_CHANGED = "the file changed while syncing; the next sync merges it"
+_LINK = "a symbolic link; Reader never writes through links"
+Hit = tuple[files.Entry, tuple[files.Loaded, VaultFile] | None]
 
 
 @dataclass
-class _Plan:
-    """What to do for one paper: the file to write (if any), Reader's changes, the new state."""
+class _Sync:
+    """One sync's inputs and what it has decided so far."""
 
-    paper_id: str
-    state: FileState  # path/mtime/size are filled in once the file is written
-    seen_seq: int
-    text: str | None = None
-    path: Path | None = None
-    expect: tuple[int, int] | None = None
-    new_title: str | None = None  # set for a file to create
-    new_name: str | None = None  # its file name, chosen just before writing
-    recreated: bool = False
-    note: str = ""  # the note the file will hold
-    reader_changes: dict[str, Any] = field(default_factory=dict)
+    library: VaultLibrary
+    root: Path
+    dry_run: bool
+    key: str | None
+    row: VaultRow | None
+    query: str
+    report: SyncReport
+    states: dict[str, FileState]
+    seqs: dict[str, int]  # every paper's change sequence
+    members: set[str]
+    root_names: set[str] = field(default_factory=set)
+    keep: dict[str, FileState] = field(default_factory=dict)  # states carried over (maybe moved)
+    drop: list[str] = field(default_factory=list)
+    trash: list[tuple[str, files.Entry]] = field(default_factory=list)
+    crashed: dict[str, journal.Entry] = field(default_factory=dict)  # left by an interrupted sync
 
-
-def _when(ts: datetime) -> str:
-    return ts.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def _reader_time(p: PaperSnapshot) -> datetime:
-    try:
-        ts = datetime.fromisoformat(p.updated_at)
-    except ValueError:
-        return datetime.fromtimestamp(0, UTC)
-    return ts if ts.tzinfo else ts.replace(tzinfo=UTC)
+    def known(self, pid: str | None) -> bool:
+        return pid is not None and (pid in self.seqs or pid in self.states)
 
 
-def _content(block: str) -> str:
-    return block.replace("\r\n", "\n").strip("\n")
-
-
-def _state(p: PaperSnapshot, parts: doc.Parts, *, path: str, seq: int, conflict: bool) -> FileState:
-    owned = doc.owned_hash(p)
-    return FileState(
-        paper_id=p.id, path=path, mtime_ns=0, size=0, paper_seq=seq, reader_hash=doc.state_hash(owned, parts),
-        title_hash=doc.digest(parts.title), note_hash=doc.digest(parts.note), tags=parts.tags,
-        starred=parts.starred, read=parts.read, owned_hash=owned, conflict=conflict,
-    )
-
-
-def _plan_new(p: PaperSnapshot, seq: int, recreated: bool) -> _Plan:
-    parts = doc.reader_parts(p)
-    return _Plan(p.id, _state(p, parts, path="", seq=seq, conflict=False), seq,
-                 text=doc.new_file(p, parts), new_title=parts.title or "Untitled", recreated=recreated,
-                 note=parts.note)
-
-
-def _plan_existing(p: PaperSnapshot, entry: files.Entry, vf: VaultFile, st: FileState | None, seq: int) -> _Plan:
-    reader = doc.reader_parts(p)
-    base = Base(st.title_hash, st.note_hash, st.tags, st.starred, st.read) if st else None
-    fallback = doc.Parts(reader.title, "", base.tags if base else reader.tags,
-                         base.starred if base else reader.starred, base.read if base else reader.read)
-    vault = vf.parts(fallback)
-    vault_time = datetime.fromtimestamp(entry.mtime_ns / 1e9, UTC)
-    reader_time = _reader_time(p)
-    merged = merge(base, vault, reader, vault_newer=vault_time > reader_time,
-                   reader_when=_when(reader_time), vault_when=_when(vault_time))
-    final = merged.parts
-    fm = vf.fm.values
-
-    changes: dict[str, Any] = {}
-    if final.title != reader.title:
-        changes["title"] = final.title
-    if final.note != reader.note:
-        changes["note"] = final.note
-    if doc.tag_key(final.tags) != doc.tag_key(reader.tags):
-        changes["tags"] = list(final.tags)
-    if final.starred != reader.starred:
-        changes["starred"] = final.starred
-    if final.read != reader.read:
-        changes["read"] = final.read
-
-    fm_updates: dict[str, Any] = {}
-    if final.title != vault.title or "title" not in fm:
-        fm_updates["title"] = final.title
-    if doc.tag_key(final.tags) != doc.tag_key(vault.tags) or "tags" not in fm:
-        fm_updates["tags"] = list(final.tags)
-    for key in ("starred", "read"):
-        if getattr(final, key) != getattr(vault, key) or not isinstance(fm.get(key), bool):
-            fm_updates[key] = getattr(final, key)
-    blocks: dict[str, str] = {}
-    if final.note != vault.note:
-        blocks["note"] = final.note
-    owned = doc.owned_hash(p)
-    owned_changed = st is None or st.owned_hash != owned
-    if owned_changed or st is None or doc.digest(final.title) != st.title_hash:
-        block = doc.paper_block(p, final.title)
-        if _content(vf.block("paper")) != block:
-            blocks["paper"] = block
-    if owned_changed:
-        block = doc.highlights_block(p)
-        if _content(vf.block("highlights")) != block:
-            blocks["highlights"] = block
-        for key, value in doc.owned_values(p).items():
-            if fm.get(key, _MISSING) != value:
-                fm_updates[key] = value
-
-    text = doc.rewrite(vf, fm_updates, blocks) if fm_updates or blocks else None
-    plan = _Plan(p.id, _state(p, final, path=entry.rel, seq=seq, conflict=merged.conflict), seq,
-                 text=text if text != vf.text else None, path=entry.path,
-                 expect=(entry.mtime_ns, entry.size), reader_changes=changes, note=final.note)
-    return plan
-
-
-def sync(library: Any, vault_dir: str | Path, *, query: str | None = None, dry_run: bool = False,
+def sync(library: VaultLibrary, vault_dir: str | Path, *, query: str | None = None, dry_run: bool = False,
          cancelled: Cancelled = None, on_apply: OnApply = None) -> SyncReport:
     """Two-way sync of the library with a Markdown vault folder; safe to call off the GUI thread.
 
@@ -174,28 +98,55 @@ def sync(library: Any, vault_dir: str | Path, *, query: str | None = None, dry_r
     return report
 
 
-def status(library: Any, vault_dir: str | Path, *, query: str | None = None) -> SyncReport:
+def status(library: VaultLibrary, vault_dir: str | Path, *, query: str | None = None) -> SyncReport:
     """What a sync would do now (nothing is written), with the last sync time and open conflicts."""
     return sync(library, vault_dir, query=query, dry_run=True)
 
 
-def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: Cancelled,
+def _run(library: VaultLibrary, root: Path, query: str | None, dry_run: bool, cancelled: Cancelled,
          on_apply: OnApply) -> SyncReport:
+    s = _start(library, root, query, dry_run)
+    found, damaged_ids = _scan(s)
+    to_load = _decide(s, found, damaged_ids)
+    plans = _plan_all(s, to_load)
+    for plan in plans:  # names are chosen in order, so the same titles get the same "(2)"s
+        if plan.new_title is not None:
+            plan.new_name = names.new_name(plan.new_title, s.root_names)
+    if dry_run:
+        return _dry_report(s, plans)
+    writing = {p.paper_id: p.journal for p in plans if p.text is not None and p.journal is not None}
+    if writing:  # before any file is written: what a crash from here on leaves for the next sync
+        journal.save(root, {**{k: e for k, e in s.crashed.items() if k not in writing}, **writing})
+    done = _write_all(s, plans, cancelled)
+    _move_to_trash(s)
+    _commit(s, done, on_apply)
+    if writing or s.crashed:
+        journal.clear(root)
+    return s.report
+
+
+def _start(library: VaultLibrary, root: Path, query: str | None, dry_run: bool) -> _Sync:
     key = files.vault_key(root, create=not dry_run) if root.is_dir() else None
     conn = snapshot.read_connection(library)
     row = vs.get_vault(conn, key) if key else None
     the_query = (query or "").strip() or (row.query if row else DEFAULT_QUERY)
-    states = vs.load_states(conn, row.id) if row else {}
-    report = SyncReport(vault=str(root), query=the_query, dry_run=dry_run, last_sync_at=row.last_sync_at if row else None)
-    members = member_ids(library, the_query)
+    report = SyncReport(vault=str(root), query=the_query, dry_run=dry_run,
+                        last_sync_at=row.last_sync_at if row else None)
+    return _Sync(library, root, dry_run, key, row, the_query, report,
+                 states=vs.load_states(conn, row.id) if row else {}, seqs=vs.paper_seqs(conn),
+                 members=member_ids(library, the_query), crashed=journal.load(root) if key else {})
 
-    entries, root_names, temps, links = files.scan(root) if root.is_dir() else ([], set(), [], [])
-    if not dry_run:
+
+def _scan(s: _Sync) -> tuple[dict[str, list[Hit]], set[str]]:
+    """The vault's Reader files by paper id (read only when changed since the last sync), and the
+    papers whose file is damaged or a link (left alone this time)."""
+    entries, s.root_names, temps, links = files.scan(s.root) if s.root.is_dir() else ([], set(), [], [])
+    if not s.dry_run:
         for tmp in temps:  # we hold the lock: these are left by a killed sync
             tmp.unlink(missing_ok=True)
-    all_seqs = vs.paper_seqs(conn)
-    by_path = {s.path: s for s in states.values()}
-    found: dict[str, list[tuple[files.Entry, VaultFile | None]]] = {}
+    report = s.report
+    by_path = {st.path: st for st in s.states.values()}
+    found: dict[str, list[Hit]] = {}
     damaged_ids: set[str] = set()
     for e in entries:
         st = by_path.get(e.rel)
@@ -203,43 +154,55 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
             found.setdefault(st.paper_id, []).append((e, None))  # unchanged since we wrote it
             continue
         try:
-            vf = doc.parse(files.read_text(e.path))
-        except (OSError, UnicodeDecodeError) as exc:
-            if st is not None:
-                report.damaged.append({"path": e.rel, "reason": f"cannot read it ({exc})"})
-                damaged_ids.add(st.paper_id)
-            continue
-        except DamagedFile as exc:
+            loaded, vf = read_file(e.path)
+        except Unusable as exc:
             pid = exc.paper_id or (st.paper_id if st else None)
-            if pid is not None and pid not in all_seqs and pid not in states:
-                continue  # someone else's file that happens to carry an id like ours
-            report.damaged.append({"path": e.rel, "reason": exc.reason})
-            if pid:
-                damaged_ids.add(pid)
+            if s.known(pid) or (exc.claims and pid is None):
+                if exc.transient:
+                    report.skipped.append({"path": e.rel, "id": pid, "reason": exc.reason})
+                else:
+                    report.damaged.append({"path": e.rel, "reason": exc.reason})
+                if pid:
+                    damaged_ids.add(pid)
             continue
         if vf is None:
             if st is not None:
                 report.damaged.append({"path": e.rel, "reason": "the Reader id was removed from its front matter"})
                 damaged_ids.add(st.paper_id)
             continue
-        found.setdefault(vf.id, []).append((e, vf))
+        found.setdefault(vf.id, []).append((e, (loaded, vf)))
+    _scan_links(s, links, {e.abspath for e in entries}, by_path, damaged_ids)
+    return found, damaged_ids
 
-    for e in links:  # a link's id is honoured (no second file) but Reader never writes through it
-        try:
-            pid = doc.sniff_id(files.read_text(e.path))
-        except (OSError, UnicodeDecodeError):
-            continue
-        if pid is not None and (pid in all_seqs or pid in states):
-            report.skipped.append({"path": e.rel, "id": pid, "reason": "a symbolic link; Reader never writes through links"})
+
+def _scan_links(s: _Sync, links: list[files.Entry], real_files: set[str], by_path: dict[str, FileState],
+                damaged_ids: set[str]) -> None:
+    """A link's paper is honoured (no second file) but Reader never writes through it, and reads
+    only what it leads to inside the vault (never a device, a FIFO or a file elsewhere)."""
+    for e in links:
+        target = files.inside(s.root, e.abspath)
+        if target is not None and target in real_files:
+            continue  # another name for a file the scan has: that file is synced
+        pid = None
+        if target is not None:
+            try:
+                pid = doc.sniff_id(files.load(target).text)
+            except (OSError, UnicodeDecodeError):
+                pid = None
+        st = by_path.get(e.rel)
+        if pid is None and st is not None:
+            pid = st.paper_id  # the file we wrote there became a link
+        if pid is not None and s.known(pid):
+            s.report.skipped.append({"path": e.rel, "id": pid, "reason": _LINK})
             damaged_ids.add(pid)
-    seqs = all_seqs
-    plans: list[_Plan] = []
-    keep: dict[str, FileState] = {}  # states carried over (maybe with a new path or seq)
-    drop: list[str] = []
-    trash: list[tuple[str, files.Entry]] = []
-    to_load: list[tuple[str, files.Entry | None, VaultFile | None, FileState | None]] = []
 
-    for pid in sorted(members | set(states) | set(found)):
+
+def _decide(s: _Sync, found: dict[str, list[Hit]], damaged_ids: set[str]
+            ) -> list[tuple[str, files.Entry | None, tuple[files.Loaded, VaultFile] | None, FileState | None]]:
+    """For each paper: keep its state, drop it, trash its file, or load it to merge (returned)."""
+    report, states, keep = s.report, s.states, s.keep
+    to_load: list[tuple[str, files.Entry | None, tuple[files.Loaded, VaultFile] | None, FileState | None]] = []
+    for pid in sorted(s.members | set(states) | set(found)):
         st = states.get(pid)
         hits = found.get(pid, [])
         if pid in damaged_ids:
@@ -253,84 +216,156 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
             if st is not None:
                 keep[pid] = st
             continue
-        if pid not in seqs:
+        if pid not in s.seqs:
             if st is None:
                 for e, _ in hits:
                     report.skipped.append({"path": e.rel, "id": pid, "reason": "no paper with this id in the library"})
             elif hits:
-                trash.append((pid, hits[0][0]))
+                s.trash.append((pid, hits[0][0]))
             else:
-                drop.append(pid)
+                s.drop.append(pid)
             continue
         if hits:
-            e, vf = hits[0]
-            if st is not None and vf is None and seqs[pid] == st.paper_seq:
+            e, parsed = hits[0]
+            if st is not None and parsed is None and s.seqs[pid] == st.paper_seq:
                 report.unchanged += 1
                 keep[pid] = st if st.path == e.rel else dataclasses.replace(st, path=e.rel)
                 continue
-            to_load.append((pid, e, vf, st))
-        elif pid in members:
+            to_load.append((pid, e, parsed, st))
+        elif pid in s.members:
             to_load.append((pid, None, None, st))
         else:
-            drop.append(pid)
+            s.drop.append(pid)
             report.skipped.append({"path": st.path if st else "", "id": pid,
                                    "reason": "deleted in the vault and no longer in the vault's query; not recreated"})
+    return to_load
 
+
+def _plan_all(s: _Sync, to_load: list[tuple[str, files.Entry | None, tuple[files.Loaded, VaultFile] | None,
+                                            FileState | None]]) -> list[Plan]:
+    plans: list[Plan] = []
     for i in range(0, len(to_load), _LOAD_CHUNK):
         chunk = to_load[i: i + _LOAD_CHUNK]
-        snaps = snapshot.load(library, [c[0] for c in chunk])
+        snaps = snapshot.load(s.library, [c[0] for c in chunk])
         for pid, entry, parsed, state in chunk:
             p = snaps.get(pid)
             if p is None:  # deleted in Reader since we looked
                 if state is not None:
-                    keep[pid] = state
+                    s.keep[pid] = state
                 continue
-            plan = _plan_one(p, entry, parsed, state, seqs[pid], report)
+            plan = plan_one(p, entry, parsed, state, s.seqs[pid], s.report, s.crashed.get(pid))
             if plan is None:
                 if state is not None:
-                    keep[pid] = state if entry is None else dataclasses.replace(
-                        state, path=entry.rel, paper_seq=seqs[pid])
+                    s.keep[pid] = state if entry is None else dataclasses.replace(
+                        state, path=entry.rel, paper_seq=s.seqs[pid])
                 continue
             plans.append(plan)
+    return plans
 
-    for plan in plans:  # names are chosen in order, so the same titles get the same "(2)"s
-        if plan.new_title is not None:
-            plan.new_name = safe_filename(plan.new_title, root_names)
-    if dry_run:
-        for plan in plans:
-            _report_plan(report, plan, plan.state.path or plan.new_name or "")
-        for pid, e in trash:
-            report.trashed.append({"id": pid, "path": e.rel, "to": f"{files.TRASH}/{e.path.name}"})
-        final = {**keep, **{p.paper_id: p.state for p in plans}}
-        _finish_report(report, final)
-        return report
 
+def _dry_report(s: _Sync, plans: list[Plan]) -> SyncReport:
+    for plan in plans:
+        _report_plan(s.report, plan, plan.state.path or plan.new_name or "")
+    for pid, e in s.trash:
+        s.report.trashed.append({"id": pid, "path": e.rel, "to": f"{files.TRASH}/{files.shown(e.path.name)}"})
+    _finish_report(s.report, {**s.keep, **{p.paper_id: p.state for p in plans}})
+    return s.report
+
+
+def _write_all(s: _Sync, plans: list[Plan], cancelled: Cancelled) -> list[Plan]:
+    """Write every plan's file, a few at a time; files saved meanwhile are merged again and retried."""
     names_lock = threading.Lock()
 
-    def rename(title: str) -> Callable[[], str]:
-        def pick() -> str:
+    def pick(title: str) -> Callable[[], str]:
+        def choose() -> str:
             with names_lock:
-                return safe_filename(title, root_names)
-        return pick
+                return names.new_name(title, s.root_names)
+        return choose
 
-    def execute(plan: _Plan) -> _Plan | None:
+    def execute(plan: Plan) -> tuple[str, Plan]:
         if cancelled and cancelled():
-            return None
-        return _execute(root, plan, rename(plan.new_title or ""), report)
+            return "cancelled", plan
+        return _execute(s.root, plan, pick(plan.new_title or ""), s.report), plan
 
+    done: list[Plan] = []
+    pending = plans
     # File system calls wait on the disk, not the GIL: a few threads write several files at once.
     with ThreadPoolExecutor(max_workers=_WRITERS) as pool:
-        done = [p for p in pool.map(execute, plans) if p is not None]
-    for pid, e in trash:
-        target = files.to_trash(root, e.path)
-        report.trashed.append({"id": pid, "path": e.rel, "to": target.relative_to(root).as_posix()})
-        drop.append(pid)
+        for attempt in range(_ROUNDS):
+            changed = []
+            for outcome, plan in pool.map(execute, pending):
+                if outcome == "done":
+                    done.append(plan)
+                elif outcome == "changed":
+                    changed.append(plan)
+            if attempt == _ROUNDS - 1:
+                for plan in changed:
+                    s.report.skipped.append({"path": plan.state.path, "id": plan.paper_id, "reason": _CHANGED})
+                break
+            pending = [p for p in (replan(plan, s.report) for plan in changed) if p is not None]
+            if not pending:
+                break
+    return done
 
-    final = dict(keep)
+
+def _execute(root: Path, plan: Plan, rename: Callable[[], str], report: SyncReport) -> str:
+    """Write the plan's file (if any): "done" (the plan holds the file's path and stamp), "changed"
+    (saved by someone since it was read: not replaced) or "failed" (reported)."""
+    state = plan.state
+    try:
+        if plan.new_name is not None and plan.text is not None:
+            try:
+                path, written = files.create(root, plan.new_name, plan.data(), rename)
+            except OSError as exc:
+                if exc.errno != errno.ENAMETOOLONG:
+                    raise
+                # A file system with shorter names than 255 bytes (eCryptfs): a short name then.
+                plan.new_name = names.new_name((plan.new_title or "")[:24], set())
+                path, written = files.create(root, plan.new_name, plan.data(), rename)
+            rel = path.relative_to(root).as_posix()
+        elif plan.text is not None and plan.path is not None and plan.loaded is not None:
+            written_ = files.replace(plan.path, plan.data(), plan.loaded.stamp, plan.loaded.digest)
+            if written_ is None:
+                return "changed"
+            written, rel = written_, state.path
+        else:
+            assert plan.loaded is not None
+            stamp = plan.loaded.stamp
+            plan.state = dataclasses.replace(state, mtime_ns=stamp.mtime_ns, size=stamp.size)
+            return "done"
+    except OSError as exc:
+        log.warning("vault file not written: %s: %s", state.path or plan.new_name, exc)
+        report.skipped.append({"path": state.path or plan.new_name or "", "id": plan.paper_id,
+                               "reason": f"cannot write it ({exc.strerror or exc}); the next sync tries again"})
+        return "failed"
+    # What we wrote, as the temporary file had it: a save after the rename looks like a change.
+    plan.state = dataclasses.replace(state, path=rel, mtime_ns=written.st_mtime_ns, size=written.st_size)
+    return "done"
+
+
+def _move_to_trash(s: _Sync) -> None:
+    for pid, e in s.trash:
+        try:
+            target = files.to_trash(s.root, e.path)
+        except OSError as exc:
+            reason = getattr(exc, "reason", None) or exc.strerror or str(exc)
+            s.report.skipped.append({"path": e.rel, "id": pid,
+                                     "reason": f"paper deleted in Reader; file not moved to {files.TRASH}: {reason}"})
+            s.keep[pid] = s.states[pid]
+            continue
+        s.report.trashed.append({"id": pid, "path": e.rel, "to": files.shown(target.relative_to(s.root).as_posix())})
+        s.drop.append(pid)
+
+
+def _commit(s: _Sync, done: list[Plan], on_apply: OnApply) -> None:
+    """One transaction: the vault's changes to Reader (papers not changed in Reader meanwhile) and
+    the new sync state."""
+    report = s.report
+    final = dict(s.keep)
     changed_reader = False
-    with snapshot.write_transaction(library) as (wconn, seq):
-        assert key is not None
-        vid = vs.save_vault(wconn, key, str(root), the_query, datetime.now(UTC).isoformat(timespec="seconds"))
+    with snapshot.write_transaction(s.library) as (wconn, seq):
+        assert s.key is not None
+        vid = vs.save_vault(wconn, s.key, str(s.root), s.query, datetime.now(UTC).isoformat(timespec="seconds"))
         current = vs.paper_seqs(wconn, [p.paper_id for p in done if p.reader_changes])
         applying = [p for p in done if p.reader_changes and current.get(p.paper_id) == p.seen_seq]
         if applying and on_apply is not None:
@@ -347,66 +382,14 @@ def _run(library: Any, root: Path, query: str | None, dry_run: bool, cancelled: 
                 changed_reader = True
             final[plan.paper_id] = state
             _report_plan(report, plan, state.path)
-        vs.drop_states(wconn, vid, drop)
-        vs.save_states(wconn, vid, [st for pid, st in final.items() if states.get(pid) != st or row is None])
+        vs.drop_states(wconn, vid, s.drop)
+        vs.save_states(wconn, vid, [st for pid, st in final.items() if s.states.get(pid) != st or s.row is None])
     if changed_reader:
-        snapshot.index_changed(library)
+        snapshot.index_changed(s.library)
     _finish_report(report, final)
-    return report
 
 
-def _plan_one(p: PaperSnapshot, e: files.Entry | None, vf: VaultFile | None, st: FileState | None,
-              seq: int, report: SyncReport) -> _Plan | None:
-    """The plan for one paper that needs a look; None when there is nothing to do."""
-    if e is None:
-        plan = _plan_new(p, seq, recreated=st is not None)
-        if doc.contains_marker(plan.note):
-            report.skipped.append({"path": "", "id": p.id,
-                                   "reason": "the note contains a line that looks like a Reader marker"})
-            return None
-        return plan
-    if vf is None and st is not None and doc.reader_hash(p) == st.reader_hash:
-        return None  # only the change sequence moved (e.g. re-rendered plain text)
-    if vf is None:
-        try:
-            vf = doc.parse(files.read_text(e.path))
-        except (OSError, UnicodeDecodeError, DamagedFile) as exc:
-            report.damaged.append({"path": e.rel, "reason": getattr(exc, "reason", str(exc))})
-            return None
-        if vf is None:
-            report.damaged.append({"path": e.rel, "reason": "the Reader id was removed from its front matter"})
-            return None
-    plan = _plan_existing(p, e, vf, st, seq)
-    if doc.contains_marker(plan.note):
-        report.skipped.append({"path": e.rel, "id": p.id,
-                               "reason": "the note contains a line that looks like a Reader marker"})
-        return None
-    return plan
-
-
-def _execute(root: Path, plan: _Plan, rename: Callable[[], str], report: SyncReport) -> _Plan | None:
-    """Write the plan's file (if any); the plan with the file's new path and stat, or None."""
-    state = plan.state
-    if plan.new_name is not None and plan.text is not None:
-        path, st = files.create(root, plan.new_name, plan.text, rename)
-        rel = path.relative_to(root).as_posix()
-    elif plan.text is not None and plan.path is not None:
-        st_ = files.replace(plan.path, plan.text, plan.expect)
-        if st_ is None:
-            report.skipped.append({"path": state.path, "id": plan.paper_id,
-                                   "reason": "the file changed while syncing (or is a link); the next sync merges it"})
-            return None
-        st, rel = st_, state.path
-    else:
-        assert plan.expect is not None
-        rel = state.path
-        plan.state = dataclasses.replace(state, mtime_ns=plan.expect[0], size=plan.expect[1])
-        return plan
-    plan.state = dataclasses.replace(state, path=rel, mtime_ns=st.st_mtime_ns, size=st.st_size)
-    return plan
-
-
-def _report_plan(report: SyncReport, plan: _Plan, path: str) -> None:
+def _report_plan(report: SyncReport, plan: Plan, path: str) -> None:
     if plan.text is not None:
         report.written.append({"path": path, "id": plan.paper_id, "new": plan.new_title is not None})
         if plan.recreated:

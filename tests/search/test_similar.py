@@ -10,10 +10,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_search import doc, num
 
 from reader.search import SearchIndex, similar
 from reader.search.schema import similarity_words
+
+from .helpers import doc, num
 
 VOCAB = ("graph neural network sparse attention policy gradient robot mode connectivity generation "
          "regularization transformer diffusion kernel bandit causal inference molecule protein").split()
@@ -109,6 +110,7 @@ def test_updates_in_small_segments_rank_as_a_rebuild(tmp_path: Path, monkeypatch
     b.close()
 
 
+@pytest.mark.fast_path_only
 def test_whole_lexicon_and_postings_read_in_one_piece_match_the_public_api(tmp_path: Path) -> None:
     from reader.search.internals import doc_frequencies, lexicon, postings_at
 

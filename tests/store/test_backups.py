@@ -1,4 +1,4 @@
-"""Daily backups: taken at the second open of a day, complete copies, the last seven kept."""
+"""Daily backups: taken at the second open of a day, complete compressed copies, the last seven kept."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ import time
 from reader.services import Library
 from reader.store import backups
 from reader.store.backups import (
+    COMPRESSED,
     DAILY_PREFIX,
     daily_backups,
     daily_due,
     newest_backup,
+    opened_backup,
+    restore,
     rotate,
     take_backup,
 )
@@ -26,12 +29,15 @@ def test_first_open_takes_none_second_open_takes_one_copy(tmp_path):
     with Library.open(root) as lib:
         pass
     [copy] = daily_backups(root / "backups")
-    conn = sqlite3.connect(copy)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert conn.execute("SELECT count(*), sum(starred) FROM papers").fetchone() == (56, 1)
-    finally:
-        conn.close()
+    assert copy.name.endswith(COMPRESSED) and copy.read_bytes()[:2] == b"\x1f\x8b"  # gzip
+    assert copy.stat().st_size < (root / "library.sqlite3").stat().st_size / 4
+    with opened_backup(copy) as plain:
+        conn = sqlite3.connect(plain)
+        try:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            assert conn.execute("SELECT count(*), sum(starred) FROM papers").fetchone() == (56, 1)
+        finally:
+            conn.close()
     with Library.open(root):  # the same day: no second copy
         pass
     assert daily_backups(root / "backups") == [copy]
@@ -82,3 +88,53 @@ def test_a_failed_backup_leaves_no_partial_file(tmp_path):
     except sqlite3.ProgrammingError:
         pass
     assert list(d.iterdir()) == []
+
+
+def test_a_compressed_backup_restores_and_its_plain_texts_come_back(tmp_path):
+    root = tmp_path / "lib"
+    with Library.open(root) as lib:
+        first = lib.paper_ids()[0]
+        lib.set_starred([first], True)
+        word = max(lib._reader().execute("SELECT abstract_text FROM papers WHERE id = ?", [first])
+                   .fetchone()[0].split(), key=lambda w: (w.isalpha(), len(w)))
+        copy = take_backup(lib._wconn, root / "backups")
+        lib.set_starred([first], False)
+        lib.delete_papers([lib.paper_ids()[1]])
+    aside = restore(copy, root / "library.sqlite3")
+    assert aside is not None and aside.exists()
+    with Library.open(root) as lib:
+        assert lib.counts().total == 56 and lib.paper(first).starred
+        plain = lib._reader().execute("SELECT count(*) FROM papers WHERE abstract_text = ''").fetchone()[0]
+        assert plain == 0  # emptied in the backup, recomputed at open
+        lib.sync_index()
+        assert first in [h.id for h in lib.search(word).hits]
+
+
+def test_old_uncompressed_backups_are_still_listed_read_and_restored(tmp_path):
+    root = tmp_path / "lib"
+    with Library.open(root) as lib:
+        lib.set_starred([lib.paper_ids()[0]], True)
+        old = root / "backups" / f"{DAILY_PREFIX}20200101T000000000000.sqlite3"
+        target = sqlite3.connect(old)
+        lib._wconn.backup(target)
+        target.close()
+        lib.set_starred([lib.paper_ids()[0]], False)
+        new = take_backup(lib._wconn, root / "backups")
+    assert daily_backups(root / "backups") == [old, new]
+    with opened_backup(old) as plain:
+        assert plain == old
+    restore(old, root / "library.sqlite3")
+    with Library.open(root) as lib:
+        assert lib.counts().starred == 1
+
+
+def test_a_damaged_backup_is_not_restored(tmp_path):
+    db = tmp_path / "library.sqlite3"
+    db.write_bytes(b"live")
+    bad = tmp_path / f"{DAILY_PREFIX}20200101T000000000000{COMPRESSED}"
+    bad.write_bytes(b"\x1f\x8bnot gzip")
+    try:
+        restore(bad, db)
+    except (OSError, EOFError):
+        pass
+    assert db.read_bytes() == b"live" and sorted(p.name for p in tmp_path.iterdir()) == sorted([db.name, bad.name])

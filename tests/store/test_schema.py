@@ -28,7 +28,7 @@ def test_migration_copies_the_database_first_and_fills_plain_text(tmp_path):
     root = tmp_path / "old"
     _old_library(root, "m0002_abstract_text").close()
     with Library.open(root) as lib:
-        backups = list((root / "backups").glob("library-before-m0002*.sqlite3"))
+        backups = list((root / "backups").glob("library-before-m0002*.sqlite3.gz"))
         assert len(backups) == 1
         assert lib.counts().total == 1  # not seeded: the library was not new
         lib.sync_index()
@@ -48,10 +48,41 @@ def test_highlight_colours_migrate_to_canonical_names(tmp_path):
         )
     conn.close()
     with Library.open(root) as lib:
-        assert list((root / "backups").glob("library-before-m0003*.sqlite3"))
+        assert list((root / "backups").glob("library-before-m0003*.sqlite3.gz"))
         raw = [r[0] for r in lib._reader().execute("SELECT color FROM highlights ORDER BY start")]
         assert raw == ["yellow", "yellow", "yellow", "green", "blue", "yellow", "pink"]
         paper = lib.paper(PID)
         assert paper is not None
         assert [h.color for h in paper.highlights][:5] == [HighlightColour.YELLOW] * 3 + [
             HighlightColour.GREEN, HighlightColour.BLUE]
+
+
+def test_pdf_damage_is_cleaned_in_an_old_library_and_highlights_move(tmp_path):
+    root = tmp_path / "old"
+    conn = _old_library(root, "m0011_clean_pdf_text")
+    raw = "A classi(cid:12)cation rule for piri(cid:173) form cortex learns e\ufb03ciently."
+    old_plain = raw  # what the uncleaned renderer stored (no markup in it)
+    conn.execute("UPDATE papers SET abstract = ?, abstract_text = ?, title = ?, derived_title = ?, "
+                 "method = 'FFN', seq = 1", [raw, old_plain, "Classi(cid:12)cation of ﬂows", "Classi(cid:12)cation"])
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'change_seq'")
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'text_version'")
+    for quote in ("classi(cid:12)cation rule", "cortex", "e\ufb03ciently"):
+        start = old_plain.index(quote)
+        conn.execute('INSERT INTO highlights (paper_id, start, "end", quote, color, created_at) '
+                     "VALUES (?, ?, ?, ?, 'yellow', '2025-01-01')", [PID, start, start + len(quote), quote])
+    conn.close()
+    with Library.open(root) as lib:
+        assert list((root / "backups").glob("library-before-m0011*.sqlite3.gz"))
+        paper = lib.paper(PID)
+        assert paper is not None
+        plain = "A classification rule for piriform cortex learns efficiently."
+        assert lib._reader().execute("SELECT abstract_text FROM papers").fetchone()[0] == plain
+        assert paper.abstract == raw  # the source stays as imported
+        assert paper.title == "Classification of flows"
+        assert paper.method == ""  # an old guess that is a common abbreviation is dropped
+        assert [h.quote for h in paper.highlights] == ["classification rule", "cortex", "efficiently"]
+        assert all(plain[h.start:h.end] == h.quote for h in paper.highlights)
+        seq = lib._reader().execute("SELECT seq FROM papers").fetchone()[0]
+        assert seq == 2  # a new change sequence: the index catches up with the cleaned text
+        lib.sync_index()
+        assert [h.id for h in lib.search("classification").hits] == [PID]

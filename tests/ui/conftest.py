@@ -12,6 +12,14 @@ from reader.services import Library
 from .helpers import release_modifiers
 
 
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch) -> Path:
+    """The app's global settings (window, theme, columns, recent libraries) in tmp_path."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv("READER_CONFIG_DIR", str(folder))
+    return folder
+
+
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "library"

@@ -163,10 +163,12 @@ def test_imported_html_is_shown_as_text(qtbot, window: MainWindow, library: Libr
     for label in (window.searchBar.resultLabel, window.searchBar.problemLabel, window.status.countsLabel, window.status.taskLabel,
                   window.pane.noteStatus):
         assert label.textFormat() == Qt.TextFormat.PlainText, label.objectName()
-    # Tooltips have no plain-text switch: the title is escaped so Qt shows the tags literally.
+    # A title renders as the abstract does: its markup is read, never passed to Qt as HTML
+    # (tooltips have no plain-text switch: what is left is escaped).
     row = window.model.row_of(pid)
     tip = window.model.data(window.model.index(row, 1), Qt.ItemDataRole.ToolTipRole)
-    assert "&lt;i&gt;tagged&lt;/i&gt;" in tip
+    assert "A tagged title" in tip and "<i>" not in tip
+    assert window.model.index(row, 1).data() == "A tagged title"
 
 
 def test_error_message_is_plain_text(qtbot, window: MainWindow) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 
-from reader.ui.paper_model import COL_STAR, COL_TITLE, COL_YEAR, PAGE_SIZE, PaperModel
+from reader.ui.paper_model import COL_STAR, COL_TITLE, COL_YEAR, KEPT, NEW, PAGE_SIZE, PaperModel
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def test_a_paged_listing_fetches_later_ids_off_the_gui_thread(qapp) -> None:
     jobs: list[tuple] = []
     model = PaperModel(FakeLibrary())
     model.run_read = lambda job, done, failed: jobs.append((job, done))
-    assert model.set_listing(Listing("q", None, every[:200], 1000, more))
+    assert model.set_listing(Listing("q", None, every[:200], 1000, more), ("q",)) == NEW
     assert model.rowCount() == 200 and model.total() == 1000 and model.canFetchMore()
     model.fetchMore()
     assert not model.canFetchMore() and len(jobs) == 1 and not asked  # queued, not run here
@@ -84,16 +84,16 @@ def test_a_paged_listing_fetches_later_ids_off_the_gui_thread(qapp) -> None:
     # A page of a list that was replaced meanwhile is dropped.
     model.fetchMore()
     job, done = jobs.pop()
-    assert model.set_listing(Listing("r", None, ["a", "b"]))
+    assert model.set_listing(Listing("r", None, ["a", "b"]), ("r",)) == NEW
     done(job())
     assert model.ids() == ["a", "b"] and not model.canFetchMore()
 
     # Re-listing the same list (after a write) keeps the fetched rows; an empty page ends it.
-    assert model.set_listing(Listing("q", None, every[:200], 1000, more))
+    assert model.set_listing(Listing("q", None, every[:200], 1000, more), ("q",)) == NEW
     model.fetchMore()
     job, done = jobs.pop()
     done(job())
-    assert not model.set_listing(Listing("q", None, every[:400], 1000, more))
+    assert model.set_listing(Listing("q", None, every[:400], 1000, more), ("q",)) == KEPT
     assert model.rowCount() == 400
     model.fetchMore()
     _job, done = jobs.pop()

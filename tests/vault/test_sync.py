@@ -385,8 +385,8 @@ def test_an_unchanged_sync_reads_no_file(lib, vault, ids, monkeypatch):
     lib.set_starred(ids[:10], True)
     sync(lib, vault)
     reads = []
-    real = vault_files.read_text
-    monkeypatch.setattr(vault_files, "read_text", lambda p: reads.append(p) or real(p))
+    real = vault_files.read_bytes
+    monkeypatch.setattr(vault_files, "read_bytes", lambda p, *a: reads.append(Path(p)) or real(p, *a))
     report = sync(lib, vault)
     assert [p.name for p in reads] == [".reader-vault"] and report.unchanged == 10
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reader.plural import count_noun
+
 from ..context import ListScope, OpContext
 from . import IdsArg, change, ids_getter, scope
 
@@ -65,6 +67,6 @@ def delete_papers(ctx: OpContext, listed: ListScope) -> None:
         count = int(results.total) if results is not None else 0
     else:
         count = len(ids)
-    text = f"Delete {count} paper{'s' if count != 1 else ''}"
-    change(ctx, text, get, lambda: lib.delete_papers(get()))
-    ctx.notify(f"{text} — Ctrl+Z to undo", 5000)
+    noun = count_noun(count, "paper")
+    change(ctx, f"Delete {noun}", get, lambda: lib.delete_papers(get()))
+    ctx.notify(f"Deleted {noun} — Ctrl+Z to undo", 5000)

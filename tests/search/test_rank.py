@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_search import DOCS, doc, ids, num
 
 from reader.search import SearchIndex
 from reader.search.documents import doc_fields
+
+from .helpers import DOCS, doc, ids, num
 
 
 @pytest.fixture
@@ -191,21 +192,36 @@ def test_a_writer_waits_for_another_processes_lock(ix: SearchIndex) -> None:
 
 
 @pytest.fixture(scope="module")
-def big(tmp_path_factory) -> SearchIndex:
+def big(tmp_path_factory, fast_path: str) -> SearchIndex:
     index = SearchIndex.open(tmp_path_factory.mktemp("big") / "ix")
     index.rebuild(synthetic(3000), stamp=1)
     yield index
     index.close()
 
 
+@pytest.fixture(scope="module")
+def bound(big: SearchIndex) -> float:
+    """A generous time bound for one query, scaled to this machine's speed now: the query
+    budgets add up to ~1 s; a query that ignores them takes many times longer. Calibrated on
+    a whole-list search (the best of three: a busy machine slows it as it slows the rest)."""
+    def once() -> float:
+        t = time.perf_counter()
+        big.search("sparse attention graph", limit=None)
+        big.search("graph*", limit=None)
+        return time.perf_counter() - t
+
+    once()  # caches
+    return max(1.5, 20 * min(once() for _ in range(3)))
+
+
 @pytest.mark.parametrize("query", [
     "[a TO z]", "abstract:>2019", "author:>2019", "abstract:[a TO zz]", "x" * 10_000,
     "token1* year1* graph~2", ("ab" * 3000) + "~2", "t*", "year:>1000",
 ])
-def test_queries_are_bounded(big: SearchIndex, query: str) -> None:
+def test_queries_are_bounded(big: SearchIndex, bound: float, query: str) -> None:
     t = time.perf_counter()
     r = big.search(query)
-    assert time.perf_counter() - t < 1.5, query  # the budget is 1 s; slack for a busy machine
+    assert time.perf_counter() - t < bound, query  # the budgets: benchmarks/bench_search.py
     assert r.problem is None or "failed" not in r.problem
 
 
@@ -215,11 +231,11 @@ _QUERY_CHARS = st.sampled_from(list('ab xyz"():*~-+^[]{}?!\\/') + ["AND", "OR", 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(_QUERY_CHARS, max_size=25).map("".join) | st.text(max_size=60))
-def test_any_query_gives_results_or_a_problem(big: SearchIndex, query: str) -> None:
+def test_any_query_gives_results_or_a_problem(big: SearchIndex, bound: float, query: str) -> None:
     for as_you_type in (False, True):
         t = time.perf_counter()
         r = big.search(query, as_you_type=as_you_type)
-        assert time.perf_counter() - t < 1.5
+        assert time.perf_counter() - t < bound
         assert r.problem is None or "failed" not in r.problem, (query, r.problem)
         assert r.total >= len(r.hits)
 
@@ -237,9 +253,9 @@ def test_index_workers_exit_when_their_parent_dies() -> None:
 def test_bulk_postings_match_the_public_api(ix: SearchIndex) -> None:
     import whoosh
 
-    from reader.search import internals
+    from reader.search import fastpath, internals
 
-    assert ".".join(map(str, whoosh.__version__)) == internals.WHOOSH_VERSION
+    assert ".".join(map(str, whoosh.__version__)) == fastpath.WHOOSH_VERSION
     with ix._read_lock:
         reader = ix._s().reader()
         for leaf, _ in reader.leaf_readers():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reader import ingest, services
+from reader import index_upkeep, ingest, library_io
 from reader.search import SearchIndex
 from reader.services import Library
 from reader.store import changes
@@ -60,7 +60,7 @@ def _stored(lib: Library) -> list[dict]:
 def test_big_import_is_indexed_like_a_rebuild(tmp_path, parallel, monkeypatch) -> None:
     src = _jsonl(tmp_path / "papers.jsonl", 0, 60, venue="ICML", year=2021, authors="Ann Lee")
     monkeypatch.setattr(SearchIndex, "rebuild_procs", 1)  # one segment: scores must match exactly
-    monkeypatch.setattr(services, "_IMPORT_PROGRESS_EVERY", 0)
+    monkeypatch.setattr(library_io, "_IMPORT_PROGRESS_EVERY", 0)
     calls: list[tuple[int, int, str]] = []
     with Library.open(tmp_path / "a", seed_if_empty=False) as a:
         [s] = a.import_files([src], index=False, progress=lambda *c: calls.append(c))
@@ -166,6 +166,7 @@ def test_backup_files_take_the_usual_path(tmp_path, parallel) -> None:
         assert len(lib.search("tag:b", limit=None).hits) == 20
 
 
+@pytest.mark.fast_path_only
 def test_bulk_writer_caps_frequencies_at_255(tmp_path) -> None:
     index = SearchIndex.open(tmp_path / "ix")
     docs = [{"id": "a", "title": "", "abstract": "frog " * 300 + "pond", "tags": []},
@@ -208,14 +209,14 @@ def test_big_file_of_duplicates_into_an_empty_library(tmp_path, parallel, monkey
         for i in range(40):
             f.write(json.dumps({"abstract": _abstract(i % 5)}) + "\n")
     started: list[object] = []
-    real = services.IndexUpkeep.start_bulk
+    real = index_upkeep.IndexUpkeep.start_bulk
 
     def spy(self, *a, **k):
         found = real(self, *a, **k)
         started.append(found)
         return found
 
-    monkeypatch.setattr(services.IndexUpkeep, "start_bulk", spy)
+    monkeypatch.setattr(index_upkeep.IndexUpkeep, "start_bulk", spy)
     with Library.open(tmp_path / "a", seed_if_empty=False) as a:
         [s] = a.import_files([src], index=False)
         assert (s.new, s.duplicates, s.error) == (5, 35, None)

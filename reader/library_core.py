@@ -1,0 +1,252 @@
+"""The Library's core: its connections, the one-transaction write, index upkeep, change
+events (reader.events) and the reads every feature is built on.
+
+services.Library is the one door; this base, library_edits and library_io are its parts,
+split by responsibility (each reaches the store only through reader.store)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from .errors import ReaderError, classify_sqlite_error
+from .events import LOCAL, OUTSIDE, Change, ChangeBus, Changes
+from .index_upkeep import CancelCheck, IndexUpkeep, Progress
+from .listing import like_ids
+from .models import Paper, ViewKind
+from .paths import LibraryPaths
+from .store import changes, import_log, open_connection, open_database, searches
+from .store import papers as q
+from .store import tags as tg
+from .store.papers import Counts, PaperRow
+from .store.views import View, paper_ids
+
+if TYPE_CHECKING:
+    from .search import SearchIndex
+    from .search.results import SearchResults
+
+_OUTSIDE_IDS = 20_000  # more papers changed elsewhere: Changes.ids empty ("possibly all")
+ALL = View()
+
+
+class ImportCancelled(Exception):
+    """Raised inside an import's transaction to roll it back when the user cancels."""
+
+
+class LibraryBase:
+    """What every part of a Library stands on: the writer connection and its lock, a reader
+    connection per thread, the index upkeep and the change bus."""
+
+    def __init__(self, paths: LibraryPaths, conn: sqlite3.Connection, index: SearchIndex):
+        self.paths = paths
+        self._wconn = conn
+        self._wdb = open_database(conn)
+        self.index = index
+        self._store_lock = threading.RLock()
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._closed = False
+        self.read_only = False  # the folder can't be written: reads, searches and exports only
+        self._maintenance: threading.Thread | None = None
+        self.upkeep = IndexUpkeep(index, self._reader, lambda: self.read_only)
+        self.changes = ChangeBus()  # a Changes after each committed write (reader.events)
+        # What this process last saw of other processes' commits (check_outside).
+        self._outside_seen = (changes.data_version(conn), changes.current_seq(conn))
+        self._outside_lock = threading.Lock()
+        self._mine: set[int] = set()  # sequence numbers this process committed since that look
+
+    # ------------------------------------------------------------------ connections
+    def _reader(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = open_connection(self.paths.database, readonly=self.read_only)
+            self._local.conn = conn
+            with self._readers_lock:
+                self._readers.append(conn)
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[int]:
+        """One transaction on the writer connection; yields the new change sequence number."""
+        with self._store_lock:
+            try:
+                with self._wdb.atomic():
+                    seq = changes.bump_seq(self._wconn)
+                    yield seq
+                self._mine.add(seq)  # committed: check_outside must not count it as another's
+            except (ImportCancelled, ReaderError):
+                raise
+            except Exception as exc:
+                mapped = classify_sqlite_error(exc)
+                if mapped is exc:
+                    raise
+                raise mapped from exc
+
+    # ------------------------------------------------------------------ for features running store/ queries (vault/)
+    def read_connection(self) -> sqlite3.Connection:
+        """This thread's read connection, for a feature's own store/ queries (the vault's state)."""
+        return self._reader()
+
+    @contextmanager
+    def write_transaction(self) -> Iterator[tuple[sqlite3.Connection, int]]:
+        """One write transaction for a feature's store/ calls: (writer connection, its change
+        sequence). Call `index_changed()` after it if it changed papers."""
+        with self._write() as seq:
+            yield self._wconn, seq
+
+    def index_changed(self, ids: Iterable[str] = ()) -> None:
+        """After a `write_transaction` that changed papers (the vault's sync): the index catches up
+        (never failing the write) and subscribers hear of it (no ids: possibly any paper)."""
+        self._committed(Change.VAULT, ids)
+
+    # ------------------------------------------------------------------ index upkeep
+    def index_needs_sync(self) -> bool:
+        return self.upkeep.needs_sync()
+
+    def _index_changes(self) -> None:
+        self.upkeep.after_commit()
+
+    # ------------------------------------------------------------------ change events
+    def _committed(self, kinds: Change | Iterable[Change], ids: Iterable[str] = (), *, index: bool = True) -> None:
+        """After a commit: the index catches up (unless the write changed nothing it holds),
+        then subscribers hear what changed, so a subscriber's search already sees the write."""
+        if index:
+            self._index_changes()
+        self.changes.publish(Changes.of(kinds, ids, self._origin()))
+
+    def _origin(self) -> str:
+        return getattr(self._local, "origin", LOCAL)
+
+    @contextmanager
+    def initiated_by(self, origin: str) -> Iterator[None]:
+        """Writes on this thread inside the block publish `origin` instead of "local" (a
+        screen tags its own writes so it can skip redrawing what it already shows)."""
+        before = self._origin()
+        self._local.origin = origin
+        try:
+            yield
+        finally:
+            self._local.origin = before
+
+    def check_outside(self) -> Changes | None:
+        """Another process's commits since the last call, published and returned; None if none.
+
+        Cheap when idle: one `PRAGMA data_version` on the writer connection (it moves only for
+        other connections' commits, so this process's own writes never count). Skipped (None)
+        while a local write holds the store: the next call sees it. Thread-safe."""
+        with self._outside_lock:
+            if not self._store_lock.acquire(blocking=False):
+                return None
+            try:
+                version, seen_seq = self._outside_seen
+                now = changes.data_version(self._wconn)
+                if now == version:
+                    return None
+                seq = changes.current_seq(self._wconn)
+                theirs = set(range(seen_seq + 1, seq + 1)) - self._mine
+                self._outside_seen, self._mine = (now, seq), set()
+                if not theirs:  # a commit that changed nothing shown (e.g. `PRAGMA optimize`)
+                    return None
+                touched = changes.touched_since(self._wconn, min(theirs) - 1, _OUTSIDE_IDS)
+            finally:
+                self._store_lock.release()
+        # A paper written elsewhere and then here carries this process's sequence: it was
+        # already published by the local write.
+        ids = frozenset() if touched is None else frozenset(i for i, s in touched.items() if s in theirs)
+        found = Changes(ids, frozenset({Change.OUTSIDE}), OUTSIDE)
+        # Published before the index catches up: that may wait for the other process's index
+        # lock (seconds) while the store already shows the change; a caller that searches
+        # again once this returns finds it.
+        self.changes.publish(found)
+        self._index_changes()  # the other process may not have indexed (or this index is behind)
+        return found
+
+    def sync_index(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
+        """Catch the index up with the store (rebuilding it if missing, corrupt or stale);
+        publishes Change.INDEX when it did (searches may now find more)."""
+        before = self.index.stamp
+        self.upkeep.sync(progress, cancelled)
+        if self.index.stamp != before:
+            self.changes.publish(Changes.of(Change.INDEX, origin=self._origin()))
+
+    def maintain_index(self) -> bool:
+        """Merge the small index segments that single-paper updates leave (call when idle)."""
+        return self.upkeep.maintain()
+
+    def reindex(self, progress: Progress = None, cancelled: CancelCheck = None) -> None:
+        """Rebuild the index from SQLite from scratch."""
+        self.upkeep.reindex(progress, cancelled)
+        self.changes.publish(Changes.of(Change.INDEX, origin=self._origin()))
+
+    # ------------------------------------------------------------------ reads
+    def paper_ids(self, view: View = ALL, sort: str = "added", descending: bool = True) -> list[str]:
+        if view.ranked:  # "more like these": by similarity, whatever the sort
+            return like_ids(self, view)
+        return paper_ids(self._reader(), view, sort, descending)
+
+    def rows(self, ids: Sequence[str]) -> dict[str, PaperRow]:
+        return q.rows(self._reader(), list(ids))
+
+    def title_matches(self, query: str, limit: int = 200) -> list[str]:
+        """Papers whose title holds every word of `query` (no index needed: the window shows
+        these while the index is being built)."""
+        return q.title_matches(self._reader(), query.split(), limit)
+
+    def paper(self, paper_id: str) -> Paper | None:
+        found = q.papers_full(self._reader(), [paper_id])
+        return found[0] if found else None
+
+    def papers(self, ids: Sequence[str]) -> list[Paper]:
+        return q.papers_full(self._reader(), list(ids))
+
+    def resolve_id(self, prefix: str) -> str:
+        prefix = prefix.strip().lower()
+        if not prefix or any(ch not in "0123456789abcdef" for ch in prefix):
+            raise ReaderError(f"'{prefix}' is not a paper id (ids are hexadecimal, see `reader list`)")
+        found = q.ids_with_prefix(self._reader(), prefix)
+        if not found:
+            raise ReaderError(f"no paper with id {prefix}")
+        if len(found) > 1:
+            raise ReaderError(f"id prefix {prefix} is ambiguous ({', '.join(found[:2])}, …)")
+        return found[0]
+
+    def counts(self) -> Counts:
+        return q.counts(self._reader())
+
+    def collections(self) -> list[tuple[str, int]]:
+        return q.collections(self._reader())
+
+    def tags(self) -> list[tuple[str, int]]:
+        return tg.name_counts(self._reader())
+
+    def saved_searches(self) -> list[dict]:
+        return searches.all_searches(self._reader())
+
+    def search(self, query: str, *, view: View | None = None, limit: int | None = 1000,
+               as_you_type: bool = False) -> SearchResults:
+        """Search results; `as_you_type`: the unfinished last word is a prefix, no "did you
+        mean"; `results.page(start, n)` fetches later pages lazily."""
+        restrict = None
+        if view is not None and view.kind != ViewKind.ALL:
+            restrict = set(self.paper_ids(view))
+        return self.index.search(query, limit=limit, restrict=restrict, as_you_type=as_you_type)
+
+    def warm_search(self) -> None:
+        """Prepare the index for the first keystrokes (0.6-0.8 s at 50k; off the GUI thread)."""
+        self.index.warm()
+
+    def related(self, paper_id: str, limit: int = 10) -> list[tuple[str, float]]:
+        return self.index.related(paper_id, limit=limit)
+
+    def more_like(self, ids: Iterable[str], limit: int = 50, *,
+                  exclude: Iterable[str] = ()) -> list[tuple[str, float]]:
+        """Papers most like a set of papers (a tag's, the starred ones), best first; the
+        given papers and `exclude` are left out."""
+        return self.index.more_like(ids, limit=limit, exclude=exclude)
+
+    def imports_log(self) -> list[dict]:
+        return import_log.entries(self._reader())

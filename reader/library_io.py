@@ -1,0 +1,193 @@
+"""The Library's imports (each file one transaction) and exports (Markdown, JSON backup)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Sequence
+from contextlib import ExitStack
+from datetime import UTC, datetime
+from importlib.resources import as_file
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import __version__
+from .errors import ReaderError
+from .events import Change
+from .index_upkeep import BulkIndex, CancelCheck, Progress
+from .library_core import ImportCancelled, LibraryBase
+from .models import ImportSummary, Paper, ParseResult
+from .plural import count_noun
+from .store import changes
+from .store import papers as q
+from .store.views import View
+
+if TYPE_CHECKING:
+    from .exporters.markdown import GroupBy
+    from .search.parallel import Prepare
+
+log = logging.getLogger(__name__)
+
+_IMPORT_PROGRESS_EVERY = 1000
+
+
+class ImportExport(LibraryBase):
+    """Files in, Markdown and backups out (services.Library inherits them)."""
+
+    def import_seeds(self, *, index: bool = True) -> list[ImportSummary]:
+        from .bundled import seed_files
+
+        with ExitStack() as stack:  # as_file: a zipped install hands out temporary copies
+            paths = [stack.enter_context(as_file(res)) for res in seed_files()]
+            return self.import_files(paths, index=index)
+
+    # ------------------------------------------------------------------ import
+    def import_files(
+        self, paths: Iterable[str | Path], *, progress: Progress = None, cancelled: CancelCheck = None,
+        index: bool = True,
+    ) -> list[ImportSummary]:
+        """Import each file in its own transaction; a rejected file writes nothing."""
+        from .importers import display_name, parse_file
+
+        files = [Path(p) for p in paths]
+        summaries: list[ImportSummary] = []
+        for n, path in enumerate(files):
+            if cancelled and cancelled():
+                break
+            if progress:
+                progress(n, len(files), f"Reading {path.name}")
+            summary = ImportSummary(path=display_name(path))
+            try:
+                parsed = parse_file(path)
+                summary.format = parsed.format
+                self._store_parsed(parsed, summary, progress, cancelled)
+            except ReaderError as exc:  # a bad file, or the library refusing the write: this file only
+                summary.error = str(exc)
+            except ImportCancelled:
+                summary.error = f"{path}: import cancelled, nothing was added"
+                summaries.append(summary)
+                break
+            except Exception as exc:  # a bug must not cost the other files their import or summary
+                log.exception("import of %s failed", summary.path)
+                summary.error = (f"{summary.path}: internal error ({type(exc).__name__}); "
+                                 "nothing from this file was added")
+            summaries.append(summary)
+        if progress:
+            progress(len(files), len(files), "Imported")
+        if index:
+            self.sync_index(progress, cancelled)
+        return summaries
+
+    def _store_parsed(self, parsed: ParseResult, summary: ImportSummary, progress: Progress, cancelled: CancelCheck) -> None:
+        def check(done: int, total: int) -> None:
+            if cancelled and cancelled():
+                raise ImportCancelled()
+            if progress and total > _IMPORT_PROGRESS_EVERY:
+                progress(done, total, f"Importing {Path(parsed.path).name}")
+
+        from .ingest import store_parsed
+
+        bulk: list[BulkIndex] = []
+
+        def start_index(prepare: Prepare) -> BulkIndex | None:
+            found = self.upkeep.start_bulk(seq, prepare, q.count(self._wconn) == 0)
+            if found is not None:
+                bulk.append(found)
+            return found
+
+        try:
+            with self._write() as seq:
+                store_parsed(self._wconn, parsed, summary, seq, check, start_index)
+                # Cancel pressed after the last batch (while the index workers finish, or the
+                # rows are written): still before the commit, so nothing is kept or indexed.
+                if cancelled and cancelled():
+                    raise ImportCancelled()
+        except BaseException:
+            for b in bulk:
+                b.cancel()
+            raise
+        for b in bulk:  # stored: now searchable too (index trouble is logged, never raised)
+            if progress:
+                progress(0, 0, f"Indexing {Path(parsed.path).name}")
+            b.commit()
+            # A write committed between the store's commit and the index's was skipped by
+            # its after-commit update (the index was busy): catch it up now.
+            self._index_changes()
+        kinds = {Change.IMPORT, Change.SEARCHES} if parsed.saved_searches else {Change.IMPORT}
+        # The index is brought up by import_files' sync (or the caller's), not file by file.
+        self._committed(kinds, changes.touched_at(self._reader(), seq), index=False)
+
+    # ------------------------------------------------------------------ export
+    def _export_papers(self, ids: Sequence[str] | None) -> list[Paper]:
+        if ids is None:
+            ids = self.paper_ids(View(), sort="added", descending=False)
+        return self.papers(ids)
+
+    def reading_list_markdown(
+        self, ids: Sequence[str], *, title: str = "Reading list", group_by: GroupBy = None,
+        with_abstracts: bool = False,
+    ) -> str:
+        from .exporters.markdown import reading_list
+        from .text import abstract_markdown
+
+        return reading_list(
+            self._export_papers(ids), title=title, generated=datetime.now(), group_by=group_by,
+            with_abstracts=with_abstracts, abstract_markdown=abstract_markdown,
+        )
+
+    def export_reading_list(
+        self, path: str | Path, ids: Sequence[str], *, title: str = "Reading list",
+        group_by: GroupBy = None, with_abstracts: bool = False,
+    ) -> Path:
+        text = self.reading_list_markdown(ids, title=title, group_by=group_by, with_abstracts=with_abstracts)
+        return _write_text_atomic(Path(path), text)
+
+    def export_per_paper(self, folder: str | Path, ids: Sequence[str], *, with_abstracts: bool = False) -> list[Path]:
+        from .exporters.markdown import write_per_paper
+        from .text import abstract_markdown
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        return write_per_paper(
+            self._export_papers(ids), folder, with_abstracts=with_abstracts, abstract_markdown=abstract_markdown
+        )
+
+    def backup_data(self) -> dict:
+        papers = [p.to_dict(highlight_ids=False) for p in self._export_papers(None)]
+        return {
+            "format": "reader-backup",
+            "version": 1,
+            "app_version": __version__,
+            "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "papers": papers,
+            "saved_searches": [{"name": s["name"], "query": s["query"]} for s in self.saved_searches()],
+        }
+
+    def export_json(self, path: str | Path) -> Path:
+        text = json.dumps(self.backup_data(), ensure_ascii=False, indent=1)
+        return _write_text_atomic(Path(path), text + "\n")
+
+
+def _write_text_atomic(path: Path, text: str) -> Path:
+    """Write via a temp file and rename, so a failed export never leaves half a file."""
+    if path.is_dir():
+        raise ReaderError(f"{path} is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise ReaderError(f"{path.parent}: no such folder")
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ReaderError(f"{path}: cannot write ({exc.strerror})") from exc
+    return path
+
+
+def summarize(summaries: Sequence[ImportSummary]) -> str:
+    new = sum(s.new for s in summaries)
+    dup = sum(s.duplicates for s in summaries)
+    skipped = sum(len(s.skipped) for s in summaries)
+    errors = sum(1 for s in summaries if s.error)
+    return (f"{new} new, {count_noun(dup, 'duplicate', grouped=False)}, {skipped} skipped, "
+            f"{count_noun(errors, 'file', grouped=False)} rejected")

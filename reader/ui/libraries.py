@@ -1,0 +1,108 @@
+"""File → Open library… and File → Open recent: switch the window to another library folder.
+
+A switch opens the other library in a new window that takes this one's place (same geometry,
+theme and columns: they are global settings) and then closes this one the usual way (pending
+writes drained, notes saved, settings written, its library closed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
+
+from reader.errors import ReaderError
+from reader.paths import LibraryPaths
+from reader.services import Library
+
+from . import settings
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+_open_windows: list[MainWindow] = []  # windows opened by a switch (Qt alone would not keep them)
+
+
+def library_problem(folder: Path) -> str | None:
+    """Why `folder` can't be opened as a library (None: it can: a library, or empty/new)."""
+    if folder.exists() and not folder.is_dir():
+        return f"{folder} is a file, not a folder."
+    if folder.is_dir() and not LibraryPaths(folder).database.exists() and any(folder.iterdir()):
+        return (f"{folder} is not a Reader library (it has no {LibraryPaths(folder).database.name}).\n"
+                "Choose a library folder, or an empty folder to start a new library.")
+    return None
+
+
+def ask_open(w: MainWindow) -> None:
+    """File → Open library…: pick a folder, then switch to it."""
+    start = str(w.library.paths.root.parent)
+    folder = QFileDialog.getExistingDirectory(w, "Open library", start)
+    if folder:
+        switch_library(w, Path(folder))
+
+
+def switch_library(w: MainWindow, folder: Path) -> MainWindow | None:
+    """Open the library in `folder` in a window that replaces `w`; None if it can't be opened
+    (the user is told why and `w` stays)."""
+    folder = Path(folder).expanduser().resolve()
+    if folder == w.library.paths.root.resolve():
+        return w
+    problem = library_problem(folder)
+    if problem is None:
+        try:
+            library = Library.open(folder)
+        except ReaderError as exc:
+            problem = f"The library in {folder} cannot be opened.\n\n{exc}"
+    if problem is not None:
+        w.show_message("Open library", problem, QMessageBox.Icon.Warning, "openLibraryProblem")
+        return None
+    w.flush()
+    settings.save_settings(w)  # the new window opens as this one is now
+    new = type(w)(library)
+    _open_windows.append(new)
+    app = QApplication.instance()
+    if app is not None:
+        app.aboutToQuit.connect(library.close)
+    new.show()
+    w.close()
+    # Not deleted: late deliveries of its worker threads still find their receivers; what it
+    # holds is let go (the rows' cache, the ids) and its library closed.
+    w.model.set_ids([])
+    if w in _open_windows:
+        _open_windows.remove(w)
+    w.library.close()
+    return new
+
+
+def fill_recent_menu(w: MainWindow, menu: QMenu) -> None:
+    """File → Open recent: the other libraries opened lately, newest first."""
+    menu.clear()
+    here = w.library.paths.root.resolve()
+    others = [p for p in settings.recent_libraries(w.app_settings) if p.resolve() != here]
+    for i, folder in enumerate(others):
+        action = QAction(f"&{i + 1} {folder}" if i < 9 else str(folder), menu)
+        action.setObjectName(f"recentLibrary{i}")
+        action.triggered.connect(lambda _=False, f=folder: switch_library(w, f))
+        menu.addAction(action)
+    if not others:
+        none = menu.addAction("No other libraries yet")
+        none.setEnabled(False)
+
+
+def install(w: MainWindow, file_menu: QMenu, before: QAction) -> QAction:
+    """Add Open library… and Open recent to the File menu (before `before`); returns the
+    Open library… action (a shortcut the window lists)."""
+    open_action = QAction("&Open library…", w)
+    open_action.setObjectName("openLibraryAction")
+    open_action.setShortcut("Ctrl+O")
+    open_action.triggered.connect(lambda: ask_open(w))
+    w.addAction(open_action)
+    recent = QMenu("Open &recent", file_menu)
+    recent.setObjectName("recentLibrariesMenu")
+    recent.aboutToShow.connect(lambda: fill_recent_menu(w, recent))
+    fill_recent_menu(w, recent)
+    file_menu.insertAction(before, open_action)
+    file_menu.insertMenu(before, recent)
+    file_menu.insertSeparator(before)
+    return open_action

@@ -1,0 +1,199 @@
+"""The guarded Whoosh fast path (reader/search/fastpath.py): the same index built and read
+with it and through Whoosh's public API gives the same hits, order and scores; on another
+Whoosh, or when its self-check fails, the public API is used with one log line."""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from reader.search import SearchIndex, fastpath, rawread
+
+from .helpers import CORPUS, DOCS, doc
+from .test_index import synthetic
+
+pytestmark = pytest.mark.fast_path_only  # each test sets the mode it needs itself
+
+SYNTHETIC_QUERIES = [
+    "sparse attention", "attention", "graph neural", "policy gradient robot", "kernel loss landscape",
+    '"neural network"', '"mode connectivity graph"', "atention~", "graph*", "title:kernel",
+    "is:starred robot", '"ann lee1"', "-policy loss", "tag:rl transformer", "author:lee2",
+    "title:(sparse OR dense) AND abstract:model", "[a TO c]", "quantized model layer",
+]
+
+
+@pytest.fixture
+def untimed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No time budgets: on a busy machine they cut queries at different words each run."""
+    import reader.search.index as sidx
+    from reader.search import similar, terms
+
+    for module, name in ((sidx, "TIME_BUDGET"), (sidx, "TYPING_BUDGET"), (sidx, "COLLECT_SECONDS"),
+                         (similar, "TIME_BUDGET"), (terms, "EXPANSION_SECONDS")):
+        monkeypatch.setattr(module, name, 600.0)
+    monkeypatch.setattr(sidx, "expansion_budget", functools.partial(terms.expansion_budget, 600.0))
+
+
+@pytest.fixture
+def mode(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    """mode(True/False): switch the fast path for what follows."""
+
+    def switch(on: bool) -> None:
+        monkeypatch.setenv(fastpath.ENV, "1" if on else "0")
+        fastpath.reset()
+        assert fastpath.enabled() is on
+
+    yield switch
+    fastpath.reset()
+
+
+def _corpus(n: int) -> list[dict]:
+    path = CORPUS / "ml_conference_corpus" / "papers.jsonl"
+    if not path.exists():
+        return []
+    out = []
+    with path.open(encoding="utf-8") as f:
+        for i, line in zip(range(n), f, strict=False):
+            r = json.loads(line)
+            out.append(doc(50_000 + i, r.get("title") or "", r.get("abstract") or "",
+                           year=r.get("year"), venue=r.get("venue") or "",
+                           authors="; ".join(r.get("authors") or []),
+                           tags=list(r.get("keywords") or [])[:3], starred=i % 9 == 0))
+    return out
+
+
+def _corpus_queries(docs: list[dict]) -> list[tuple[str, bool]]:
+    """(query, as you type) from the sample's titles: ranked words, a prefix being typed, a
+    phrase, a field."""
+    out: list[tuple[str, bool]] = []
+    for d in docs[::97]:
+        words = [w for w in d["title"].replace('"', " ").split() if w.isalpha()]
+        if len(words) < 3:
+            continue
+        out += [(" ".join(words[:3]), False), (f"{words[0]} {words[1][:3]}", True),
+                (f'"{words[1]} {words[2]}"', False), (f"title:{words[0]} {words[2]}", False)]
+    return out
+
+
+def _build(path: Path, docs: list[dict], fast: bool, mode) -> SearchIndex:
+    mode(fast)
+    index = SearchIndex.open(path)
+    index.rebuild_procs = 1  # one segment each: the pair choices (and so scores) are comparable
+    index.rebuild(docs, stamp=1)
+    return index
+
+
+def _hits(index: SearchIndex, q: str, as_you_type: bool) -> list[tuple[str, float]]:
+    r = index.search(q, limit=None, as_you_type=as_you_type)
+    assert r.problem is None or "failed" not in r.problem, (q, r.problem)
+    return [(h.id, h.score) for h in r.hits]
+
+
+def _same(a: list[tuple[str, float]], b: list[tuple[str, float]], what: str) -> None:
+    assert [i for i, _ in a] == [i for i, _ in b], what
+    for (_, x), (_, y) in zip(a, b, strict=True):
+        assert math.isclose(x, y, rel_tol=1e-6, abs_tol=1e-9), what
+
+
+def test_fast_and_public_paths_give_the_same_results(tmp_path: Path, mode, untimed) -> None:
+    # Past PAIR_SAMPLE_DOCS documents, so word pairs are chosen on a sample as in real builds.
+    sample = _corpus(1800)
+    docs = DOCS + synthetic(400 if sample else 2100) + sample
+    queries = [(q, False) for q in SYNTHETIC_QUERIES] + [(q, True) for q in ("spars", "graph n", "a")]
+    queries += _corpus_queries(docs)
+    fast = _build(tmp_path / "fast", docs, True, mode)
+    want = {q: _hits(fast, *q) for q in queries}
+    related = {d["id"]: fast.related(d["id"]) for d in docs[::211]}
+    liked = fast.more_like([d["id"] for d in docs[7:400:40]], limit=20)
+    fast.close()
+    public = _build(tmp_path / "public", docs, False, mode)  # read through the public API too
+    for q in queries:
+        _same(_hits(public, *q), want[q], str(q))
+    for pid, found in related.items():
+        _same(public.related(pid), found, f"related to {pid}")
+    _same(public.more_like([d["id"] for d in docs[7:400:40]], limit=20), liked, "more like")
+    assert sum(bool(h) for h in want.values()) > len(queries) * 0.8  # the queries do find papers
+    public.close()
+
+
+def test_updates_and_imports_read_the_same_either_way(tmp_path: Path, mode, untimed) -> None:
+    """Segments written by Whoosh's own writer (updates) read raw and through the API alike."""
+    docs = synthetic(300)
+    index = _build(tmp_path / "ix", docs[:200], True, mode)
+    for i in range(0, 100, 25):
+        index.update(docs[200 + i:225 + i], deleted=[docs[i]["id"]], stamp=2 + i)
+    queries = [(q, False) for q in SYNTHETIC_QUERIES]
+    want = {q: _hits(index, *q) for q in queries}
+    mode(False)
+    for q in queries:
+        _same(_hits(index, *q), want[q], str(q))
+    index.close()
+
+
+def test_another_whoosh_version_falls_back_with_one_log_line(tmp_path: Path, mode, monkeypatch,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    from reader.search import writer
+
+    mode(True)
+    monkeypatch.setattr(fastpath, "WHOOSH_VERSION", "2.7.4")
+    monkeypatch.setattr(writer.BulkWriter, "__init__", _never)  # the public writer only
+    fastpath.reset()
+    with caplog.at_level(logging.INFO, logger="reader.search.fastpath"):
+        index = SearchIndex.open(tmp_path / "ix")
+        index.rebuild(DOCS * 1, stamp=1)
+        assert index.search("sparse attention").hits[0].id == DOCS[0]["id"]
+        index.search("graph")
+        index.related(DOCS[0]["id"])
+        index.close()
+    lines = [r for r in caplog.records if r.name == "reader.search.fastpath"]
+    assert len(lines) == 1 and lines[0].levelno == logging.WARNING
+    assert "2.7.5" in lines[0].getMessage() and "public API" in lines[0].getMessage()
+
+
+def test_the_switch_turns_it_off_with_one_line(mode, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="reader.search.fastpath"):
+        mode(False)
+        assert not fastpath.enabled() and not fastpath.enabled()
+    assert [r.levelno for r in caplog.records if r.name == "reader.search.fastpath"] == [logging.INFO]
+
+
+def test_the_self_check_catches_a_changed_format(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert fastpath.probe() is None
+    real = rawread.lexicon
+
+    def drifted(leaf, fieldname):  # as if another layout read one term short
+        out = real(leaf, fieldname)
+        out.pop(next(iter(out)), None)
+        return out
+
+    monkeypatch.setattr(rawread, "lexicon", drifted)
+    assert "differ" in (fastpath.probe() or "")
+    monkeypatch.setattr(rawread, "lexicon", real)
+    monkeypatch.setattr(rawread, "TERMINFO_FORMAT", "!BfIBBfIIx")
+    assert "self-check failed" in (fastpath.probe() or "")
+
+
+def test_a_raw_read_that_fails_is_read_through_the_api(tmp_path: Path, mode, monkeypatch, untimed) -> None:
+    index = _build(tmp_path / "ix", synthetic(300), True, mode)
+    want = [(q, _hits(index, q, False)) for q in SYNTHETIC_QUERIES]
+    index.close()
+    index = _build(tmp_path / "again", synthetic(300), True, mode)  # cold caches
+
+    def broken(*_a, **_k):
+        raise rawread.RawReadError("not this layout")
+
+    for name in ("lexicon", "postings_at", "length_bytes", "matcher_blocks"):
+        monkeypatch.setattr(rawread, name, broken)
+    for q, hits in want:
+        _same(_hits(index, q, False), hits, q)
+    index.close()
+
+
+def _never(*_a, **_k) -> None:
+    raise AssertionError("the bulk writer ran with the fast path off")

@@ -1,0 +1,154 @@
+"""The table fits the window: the title takes the free width, columns are remembered, a header
+menu shows and hides them; titles render LaTeX; Home/End/PageUp/PageDown move in the list."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMenu
+
+from reader.services import Library
+from reader.ui.main_window import MainWindow
+from reader.ui.paper_model import (
+    COL_ADDED,
+    COL_AUTHORS,
+    COL_TITLE,
+    COL_VENUE,
+    added_text,
+    author_text,
+)
+from reader.ui.paper_pane import TitleEdit
+
+from .helpers import search_now
+
+
+def _title_share(window: MainWindow) -> float:
+    table = window.table
+    return table.horizontalHeader().sectionSize(COL_TITLE) / table.viewport().width()
+
+
+def test_title_takes_at_least_40_percent_at_1024x640(qtbot, window: MainWindow) -> None:
+    window.resize(1024, 640)
+    qtbot.waitUntil(lambda: window.width() == 1024)
+    qtbot.wait(50)
+    assert _title_share(window) >= 0.40
+    hh = window.table.horizontalHeader()
+    shown = [c for c in range(hh.count()) if not hh.isSectionHidden(c)]
+    assert sum(hh.sectionSize(c) for c in shown) <= window.table.viewport().width() + 1  # no scrolling
+    window.resize(1600, 1000)
+    qtbot.waitUntil(lambda: window.width() == 1600)
+    qtbot.wait(50)
+    assert _title_share(window) >= 0.45
+    assert hh.sectionSize(COL_VENUE) <= 120  # capped: the free width goes to the title
+
+
+def test_a_latex_title_renders_in_the_table_and_the_pane(qtbot, window: MainWindow, library: Library,
+                                                          tmp_path: Path) -> None:
+    src = tmp_path / "latex.jsonl"
+    src.write_text(json.dumps({"title": "Cu$_2$O films and AL$\\ell_0$CORE", "authors": ["Ada Lovelace", "B. C"],
+                               "abstract": "An abstract long enough to be imported, about copper oxide."}) + "\n",
+                   encoding="utf-8")
+
+    window.transfer.import_paths([src])
+    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    pid = next(i for i in library.paper_ids() if "Cu$_2$O" in library.paper(i).title)
+    window.select_paper(pid)
+    qtbot.waitUntil(lambda: window.pane.paper_id == pid)
+    row = window.model.row_of(pid)
+    assert window.model.index(row, COL_TITLE).data() == "Cu₂O films and ALℓ₀CORE"
+    assert window.model.index(row, COL_AUTHORS).data() == "Lovelace et al."
+    edit = window.pane.titleEdit
+    assert edit.toPlainText() == "Cu₂O films and ALℓ₀CORE"
+    assert edit.text() == "Cu$_2$O films and AL$\\ell_0$CORE"  # what an edit would store
+
+
+def test_title_edit_edits_the_stored_text(qtbot) -> None:
+    edit = TitleEdit()
+    qtbot.addWidget(edit)
+    edit.setText("H$_2$O")
+    assert edit.toPlainText() == "H₂O" and edit.text() == "H$_2$O"
+    edit.show()
+    edit.setFocus()
+    qtbot.waitUntil(edit.hasFocus)
+    assert edit.toPlainText() == "H$_2$O"
+    edit.setPlainText("D$_2$O")
+    finished: list[str] = []
+    edit.editingFinished.connect(lambda: finished.append(edit.text()))
+    edit.clearFocus()
+    assert finished == ["D$_2$O"] and edit.toPlainText() == "D₂O"
+
+
+def test_added_and_authors_read_like_a_person_says_them() -> None:
+    today = date(2026, 12, 1)
+    assert added_text("2026-12-01T10:26:04", today) == "Today 10:26"
+    assert added_text("2026-11-30T09:02:00", today) == "Yesterday 09:02"
+    assert added_text("2026-03-04T14:10:00", today) == "4 Mar 14:10"
+    assert added_text("2024-01-02T00:00:00", today) == "2024-01-02"
+    assert author_text("Vaswani, Ashish", 8) == "Vaswani et al."
+    assert author_text("Ada Lovelace", 1) == "Lovelace"
+    assert author_text("", 0) == ""
+
+
+def test_column_state_is_remembered(qtbot, library: Library, config_dir: Path) -> None:
+    first = MainWindow(library, theme="light")
+    qtbot.addWidget(first)
+    first.show()
+    cols = first.table.columns
+    cols.set_hidden(COL_VENUE, True)
+    first.table.horizontalHeader().resizeSection(COL_ADDED, 150)  # as a drag does
+    first.table.horizontalHeader().moveSection(first.table.horizontalHeader().visualIndex(COL_ADDED), 0)
+    order = cols.order()
+    first.close()
+    assert (config_dir / "settings.ini").is_file()
+    again = MainWindow(library, theme="light")
+    qtbot.addWidget(again)
+    again.show()
+    hh = again.table.horizontalHeader()
+    assert hh.isSectionHidden(COL_VENUE)
+    assert hh.sectionSize(COL_ADDED) == 150 and again.table.columns.order() == order
+    again.table.columns.reset()
+    assert not hh.isSectionHidden(COL_VENUE) and hh.visualIndex(COL_ADDED) != 0
+    again.close()
+
+
+def test_header_menu_hides_and_shows_columns(qtbot, window: MainWindow) -> None:
+    window.resize(1600, 1000)
+    qtbot.waitUntil(lambda: window.width() == 1600)
+    header = window.table.horizontalHeader()
+    assert header.contextMenuPolicy() == Qt.ContextMenuPolicy.CustomContextMenu
+    menu = window.table.columns.menu()
+    assert isinstance(menu, QMenu) and menu.objectName() == "columnMenu"
+    actions = {a.text(): a for a in menu.actions() if a.text()}
+    assert not actions["Title"].isEnabled()  # the title always stays
+    assert actions["Venue"].isChecked()
+    actions["Venue"].trigger()
+    assert header.isSectionHidden(COL_VENUE) and COL_VENUE in window.table.columns.hidden()
+    reset = next(a for a in window.table.columns.menu().actions() if a.objectName() == "resetColumnsAction")
+    reset.trigger()
+    assert not header.isSectionHidden(COL_VENUE)
+
+
+def test_home_end_page_keys_move_in_the_list(qtbot, window: MainWindow) -> None:
+    table = window.table
+    window.focus_table()
+    table.go_to_row(10)
+    qtbot.keyClick(table, Qt.Key.Key_End)
+    assert table.currentIndex().row() == 55 and window.pane.paper_id == window.model.id_at(55)
+    qtbot.keyClick(table, Qt.Key.Key_Home)
+    assert table.currentIndex().row() == 0
+    qtbot.keyClick(table, Qt.Key.Key_PageDown)
+    down = table.currentIndex().row()
+    assert down > 5
+    qtbot.keyClick(table, Qt.Key.Key_PageUp)
+    assert table.currentIndex().row() < down
+    assert [i.row() for i in table.selectionModel().selectedRows()] == [table.currentIndex().row()]
+
+
+def test_end_then_a_search_still_starts_at_the_top(qtbot, window: MainWindow) -> None:
+    window.focus_table()
+    qtbot.keyClick(window.table, Qt.Key.Key_End)
+    search_now(qtbot, window, "learning")
+    assert window.table.currentIndex().row() == 0

@@ -1,0 +1,161 @@
+"""A desktop app's manners: global and per-library settings, opening and switching libraries,
+Preferences, About, plain cancels, rebuild asks first, undo puts a paper back in its place,
+singular and plural."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
+
+from reader.models import ImportSummary
+from reader.plural import count_noun
+from reader.services import Library
+from reader.ui import libraries, settings
+from reader.ui.about import AboutDialog
+from reader.ui.dialogs import ask_rebuild, import_summary_text
+from reader.ui.main_window import MainWindow
+from reader.ui.preferences import PreferencesDialog
+
+
+def test_old_per_library_settings_move_to_the_global_file_once(tmp_path: Path) -> None:
+    lib = QSettings(str(tmp_path / "lib.ini"), QSettings.Format.IniFormat)
+    app = QSettings(str(tmp_path / "app.ini"), QSettings.Format.IniFormat)
+    lib.setValue("theme", "dark")
+    lib.setValue("geometry", b"xy")
+    lib.setValue("header", b"old")
+    lib.setValue("sidebar", "starred:")
+    assert set(settings.migrate(lib, app)) == {"theme", "geometry", "header"}
+    assert app.value("theme") == "dark" and not app.contains("header")
+    assert not lib.contains("theme") and lib.value("sidebar") == "starred:"  # views stay per library
+    assert settings.migrate(lib, app) == []  # once
+
+
+def test_window_state_is_global_and_views_per_library(qtbot, library: Library, config_dir: Path) -> None:
+    w = MainWindow(library)
+    qtbot.addWidget(w)
+    w.apply_theme("dark")
+    w.close()
+    app = QSettings(str(config_dir / "settings.ini"), QSettings.Format.IniFormat)
+    own = QSettings(str(library.paths.settings_file), QSettings.Format.IniFormat)
+    assert app.value("theme") == "dark" and app.contains("geometry") and app.contains("columns")
+    assert not own.contains("theme") and own.contains("sidebar")
+    assert settings.recent_libraries(app)[0] == library.paths.root.resolve()
+
+
+def test_switching_library_opens_the_other_one_and_remembers_both(qtbot, data_dir: Path,
+                                                                  tmp_path: Path) -> None:
+    first = Library.open(data_dir)
+    window = MainWindow(first, theme="light")  # closed and deleted by the switch
+    window.show()
+    qtbot.waitUntil(lambda: window.model.rowCount() > 0)
+    other = tmp_path / "other"
+    first_root = first.paths.root
+    new = libraries.switch_library(window, other)
+    assert new is not None and new is not window
+    qtbot.addWidget(new)
+    qtbot.waitUntil(lambda: new.model.rowCount() > 0)
+    assert new.library.paths.root == other.resolve()
+    assert first._closed  # the old window's library is closed
+    recent = settings.recent_libraries(new.app_settings)
+    assert recent[:2] == [other.resolve(), first_root.resolve()]
+    menu = new.findChild(type(new.menuBar().actions()[0].menu()), "recentLibrariesMenu")
+    libraries.fill_recent_menu(new, menu)
+    assert [a.text().split(" ", 1)[1] for a in menu.actions()] == [str(first_root.resolve())]
+    new.close()
+
+
+def test_a_folder_that_is_no_library_is_refused(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    stuff = tmp_path / "stuff"
+    stuff.mkdir()
+    (stuff / "notes.txt").write_text("mine", encoding="utf-8")
+    assert libraries.switch_library(window, stuff) is None
+    box = window.findChild(QMessageBox, "openLibraryProblem")
+    assert box is not None and "not a Reader library" in box.text()
+    assert not (stuff / "library.sqlite3").exists() and window.isVisible()
+
+
+def test_preferences_apply_theme_and_mark_read(qtbot, window: MainWindow) -> None:
+    dialog = PreferencesDialog(window)
+    qtbot.addWidget(dialog)
+    assert dialog.themeCombo.currentData() == "light"
+    dialog.themeCombo.setCurrentIndex(dialog.themeCombo.findData("dark"))
+    dialog.markReadCheck.setChecked(False)
+    assert "7" in dialog.backupsLabel.text() and dialog.vaultLabel.text() == "Not connected"
+    dialog.apply()
+    assert window.theme == "dark" and window.app_settings.value("theme") == "dark"
+    assert not window.triage.mark_read
+
+
+def test_about_says_version_licence_and_folder(qtbot, window: MainWindow) -> None:
+    from reader import __version__
+
+    dialog = AboutDialog(window)
+    qtbot.addWidget(dialog)
+    text = dialog.textLabel.text()
+    assert __version__ in text and "MIT" in text and str(window.library.paths.root) in text
+    assert "https://" in text and dialog.textLabel.accessibleName()
+
+
+def test_rebuild_asks_first_and_cancel_does_nothing(qtbot, window: MainWindow, monkeypatch) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr(window.index_sync, "reindex", lambda: calls.append(1))
+    box = ask_rebuild(window)
+    assert "56 papers" in box.text()
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    assert calls == []
+    box = ask_rebuild(window)
+    next(b for b in box.buttons() if b.objectName() == "rebuildButton").click()
+    assert calls == [1]
+
+
+def test_a_cancelled_import_says_so_and_leaves_nothing(qtbot, window: MainWindow, library: Library,
+                                                       tmp_path: Path) -> None:
+    src = tmp_path / "many.jsonl"
+    src.write_text("".join(json.dumps({"title": f"P {i}", "abstract": f"Abstract {i} long enough to import here."})
+                           + "\n" for i in range(300)), encoding="utf-8")
+    window.runner.write(lambda: window.runner.drain)  # noqa: B023 - keep the writer busy a moment
+    task = window.transfer.import_paths([src])
+    task.cancel()  # before (or while) it runs
+    qtbot.waitUntil(lambda: bool(window.last_import_text), timeout=20000)
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=20000)
+    assert window.last_import_text.startswith("Import cancelled")
+    assert window.findChild(QMessageBox, "importSummary") is None  # no warning dialog
+    assert "cancelled" in window.statusBar().currentMessage().lower()
+    assert library.counts().total == 56 and not library.index_needs_sync()
+    assert not any(t.label == "Indexing" for t in window.status.tasks)
+
+
+def test_undo_puts_a_deleted_paper_back_in_its_place(qtbot, window: MainWindow, library: Library) -> None:
+    window.table.go_to_row(7)
+    pid = window.current_id()
+    order = list(window.model.ids())
+    window.delete_pressed()
+    qtbot.waitUntil(lambda: window.model.row_of(pid) < 0)
+    assert window.statusBar().currentMessage().startswith("Deleted 1 paper — ")
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: window.model.row_of(pid) >= 0)
+    assert window.model.row_of(pid) == 7 and list(window.model.ids()) == order
+
+
+def test_singular_and_plural() -> None:
+    assert count_noun(1, "paper") == "1 paper" and count_noun(0, "paper") == "0 papers"
+    assert count_noun(2356, "file") == "2,356 files" and count_noun(1, "duplicate") == "1 duplicate"
+    one = ImportSummary(path="a.bib", new=1, duplicates=1)
+    assert import_summary_text([one]).startswith("Imported 1 new paper (1 duplicate) from 1 file.")
+    assert "1 duplicate," in one.describe()
+
+
+def test_status_counts_say_one_paper(qtbot, window: MainWindow) -> None:
+    from reader.store.papers import Counts
+
+    window.status.show_counts(Counts(total=1, unread=1, read=0, starred=0, with_notes=0))
+    assert window.status.countsLabel.text().startswith("1 paper ·")
+
+
+def test_plural_endings() -> None:
+    assert count_noun(2, "title match") == "2 title matches"
+    assert count_noun(3, "library") == "3 libraries" and count_noun(2, "day") == "2 days"
+    assert count_noun(1, "new paper") == "1 new paper" and count_noun(5, "new paper") == "5 new papers"

@@ -1,0 +1,64 @@
+"""Front matter and managed blocks parse in time linear in line length (issue 19, defect 8).
+
+Each worst case is fed at ~256 KB and ~1 MB; four times the input may cost at most twelve times
+the time (quadratic would be sixteen, and the 80k-character line of the report took 5.5 s).
+Shapes whose cost is YAML's own (~2 s a MB) are fed at 48 and 192 KB, under the front matter's
+256 KB budget; a larger front matter is refused in one line. The smaller size's time has a floor of a few milliseconds so that timer noise cannot fail it.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from reader.vault.document import DamagedFile, parse, rewrite
+
+HEAD = "---\nid: 0123456789abcdef\ntitle: T\ntags: []\nstarred: false\nread: false\n"
+BLOCKS = ("<!-- reader:paper -->\n# T\n<!-- /reader:paper -->\n<!-- reader:highlights -->\n"
+          "<!-- /reader:highlights -->\n<!-- reader:note -->\nnote\n<!-- /reader:note -->\n")
+SHAPES = {
+    "key then spaces": lambda n: HEAD + "a" + " " * n + "x\n---\n" + BLOCKS,
+    "key then tabs": lambda n: HEAD + "a\t" * (n // 2) + "\n---\n" + BLOCKS,
+    "spaced colons": lambda n: HEAD + "a" + " :" * (n // 2) + "\n---\n" + BLOCKS,
+    "long value": lambda n: HEAD + "mine: " + "x " * (n // 2) + "\n---\n" + BLOCKS,
+    "flow list": lambda n: HEAD + "mine: [" + "a, " * (n // 3) + "]\n---\n" + BLOCKS,
+    "unclosed quote key": lambda n: HEAD + '"' + "a " * (n // 2) + "\n---\n" + BLOCKS,
+    "comment line": lambda n: HEAD + "#" + " " * n + "\n---\n" + BLOCKS,
+    "many short keys": lambda n: HEAD + "".join(f"k{i}: {i}\n" for i in range(n // 10)) + "---\n" + BLOCKS,
+    "no closing line": lambda n: "---\n" + "a " * (n // 2),
+    "marker-like line": lambda n: HEAD + "---\n" + "<!-- reader:" * (n // 12) + "\n" + BLOCKS,
+    "spaces before a marker": lambda n: HEAD + "---\n" + " " * n + "<!-- reader:note\n" + BLOCKS,
+    "long note line": lambda n: HEAD + "---\n" + BLOCKS.replace("\nnote\n", "\n" + "y " * (n // 2) + "\n"),
+    "id line spaces": lambda n: "---\nid:" + " " * n + "\n---\n" + BLOCKS,
+}
+
+
+def _cost(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.process_time()
+        try:
+            vf = parse(text)
+            if vf is not None:
+                rewrite(vf, {"tags": ["a"], "starred": True}, {"note": "new"})
+        except DamagedFile:
+            pass
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+YAML_BOUND = {"flow list", "many short keys", "long value"}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_parsing_cost_grows_linearly(shape):
+    make = SHAPES[shape]
+    n = 48_000 if shape in YAML_BOUND else 256_000
+    small, big = _cost(make(n)), _cost(make(4 * n))
+    assert big <= 12 * max(small, 0.004), (shape, small, big)
+
+
+def test_a_front_matter_over_the_budget_is_refused_in_one_line():
+    with pytest.raises(DamagedFile, match="front matter larger than 256 KB"):
+        parse(SHAPES["many short keys"](1_024_000))
