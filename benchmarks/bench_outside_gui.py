@@ -38,11 +38,11 @@ class CommitWatcher(threading.Thread):
         super().__init__(daemon=True)
         self._conn = sqlite3.connect(str(database), check_same_thread=False)
         self.commits: list[float] = []
-        self._stop = threading.Event()
+        self._halt = threading.Event()
 
     def run(self) -> None:
         last = self._conn.execute("PRAGMA data_version").fetchone()[0]
-        while not self._stop.is_set():
+        while not self._halt.is_set():
             now = self._conn.execute("PRAGMA data_version").fetchone()[0]
             if now != last:
                 last = now
@@ -53,7 +53,7 @@ class CommitWatcher(threading.Thread):
         return next((c for c in self.commits if c >= t), None)
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
         self.join(2)
         self._conn.close()
 
@@ -138,10 +138,11 @@ def main() -> None:
             if commit is None:
                 sys.exit(f"star {i}: no commit seen")
             latencies.append(visible - commit)
-        cpu_on = idle_cpu(app, IDLE_SECONDS)
+        idle_cpu(app, 2.0)  # let the last star's index work settle
         window.changes.set_poll_interval(0)
         cpu_off = idle_cpu(app, IDLE_SECONDS)
         window.changes.set_poll_interval(OUTSIDE_POLL_MS)
+        cpu_on = idle_cpu(app, IDLE_SECONDS)
     finally:
         watcher.stop()
         undo = cli(data_arg, "unstar", *ids) if ids and tmp is None else None

@@ -21,6 +21,7 @@ from reader.services import Library
 from .tasks import TaskRunner
 
 OUTSIDE_POLL_MS = 500  # outside changes show within 2 s: poll + re-list + repaint
+OUTSIDE_LANES = 2  # looks under way at once (see poll)
 log = logging.getLogger(__name__)
 
 
@@ -41,6 +42,7 @@ class ChangeBridge(QObject):
     """`changed(Changes)` on the GUI thread for every committed write, local or from another process."""
 
     changed = Signal(object)  # Changes
+    outsideIndexed = Signal()  # noqa: N815 - a look that found outside changes also brought the index up
     _arrived = Signal(object)  # from any thread; queued to the bridge's (GUI) thread
 
     def __init__(self, library: Library, runner: TaskRunner, parent: QObject | None = None, *,
@@ -50,7 +52,7 @@ class ChangeBridge(QObject):
         self._runner = runner
         self._lock = threading.Lock()
         self._pending: list[Changes] = []
-        self._polling = False
+        self._polling: set[int] = set()  # the lanes with a look under way
         self._closed = False
         self.delivered = 0  # merged deliveries so far (tests and the benchmark wait on it)
         self.outside_seen = 0  # outside changes the poll found
@@ -85,21 +87,31 @@ class ChangeBridge(QObject):
 
     # ------------------------------------------------------------------ other processes
     def poll(self) -> None:
-        """Ask the library, off the GUI thread, whether another process committed since the last look."""
-        if self._polling or self._closed:
-            return  # the last look has not answered yet (a long write holds the database)
-        self._polling = True
-        self._runner.read("outside", self._library.check_outside, self._outside_done, self._outside_failed)
+        """Ask the library, off the GUI thread, whether another process committed since the last look.
 
-    def _outside_done(self, found: Changes | None) -> None:
+        Two looks may be under way: one that found a change publishes it at once but then waits
+        for the index (another process may hold its lock for seconds); the next tick's look
+        must not wait behind it."""
+        if self._closed:
+            return
+        lane = next((i for i in range(OUTSIDE_LANES) if i not in self._polling), None)
+        if lane is None:
+            return  # both looks are still under way
+        self._polling.add(lane)
+        self._runner.read(f"outside-{lane}", self._library.check_outside,
+                          lambda found: self._outside_done(lane, found),
+                          lambda exc: self._outside_failed(lane, exc))
+
+    def _outside_done(self, lane: int, found: Changes | None) -> None:
         # check_outside published what it found on the bus: it reaches `changed` like a local write.
-        self._polling = False
-        if found is not None:
+        self._polling.discard(lane)
+        if found is not None and not self._closed:
             self.outside_seen += 1
+            self.outsideIndexed.emit()  # check_outside indexed after publishing: searches may find more
 
-    def _outside_failed(self, exc: BaseException) -> None:
+    def _outside_failed(self, lane: int, exc: BaseException) -> None:
         # A locked or busy database is retried on the next tick; nothing was written.
-        self._polling = False
+        self._polling.discard(lane)
         log.warning("checking for outside changes failed: %s", exc)
 
     def set_poll_interval(self, ms: int) -> None:

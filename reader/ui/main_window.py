@@ -124,6 +124,7 @@ class MainWindow(QMainWindow):
         self.sidebar.summaryChanged.connect(self._summary_changed)
         self.sidebar.follow(library, self.runner, self.changes.changed, self.handle_error)
         self.changes.changed.connect(self._changes_seen)
+        self.changes.outsideIndexed.connect(self._outside_indexed)
         QTimer.singleShot(0, self.index_sync.start)
 
     # The menus' actions, and what the window kept of them (tests and triage use these names).
@@ -337,6 +338,10 @@ class MainWindow(QMainWindow):
                     self.note_merges.changed_under_editor(pid, shown.note, paper.note, MERGE_OUTSIDE)
                 self.pane.set_paper(paper)  # the same paper: what is typed stays
         self.refresh_list()
+
+    def _outside_indexed(self) -> None:
+        if self.searchBar.query() or self.view.ranked:
+            self.refresh_list()  # the index now holds what the other process changed
 
     def _index_caught_up(self) -> None:
         if self.searchBar.query():

@@ -143,3 +143,17 @@ def test_idle_window_finds_nothing_outside(qtbot, window: MainWindow) -> None:
     qtbot.wait(300)
     assert window.changes.outside_seen == 0 and window.changes.delivered == before
     assert isinstance(window.table.currentIndex(), QModelIndex)
+
+
+def test_an_outside_change_reaches_the_vault(qtbot, window: MainWindow, data_dir: Path, tmp_path: Path) -> None:
+    from .test_vault_sync import connect, file_of
+
+    folder = tmp_path / "vault"
+    folder.mkdir()
+    connect(qtbot, window, folder)
+    pid = window.model.id_at(7)
+    assert pid is not None and file_of(folder, pid) is None  # no note, star, tag or highlight yet
+    run_cli(qtbot, data_dir, "note", pid, "--text", "written by a script")
+    # The scheduler follows outside changes like the window's own: the file is written.
+    qtbot.waitUntil(lambda: (p := file_of(folder, pid)) is not None
+                    and "written by a script" in p.read_text(encoding="utf-8"), timeout=VISIBLE_MS + 3000)
