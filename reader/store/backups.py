@@ -94,17 +94,18 @@ def write_backup(source: sqlite3.Connection, final: Path) -> Path:
 def _drop_derived(conn: sqlite3.Connection) -> None:
     """Empty the plain texts (derived from the abstracts; half the file) and mark them stale.
 
-    secure_delete zeroes the freed bytes, which then compress to nothing, without a VACUUM."""
+    The VACUUM packs the rows again: at 50k the copy is then 100 MB, 26 MB gzipped (32 MB
+    with the freed space only zeroed by secure_delete: seven would pass the live file)."""
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "papers" not in tables or "meta" not in tables:
         return
     cols = {r[1] for r in conn.execute("PRAGMA table_info(papers)")}
     if "abstract_text" not in cols:
         return
-    conn.execute("PRAGMA secure_delete = ON")
     with conn:
         conn.execute("UPDATE papers SET abstract_text = ''")
         conn.execute("UPDATE meta SET value = '0' WHERE key = 'text_version'")
+    conn.execute("VACUUM")
 
 
 def take_backup(source: sqlite3.Connection, backups_dir: Path, *, keep: int = KEEP_DAILY) -> Path:

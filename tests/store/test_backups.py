@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from pathlib import Path
 
 from reader.services import Library
 from reader.store import backups
@@ -90,9 +91,18 @@ def test_a_failed_backup_leaves_no_partial_file(tmp_path):
     assert list(d.iterdir()) == []
 
 
+SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
+
+
+def _library(root: Path) -> Library:
+    lib = Library.open(root, seed_if_empty=False)
+    lib.import_files(SEEDS, index=False)
+    return lib
+
+
 def test_a_compressed_backup_restores_and_its_plain_texts_come_back(tmp_path):
     root = tmp_path / "lib"
-    with Library.open(root) as lib:
+    with _library(root) as lib:
         first = lib.paper_ids()[0]
         lib.set_starred([first], True)
         word = max(lib._reader().execute("SELECT abstract_text FROM papers WHERE id = ?", [first])
@@ -112,7 +122,7 @@ def test_a_compressed_backup_restores_and_its_plain_texts_come_back(tmp_path):
 
 def test_old_uncompressed_backups_are_still_listed_read_and_restored(tmp_path):
     root = tmp_path / "lib"
-    with Library.open(root) as lib:
+    with _library(root) as lib:
         lib.set_starred([lib.paper_ids()[0]], True)
         old = root / "backups" / f"{DAILY_PREFIX}20200101T000000000000.sqlite3"
         target = sqlite3.connect(old)
