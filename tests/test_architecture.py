@@ -187,12 +187,7 @@ def test_no_import_cycles_with_deferred_imports():
     assert _cycles({"top", "deferred"}) == []
 
 
-# reader/ui/ still has a circle around main_window.py (helpers typed `window: MainWindow`);
-# issue 22 item 2 removes it. strict: once it is gone this xfail fails, and the mark goes.
-UI_CIRCLE = pytest.mark.xfail(strict=True, reason="ui/ helpers name MainWindow in hints (issue 22)")
-
-
-@pytest.mark.parametrize("scope", ["core", pytest.param("reader.ui", marks=UI_CIRCLE)])
+@pytest.mark.parametrize("scope", ["core", "reader.ui"])
 def test_no_import_cycles_counting_type_checking_imports(scope):
     cycles = [c for c in _cycles({"top", "deferred", "typing"})
               if any(_in(m, "reader.ui") == (scope == "reader.ui") for m in c)]
