@@ -187,13 +187,7 @@ def test_no_import_cycles_with_deferred_imports():
     assert _cycles({"top", "deferred"}) == []
 
 
-# reader/ui/: the circle around main_window.py is gone from the helpers issue 22 named, but the
-# Preferences/About/libraries/empty-state/rebuild-dialog modules merged since name MainWindow in
-# hints again (tests/ui/test_ui_imports.py lists them). strict: once they are gone this xfail fails.
-UI_CIRCLE = pytest.mark.xfail(strict=True, reason="newer ui/ modules name MainWindow in hints (issue 22)")
-
-
-@pytest.mark.parametrize("scope", ["core", pytest.param("reader.ui", marks=UI_CIRCLE)])
+@pytest.mark.parametrize("scope", ["core", "reader.ui"])
 def test_no_import_cycles_counting_type_checking_imports(scope):
     cycles = [c for c in _cycles({"top", "deferred", "typing"})
               if any(_in(m, "reader.ui") == (scope == "reader.ui") for m in c)]

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import html
 import sys
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from reader import __version__
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
 
 LICENCE = "MIT"
 LINKS = (("The MIT licence", "https://opensource.org/license/mit"),
@@ -22,8 +19,8 @@ LINKS = (("The MIT licence", "https://opensource.org/license/mit"),
          ("Whoosh search", "https://pypi.org/project/Whoosh-Reloaded/"))
 
 
-def about_html(w: MainWindow) -> str:
-    root = w.library.paths.root
+def about_html(root: Path) -> str:
+    """The dialog's text; `root` is the library folder it links to."""
     folder = QUrl.fromLocalFile(str(root)).toString()
     links = "<br>".join(f"<a href='{html.escape(u, quote=True)}'>{html.escape(t)}</a>" for t, u in LINKS)
     py = f"{sys.version_info.major}.{sys.version_info.minor}.{sys.version_info.micro}"
@@ -35,17 +32,17 @@ def about_html(w: MainWindow) -> str:
 
 
 class AboutDialog(QDialog):
-    def __init__(self, w: MainWindow) -> None:
-        super().__init__(w)
+    def __init__(self, parent: QWidget, root: Path) -> None:
+        super().__init__(parent)
         self.setObjectName("aboutDialog")
         self.setWindowTitle("About Reader")
-        self.textLabel = QLabel(about_html(w), self)
+        self.textLabel = QLabel(about_html(root), self)
         self.textLabel.setObjectName("aboutText")
         self.textLabel.setTextFormat(Qt.TextFormat.RichText)
         self.textLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.textLabel.setOpenExternalLinks(False)
         self.textLabel.linkActivated.connect(lambda url: QDesktopServices.openUrl(QUrl(url)))
-        self.textLabel.setAccessibleName(f"Reader {__version__}, licence {LICENCE}, library {w.library.paths.root}")
+        self.textLabel.setAccessibleName(f"Reader {__version__}, licence {LICENCE}, library {root}")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -53,7 +50,8 @@ class AboutDialog(QDialog):
         layout.addWidget(buttons)
 
 
-def show_about(w: MainWindow) -> AboutDialog:
-    dialog = AboutDialog(w)
+def show_about(parent: QWidget, root: Path) -> AboutDialog:
+    """Help → About Reader, on `parent`, naming the library folder `root`."""
+    dialog = AboutDialog(parent, root)
     dialog.open()
     return dialog

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -29,9 +28,6 @@ from PySide6.QtWidgets import (
 from reader.exporters.markdown import GroupBy
 from reader.models import ExportKind, ImportSummary
 from reader.plural import count_noun
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
 
 SCOPES = (("selection", "Selected papers"), ("view", "Current list (search / filter)"),
           ("starred", "Starred papers"), ("tag", "Papers with the tag"))
@@ -192,21 +188,21 @@ def import_summary_text(summaries: Sequence[ImportSummary], max_problems: int = 
     return "\n".join(lines)
 
 
-def ask_rebuild(window: MainWindow) -> QMessageBox:
-    """File → Rebuild search index: ask first (it takes minutes on a big library); the rebuild
-    then runs in the background with a Cancel button in the status bar."""
-    total = window.counts.total if getattr(window, "counts", None) is not None else window.model.total()
+def ask_rebuild(parent: QWidget, total: int, reindex: Callable[[], None]) -> QMessageBox:
+    """File → Rebuild search index: ask first (it takes minutes on a big library, of `total`
+    papers); on Rebuild, `reindex` starts it in the background, with a Cancel button in the
+    status bar."""
     box = QMessageBox(QMessageBox.Icon.Question, "Rebuild search index",
                       f"Rebuild the search index from the library's {count_noun(total, 'paper')}?\n\n"
                       "On a big library this takes a few minutes; until it finishes, searches may miss "
                       "papers. It runs in the background and can be cancelled from the status bar.",
-                      QMessageBox.StandardButton.NoButton, window)
+                      QMessageBox.StandardButton.NoButton, parent)
     box.setObjectName("rebuildIndexQuestion")
     box.setTextFormat(Qt.TextFormat.PlainText)
     rebuild = box.addButton("Rebuild", QMessageBox.ButtonRole.AcceptRole)
     rebuild.setObjectName("rebuildButton")
     box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(rebuild)
-    box.finished.connect(lambda _=0: window.index_sync.reindex() if box.clickedButton() is rebuild else None)
+    box.finished.connect(lambda _=0: reindex() if box.clickedButton() is rebuild else None)
     box.open()
     return box

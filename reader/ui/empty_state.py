@@ -7,18 +7,25 @@ reads them like any other text; the table itself holds no rows."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QTableView, QVBoxLayout
+from PySide6.QtCore import QAbstractItemModel, QEvent, QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+)
 
 from reader.plural import count_noun
-from reader.services import View
+from reader.services import Library, View
 
+from .sidebar import Sidebar
 from .status_bar import StatusBar
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .tasks import TaskRunner
 
 INDEX_TASK_LABELS = ("Indexing", "Rebuilding the index")
 VIEW_NAMES = {"unread": "Unread", "starred": "Starred", "notes": "With notes"}
@@ -117,7 +124,38 @@ def index_catching_up(w: IndexState) -> bool:
     return not w.index_ready or any(t.label in INDEX_TASK_LABELS for t in w.status.tasks)
 
 
-def view_name(w: MainWindow, view: View) -> str:
+class QueryBar(Protocol):
+    """The search bar's query (search_bar.SearchBar; it imports this module, so not by name)."""
+
+    def query(self) -> str: ...
+    def clear_silently(self) -> None: ...
+
+
+class ListHost(IndexState, Protocol):
+    """What the empty state reads of the window's list and search, and the ways back it takes."""
+
+    @property
+    def model(self) -> QAbstractItemModel: ...
+    @property
+    def view(self) -> View: ...
+    @property
+    def library(self) -> Library: ...
+    @property
+    def runner(self) -> TaskRunner: ...
+    @property
+    def table(self) -> QTableView: ...
+    @property
+    def searchBar(self) -> QueryBar: ...  # noqa: N802 - the window's attribute names
+    @property
+    def searchBox(self) -> QLineEdit: ...  # noqa: N802
+    @property
+    def sidebar(self) -> Sidebar: ...
+    def refresh_list(self) -> None: ...
+    def focus_table(self) -> None: ...
+    def set_view(self, view: View) -> None: ...
+
+
+def view_name(view: View) -> str:
     if view.kind in VIEW_NAMES:
         return VIEW_NAMES[view.kind]
     if view.kind in ("collection", "tag"):
@@ -127,9 +165,9 @@ def view_name(w: MainWindow, view: View) -> str:
     return ""
 
 
-def empty_message(w: MainWindow, query: str, view: View) -> tuple[str, str | None]:
+def empty_message(w: IndexState, query: str, view: View) -> tuple[str, str | None]:
     """The message for an empty list and the label of its way back (None: none)."""
-    where = view_name(w, view)
+    where = view_name(view)
     catching_up = index_catching_up(w)
     if query:
         text = f"No papers match “{query}”" + (f" in {where}." if where else ".")
@@ -142,7 +180,7 @@ def empty_message(w: MainWindow, query: str, view: View) -> tuple[str, str | Non
             None)
 
 
-def update(w: MainWindow, state: EmptyState, query: str) -> None:
+def update(w: ListHost, state: EmptyState, query: str) -> None:
     """After a listing: show the empty state (and look for a suggestion) or hide it."""
     if w.model.rowCount():
         state.hide()
@@ -178,7 +216,7 @@ def suggest(lib, query: str, view: View) -> tuple[str, int] | None:  # noqa: ANN
     return (suggestion, hits) if hits else None
 
 
-def install(w: MainWindow) -> EmptyState:
+def install(w: ListHost) -> EmptyState:
     """The window's empty state, wired: a suggestion searches it, the way back clears the
     search (or, with no query, shows the whole library)."""
     state = EmptyState(w.table)

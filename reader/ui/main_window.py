@@ -170,15 +170,21 @@ class MainWindow(QMainWindow):
         pane, ops = self.pane, self.ops
         return MenuSlots(
             import_=self.transfer.ask_import, export=self.transfer.ask_export, vault=self.vault_sync.ask,
-            reindex=lambda: ask_rebuild(self), copy_markdown=self.transfer.copy_markdown, delete=self.delete_pressed,
+            reindex=self.ask_rebuild_index, copy_markdown=self.transfer.copy_markdown, delete=self.delete_pressed,
             save_search=lambda: searches.save_current_search(ops, self.searchBar.query()),
             toggle_star=lambda: papers.toggle_star(ops, self.list_scope()),
             toggle_read=lambda: papers.toggle_read(ops, self.list_scope()),
             add_tag=self.focus_tag_input, edit_note=self.focus_note,
             highlight=lambda: pane.request_highlight("yellow"), move=self.move_current, find=self.focus_search,
             back=self.focus_table, sort_by_relevance=self.searchBar.sort_by_relevance, apply_theme=self.apply_theme,
-            about=lambda: show_about(self), preferences=lambda: show_preferences(self),
-            library_menu=lambda menu, before: libraries.install(self, menu, before))
+            about=lambda: show_about(self, self.library.paths.root), preferences=lambda: show_preferences(self, self),
+            library_menu=lambda menu, before: libraries.install(self, menu, before, type(self)))
+
+    def ask_rebuild_index(self) -> QMessageBox:
+        """File → Rebuild search index: asked first, naming the total as last counted."""
+        counts = getattr(self, "counts", None)  # none until the sidebar's first count
+        total = counts.total if counts is not None else self.model.total()
+        return ask_rebuild(self, total, lambda: self.index_sync.reindex())
 
     # ------------------------------------------------------------------ construction
     def _build_widgets(self) -> None:

@@ -3,9 +3,10 @@ read when moving on in triage, the Markdown vault, and the library's backups."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QSettings, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -21,25 +22,45 @@ from PySide6.QtWidgets import (
 )
 
 from reader.plural import count_noun
+from reader.services import Library
 from reader.store.backups import KEEP_DAILY, daily_backups
 
 from . import settings
 from . import theme as themes
 from .plain import plain_label
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+
+class VaultChooser(Protocol):
+    """The vault's folder and its own dialog (vault_sync.VaultSync)."""
+
+    @property
+    def folder(self) -> Path | None: ...
+    def ask(self) -> None: ...
 
 
-def mark_read_on_move(w: MainWindow) -> bool:
-    return w.app_settings.value(settings.MARK_READ_KEY, True) not in (False, "false", "0", 0)
+class PreferencesHost(Protocol):
+    """What the dialog reads and changes in the window: the settings, the theme, the vault, the
+    library's backups folder. (The triage view's checkbox, when there is one, is looked up.)"""
+
+    app_settings: QSettings
+    theme: str
+
+    @property
+    def library(self) -> Library: ...
+    @property
+    def vault_sync(self) -> VaultChooser: ...
+    def apply_theme(self, theme: str) -> None: ...
+
+
+def mark_read_on_move(app_settings: QSettings) -> bool:
+    return app_settings.value(settings.MARK_READ_KEY, True) not in (False, "false", "0", 0)
 
 
 class PreferencesDialog(QDialog):
     """Changes apply on OK; Cancel leaves everything as it was."""
 
-    def __init__(self, w: MainWindow) -> None:
-        super().__init__(w)
+    def __init__(self, parent: QWidget, w: PreferencesHost) -> None:
+        super().__init__(parent)
         self.setObjectName("preferencesDialog")
         self.setWindowTitle("Preferences")
         self._main = w
@@ -53,7 +74,7 @@ class PreferencesDialog(QDialog):
         form.addRow("&Theme", self.themeCombo)
         self.markReadCheck = QCheckBox("Mark papers read when moving on in triage", self)
         self.markReadCheck.setObjectName("markReadCheck")
-        self.markReadCheck.setChecked(mark_read_on_move(w))
+        self.markReadCheck.setChecked(mark_read_on_move(w.app_settings))
         form.addRow("Triage", self.markReadCheck)
         form.addRow("Markdown vault", self._vault_row(w))
         form.addRow("Backups", self._backups_row(w))
@@ -64,7 +85,7 @@ class PreferencesDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(buttons)
 
-    def _vault_row(self, w: MainWindow) -> QWidget:
+    def _vault_row(self, w: PreferencesHost) -> QWidget:
         row = QWidget(self)
         box = QHBoxLayout(row)
         box.setContentsMargins(0, 0, 0, 0)
@@ -82,7 +103,7 @@ class PreferencesDialog(QDialog):
         self.reject()
         self._main.vault_sync.ask()  # the vault has its own dialog
 
-    def _backups_row(self, w: MainWindow) -> QWidget:
+    def _backups_row(self, w: PreferencesHost) -> QWidget:
         row = QWidget(self)
         box = QHBoxLayout(row)
         box.setContentsMargins(0, 0, 0, 0)
@@ -113,8 +134,9 @@ class PreferencesDialog(QDialog):
             check.setChecked(self.markReadCheck.isChecked())  # the triage view's own box agrees
 
 
-def show_preferences(w: MainWindow) -> PreferencesDialog:
-    dialog = PreferencesDialog(w)
+def show_preferences(parent: QWidget, w: PreferencesHost) -> PreferencesDialog:
+    """Edit → Preferences, on `parent`; OK applies to `w` (the window)."""
+    dialog = PreferencesDialog(parent, w)
     dialog.accepted.connect(dialog.apply)
     dialog.open()
     return dialog

@@ -8,14 +8,15 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from reader.models import ImportSummary
 from reader.plural import count_noun
 from reader.services import Library
 from reader.ui import libraries, settings
 from reader.ui.about import AboutDialog
-from reader.ui.dialogs import ask_rebuild, import_summary_text
+from reader.ui.dialogs import import_summary_text
 from reader.ui.main_window import MainWindow
 from reader.ui.preferences import PreferencesDialog
 
@@ -53,7 +54,7 @@ def test_switching_library_opens_the_other_one_and_remembers_both(qtbot, data_di
     qtbot.waitUntil(lambda: window.model.rowCount() > 0)
     other = tmp_path / "other"
     first_root = first.paths.root
-    new = libraries.switch_library(window, other)
+    new = libraries.switch_library(window, other, MainWindow)
     assert new is not None and new is not window
     qtbot.addWidget(new)
     qtbot.waitUntil(lambda: new.model.rowCount() > 0)
@@ -62,7 +63,7 @@ def test_switching_library_opens_the_other_one_and_remembers_both(qtbot, data_di
     recent = settings.recent_libraries(new.app_settings)
     assert recent[:2] == [other.resolve(), first_root.resolve()]
     menu = new.findChild(type(new.menuBar().actions()[0].menu()), "recentLibrariesMenu")
-    libraries.fill_recent_menu(new, menu)
+    libraries.fill_recent_menu(new, menu, MainWindow)
     assert [a.text().split(" ", 1)[1] for a in menu.actions()] == [str(first_root.resolve())]
     new.close()
 
@@ -71,14 +72,14 @@ def test_a_folder_that_is_no_library_is_refused(qtbot, window: MainWindow, tmp_p
     stuff = tmp_path / "stuff"
     stuff.mkdir()
     (stuff / "notes.txt").write_text("mine", encoding="utf-8")
-    assert libraries.switch_library(window, stuff) is None
+    assert libraries.switch_library(window, stuff, MainWindow) is None
     box = window.findChild(QMessageBox, "openLibraryProblem")
     assert box is not None and "not a Reader library" in box.text()
     assert not (stuff / "library.sqlite3").exists() and window.isVisible()
 
 
 def test_preferences_apply_theme_and_mark_read(qtbot, window: MainWindow) -> None:
-    dialog = PreferencesDialog(window)
+    dialog = PreferencesDialog(window, window)
     qtbot.addWidget(dialog)
     assert dialog.themeCombo.currentData() == "light"
     dialog.themeCombo.setCurrentIndex(dialog.themeCombo.findData("dark"))
@@ -92,7 +93,7 @@ def test_preferences_apply_theme_and_mark_read(qtbot, window: MainWindow) -> Non
 def test_about_says_version_licence_and_folder(qtbot, window: MainWindow) -> None:
     from reader import __version__
 
-    dialog = AboutDialog(window)
+    dialog = AboutDialog(window, window.library.paths.root)
     qtbot.addWidget(dialog)
     text = dialog.textLabel.text()
     assert __version__ in text and "MIT" in text and str(window.library.paths.root) in text
@@ -102,13 +103,48 @@ def test_about_says_version_licence_and_folder(qtbot, window: MainWindow) -> Non
 def test_rebuild_asks_first_and_cancel_does_nothing(qtbot, window: MainWindow, monkeypatch) -> None:
     calls: list[int] = []
     monkeypatch.setattr(window.index_sync, "reindex", lambda: calls.append(1))
-    box = ask_rebuild(window)
+    box = window.ask_rebuild_index()
     assert "56 papers" in box.text()
     box.button(QMessageBox.StandardButton.Cancel).click()
     assert calls == []
-    box = ask_rebuild(window)
+    box = window.ask_rebuild_index()
     next(b for b in box.buttons() if b.objectName() == "rebuildButton").click()
     assert calls == [1]
+
+
+def test_the_menus_open_about_preferences_rebuild_and_another_library(qtbot, data_dir: Path, tmp_path: Path,
+                                                                     monkeypatch) -> None:
+    # The window's own wiring of the helpers (their arguments, the new window's factory).
+    first = Library.open(data_dir)
+    window = MainWindow(first, theme="light")  # closed by the switch
+    window.show()
+    qtbot.waitUntil(lambda: window.model.rowCount() > 0)
+
+    def trigger(name: str) -> None:
+        action = window.findChild(QAction, name)
+        assert action is not None, name
+        action.trigger()
+
+    trigger("aboutAction")
+    about = window.findChild(AboutDialog, "aboutDialog")
+    assert about is not None and str(first.paths.root) in about.textLabel.text()
+    about.reject()
+    trigger("preferencesAction")
+    prefs = window.findChild(PreferencesDialog, "preferencesDialog")
+    assert prefs is not None and prefs.themeCombo.currentData() == "light"
+    prefs.reject()
+    trigger("rebuildIndexAction")
+    box = window.findChild(QMessageBox, "rebuildIndexQuestion")
+    assert box is not None and count_noun(window.model.total(), "paper") in box.text()
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    other = tmp_path / "other"
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *_args: str(other))
+    trigger("openLibraryAction")
+    opened = [w for w in QApplication.topLevelWidgets()
+              if isinstance(w, MainWindow) and w.library.paths.root == other.resolve()]
+    assert len(opened) == 1 and opened[0].isVisible() and first._closed
+    qtbot.addWidget(opened[0])
+    opened[0].close()
 
 
 def test_a_cancelled_import_says_so_and_leaves_nothing(qtbot, window: MainWindow, library: Library,
