@@ -68,8 +68,3 @@ class LibraryPaths:
     def settings_file(self) -> Path:
         """The library's own settings (its views, sort, vault, triage session)."""
         return self.root / "settings.ini"
-
-    def ensure(self) -> LibraryPaths:
-        for d in (self.root, self.backups_dir, self.logs_dir):
-            d.mkdir(parents=True, exist_ok=True)
-        return self

@@ -23,7 +23,7 @@ from whoosh.support.charset import accent_map
 from whoosh.system import pack_uint
 
 from reader.recent import remember_recent
-from reader.search.fields import FIELDS, FREE_FIELDS
+from reader.search.fields import FIELDS
 from reader.search.stopwords import SIMILARITY_STOP
 
 # Bump when the schema or analysis changes: an index with another version is rebuilt.
@@ -291,10 +291,6 @@ class FastNamePairs(FastNames):
     """Word pairs of an accent-folded field."""
 
     pairs = True
-
-
-# Fields searched by free words, in order of importance.
-TEXT_FIELDS = FREE_FIELDS
 
 
 def build_schema() -> Schema:

@@ -276,9 +276,6 @@ class TriageView(QWidget):
         for chip in self.tagEditor.findChildren(QToolButton):
             chip.installEventFilter(self)  # new chips too: a clicked chip must not hand J/K to the table
 
-    def set_abstract_html(self, text: str) -> None:
-        self.abstractView.setHtml(text)
-
     def show_message(self, text: str) -> None:
         self.card = None
         self.pages.setCurrentIndex(0)

@@ -30,7 +30,6 @@ _LEADING_BLANK = re.compile(r"\A(?:[ \t]*\r?\n)+")
 
 # The front matter keys Reader writes, in the order a new file lists them.
 KEYS = ("id", "title", "authors", "venue", "year", "tags", "starred", "read", "code", "links", "added")
-OWNED_KEYS = ("authors", "venue", "year", "code", "links", "added")
 
 
 class DamagedFile(ValueError):

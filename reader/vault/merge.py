@@ -30,10 +30,6 @@ class Base:
     read: bool
 
 
-def base_of(parts: Parts) -> Base:
-    return Base(digest(parts.title), digest(parts.note), parts.tags, parts.starred, parts.read)
-
-
 def has_conflict(note: str) -> bool:
     return _CONFLICT_LINE.search(note) is not None
 
