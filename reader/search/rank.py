@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from operator import itemgetter
 
+from reader.search import typos
 from reader.search.fields import BY_NAME, RANKED_FIELDS
 from reader.search.internals import (
     byte_length,
@@ -236,6 +237,8 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
                 forms.setdefault(st, []).append(w)
         qwords = [(st, alts + [(EXACT_FIELD, w) for w in dict.fromkeys(forms.get(st, ()))])
                   for st, alts in qwords]
+    # Typo'd finished words also match their nearest library words, weighted down.
+    typo_weight = typos.expand(reader, qwords, words, fields, budget_s)
     expansions: list[str] = []
     if prefix and len(prefix) == 1 and stems:
         prefix = None  # "graph n": one letter adds little to the finished words, at a high cost
@@ -279,7 +282,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
         for f, t in alts:
             if not dfs[(f, t)]:
                 continue
-            fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * (K1 + 1)
+            fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * (K1 + 1) * typo_weight.get((label, f, t), 1.0)
             norm = norms[f]
             for leaf, base in leaves:
                 ids, tfs = _postings(leaf, f, t)
