@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from reader.search.internals import cached_lexicon, postings, segment_lexicon
-from reader.search.schema import analyze, cached_stem, plain_words
+from reader.search.schema import analyze, cached_stem, pair_bucket, plain_words
 from reader.search.stopwords import SIMILARITY_STOP
 
 VOCAB_FIELD = "words"  # unstemmed title and abstract words
@@ -113,6 +113,8 @@ _tables_lock = threading.Lock()
 
 
 def _table(leaf, build: bool = True) -> _Table | None:
+    if leaf.segment() is None:  # an empty index's reader
+        return None
     key = leaf.segment().segment_id()
     table = _tables.get(key)
     if table is None and build:
@@ -146,8 +148,8 @@ def pending_tables(searcher) -> list[Callable[[], object]]:
         return []
     steps: list[Callable[[], object]] = []
     for leaf, _ in searcher.reader().leaf_readers():
-        key = leaf.segment().segment_id()
-        if key not in _tables:
+        key = leaf.segment().segment_id() if leaf.segment() is not None else None
+        if key is not None and key not in _tables:
             lex, extra = segment_lexicon(leaf, VOCAB_FIELD), _stop_words(leaf)
             steps.append(functools.partial(_store, key, lex, extra))
     return steps
@@ -222,7 +224,7 @@ def doc_frequency(reader, fieldname: str, term: str) -> int:
     """As rank.doc_frequency (which imports this module): from the lexicons read so far."""
     n = 0
     for leaf, _ in reader.leaf_readers():
-        lex = cached_lexicon(leaf, fieldname)
+        lex = cached_lexicon(leaf, fieldname) if leaf.segment() is not None else None
         if lex is None:
             n += leaf.doc_frequency(fieldname, term)
         else:
@@ -312,12 +314,12 @@ def corrected(searcher, words: list[str], fields: list[str],
     known = [w for w in dict.fromkeys(words) if w not in fixes]
     memo: dict[str, set[int]] = {}
 
-    def docs(word: str) -> set[int]:
-        if word not in memo:
-            memo[word] = _docs(reader, word)
-        return memo[word]
+    def docs(stem: str) -> set[int]:
+        if stem not in memo:
+            memo[stem] = _docs(reader, stem)
+        return memo[stem]
 
-    context = [d for d in map(docs, known) if d]
+    context = [d for d in (docs(cached_stem(w)) for w in known) if d]
     typo_words = list(fixes)
     options = [fixes[w] for w in typo_words]
     best: tuple | None = None
@@ -325,41 +327,56 @@ def corrected(searcher, words: list[str], fields: list[str],
     for n, combo in enumerate(product(*options)):
         if n >= SUGGEST_COMBINATIONS or time.perf_counter() > deadline:
             break
-        together = _together([docs(c.word) for c in combo])
+        together = _together([docs(cached_stem(c.word)) for c in combo])
         with_context = _together([together, *context]) if context else together
         fixed = [next((c.word for w2, c in zip(typo_words, combo, strict=True) if w2 == w), w)
                  for w in words]
-        score = (_pairs(reader, fixed), bool(together), len(with_context),
+        score = (_pairs(reader, fixed, docs), bool(together), len(with_context),
                  -sum(c.distance for c in combo), len(together), sum(c.df for c in combo))
         if best is None or score > best:
             best, choice = score, combo
     return {w: c.word for w, c in zip(typo_words, choice, strict=True)}
 
 
-def _pairs(reader, words: list[str]) -> int:
+def _pairs(reader, words: list[str], docs: Callable[[str], set[int]]) -> int:
     """Papers with the query's neighbouring words next to each other ("sparse attention" is
-    a pair in 19 abstracts at 50k, "space attention" in none): from the word-pair fields'
-    own terms (frequent pairs; rarer ones share hashed buckets and are not counted)."""
+    a pair in 19 abstracts at 50k, "space attention" in none): a frequent pair is its own
+    term in the word-pair fields; a rarer one is in a hashed bucket, counted in the papers
+    having both words (a false count needs a hash collision too)."""
     stems = analyze(" ".join(words))
     n = 0
     for a, b in zip(stems, stems[1:], strict=False):
+        both = _together([docs(a), docs(b)])
+        if not both:
+            continue
+        pair = f"{a} {b}"
+        found: set[int] = set()
         for f in PAIR_COUNT_FIELDS:
             if f in reader.schema:
-                n += doc_frequency(reader, f, f"{a} {b}")
+                for term in (pair, pair_bucket(pair)):
+                    found |= _term_docs(reader, f, term)
+        n += len(found & both)
     return n
 
 
-def _docs(reader, word: str) -> set[int]:
-    """Documents (searcher-wide numbers) with the word's stem in the title or abstract."""
-    st = cached_stem(word)
+def _docs(reader, stem: str) -> set[int]:
+    """Documents (searcher-wide numbers) with the stem in the title or abstract."""
     out: set[int] = set()
+    for f in ("title", "abstract"):
+        out |= _term_docs(reader, f, stem)
+    return out
+
+
+def _term_docs(reader, fieldname: str, term: str) -> set[int]:
+    out: set[int] = set()
+    if fieldname not in reader.schema:
+        return out
     for leaf, base in reader.leaf_readers():
-        for f in ("title", "abstract"):
-            lex = cached_lexicon(leaf, f) if f in reader.schema else None
-            entry = lex.get(st) if lex is not None else None
-            if entry is not None or (lex is None and f in reader.schema):
-                ids, _ = postings(leaf, f, st, entry)
-                out.update(d + base for d in ids)
+        lex = cached_lexicon(leaf, fieldname) if leaf.segment() is not None else None
+        entry = lex.get(term) if lex is not None else None
+        if entry is not None or lex is None:
+            ids, _ = postings(leaf, fieldname, term, entry)
+            out.update(d + base for d in ids)
     return out
 
 
