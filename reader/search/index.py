@@ -291,7 +291,8 @@ class SearchIndex:
         return parse_query(query, self._parser)
 
     def search(self, query: str, *, limit: int | None = 200,
-               restrict: set[str] | None = None, as_you_type: bool = False) -> SearchResults:
+               restrict: set[str] | None = None, as_you_type: bool = False,
+               did_you_mean: bool = True) -> SearchResults:
         """Best `limit` hits (None: all); `restrict` limits hits to those paper ids.
 
         Plain words are ranked (every word optional, papers with all of them first);
@@ -300,7 +301,7 @@ class SearchIndex:
         """
         plain = plain_query(query, as_you_type)
         if plain is not None:
-            return self._ranked(query, plain, limit, restrict, as_you_type)
+            return self._ranked(query, plain, limit, restrict, as_you_type, did_you_mean)
         text = as_prefix(query) if as_you_type else query
         pq = parse_query(text, self._parser)
         res = SearchResults(query=query, problem=pq.problem, terms=pq.terms,
@@ -365,7 +366,7 @@ class SearchIndex:
         # No "did you mean" for fuzzy queries (the user already asked for near matches) nor
         # while typing (only a finished query with no hits gets one).
         if (not res.hits and not pq.filters_only and not pq.fallback and "~" not in query
-                and not as_you_type):
+                and not as_you_type and did_you_mean):
             res.suggestion = self.suggest(query)
         return res
 
@@ -397,7 +398,7 @@ class SearchIndex:
         return out
 
     def _ranked(self, query: str, plain: PlainQuery, limit: int | None,
-                restrict: set[str] | None, as_you_type: bool) -> SearchResults:
+                restrict: set[str] | None, as_you_type: bool, did_you_mean: bool) -> SearchResults:
         terms = list(dict.fromkeys(plain.words + ([plain.prefix] if plain.prefix else [])))
         res = SearchResults(query=query, terms=terms, prefix=plain.prefix, ranked=True)
         with self._read_lock:
@@ -426,13 +427,14 @@ class SearchIndex:
                     order = ranking.order()[start:start + n]
                     return self._hits(self._s(), [(d, ranking.scores[d]) for d in order],
                                       stems, prefixes, snippets=n)
-            again = self.search(query, limit=start + n, restrict=restrict, as_you_type=as_you_type)
+            again = self.search(query, limit=start + n, restrict=restrict, as_you_type=as_you_type,
+                                did_you_mean=False)
             return again.hits[start:start + n]
 
         res.fetch = fetch
         # A finished query with a typo'd word finds papers through near words (rank.py),
         # and still offers the corrected query.
-        if not as_you_type and not plain.flags:
+        if not as_you_type and not plain.flags and did_you_mean:
             res.suggestion = self.suggest(query)
         return res
 
@@ -565,7 +567,7 @@ class SearchIndex:
         text = self.suggest(query)
         if text is None:
             return None
-        hits = self.search(text, limit=1).total
+        hits = self.search(text, limit=1, did_you_mean=False).total
         return Suggestion(text, hits) if hits else None
 
     def close(self) -> None:

@@ -30,6 +30,7 @@ from itertools import product
 from reader.search.internals import cached_lexicon, postings, segment_lexicon
 from reader.search.schema import analyze, cached_stem, pair_bucket, plain_words
 from reader.search.stopwords import SIMILARITY_STOP
+from reader.search.terms import near_terms
 
 VOCAB_FIELD = "words"  # unstemmed title and abstract words
 MIN_TYPO_LEN = 4  # shorter words are never corrected (every 3-letter word is near dozens)
@@ -44,7 +45,11 @@ MAX_TYPO_WORDS = 8  # words of one query looked up (the rest of a long garbage q
 # near word RARE_RATIO times as frequent, is a typo too; its own papers still rank first.
 RARE_MAX = 25
 RARE_RATIO = 200
-COLD_BUILD_DOCS = 5000  # while typing, only segments up to this size build their table
+# "Did you mean" rewrites a word a few papers have only if it is this rare: a real word
+# missing from the library ("lime", "greed") is better left than turned into "time".
+SUGGEST_RARE_MAX = 1
+_STEMMED_TEXT = frozenset({"title", "dtitle", "abstract"})  # `words` has them as typed
+COLD_BUILD_DOCS = 5000  # bigger segments' tables are built by `warm` only (~1-2 s per 25k)
 SUGGEST_COMBINATIONS = 64
 PAIR_COUNT_FIELDS = ("title_bi", "dtitle_bi", "abstract_bi")  # corrected queries compared for co-occurrence
 _HASH_BITS = 40
@@ -171,18 +176,24 @@ def max_distance(word: str) -> int:
     return 2 if n >= TWO_TYPOS_LEN else 1
 
 
-def near_words(reader, word: str, *, typing: bool = False, limit: int = MAX_NEAR) -> list[Near]:
+def near_words(reader, word: str, *, limit: int = MAX_NEAR) -> list[Near]:
     """Library words within `max_distance(word)` edits of `word` (itself excluded), nearest
-    and then most frequent first. `typing`: segments whose table is not built yet and that
-    are big are left out (a keystroke never builds one)."""
+    and then most frequent first. A big segment whose table `warm` has not built (a one-off
+    CLI search) is searched more cheaply, 1 edit after the first letter (terms.near_terms,
+    a regex over the words with that letter: tens of ms); a query never builds one."""
     maxd = max_distance(word)
     if not maxd or VOCAB_FIELD not in reader.schema:
         return []
     forms = _deletes(word, maxd)
     found: dict[str, int] = {}
     for leaf, _ in reader.leaf_readers():
-        table = _table(leaf, build=not typing or leaf.doc_count_all() <= COLD_BUILD_DOCS)
+        table = _table(leaf, build=leaf.doc_count_all() <= COLD_BUILD_DOCS)
         if table is None:
+            if leaf.segment() is not None:
+                lex = segment_lexicon(leaf, VOCAB_FIELD)
+                for w in near_terms(leaf, VOCAB_FIELD, word, 1):
+                    if w in lex:
+                        found[w] = found.get(w, 0) + lex[w][0]
             continue
         words, dfs = table.words, table.dfs
         for i in table.candidates(forms):
@@ -233,31 +244,38 @@ def doc_frequency(reader, fieldname: str, term: str) -> int:
     return n
 
 
-def word_df(reader, fields: list[str], word: str) -> int:
-    """Documents with `word` in the most frequent of `fields` (its stem) or as typed."""
+def word_df(reader, fields: list[str], word: str, surface: bool = False) -> int:
+    """Documents with `word` in the most frequent of `fields` (its stem) or as typed.
+    `surface`: as typed only (in title and abstract; "baseed" stems to "base", known to the
+    ranking, but a suggestion should still spell it "based")."""
     st = cached_stem(word)
-    best = max((doc_frequency(reader, f, st) for f in fields if f in reader.schema), default=0)
+    if surface and word in SIMILARITY_STOP:
+        return RARE_MAX + 1  # common English: not in `words`, and spelled right
+    own = [f for f in fields if f in reader.schema and not (surface and f in _STEMMED_TEXT)]
+    best = max((doc_frequency(reader, f, st) for f in own), default=0)
     if VOCAB_FIELD in reader.schema:
         best = max(best, doc_frequency(reader, VOCAB_FIELD, word))
     return best
 
 
-def corrections(reader, words: list[str], fields: list[str], *, typing: bool = False,
-                deadline: float | None = None) -> dict[str, list[Near]]:
+def corrections(reader, words: list[str], fields: list[str], *,
+                deadline: float | None = None, surface: bool = False) -> dict[str, list[Near]]:
     """Typed word -> its near library words, for each word (up to MAX_TYPO_WORDS of them)
-    that no paper has, or that a few papers have where a near word is far commoner."""
+    that no paper has, or that a few papers have where a near word is far commoner
+    (`surface`: as typed, and fewer: SUGGEST_RARE_MAX, for "did you mean")."""
     out: dict[str, list[Near]] = {}
     looked = 0
+    rare = SUGGEST_RARE_MAX if surface else RARE_MAX
     for w in dict.fromkeys(words):
         if not max_distance(w):
             continue
         if looked >= MAX_TYPO_WORDS or (deadline is not None and time.perf_counter() > deadline):
             break
-        df = word_df(reader, fields, w)
-        if df > RARE_MAX:
+        df = word_df(reader, fields, w, surface)
+        if df > rare:
             continue
         looked += 1
-        near = near_words(reader, w, typing=typing)
+        near = near_words(reader, w)
         if near and (df == 0 or near[0].df >= RARE_RATIO * df):
             out[w] = near
     return out
@@ -269,13 +287,12 @@ def expand(reader, qwords: list[tuple[str, list[tuple[str, str]]]], words: list[
     return their weights, (word label, field, term) -> share of a typed word's score.
 
     The lookups take at most half the query's time budget (a long garbage query looks up
-    its first words only); while typing (a short budget) big cold tables are not built."""
+    its first words only)."""
     deadline = time.perf_counter() + budget_s / 2
     typed: dict[str, str] = {}
     for w in plain_words(" ".join(words)):
         typed.setdefault(cached_stem(w), w)
-    fixes = corrections(reader, list(typed.values()), fields, typing=budget_s < 0.2,
-                        deadline=deadline)
+    fixes = corrections(reader, list(typed.values()), fields, deadline=deadline)
     weights: dict[tuple[str, str, str], float] = {}
     if not fixes:
         return weights
@@ -304,11 +321,12 @@ def expand(reader, qwords: list[tuple[str, list[tuple[str, str]]]], words: list[
 def corrected(searcher, words: list[str], fields: list[str],
               seconds: float = 0.3) -> dict[str, str]:
     """Typed word -> its correction for "did you mean": every typo'd word at once, the
-    combination whose words appear together in the most papers (with the query's other
-    words), then the nearest, then the commonest."""
+    nearest combination, and among those the one whose words are most often neighbours,
+    then appear together in the most papers (with the query's other words), then the
+    commonest."""
     reader = searcher.reader()
     deadline = time.perf_counter() + seconds
-    fixes = corrections(reader, words, fields, deadline=deadline)
+    fixes = corrections(reader, words, fields, deadline=deadline, surface=True)
     if not fixes:
         return {}
     known = [w for w in dict.fromkeys(words) if w not in fixes]
@@ -331,8 +349,8 @@ def corrected(searcher, words: list[str], fields: list[str],
         with_context = _together([together, *context]) if context else together
         fixed = [next((c.word for w2, c in zip(typo_words, combo, strict=True) if w2 == w), w)
                  for w in words]
-        score = (_pairs(reader, fixed, docs), bool(together), len(with_context),
-                 -sum(c.distance for c in combo), len(together), sum(c.df for c in combo))
+        score = (-sum(c.distance for c in combo), _pairs(reader, fixed, docs), bool(together),
+                 len(with_context), len(together), sum(c.df for c in combo))
         if best is None or score > best:
             best, choice = score, combo
     return {w: c.word for w, c in zip(typo_words, choice, strict=True)}

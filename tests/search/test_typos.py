@@ -167,3 +167,16 @@ def test_near_words_are_every_word_within_the_distance(tmp_path_factory, vocab, 
         assert all(n.distance == _osa(word, n.word) for n in got)
     finally:
         index.close()
+
+
+def test_a_segment_without_its_table_still_finds_one_edit_words(ix: SearchIndex, monkeypatch) -> None:
+    """A big segment's table is built by warm() only; until then (a one-off CLI search) the
+    words one edit away after the first letter are still found, and no table is built."""
+    typos._tables.clear()
+    monkeypatch.setattr(typos, "COLD_BUILD_DOCS", 0)
+    reader = ix._s().reader()
+    assert [n.word for n in typos.near_words(reader, "atention")][:1] == ["attention"]
+    assert typos.near_words(reader, "atnetion") == []  # two edits: the table's job
+    assert not typos._tables
+    typos.warm(ix._s())
+    assert [n.word for n in typos.near_words(reader, "atnetion")] == ["atention", "attention"]
