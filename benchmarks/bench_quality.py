@@ -1,7 +1,7 @@
 """Search quality and latency as a user meets them, against same-run references.
 
 Usage: python benchmarks/bench_quality.py [--lib DIR] [--sample 1000] [--seed 1] [--typed 50]
-       [--skip-import] [--parts known,typing,related,pools,import]
+       [--skip-import] [--parts known,typing,typos,related,pools,import]
 
 - known: titles of a random sample of papers typed as plain-word queries against the
   abstract-only import of papers.jsonl (records without titles, as the seeds are); the
@@ -19,8 +19,14 @@ Usage: python benchmarks/bench_quality.py [--lib DIR] [--sample 1000] [--seed 1]
   least as good as each reference.
 - like: "more like these" from 5 papers sharing a keyword (labels with 15 papers up to 5% of
   the pool) beside a TF-IDF centroid and a LinearSVC on TF-IDF (arxiv-sanity-lite).
+- typos: the known-item titles with 1-2 realistic typos (keyboard neighbour, dropped,
+  doubled or swapped letter) in words of 4+ letters: MRR@10 beside the same titles typed
+  right, and how often Library.suggest gives back the title exactly, beside symspellpy over
+  the library's own words (its document frequencies) as the same-run reference; the size and
+  build time of the typo tables. Skips the reference if symspellpy is absent.
 - import: Library.import_files on the title-less 50k JSONL (abstracts/s).
-scikit-learn is needed for the TF-IDF references only (not a Reader dependency).
+scikit-learn (TF-IDF) and symspellpy (typos) are needed for the references only (not Reader
+dependencies: `pip install .[bench]`).
 Not a test: prints figures. Use another --seed for a held-out sample.
 """
 
@@ -166,6 +172,149 @@ def typing(lib, db, records: list[dict], n: int, seed: int) -> None:
     print(f"  reader  {ms(mine)}  zero-hit keystrokes {zero / keys:.1%}")
     print(f"  fts5    {ms(fts)}  (last word as prefix)")
     print(f"  reader/fts5 p95 {ratio(mine, fts)}")
+
+
+# QWERTY neighbours of each letter (a slip of the finger).
+_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+NEIGHBOURS = {c: "".join(r2[j] for r2i, r2 in enumerate(_ROWS) for j in range(len(r2))
+                         if abs(r2i - ri) <= 1 and abs(j - i) <= 1 and (r2i, j) != (ri, i))
+              for ri, r in enumerate(_ROWS) for i, c in enumerate(r)}
+
+
+def typo(word: str, rng: random.Random) -> str:
+    """One realistic typo: a keyboard neighbour, a dropped, doubled or swapped letter
+    (the first letter kept, as people rarely mistype it)."""
+    for _ in range(20):
+        kind = rng.choice(("neighbour", "drop", "double", "swap"))
+        i = rng.randrange(1, len(word))
+        if kind == "neighbour" and word[i] in NEIGHBOURS:
+            out = word[:i] + rng.choice(NEIGHBOURS[word[i]]) + word[i + 1:]
+        elif kind == "drop":
+            out = word[:i] + word[i + 1:]
+        elif kind == "double":
+            out = word[:i] + word[i] + word[i:]
+        elif kind == "swap" and i + 1 < len(word):
+            out = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+        else:
+            continue
+        if out != word:
+            return out
+    return word
+
+
+def typoed(query: str, rng: random.Random) -> str | None:
+    """`query` with 1 or 2 typos in its words of 4+ letters (2 in one word only if it has
+    8+ letters); None if it has no such word."""
+    from reader.search.schema import plain_words
+
+    words = query.split()
+    ok = [i for i, w in enumerate(words) if len(w) >= 4 and w.isalpha() and plain_words(w)]
+    if not ok:
+        return None
+    n = rng.choice((1, 2))
+    first = rng.choice(ok)
+    words[first] = typo(words[first], rng)
+    if n == 2:
+        others = [i for i in ok if i != first]
+        if len(words[first]) >= 8 and (not others or rng.random() < 0.5):
+            words[first] = typo(words[first], rng)
+        elif others:
+            j = rng.choice(others)
+            words[j] = typo(words[j], rng)
+    return " ".join(words)
+
+
+def symspell_for(lib):
+    """symspellpy over the library's own words (lowercased, as typed in the abstracts), each
+    counted by how many abstracts have it; None if symspellpy is not installed."""
+    try:
+        from symspellpy import SymSpell
+    except ImportError:
+        return None
+    from reader.search.schema import lower_words
+
+    counts: dict[str, int] = {}
+    for (text,) in lib._reader().execute("SELECT abstract_text FROM papers"):
+        for w in set(lower_words(text or "")):
+            counts[w] = counts.get(w, 0) + 1
+    sym = SymSpell(max_dictionary_edit_distance=2, prefix_length=7)
+    for w, c in counts.items():
+        sym.create_dictionary_entry(w, c)
+    return sym
+
+
+def symspell_fix(sym, query: str) -> str:
+    from symspellpy import Verbosity
+
+    out = []
+    for w in query.split():
+        found = sym.lookup(w, Verbosity.TOP, max_edit_distance=2, include_unknown=True)
+        out.append(found[0].term if found else w)
+    return " ".join(out)
+
+
+def typo_tables(lib) -> None:
+    from reader.search import typos
+
+    s = lib.index._s()
+    typos._tables.clear()
+    t = time.perf_counter()
+    typos.warm(s)
+    took = time.perf_counter() - t
+    tables = list(typos._tables.values())
+    print(f"[typo tables] {len(tables)} segments, {sum(len(x.words) for x in tables):,} words, "
+          f"{sum(len(x.keys) for x in tables):,} deletion forms, "
+          f"{sum(x.nbytes() for x in tables) / 1e6:.1f} MB, built in {took:.2f} s")
+
+
+def typo_queries(lib, records: list[dict], sample: int, seed: int, page: int | None) -> None:
+    from reader.models import paper_id_for
+
+    typo_tables(lib)
+    rng = random.Random(seed)
+    picked = rng.sample([r for r in records if r.get("title")], sample)
+    trng = random.Random(seed + 7)
+    rows = []
+    for r in picked:
+        clean = words_of(r["title"]).lower()
+        bad = typoed(clean, trng)
+        if bad is not None and bad != clean:
+            rows.append((paper_id_for(r["abstract"]), clean, bad))
+    sym = symspell_for(lib)
+    rr: dict[str, list[float]] = {"clean": [], "typo": []}
+    zero = {"clean": 0, "typo": 0}
+    times: dict[str, list[float]] = {"search": [], "suggest": [], "symspell": []}
+    right = {"reader": 0, "symspell": 0}
+    for target, clean, bad in rows:
+        for name, q in (("clean", clean), ("typo", bad)):
+            t = time.perf_counter()
+            res = lib.search(q, limit=page)
+            if name == "typo":
+                times["search"].append((time.perf_counter() - t) * 1000)
+            ids = res.ids[:10]
+            zero[name] += res.total == 0
+            rr[name].append(1 / (ids.index(target) + 1) if target in ids else 0.0)
+        t = time.perf_counter()
+        sug = lib.suggest(bad)
+        times["suggest"].append((time.perf_counter() - t) * 1000)
+        right["reader"] += (sug.text if sug else bad).lower().split() == clean.split()
+        if sym is not None:
+            t = time.perf_counter()
+            fixed = symspell_fix(sym, bad)
+            times["symspell"].append((time.perf_counter() - t) * 1000)
+            right["symspell"] += fixed.split() == clean.split()
+    n = len(rows)
+    c, b = statistics.mean(rr["clean"]), statistics.mean(rr["typo"])
+    print(f"[typos] {n} titles with 1-2 typos (seed {seed}), {lib.counts().total:,} title-less abstracts")
+    print(f"  MRR@10 clean {c:.3f}  typo'd {b:.3f}  ({b / c:.1%} of clean; target >= 90%)  "
+          f"zero-hit clean {zero['clean'] / n:.1%} typo'd {zero['typo'] / n:.1%}")
+    print(f"  typo'd search {ms(times['search'])}")
+    print(f"  suggestion = the title exactly: reader {right['reader'] / n:.1%}  ({ms(times['suggest'])})")
+    if sym is None:
+        print("  symspellpy not installed: no reference (pip install symspellpy)")
+    else:
+        print(f"  symspellpy lookup (TOP, distance <= 2, per word): {right['symspell'] / n:.1%}  "
+              f"({ms(times['symspell'])})")
 
 
 def load_iclr() -> list[dict]:
@@ -330,7 +479,7 @@ def main() -> None:
     ap.add_argument("--page", type=int, default=100,
                     help="hits fetched at once (the rest come lazily through results.page)")
     ap.add_argument("--limit", type=int, help="use only the first N papers of the corpus")
-    ap.add_argument("--parts", default="known,typing,related")
+    ap.add_argument("--parts", default="known,typing,typos,related")
     ap.add_argument("--skip-import", action="store_true", help="use --lib as it is")
     a = ap.parse_args()
     if not PAPERS.exists():
@@ -356,6 +505,8 @@ def main() -> None:
         known_item(lib, db, records, a.sample, a.seed, a.page)
     if "typing" in parts:
         typing(lib, db, records, a.typed, a.seed)
+    if "typos" in parts:
+        typo_queries(lib, records, a.sample, a.seed, a.page)
     if "related" in parts:
         related_at_scale(lib, a.seed)
         pools = keyword_pools(records)

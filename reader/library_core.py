@@ -28,7 +28,7 @@ from .store.views import View, paper_ids
 
 if TYPE_CHECKING:
     from .search import SearchIndex
-    from .search.results import SearchResults
+    from .search.results import SearchResults, Suggestion
 
 OUTSIDE_INDEX_GRACE = 20.0  # seconds another process gets to index its own writes (a CLI import of
 # 200 papers took 13 s to index on a loaded 2-core machine: indexing them here too only fights it)
@@ -261,6 +261,12 @@ class LibraryBase:
         if view is not None and view.kind != ViewKind.ALL:
             restrict = set(self.paper_ids(view))
         return self.index.search(query, limit=limit, restrict=restrict, as_you_type=as_you_type)
+
+    def suggest(self, query: str) -> Suggestion | None:
+        """"Did you mean": the query with every typo'd word corrected at once and the
+        corrected query's hit count (None if no word needs it or it finds nothing either).
+        Cheap enough to call as the user types (tens of ms at 50k); off the GUI thread."""
+        return self.index.suggestion(query)
 
     def warm_search(self) -> None:
         """Prepare the index for the first keystrokes (0.6-0.8 s at 50k; off the GUI thread)."""

@@ -7,9 +7,7 @@ import logging
 import os
 import shutil
 import threading
-import time
 from collections.abc import Callable, Iterable
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +21,7 @@ from whoosh.searching import Searcher
 
 from reader.search import rebuild as build
 from reader.search.documents import doc_fields
+from reader.search.fields import RANKED_FIELDS
 from reader.search.internals import postings as bulk_postings
 from reader.search.parallel import Prepare, SegmentBuilder
 from reader.search.query import (
@@ -39,11 +38,10 @@ from reader.search.query import (
 from reader.search.rank import TIME_BUDGET, TYPING_BUDGET, rank, warm_steps
 from reader.search.rank import warm as warm_lexicons
 from reader.search.rebuild import cancel_quietly
-from reader.search.results import Hit, SearchResults
+from reader.search.results import Hit, SearchResults, Suggestion
 from reader.search.schema import (
     SCHEMA_VERSION,
     build_schema,
-    cached_stem,
     plain_words,
 )
 from reader.search.similar import similar
@@ -51,6 +49,7 @@ from reader.search.similar import warm as similar_warm
 from reader.search.snippets import make_snippet
 from reader.search.stamp import check, read_meta, write_meta
 from reader.search.terms import expansion_budget
+from reader.search.typos import corrected, pending_tables
 from reader.search.writer import merge_small_segments
 
 logger = logging.getLogger(__name__)
@@ -62,9 +61,8 @@ MERGE_AFTER_SEGMENTS = 10  # maintain() merges small segments once there are thi
 MAX_SMALL_SEGMENTS = 40  # update() merges them itself past this many (rare: bounds searches)
 SMALL_SEGMENT = 2000  # documents; bigger segments (from rebuilds) are never merged by update()
 RESTRICT_LOOKUPS = 300  # restrict= sets up to this size are looked up id by id
-SUGGEST_PREFIX = 1  # "did you mean" keeps the first letter (a full scan is ~1 s at 50k)
 LOCK_WAIT = 10.0  # seconds a writer waits for another process's index lock
-SUGGEST_MAX_WORD = 40  # longer "words" get no "did you mean" (edit distance is quadratic)
+SUGGEST_MAX_WORD = 40  # longer "words" get no "did you mean" (typos.MAX_TYPO_LEN: fewer)
 SUGGEST_SECONDS = 0.3  # "did you mean" stops looking after this long
 
 
@@ -259,7 +257,8 @@ class SearchIndex:
         return parse_query(query, self._parser)
 
     def search(self, query: str, *, limit: int | None = 200,
-               restrict: set[str] | None = None, as_you_type: bool = False) -> SearchResults:
+               restrict: set[str] | None = None, as_you_type: bool = False,
+               did_you_mean: bool = True) -> SearchResults:
         """Best `limit` hits (None: all); `restrict` limits hits to those paper ids.
 
         Plain words are ranked (every word optional, papers with all of them first);
@@ -268,7 +267,7 @@ class SearchIndex:
         """
         plain = plain_query(query, as_you_type)
         if plain is not None:
-            return self._ranked(query, plain, limit, restrict, as_you_type)
+            return self._ranked(query, plain, limit, restrict, as_you_type, did_you_mean)
         text = as_prefix(query) if as_you_type else query
         pq = parse_query(text, self._parser)
         res = SearchResults(query=query, problem=pq.problem, terms=pq.terms,
@@ -324,7 +323,7 @@ class SearchIndex:
         # No "did you mean" for fuzzy queries (the user already asked for near matches) nor
         # while typing (only a finished query with no hits gets one).
         if (not res.hits and not pq.filters_only and not pq.fallback and "~" not in query
-                and not as_you_type):
+                and not as_you_type and did_you_mean):
             res.suggestion = self.suggest(query)
         return res
 
@@ -356,7 +355,7 @@ class SearchIndex:
         return out
 
     def _ranked(self, query: str, plain: PlainQuery, limit: int | None,
-                restrict: set[str] | None, as_you_type: bool) -> SearchResults:
+                restrict: set[str] | None, as_you_type: bool, did_you_mean: bool) -> SearchResults:
         terms = list(dict.fromkeys(plain.words + ([plain.prefix] if plain.prefix else [])))
         res = SearchResults(query=query, terms=terms, prefix=plain.prefix, ranked=True)
         with self._read_lock:
@@ -385,11 +384,14 @@ class SearchIndex:
                     order = ranking.order()[start:start + n]
                     return self._hits(self._s(), [(d, ranking.scores[d]) for d in order],
                                       stems, prefixes, snippets=n)
-            again = self.search(query, limit=start + n, restrict=restrict, as_you_type=as_you_type)
+            again = self.search(query, limit=start + n, restrict=restrict, as_you_type=as_you_type,
+                                did_you_mean=False)
             return again.hits[start:start + n]
 
         res.fetch = fetch
-        if not res.hits and not as_you_type and not plain.flags and restrict is None:
+        # A finished query with a typo'd word finds papers through near words (rank.py),
+        # and still offers the corrected query.
+        if not as_you_type and not plain.flags and did_you_mean:
             res.suggestion = self.suggest(query)
         return res
 
@@ -465,6 +467,10 @@ class SearchIndex:
                 except Exception:  # a damaged segment: searches report it themselves
                     logger.warning("search warm-up failed", exc_info=True)
                     return
+        with self._read_lock:  # typo tables: the lexicons under the lock, the CPU work outside
+            builds = pending_tables(self._s()) if self._searcher is not None else []
+        for make_table in builds:
+            make_table()
         if self._searcher is not None:
             self.search("a", limit=50, as_you_type=True)  # opens the stored-field and id columns
 
@@ -498,52 +504,28 @@ class SearchIndex:
             return [(ids[dn], sc) for dn, sc in found]
 
     def suggest(self, query: str) -> str | None:
-        """A corrected query ("did you mean") if some word is unknown and has a close match.
-
-        The stemmed fields have no separate spelling word list (it would slow indexing and
-        breaks Whoosh's fuzzy terms on stemmed fields), so the corrector proposes a stem and
-        a word with that stem is read back from a paper that contains it.
-        """
+        """A corrected query ("did you mean"): every word no paper has (or only a few where
+        a near word is far commoner) replaced at once, by the near words that appear
+        together in the most papers (typos.corrected); None if no word needs it."""
         pq = parse_query(query, self._parser)
-        if not pq.terms:
+        words = [w for w in pq.terms if len(w) <= SUGGEST_MAX_WORD and plain_words(w) == [w]]
+        if not words:
             return None
-        deadline = time.perf_counter() + SUGGEST_SECONDS
         with self._read_lock:
-            s = self._s()
-            reader = s.reader()
-            text = query
-            changed = False
-            for word in pq.terms:
-                if time.perf_counter() > deadline:
-                    break
-                if not plain_words(word) or len(word) > SUGGEST_MAX_WORD:
-                    continue
-                st = cached_stem(word)
-                if reader.doc_frequency("abstract", st) or reader.doc_frequency("title", st):
-                    continue
-                best: tuple[float, str, str] | None = None
-                for fn in ("title", "abstract"):
-                    for cand in s.corrector(fn).suggest(st, limit=1, maxdist=2, prefix=SUGGEST_PREFIX):
-                        freq = reader.doc_frequency(fn, cand)
-                        if best is None or freq > best[0]:
-                            best = (freq, fn, cand)
-                if best is None:
-                    continue
-                surface = self._surface_word(s, best[1], best[2])
-                if surface and surface != word:
-                    text, n = replace_word(text, word, surface)
-                    changed = changed or n > 0
+            fixes = corrected(self._s(), words, RANKED_FIELDS, seconds=SUGGEST_SECONDS)
+        text, changed = query, False
+        for word, new in fixes.items():
+            text, n = replace_word(text, word, new)
+            changed = changed or n > 0
         return text if changed else None
 
-    @staticmethod
-    def _surface_word(s: Searcher, fieldname: str, stem: str) -> str | None:
-        """A word as written in some paper whose stem is `stem`."""
-        for dn in islice(s.reader().postings(fieldname, stem).all_ids(), 3):
-            stored = s.stored_fields(dn)
-            for w in plain_words(stored.get(fieldname, "")):
-                if cached_stem(w) == stem:
-                    return w
-        return stem
+    def suggestion(self, query: str) -> Suggestion | None:
+        """`suggest` with the corrected query's hit count; None if it has no hits either."""
+        text = self.suggest(query)
+        if text is None:
+            return None
+        hits = self.search(text, limit=1, did_you_mean=False).total
+        return Suggestion(text, hits) if hits else None
 
     def close(self) -> None:
         try:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from operator import itemgetter
 
+from reader.search import typos
 from reader.search.fields import BY_NAME, RANKED_FIELDS
 from reader.search.internals import (
     byte_length,
@@ -229,6 +230,8 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     fields = [f for f in fields if f in reader.schema and reader.field_length(f)]
     exact = EXACT_FIELD in reader.schema and bool(reader.field_length(EXACT_FIELD))
     qwords = _query_words(words, stems, fields, exact)
+    # Typo'd finished words also match their nearest library words, weighted down.
+    typo_weight = typos.expand(reader, qwords, words, fields, budget_s)
     if prefix and len(prefix) == 1 and stems:
         prefix = None  # "graph n": one letter adds little to the finished words, at a high cost
     expansions: list[str] = []
@@ -254,7 +257,8 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
         total_idf += share
         # Common words only score the papers the rarer words found.
         only = scores.keys() if scores and df * COMMON_DIVISOR > n_all and df > COMMON_MIN else None
-        per, n = _word_scores(leaves, alts, dfs, n_all, norms, label.startswith("*"), only)
+        weights = {(f, t): w for (lab, f, t), w in typo_weight.items() if lab == label}
+        per, n = _word_scores(leaves, alts, dfs, n_all, norms, label.startswith("*"), only, weights)
         read += n
         if not label.startswith("*"):
             matched[label] = per
@@ -318,16 +322,17 @@ def _rarest_first(reader, qwords: list[tuple[str, list[tuple[str, str]]]]) -> li
 
 
 def _word_scores(leaves, alts: list[tuple[str, str]], dfs: dict[tuple[str, str], int], n_all: int,
-                 norms: dict[str, list[float]], is_prefix: bool,
-                 only) -> tuple[dict[int, float], int]:
+                 norms: dict[str, list[float]], is_prefix: bool, only,
+                 weights: dict[tuple[str, str], float] | None = None) -> tuple[dict[int, float], int]:
     """One query word's BM25 contribution per document (its alternatives summed, or for a
-    prefix the best one), and the postings read; `only`: score just these documents."""
+    prefix the best one), and the postings read; `only`: score just these documents;
+    `weights`: a share for some alternatives (a typo'd word's near words)."""
     per: dict[int, float] = {}
     read = 0
     for f, t in alts:
         if not dfs[(f, t)]:
             continue
-        fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * (K1 + 1)
+        fw = BY_NAME[f].boost * _idf(dfs[(f, t)], n_all) * (K1 + 1) * (weights.get((f, t), 1.0) if weights else 1.0)
         norm = norms[f]
         for leaf, base in leaves:
             ids, tfs = _postings(leaf, f, t)

@@ -36,7 +36,7 @@ class SearchResults:
     hits: list[Hit] = field(default_factory=list)
     total: int = 0
     problem: str | None = None  # what was wrong with the query, if anything
-    suggestion: str | None = None  # "did you mean" query when nothing matched
+    suggestion: str | None = None  # "did you mean": the query with its typo'd words corrected
     terms: list[str] = field(default_factory=list)  # words to highlight (lowercase)
     filters_only: bool = False  # only is:/has: filters: the caller may keep its own order
     prefix: str | None = None  # the unfinished last word matched as a prefix (as you type)
@@ -58,3 +58,11 @@ class SearchResults:
         if self.fetch is None or len(self.hits) >= self.total:
             return self.ids
         return [h.id for h in self.fetch(0, self.total)]
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A corrected query ("did you mean") and how many papers it finds."""
+
+    text: str
+    hits: int

@@ -190,7 +190,7 @@ class SearchBar(QWidget):
             text += " · by relevance"
         self.resultLabel.setText(text)
         suggestion = results.suggestion
-        if suggestion and not results.hits:
+        if suggestion:  # also beside hits: typo'd words find their near words (search/typos.py)
             self.suggestionLabel.setText(f"Did you mean <a href='suggest'>{html.escape(suggestion)}</a>?")
             self.suggestionLabel.setProperty("suggestion", suggestion)
             self.suggestionLabel.show()
