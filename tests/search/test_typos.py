@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_search import doc, num
 
 from reader.search import SearchIndex, internals, typos
 from reader.services import Library
+
+from .helpers import doc, num
 
 
 @pytest.fixture(scope="module")
