@@ -261,6 +261,8 @@ class _Parser:
             return ""
         return self.command(val, out)
 
+    # Long by design: one flat branch per kind of LaTeX command (symbols, accents, fonts,
+    # fractions, roots, …), read top to bottom like TeX's own table; splitting it would scatter that table.
     def command(self, name: str, out: list[str]) -> str:
         if name in _GREEK or name in _SYMBOLS:
             # Unlike TeX, keep the source's space after a symbol: "\alpha + \beta".

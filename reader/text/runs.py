@@ -240,6 +240,8 @@ class _Parser:
             self.emit(text, style & ~CODE, MATH, "", f"${src}$" if src else "")
         return k + len(closer)
 
+    # Long by design: one flat branch per kind of LaTeX command (symbols, accents, fonts,
+    # fractions, roots, …), read top to bottom like TeX's own table; splitting it would scatter that table.
     def command(self, s: str, tok: str, start: int, end: int, style: int, depth: int) -> int:
         if len(tok) <= 2 and not tok[1:2].isalpha():
             ch = tok[1:]

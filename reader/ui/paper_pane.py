@@ -86,6 +86,44 @@ class PaperPane(QWidget):
         self._failed: set[str] = set()  # papers whose last note write failed
         self._loading = False
 
+        top = self._build_top()
+        note_page = self._build_note_page()
+        hl_page = self._build_highlights_page()
+
+        self.relatedList = QListWidget(self)
+        self.relatedList.setObjectName("relatedList")
+        self.relatedList.itemActivated.connect(lambda item: self.relatedActivated.emit(item.data(ID_ROLE)))
+
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("paneTabs")
+        self.tabs.addTab(note_page, "Note")
+        self.tabs.addTab(hl_page, "Highlights")
+        self.tabs.addTab(self.relatedList, "Related")
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setObjectName("paneSplitter")
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        self._note_timer = QTimer(self)
+        self._note_timer.setSingleShot(True)
+        self._note_timer.setInterval(NOTE_SAVE_DELAY_MS)
+        self._note_timer.timeout.connect(self.flush_note)
+        self._retry_timer = QTimer(self)
+        self._retry_timer.setSingleShot(True)
+        self._retry_timer.setInterval(NOTE_RETRY_MS)
+        self._retry_timer.timeout.connect(self.flush_note)
+        self.set_paper(None)
+
+    # -- construction (split by page: the paper above, the tabs below) ------------------------
+    def _build_top(self) -> QWidget:
+        """Title, meta line, buttons, tags, the abstract and its code links."""
         self.titleEdit = TitleEdit(self)
         self.titleEdit.setObjectName("titleEdit")
         self.titleEdit.editingFinished.connect(self._title_finished)
@@ -159,8 +197,10 @@ class PaperPane(QWidget):
         top_layout.addWidget(self.tagEditor)
         top_layout.addWidget(self.abstractView, 1)
         top_layout.addWidget(self.codeLinks)
+        return top
 
-        # Note: Markdown source or its preview
+    def _build_note_page(self) -> QWidget:
+        """The Note tab: Markdown source or its preview, and the save status."""
         self.noteEditor = QPlainTextEdit(self)
         self.noteEditor.setObjectName("noteEditor")
         self.noteEditor.setPlaceholderText("Notes (Markdown) — saved as you type")
@@ -189,7 +229,10 @@ class PaperPane(QWidget):
         note_bar.addWidget(self.noteStatus)
         note_layout.addLayout(note_bar)
         note_layout.addWidget(self.noteStack, 1)
+        return note_page
 
+    def _build_highlights_page(self) -> QWidget:
+        """The Highlights tab: the list, and a Remove button."""
         self.highlightList = QListWidget(self)
         self.highlightList.setObjectName("highlightList")
         self.highlightList.itemActivated.connect(
@@ -212,37 +255,7 @@ class PaperPane(QWidget):
         hl_bar.addStretch(1)
         hl_bar.addWidget(self.removeHighlightButton)
         hl_layout.addLayout(hl_bar)
-
-        self.relatedList = QListWidget(self)
-        self.relatedList.setObjectName("relatedList")
-        self.relatedList.itemActivated.connect(lambda item: self.relatedActivated.emit(item.data(ID_ROLE)))
-
-        self.tabs = QTabWidget(self)
-        self.tabs.setObjectName("paneTabs")
-        self.tabs.addTab(note_page, "Note")
-        self.tabs.addTab(hl_page, "Highlights")
-        self.tabs.addTab(self.relatedList, "Related")
-
-        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
-        self.splitter.setObjectName("paneSplitter")
-        self.splitter.addWidget(top)
-        self.splitter.addWidget(self.tabs)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setChildrenCollapsible(False)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.splitter)
-
-        self._note_timer = QTimer(self)
-        self._note_timer.setSingleShot(True)
-        self._note_timer.setInterval(NOTE_SAVE_DELAY_MS)
-        self._note_timer.timeout.connect(self.flush_note)
-        self._retry_timer = QTimer(self)
-        self._retry_timer.setSingleShot(True)
-        self._retry_timer.setInterval(NOTE_RETRY_MS)
-        self._retry_timer.timeout.connect(self.flush_note)
-        self.set_paper(None)
+        return hl_page
 
     # -- showing --------------------------------------------------------------------------
     @property

@@ -107,7 +107,40 @@ class TriageView(QWidget):
         self.progressText = plain_label(QLabel(self))
         _name(self.progressText, "triageProgressText", "Progress")
 
-        # -- the paper page
+        paper_page = self._build_paper_page()
+        summary_page = self._build_summary_page()
+
+        self.pages = QStackedWidget(self)
+        _name(self.pages, "triagePages", "Triage pages")
+        self.pages.addWidget(paper_page)
+        self.pages.addWidget(summary_page)
+
+        self.legendLabel = QLabel(self)
+        _name(self.legendLabel, "triageTagLegend", "Tag keys")
+        self.legendLabel.setTextFormat(Qt.TextFormat.RichText)
+        self.legendLabel.setWordWrap(True)
+        self.keysLabel = plain_label(QLabel(KEYS_HINT, self))
+        _name(self.keysLabel, "triageKeys", "Keys")
+        self.keysLabel.setWordWrap(True)
+        self.keysLabel.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # follows the theme
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 10, 16, 10)
+        layout.setSpacing(6)
+        layout.addLayout(top)
+        layout.addWidget(self.progressBar)
+        layout.addWidget(self.progressText)
+        layout.addWidget(self.pages, 1)
+        self._column.addWidget(self.legendLabel)  # under the note, where the eyes are
+        self._column.addWidget(self.keysLabel)
+
+        for w in [self, *self.findChildren(QWidget)]:
+            w.installEventFilter(self)
+        self.show_message("Loading the queue…")
+
+    # -- construction (one method a page) ----------------------------------------------------
+    def _build_paper_page(self) -> QWidget:
+        """The paper page: star, title, meta, tags, the abstract, links and the note."""
         self.starLabel = plain_label(QLabel(self))
         _name(self.starLabel, "triageStar", "Starred")
         self.titleLabel = plain_label(QLabel(self))
@@ -171,11 +204,13 @@ class TriageView(QWidget):
         centered.addStretch(1)
         centered.addWidget(column, 100)
         centered.addStretch(1)
+        return paper_page
 
-        # -- the end-of-queue page
+    def _build_summary_page(self) -> QWidget:
+        """The end-of-queue page: what was done, and what to do with the starred papers."""
         self.summaryTitle = plain_label(QLabel("Queue done", self))
         _name(self.summaryTitle, "triageSummaryTitle", "Queue done")
-        self.summaryTitle.setFont(title_font)
+        self.summaryTitle.setFont(self.titleLabel.font())
         self.summaryText = plain_label(QLabel(self))
         _name(self.summaryText, "triageSummary", "Summary")
         self.summaryText.setWordWrap(True)
@@ -203,34 +238,7 @@ class TriageView(QWidget):
         summary_centered.addStretch(1)
         summary_centered.addWidget(summary_column, 100)
         summary_centered.addStretch(1)
-
-        self.pages = QStackedWidget(self)
-        _name(self.pages, "triagePages", "Triage pages")
-        self.pages.addWidget(paper_page)
-        self.pages.addWidget(summary_page)
-
-        self.legendLabel = QLabel(self)
-        _name(self.legendLabel, "triageTagLegend", "Tag keys")
-        self.legendLabel.setTextFormat(Qt.TextFormat.RichText)
-        self.legendLabel.setWordWrap(True)
-        self.keysLabel = plain_label(QLabel(KEYS_HINT, self))
-        _name(self.keysLabel, "triageKeys", "Keys")
-        self.keysLabel.setWordWrap(True)
-        self.keysLabel.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # follows the theme
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(16, 10, 16, 10)
-        layout.setSpacing(6)
-        layout.addLayout(top)
-        layout.addWidget(self.progressBar)
-        layout.addWidget(self.progressText)
-        layout.addWidget(self.pages, 1)
-        self._column.addWidget(self.legendLabel)  # under the note, where the eyes are
-        self._column.addWidget(self.keysLabel)
-
-        for w in [self, *self.findChildren(QWidget)]:
-            w.installEventFilter(self)
-        self.show_message("Loading the queue…")
+        return summary_page
 
     # -- showing ---------------------------------------------------------------------------
     def show_card(self, card: Card | None) -> None:

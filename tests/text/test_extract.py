@@ -12,7 +12,7 @@ from reader.bundled import seed_files
 from reader.text import abstract_plain, derive_title, detect_method, extract_code_links
 from reader.text.extract import extract_links, sentences
 
-PAPERS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml_conference_corpus" \
+PAPERS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "ml_conference_corpus" \
     / "papers.jsonl"
 
 

@@ -21,7 +21,7 @@ from reader.text import (
     plain_for_index,
 )
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora"
 PAPERS = CORPUS / "ml_conference_corpus" / "papers.jsonl"
 _TAG = re.compile(r"<[^>]+>")
 

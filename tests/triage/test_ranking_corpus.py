@@ -15,7 +15,7 @@ from reader.services import Library, View
 from reader.triage.queue import BEST_FIRST
 from reader.triage.source import order_ids
 
-ICLR = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml_conference_corpus" / "raw_paperlists" \
+ICLR = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "ml_conference_corpus" / "raw_paperlists" \
     / "iclr2018.json"
 SEEDS, TOP = 5, 10
 TOKEN = re.compile(r"\b\w\w+\b")  # scikit-learn's default token pattern
