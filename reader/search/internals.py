@@ -151,3 +151,17 @@ def length_bytes(leaf, fieldname: str) -> bytes:
 
 def byte_length(b: int) -> int:
     return byte_to_length(b)
+
+
+def doc_frequency(reader, fieldname: str, term: str) -> int:
+    """Documents with `term` in the field (deleted ones included, as Whoosh counts): from
+    the lexicons read so far, else from Whoosh (a one-off CLI search reads none)."""
+    n = 0
+    for leaf, _ in reader.leaf_readers():
+        lex = cached_lexicon(leaf, fieldname) if leaf.segment() is not None else None
+        if lex is None:
+            n += leaf.doc_frequency(fieldname, term)
+        else:
+            entry = lex.get(term)
+            n += entry[0] if entry else 0
+    return n

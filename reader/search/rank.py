@@ -18,6 +18,7 @@ from reader.search.fields import BY_NAME, RANKED_FIELDS
 from reader.search.internals import (
     byte_length,
     cached_lexicon,
+    doc_frequency,
     length_bytes,
     postings,
     segment_lexicon,
@@ -130,20 +131,6 @@ def _sorted_terms(leaf, fieldname: str) -> tuple[list[str], dict[str, tuple[int,
                 _sorted.clear()
             _sorted[key] = terms
     return terms, lex
-
-
-def doc_frequency(reader, fieldname: str, term: str) -> int:
-    """Documents with `term` in the field (deleted ones included, as Whoosh counts): from
-    the lexicons read so far, else from Whoosh (a one-off CLI search reads none)."""
-    n = 0
-    for leaf, _ in reader.leaf_readers():
-        lex = cached_lexicon(leaf, fieldname)
-        if lex is None:
-            n += leaf.doc_frequency(fieldname, term)
-        else:
-            entry = lex.get(term)
-            n += entry[0] if entry else 0
-    return n
 
 
 def _postings(leaf, fieldname: str, term: str):

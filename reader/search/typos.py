@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
 
-from reader.search.internals import cached_lexicon, postings, segment_lexicon
+from reader.search.internals import cached_lexicon, doc_frequency, postings, segment_lexicon
 from reader.search.schema import analyze, cached_stem, pair_bucket, plain_words
 from reader.search.stopwords import SIMILARITY_STOP
 from reader.search.terms import near_terms
@@ -229,19 +229,6 @@ def distance(a: str, b: str, maxd: int) -> int:
             return maxd + 1
         prev2, prev = prev, cur
     return prev[-1] if prev[-1] <= maxd else maxd + 1
-
-
-def doc_frequency(reader, fieldname: str, term: str) -> int:
-    """As rank.doc_frequency (which imports this module): from the lexicons read so far."""
-    n = 0
-    for leaf, _ in reader.leaf_readers():
-        lex = cached_lexicon(leaf, fieldname) if leaf.segment() is not None else None
-        if lex is None:
-            n += leaf.doc_frequency(fieldname, term)
-        else:
-            entry = lex.get(term)
-            n += entry[0] if entry else 0
-    return n
 
 
 def word_df(reader, fields: list[str], word: str, surface: bool = False) -> int:
