@@ -69,8 +69,14 @@ _CITED_BEFORE = ("recently ", "previously ", "originally ", "already ", "widely 
                  "commonly ", "been ", "earlier ", "formerly ")
 
 
+# "Recent literature proposes X", "prior work introduced X": the subject is someone else.
+_OTHERS_BEFORE = re.compile(r"\b(?:recent|prior|previous|existing|earlier|other|many|several|"
+                            r"some)\s+(?:[a-z][\w-]*\s+){0,2}$", re.I)
+
+
 def _cited(plain: str, i: int) -> bool:
-    return plain[max(0, i - 12):i].endswith(_CITED_BEFORE)
+    return plain[max(0, i - 12):i].endswith(_CITED_BEFORE) or \
+        bool(_OTHERS_BEFORE.search(plain, max(0, i - 50), i))
 
 
 def _cues(plain: str) -> list[tuple[int, int, bool]]:
@@ -144,6 +150,8 @@ def _name_at(text: str, pos: int, loose: bool, seen_before: str) -> str | None:
     if tok.lower() in _GENERIC or _ADJ_SUFFIX.search(tok):
         return None
     follow = text[m.end():m.end() + 12]
+    if _TITLE_COMPOUND.fullmatch(tok) and follow[:1] == " " and follow[1:2].isupper():
+        return None  # "Semi-Supervised Generative …": the first word of a phrase
     if _strict_name(tok):
         if tok.isupper() and len(tok) <= 4 and _has_word(tok, seen_before):
             return None  # an acronym the abstract already used is not what it introduces
@@ -156,6 +164,7 @@ def _name_at(text: str, pos: int, loose: bool, seen_before: str) -> str | None:
     return None
 
 
+_TITLE_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")  # "Zero-Shot", "Multi-Agent"
 _NOT_BEFORE_NAME = frozenset(
     "on of by with using via from as and or to in for such into than between over".split())
 
@@ -170,9 +179,9 @@ def _acronym_after(text: str, pos: int, seen_before: str) -> tuple[str, str] | N
         start = _long_form_start(window, m.start(), m.end(1), acro)
         if start is None:
             continue  # the words before it don't spell it out: cited in passing, or not a name
-        lead = window[:start].rstrip().rsplit(None, 1)
+        lead = [w for w in window[:start].split()[-3:] if w.lower() not in ("the", "a", "an")]
         if lead and lead[-1].lower() in _NOT_BEFORE_NAME:
-            continue  # "based on Singular Value Decomposition (SVD)": used, not introduced
+            continue  # "based on (the) Singular Value Decomposition (SVD)": used, not introduced
         phrase = window[start:m.end(1)]
         if not phrase.startswith(("In ", "The ", "A ")):
             return acro, phrase

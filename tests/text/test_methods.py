@@ -75,7 +75,13 @@ def test_import_takes_the_method_a_title_names(tmp_path):
     ("We study stereo confidence. Learning sets were drawn from the recently introduced "
      "StereoBench dataset, which holds real street scenes.", None),
     ("Building upon the previously proposed PatchMatch stereo, we study reconstruction.", None),
-    # An acronym the words before it don't spell out is used, not introduced.
+    ("Recent literature proposes AlignScore which uses a unified alignment model.", None),
+    # Used, not introduced: after "based on (the)", or not spelt out by the words before it.
+    ("We propose to model the subjects using a latent model based on the Indian Buffet "
+     "Process (IBP).", None),
+    # A title-cased compound opening a capitalised phrase is the phrase's first word.
+    ("In this paper, we propose Semi-Supervised Generative Adversarial Networks for "
+     "architecture search.", None),
     ("In this paper, we propose a new stochastic optimization algorithm for Bayesian "
      "inference based on multilevel Monte Carlo (MLMC) methods.", None),
     # A coined name right at the cue wins over an acronym cited after it.
