@@ -34,16 +34,33 @@ def _size(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.exists() else 0
 
 
-def report_sizes(root: Path) -> None:
-    db = _size(root / "library.sqlite3") + _size(root / "library.sqlite3-wal")
-    ix = _size(root / "index")
+def _index_parts(folder: Path) -> Counter[str]:
+    """Bytes per kind inside the index's compound segment files (postings, terms, stored
+    fields, columns)."""
+    from whoosh.filedb.compound import CompoundStorage
+    from whoosh.filedb.filestore import FileStorage
+
     kinds: Counter[str] = Counter()
-    for f in (root / "index").iterdir():
-        kinds[f.suffix or f.name] += f.stat().st_size
-    print(f"folder {_size(root) / 1e6:.1f} MB: database {db / 1e6:.1f} MB, index {ix / 1e6:.1f} MB "
+    storage = FileStorage(str(folder))
+    for seg in folder.glob("*.seg"):
+        cs = CompoundStorage(storage.open_file(seg.name), use_mmap=False)
+        for name in cs.list():
+            kinds["stored" if "_stored" in name else name.rsplit(".", 1)[-1]] += cs.file_length(name)
+        cs.close()
+    for f in folder.iterdir():
+        if f.suffix != ".seg":
+            kinds[f.suffix or f.name] += f.stat().st_size
+    return kinds
+
+
+def report_sizes(root: Path) -> None:
+    db = _size(root / "library.sqlite3")
+    ix = _size(root / "index")
+    print(f"folder {_size(root) / 1e6:.1f} MB: database {db / 1e6:.1f} MB (+ WAL "
+          f"{_size(root / 'library.sqlite3-wal') / 1e6:.1f} MB), index {ix / 1e6:.1f} MB "
           f"({ix / max(db, 1):.2f}x the database), backups {_size(root / 'backups') / 1e6:.1f} MB")
-    print("  index by file kind: " + ", ".join(
-        f"{k} {v / 1e6:.1f} MB" for k, v in kinds.most_common()))
+    print("  index by kind: " + ", ".join(
+        f"{k} {v / 1e6:.1f} MB" for k, v in _index_parts(root / "index").most_common() if v > 50_000))
 
 
 def build(root: Path, src: Path) -> Library:
@@ -61,6 +78,7 @@ def main() -> int:
     ap.add_argument("--library", type=Path, required=True)
     ap.add_argument("--build", action="store_true", help="import the corpus into --library first")
     ap.add_argument("--jsonl", type=Path, default=CORPUS)
+    ap.add_argument("--sizes", action="store_true", help="sizes only (no latency)")
     args = ap.parse_args()
     if (args.build or not args.library.exists()) and not args.jsonl.exists():
         print(f"corpus not found: {args.jsonl} (skipped)")
@@ -72,6 +90,8 @@ def main() -> int:
         lib.sync_index()  # an index of another format version is rebuilt here
     try:
         report_sizes(args.library)
+        if args.sizes:
+            return 0
         docs = list(iter_docs(lib._reader()))
         ix = lib.index
         t = time.perf_counter()
