@@ -39,8 +39,8 @@ SAMPLES = {COL_AUTHORS: "Vaswani et al.", COL_METHOD: "FlashAttn", COL_VENUE: "N
 GIVE_WAY = (COL_TAGS, COL_VENUE, COL_METHOD, COL_AUTHORS, COL_YEAR, COL_ADDED)
 # A shrunk column still says something; narrower than this it is left out until there is room.
 # 0: never shrunk (a clipped time says nothing), only left out. A method cut to three letters
-# ("MoC…") says nothing either: it keeps about seven.
-MIN_WIDTH = {COL_TAGS: 50, COL_VENUE: 50, COL_AUTHORS: 60, COL_METHOD: 72, COL_YEAR: 40, COL_ADDED: 0}
+# ("MoC…") says nothing either: it keeps about seven, and an author "Wang et al.".
+MIN_WIDTH = {COL_TAGS: 50, COL_VENUE: 50, COL_AUTHORS: 84, COL_METHOD: 72, COL_YEAR: 40, COL_ADDED: 0}
 # Columns shown only once some paper of a list has content for them (an empty column is
 # noise), or once the user asks for them.
 BY_CONTENT = (COL_AUTHORS, COL_TAGS)
