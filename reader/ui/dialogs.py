@@ -171,7 +171,9 @@ class ShortcutsDialog(QDialog):
 
 
 def import_summary_text(summaries: Sequence[ImportSummary], max_problems: int = 20) -> str:
-    """One paragraph per file: counts, then a rejected file's reason or the skipped lines."""
+    """One paragraph per file: counts, then a rejected file's reason or the skipped lines,
+    then the values ignored in imported records (impossible years…), up to `max_problems`
+    of each."""
     new = sum(s.new for s in summaries)
     dup = sum(s.duplicates for s in summaries)
     lines = [f"Imported {count_noun(new, 'new paper')} ({count_noun(dup, 'duplicate')}) "
@@ -185,6 +187,12 @@ def import_summary_text(summaries: Sequence[ImportSummary], max_problems: int = 
             lines.append(f"    {s.path}: {problem}")
         if len(s.skipped) > max_problems:
             lines.append(f"    … and {len(s.skipped) - max_problems} more")
+        if s.notes:
+            lines.append(f"    Imported with {count_noun(len(s.notes), 'value')} ignored:")
+        for note in s.notes[:max_problems]:
+            lines.append(f"    {s.path}: {note}")
+        if len(s.notes) > max_problems:
+            lines.append(f"    … and {len(s.notes) - max_problems} more")
     return "\n".join(lines)
 
 
