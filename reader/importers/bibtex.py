@@ -17,7 +17,7 @@ from bibtexparser.model import (
 )
 
 from reader.errors import InputFileError
-from reader.models import ImportFormat, ParseResult, Problem, Record
+from reader.models import EntryType, ImportFormat, ParseResult, Problem, Record
 from reader.text.latex import match_brace
 
 from .base import Importer
@@ -147,7 +147,8 @@ def _split_names(raw: str) -> list[str]:
     return names
 
 
-def _record(fields: dict[str, str], line: int, defaults: dict[str, str]) -> Record | Problem:
+def _record(fields: dict[str, str], line: int, defaults: dict[str, str], key: str = "",
+            kind: str = "") -> Record | Problem:
     abstract = clean_abstract(latex_to_text(fields.get("abstract", "")))
     if not is_abstract(abstract):
         return Problem(line, NO_ABSTRACT)
@@ -178,6 +179,8 @@ def _record(fields: dict[str, str], line: int, defaults: dict[str, str]) -> Reco
         links=links,
         line=line,
         notes=[note] if note else [],
+        citation_key=key or None,
+        entry_type=EntryType.from_bibtex(kind) if kind else None,
     )
 
 
@@ -196,7 +199,7 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
     except Exception as exc:  # the splitter raises on states it considers its own bugs
         raise InputFileError(path, f"cannot read this BibTeX file ({type(exc).__name__})") from None
     strings: dict[str, str] = {m: m.capitalize() for m in _MONTHS}
-    entries: list[tuple[dict[str, str], int]] = []
+    entries: list[tuple[dict[str, str], int, str, str]] = []
     proceedings: list[dict[str, str]] = []
     for found in library.blocks:
         line = (found.start_line or 0) + 1
@@ -215,7 +218,7 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
             if kind == "proceedings":
                 proceedings.append(fields)
             elif kind not in _SKIP_TYPES:
-                entries.append((fields, line))
+                entries.append((fields, line, block.key, kind))
     # PMLR-style files describe the volume once in an @Proceedings entry and give the papers
     # neither venue nor year; inherit them when the file holds exactly one such volume.
     defaults: dict[str, str] = {}
@@ -223,8 +226,8 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
         volume = proceedings[0]
         venue = volume.get("shortname") or volume.get("booktitle") or volume.get("title")
         defaults = {k: v for k, v in (("venue", venue), ("year", volume.get("year"))) if v}
-    for fields, line in entries:
-        item = _record(fields, line, defaults)
+    for fields, line, key, kind in entries:
+        item = _record(fields, line, defaults, key, kind)
         if isinstance(item, Problem):
             result.problems.append(item)
         else:
