@@ -90,6 +90,7 @@ class ImportFormat(StrEnum):
     BIBTEX = "bibtex"
     ARXIV = "arxiv"
     BACKUP = "backup"  # Reader's own JSON backup, read by the JSON importer
+    CSLJSON = "csljson"  # CSL-JSON (Zotero, Better BibTeX, pandoc)
 
 
 @dataclass

@@ -147,7 +147,7 @@ def _split_names(raw: str) -> list[str]:
     return names
 
 
-def _record(fields: dict[str, str], line: int, defaults: dict[str, str], key: str = "",
+def _record(fields: dict[str, str], line: int, defaults: dict[str, str], entry_key: str = "",
             kind: str = "") -> Record | Problem:
     abstract = clean_abstract(latex_to_text(fields.get("abstract", "")))
     if not is_abstract(abstract):
@@ -179,7 +179,7 @@ def _record(fields: dict[str, str], line: int, defaults: dict[str, str], key: st
         links=links,
         line=line,
         notes=[note] if note else [],
-        citation_key=key or None,
+        citation_key=entry_key or None,
         entry_type=EntryType.from_bibtex(kind) if kind else None,
     )
 

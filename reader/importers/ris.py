@@ -127,6 +127,7 @@ def _record(fields: dict[str, Any], line: int) -> Record | Problem:
         links=links,
         line=line,
         notes=[note] if note else [],
+        citation_key=_first(fields, ("id",)),  # ID: Reader's own exports write the key there
         entry_type=ENTRY_TYPES.get(str(fields.get("type_of_reference") or "").strip().upper(),
                                    EntryType.MISC),
     )
