@@ -18,7 +18,14 @@ from reader.models import EntryType, ImportFormat, ParseResult, Problem, Record
 from reader.text.citekeys import key_problem
 
 from .base import MAX_RECORDS, Importer
-from .fields import NO_ABSTRACT, clean_abstract, collapse, is_abstract, normalize_link, year_and_note
+from .fields import (
+    NO_ABSTRACT,
+    clean_abstract,
+    collapse,
+    is_abstract,
+    normalize_link,
+    year_and_note,
+)
 from .jsonfmt import TooDeep, loads
 
 _SNIFF = re.compile(r'"(?:issued|container-title|citation-key|family)"\s*:')
