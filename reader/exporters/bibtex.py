@@ -28,7 +28,7 @@ VENUE_FIELD = {
     EntryType.BOOK: "publisher", EntryType.UNPUBLISHED: "howpublished", EntryType.MISC: "howpublished",
 }
 _SPECIAL = {
-    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$", "%": r"\%",
+    "\\": r"\textbackslash{}", "{": "\x00L", "}": "\x00R", "#": r"\#", "$": r"\$", "%": r"\%",
     "&": r"\&", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
 }
 # Special characters, and the pairs LaTeX would set as one glyph (-- as an en dash, `` as a quote).
@@ -85,6 +85,31 @@ def escape(text: str, *, protect_case: bool = False) -> str:
         out.append(match.group())
         pos = match.end()
     out.append(_escape_text(text[pos:], protect_case))
+    return _pair_braces("".join(out))
+
+
+def _pair_braces(text: str) -> str:
+    """Text braces (marked \\x00L / \\x00R: stored text never holds a NUL) as \\{ \\} where they
+    pair up, else \\textbraceleft{} / \\textbraceright{}: BibTeX counts escaped braces too, so
+    a lone \\{ would swallow the rest of the file."""
+    if "\x00" not in text:
+        return text
+    parts = text.split("\x00")
+    kinds = [p[0] for p in parts[1:]]
+    matched: set[int] = set()
+    stack: list[int] = []
+    for i, kind in enumerate(kinds):
+        if kind == "L":
+            stack.append(i)
+        elif stack:
+            matched.update((stack.pop(), i))
+    out = [parts[0]]
+    for i, (kind, part) in enumerate(zip(kinds, parts[1:], strict=True)):
+        if i in matched:
+            out.append("\\{" if kind == "L" else "\\}")
+        else:
+            out.append(r"\textbraceleft{}" if kind == "L" else r"\textbraceright{}")
+        out.append(part[1:])
     return "".join(out)
 
 
@@ -101,7 +126,7 @@ def _name(author: str) -> str:
 
     def part(text: str) -> str:
         # A word "and" would split the name in two; commas inside a part would re-split it.
-        words = [("{" + w + "}" if w.lower() == "and" or "," in w else w) for w in _escape_plain(text).split()]
+        words = [("{" + w + "}" if w.lower() == "and" or "," in w else w) for w in _pair_braces(_escape_plain(text)).split()]
         return " ".join(words)
 
     family = " ".join(p for p in (part(name.particle), part(name.family)) if p)

@@ -53,10 +53,16 @@ def looks_like_bibtex(text: str, ext: str = "") -> bool:
 
 @lru_cache(maxsize=1)
 def _converters():
-    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+    # pylatexenc reads \textasciicircum as U+02C6 (a modifier letter); LaTeX sets a ^ (and
+    # Reader's BibTeX export writes ^ so), else a re-imported abstract would not match its paper.
+    context = get_default_latex_context_db()
+    context.add_context_category("reader", prepend=True, macros=[
+        MacroTextSpec("textasciicircum", "^"), MacroTextSpec("textbraceleft", "{"),
+        MacroTextSpec("textbraceright", "}")])
     # Math stays as $...$ source (the abstract renderer shows it); accents become Unicode.
-    return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True)
+    return LatexNodes2Text(latex_context=context, math_mode="verbatim", strict_latex_spaces=True)
 
 
 def latex_to_text(value: str) -> str:
@@ -148,7 +154,7 @@ def _split_names(raw: str) -> list[str]:
 
 
 def _record(fields: dict[str, str], line: int, defaults: dict[str, str], entry_key: str = "",
-            kind: str = "") -> Record | Problem:
+            entry_kind: str = "") -> Record | Problem:
     abstract = clean_abstract(latex_to_text(fields.get("abstract", "")))
     if not is_abstract(abstract):
         return Problem(line, NO_ABSTRACT)
@@ -180,7 +186,7 @@ def _record(fields: dict[str, str], line: int, defaults: dict[str, str], entry_k
         line=line,
         notes=[note] if note else [],
         citation_key=entry_key or None,
-        entry_type=EntryType.from_bibtex(kind) if kind else None,
+        entry_type=EntryType.from_bibtex(entry_kind) if entry_kind else None,
     )
 
 
