@@ -32,6 +32,7 @@ class Change(StrEnum):
     NOTE = "note"
     HIGHLIGHT = "highlight"
     TITLE = "title"
+    CITEKEY = "citekey"  # a paper's citation key
     IMPORT = "import"
     DELETE = "delete"
     SEARCHES = "searches"

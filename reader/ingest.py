@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from .models import ImportSummary, Paper, ParseResult, Record, TitleSource, paper_id_for
 from .store import import_log, searches
 from .store import papers as q
+from .store.citekeys import KeyAllocator
 from .store.index_docs import DOC_COLUMNS, paper_doc
 from .store.tags import clean_tags
 from .text import abstract_plain
@@ -59,6 +60,7 @@ def store_parsed(
     backups: list[Paper] = []
     dup_ids: list[str] = []
     new = _NewRows(source, collection, Path(parsed.path).stem, q.now_iso(), seq)
+    keys = KeyAllocator(conn)
     by_id: list[tuple[str, Record]] = []
     fresh: dict[str, int] = {}
     existing: set[str] = set()
@@ -86,6 +88,7 @@ def store_parsed(
             return len(items)
     if workers is not None:
         for part in workers.map(jobs):
+            keys.fill(part)
             q.insert_rows(conn, part)
             rows.extend(part)
             progress(len(rows), total())
@@ -110,9 +113,10 @@ def store_parsed(
                 backups.append(Paper.from_dict(state))  # the importer checked it (title, ranges, types)
                 continue
             rows.append(new.row(pid, rec, analyses[pid]))
+        keys.fill(rows)
         q.insert_rows(conn, rows)
     for paper in backups:
-        q.write_paper_state(conn, paper, seq, abstract_plain(paper.abstract))
+        q.write_paper_state(conn, paper, seq, abstract_plain(paper.abstract), keys)
     q.add_source(conn, [d for d in dup_ids if d in existing], source)
     summary.new_ids = [r["id"] for r in rows] + [b.id for b in backups]
     _log(conn, parsed, summary)
@@ -158,6 +162,7 @@ class _NewRows:
             "collection": self.collection or rec.venue or self.stem,
             "sources": self._sources, "added_at": self.ts,
             "updated_at": self.ts, "read": 0, "starred": 0, "seq": self.seq,
+            "citation_key": rec.citation_key or "", "entry_type": rec.entry_type or "",
         }
 
 

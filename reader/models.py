@@ -90,6 +90,7 @@ class ImportFormat(StrEnum):
     BIBTEX = "bibtex"
     ARXIV = "arxiv"
     BACKUP = "backup"  # Reader's own JSON backup, read by the JSON importer
+    CSLJSON = "csljson"  # CSL-JSON (Zotero, Better BibTeX, pandoc)
 
 
 @dataclass
@@ -109,6 +110,10 @@ class Record:
     backup: dict[str, Any] | None = None
     # Values the importer left out of an imported record ("year -5 ignored"), for the summary.
     notes: list[str] = field(default_factory=list)
+    # The entry's own citation key (BibTeX key, CSL-JSON id/citation-key) and kind (article,
+    # inproceedings, ...: EntryType values), when the format has them.
+    citation_key: str | None = None
+    entry_type: str | None = None
 
     def problem(self) -> str | None:
         """Why this record cannot be stored (wrong type, out of range, too long), or None."""
@@ -218,6 +223,39 @@ class ExportKind(StrEnum):
     READING_LIST = "reading_list"  # one Markdown file
     PER_PAPER = "per_paper"  # a folder of Markdown files
     JSON = "json"  # the full backup
+    BIBTEX = "bibtex"  # for citing: a .bib file
+    CSLJSON = "csljson"  # for citing: CSL-JSON (pandoc, citeproc, Zotero)
+    RIS = "ris"  # for citing: RIS (EndNote, Mendeley, RefWorks)
+
+    @property
+    def citing(self) -> bool:
+        """A bibliography format (one entry per paper, with citation keys)."""
+        return self in (ExportKind.BIBTEX, ExportKind.CSLJSON, ExportKind.RIS)
+
+
+class EntryType(StrEnum):
+    """What kind of publication a paper is, by its BibTeX entry type (the exports' types)."""
+
+    ARTICLE = "article"  # in a journal
+    INPROCEEDINGS = "inproceedings"  # in a conference's or workshop's proceedings
+    INCOLLECTION = "incollection"  # a chapter of an edited book
+    BOOK = "book"
+    PHDTHESIS = "phdthesis"
+    MASTERSTHESIS = "mastersthesis"
+    TECHREPORT = "techreport"
+    UNPUBLISHED = "unpublished"
+    MISC = "misc"  # a preprint, web page... or not known
+
+    @classmethod
+    def from_bibtex(cls, name: str) -> EntryType:
+        """The type of a BibTeX/biblatex entry type name (unknown ones are misc)."""
+        name = name.strip().lower()
+        name = {"conference": "inproceedings", "inbook": "incollection", "thesis": "phdthesis",
+                "report": "techreport", "masterthesis": "mastersthesis"}.get(name, name)
+        try:
+            return cls(name)
+        except ValueError:
+            return cls.MISC
 
 
 class HighlightColour(StrEnum):
@@ -311,6 +349,8 @@ class Paper:
     note: str = ""
     note_updated_at: str | None = None
     highlights: list[Highlight] = field(default_factory=list)
+    citation_key: str = ""  # unique in the library; made once when stored (reader.text.citekeys)
+    entry_type: str = ""  # an EntryType value, or "" when the source did not say
     # Where the store kept it (its rowid: the tie-breaker of the list's order), so an undone
     # delete puts it back in its place. Not the paper's content: not compared, not exported.
     position: int | None = field(default=None, compare=False, repr=False)
@@ -326,6 +366,7 @@ class Paper:
             "read": self.read, "starred": self.starred, "tags": list(self.tags), "note": self.note,
             "note_updated_at": self.note_updated_at,
             "highlights": [h.to_dict(with_id=highlight_ids) for h in self.highlights],
+            "citation_key": self.citation_key, "entry_type": self.entry_type,
         }
 
     @classmethod
@@ -342,4 +383,5 @@ class Paper:
             updated_at=d.get("updated_at") or "", read=bool(d.get("read")), starred=bool(d.get("starred")),
             tags=list(d.get("tags") or []), note=d.get("note") or "", note_updated_at=d.get("note_updated_at"),
             highlights=[Highlight.from_dict(h) for h in d.get("highlights") or []],
+            citation_key=d.get("citation_key") or "", entry_type=d.get("entry_type") or "",
         )

@@ -17,7 +17,7 @@ from bibtexparser.model import (
 )
 
 from reader.errors import InputFileError
-from reader.models import ImportFormat, ParseResult, Problem, Record
+from reader.models import EntryType, ImportFormat, ParseResult, Problem, Record
 from reader.text.latex import match_brace
 
 from .base import Importer
@@ -53,10 +53,16 @@ def looks_like_bibtex(text: str, ext: str = "") -> bool:
 
 @lru_cache(maxsize=1)
 def _converters():
-    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+    # pylatexenc reads \textasciicircum as U+02C6 (a modifier letter); LaTeX sets a ^ (and
+    # Reader's BibTeX export writes ^ so), else a re-imported abstract would not match its paper.
+    context = get_default_latex_context_db()
+    context.add_context_category("reader", prepend=True, macros=[
+        MacroTextSpec("textasciicircum", "^"), MacroTextSpec("textbraceleft", "{"),
+        MacroTextSpec("textbraceright", "}")])
     # Math stays as $...$ source (the abstract renderer shows it); accents become Unicode.
-    return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True)
+    return LatexNodes2Text(latex_context=context, math_mode="verbatim", strict_latex_spaces=True)
 
 
 def latex_to_text(value: str) -> str:
@@ -147,7 +153,8 @@ def _split_names(raw: str) -> list[str]:
     return names
 
 
-def _record(fields: dict[str, str], line: int, defaults: dict[str, str]) -> Record | Problem:
+def _record(fields: dict[str, str], line: int, defaults: dict[str, str], entry_key: str = "",
+            entry_kind: str = "") -> Record | Problem:
     abstract = clean_abstract(latex_to_text(fields.get("abstract", "")))
     if not is_abstract(abstract):
         return Problem(line, NO_ABSTRACT)
@@ -178,6 +185,8 @@ def _record(fields: dict[str, str], line: int, defaults: dict[str, str]) -> Reco
         links=links,
         line=line,
         notes=[note] if note else [],
+        citation_key=entry_key or None,
+        entry_type=EntryType.from_bibtex(entry_kind) if entry_kind else None,
     )
 
 
@@ -196,7 +205,7 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
     except Exception as exc:  # the splitter raises on states it considers its own bugs
         raise InputFileError(path, f"cannot read this BibTeX file ({type(exc).__name__})") from None
     strings: dict[str, str] = {m: m.capitalize() for m in _MONTHS}
-    entries: list[tuple[dict[str, str], int]] = []
+    entries: list[tuple[dict[str, str], int, str, str]] = []
     proceedings: list[dict[str, str]] = []
     for found in library.blocks:
         line = (found.start_line or 0) + 1
@@ -215,7 +224,7 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
             if kind == "proceedings":
                 proceedings.append(fields)
             elif kind not in _SKIP_TYPES:
-                entries.append((fields, line))
+                entries.append((fields, line, block.key, kind))
     # PMLR-style files describe the volume once in an @Proceedings entry and give the papers
     # neither venue nor year; inherit them when the file holds exactly one such volume.
     defaults: dict[str, str] = {}
@@ -223,8 +232,8 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
         volume = proceedings[0]
         venue = volume.get("shortname") or volume.get("booktitle") or volume.get("title")
         defaults = {k: v for k, v in (("venue", venue), ("year", volume.get("year"))) if v}
-    for fields, line in entries:
-        item = _record(fields, line, defaults)
+    for fields, line, key, kind in entries:
+        item = _record(fields, line, defaults, key, kind)
         if isinstance(item, Problem):
             result.problems.append(item)
         else:

@@ -11,6 +11,7 @@ from typing import Any
 from ..models import Paper, TitleSource
 from . import highlights as hl
 from . import notes, tags
+from .citekeys import KeyAllocator
 from .sql import chunks, marks, now_iso
 from .tags import clean_tag, clean_tags  # noqa: F401 - re-exported: callers import them from here
 
@@ -220,6 +221,8 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
             note=note,
             note_updated_at=note_ts,
             highlights=hl_map.get(pid, []),
+            citation_key=r["citation_key"],
+            entry_type=r["entry_type"],
             position=r["position"],
         ))
     return out
@@ -251,6 +254,8 @@ def paper_to_row(p: Paper, seq: int, abstract_text: str) -> dict[str, Any]:
         "read": int(p.read),
         "starred": int(p.starred),
         "seq": seq,
+        "citation_key": p.citation_key,
+        "entry_type": p.entry_type,
     }
 
 
@@ -266,9 +271,13 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[dict[str, Any]]) -> Non
     )
 
 
-def write_paper_state(conn: sqlite3.Connection, p: Paper, seq: int, abstract_text: str) -> None:
-    """Write a full paper back exactly: row, tags, note and highlights."""
+def write_paper_state(conn: sqlite3.Connection, p: Paper, seq: int, abstract_text: str,
+                      keys: KeyAllocator | None = None) -> None:
+    """Write a full paper back exactly: row, tags, note and highlights (its citation key too,
+    unless another paper took it meanwhile: then it gets a new one)."""
     row: dict[str, Any] = paper_to_row(p, seq, abstract_text)
+    row["citation_key"] = (keys or KeyAllocator(conn)).for_restore(p.id, p.citation_key, p.authors, p.year,
+                                                         p.title, p.method)
     if p.position is not None and conn.execute(
             "SELECT NOT EXISTS (SELECT 1 FROM papers WHERE rowid = ? OR id = ?)", [p.position, p.id]).fetchone()[0]:
         row = {"rowid": p.position, **row}  # a deleted paper back in its place (the list's order)

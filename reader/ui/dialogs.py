@@ -33,7 +33,10 @@ SCOPES = (("selection", "Selected papers"), ("view", "Current list (search / fil
           ("starred", "Starred papers"), ("tag", "Papers with the tag"))
 KINDS = ((ExportKind.READING_LIST, "Reading list (one Markdown file)"),
          (ExportKind.PER_PAPER, "One Markdown file per paper (folder)"),
-         (ExportKind.JSON, "JSON backup of the whole library"))
+         (ExportKind.JSON, "JSON backup of the whole library"),
+         (ExportKind.BIBTEX, "BibTeX (.bib) for LaTeX"),
+         (ExportKind.CSLJSON, "CSL-JSON for pandoc, citeproc, Zotero"),
+         (ExportKind.RIS, "RIS for EndNote, Mendeley, RefWorks"))
 GROUPS = (("", "No grouping"), ("venue", "By venue"), ("tag", "By tag"))
 
 
@@ -47,6 +50,7 @@ class ExportOptions:
     with_abstracts: bool = False
     title: str = "Reading list"
     group_by: GroupBy = None
+    with_notes: bool = False  # citing formats: the notes as annote / note / N1
 
 
 class ExportDialog(QDialog):
@@ -100,6 +104,11 @@ class ExportDialog(QDialog):
         self.abstractsCheck = QCheckBox("Include the abstracts", self)
         self.abstractsCheck.setChecked(options.with_abstracts)
         form.addRow("", self.abstractsCheck)
+        self.notesCheck = QCheckBox("Include my notes", self)
+        self.notesCheck.setObjectName("exportNotesCheck")
+        self.notesCheck.setAccessibleName("Include my notes in the bibliography")
+        self.notesCheck.setChecked(options.with_notes)
+        form.addRow("", self.notesCheck)
         layout.addLayout(form)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
@@ -123,7 +132,8 @@ class ExportDialog(QDialog):
         self._scope_box.setEnabled(not json_backup)  # a backup is always the whole library
         self.titleEdit.setEnabled(kind == ExportKind.READING_LIST)
         self.groupCombo.setEnabled(kind == ExportKind.READING_LIST)
-        self.abstractsCheck.setEnabled(not json_backup)
+        self.abstractsCheck.setEnabled(not json_backup and not kind.citing)  # citations always have them
+        self.notesCheck.setEnabled(kind.citing)
         scope = self._checked(self._scopes, "view")
         self.tagCombo.setEnabled(scope == "tag" and self.tagCombo.count() > 0)
 
@@ -136,6 +146,7 @@ class ExportDialog(QDialog):
             with_abstracts=self.abstractsCheck.isChecked(),
             title=self.titleEdit.text().strip() or "Reading list",
             group_by=_group_by(self.groupCombo.currentData()),
+            with_notes=self.notesCheck.isChecked(),
         )
 
 

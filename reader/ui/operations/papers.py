@@ -1,8 +1,8 @@
-"""Operations on papers: star, read, tags, title, delete."""
+"""Operations on papers: star, read, tags, title, citation key, delete."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reader.plural import count_noun
 
@@ -54,6 +54,22 @@ def set_title(ctx: OpContext, pid: str | None, title: str) -> None:
     if pid:
         lib = ctx.library
         change(ctx, "Edit title", [pid], lambda: lib.set_title(pid, title))
+
+
+def set_citation_key(ctx: OpContext, pid: str | None, key: str,
+                     on_refused: Callable[[], None] | None = None) -> None:
+    """Give a paper a new citation key (undoable); a refused key (taken, not allowed) is reported
+    and `on_refused` puts the field back."""
+    if not pid:
+        return
+    lib = ctx.library
+
+    def refused(exc: BaseException) -> None:
+        if on_refused is not None:
+            on_refused()
+        ctx.on_error(exc)
+
+    change(ctx, "Edit citation key", [pid], lambda: lib.set_citation_key(pid, key), on_error=refused)
 
 
 def delete_papers(ctx: OpContext, listed: ListScope) -> None:
