@@ -199,3 +199,12 @@ def m0011_clean_pdf_text(db: sqlite_utils.Database) -> None:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'change_seq'", [str(seq)])
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('text_version', ?)",
                  [str(TEXT_VERSION)])
+
+
+@SCHEMA_MIGRATIONS()
+def m0014_skipped(db: sqlite_utils.Database) -> None:
+    """"Not for me": a persistent triage decision (the learner's negatives, `is:skipped`).
+
+    No paper is skipped yet, so the index needs no catch-up for the `skipped` flag itself; the
+    index schema version moved with the documents' new `unskipped` flag (a rebuild)."""
+    db.execute("ALTER TABLE papers ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0")
