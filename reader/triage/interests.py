@@ -30,6 +30,7 @@ GENERAL = ""  # the interest of starred (noted, highlighted) papers without a ta
 MAX_TAG_INTERESTS = 9  # the tags of the legend: more interests would each get too few slots
 MIN_TO_TRAIN = 1  # positives an interest needs to get a model
 MOVED_ON_WEIGHT = 0.0  # "moved on" is neutral: a weak negative did not help (see the benchmark)
+INTEREST_HEAD = 2000  # papers whose interest a ranking names (the next ones shown)
 WHY_TITLES = 2
 WHY_WORDS = 3
 TITLE_CHARS = 48
@@ -169,10 +170,12 @@ class Learner:
             key = place * len(names) + i  # round robin: each interest's next best in turn
             better = key < best_key
             best_key[better], owner[better] = key[better], i
-        ranked = at[np.argsort(best_key, kind="stable")]
+        sorter = np.argsort(best_key, kind="stable")
+        ranked = at[sorter]
         order = [candidates[j] for j in ranked]
         order += [candidates[j] for j in np.flatnonzero(~known)]
-        interest_of = {candidates[j]: names[owner[n]] for n, j in enumerate(at)}
+        head = sorter[:INTEREST_HEAD]  # a dict of all 50k would cost more than the ranking
+        interest_of = {candidates[at[n]]: names[owner[n]] for n in head}
         return Ranking(order, interest_of, self.models)
 
     def why(self, pid: str, interest: str | None = None) -> str:
