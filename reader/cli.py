@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import __version__, cli_cite
+from . import __version__, cli_cite, cli_triage
 from .errors import ReaderError, UsageError
 from .models import HighlightColour, Paper, ViewKind
 from .paths import resolve_data_dir
@@ -118,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="put a backup (default: the newest) in place of the library file, which is moved aside")
 
     _add_vault_parser(sub)
+    cli_triage.add_parsers(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
     return p
@@ -445,6 +446,7 @@ COMMANDS: dict[str, Handler] = {
     "tag": _tag, "untag": _tag, "title": _title, "note": _note, "highlight": _highlight,
     "related": _related, "export": _export, "vault": _vault, "reindex": _reindex, "stats": _stats,
     **cli_cite.HANDLERS,
+    **cli_triage.HANDLERS,
 }
 
 

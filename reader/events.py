@@ -28,6 +28,7 @@ class Change(StrEnum):
 
     STAR = "star"
     READ = "read"
+    SKIP = "skip"  # "not for me" set or cleared
     TAG = "tag"
     NOTE = "note"
     HIGHLIGHT = "highlight"

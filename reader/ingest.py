@@ -161,7 +161,7 @@ class _NewRows:
             "links": _json_list(links), "code_links": _json_list(code), "method": method,
             "collection": self.collection or rec.venue or self.stem,
             "sources": self._sources, "added_at": self.ts,
-            "updated_at": self.ts, "read": 0, "starred": 0, "seq": self.seq,
+            "updated_at": self.ts, "read": 0, "starred": 0, "skipped": 0, "seq": self.seq,
             "citation_key": rec.citation_key or "", "entry_type": rec.entry_type or "",
         }
 
@@ -204,6 +204,7 @@ def _merge_backup(conn: sqlite3.Connection, pid: str, backup: dict[str, Any], se
         current,
         starred=current.starred or other.starred,
         read=current.read or other.read,
+        skipped=current.skipped or other.skipped,
         tags=clean_tags([*current.tags, *other.tags]),
     )
     if not current.note.strip():

@@ -15,8 +15,8 @@ from .store import papers as q
 from .store import tags as tg
 
 # What an undo's restore may have put back: any of a paper's state, or the paper itself.
-_RESTORED = frozenset({Change.STAR, Change.READ, Change.TAG, Change.NOTE, Change.HIGHLIGHT, Change.TITLE,
-                       Change.CITEKEY, Change.DELETE})
+_RESTORED = frozenset({Change.STAR, Change.READ, Change.SKIP, Change.TAG, Change.NOTE, Change.HIGHLIGHT,
+                       Change.TITLE, Change.CITEKEY, Change.DELETE})
 
 
 class Edits(LibraryBase):
@@ -41,6 +41,16 @@ class Edits(LibraryBase):
 
     def set_read(self, ids: Iterable[str], value: bool) -> None:
         self._flag("read", ids, value, Change.READ)
+
+    def set_skipped(self, ids: Iterable[str], value: bool, *, mark_read: bool = True) -> None:
+        """"Not for me" (triage X) set or cleared; setting it marks the papers read too (one
+        transaction: one decision, one undo step)."""
+        with self._write() as seq:
+            ids = self._existing(ids)
+            q.set_flag(self._wconn, "skipped", ids, value, seq)
+            if value and mark_read:
+                q.set_flag(self._wconn, "read", ids, True, seq)
+        self._committed([Change.SKIP, Change.READ] if value and mark_read else Change.SKIP, ids)
 
     def add_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
         tags = tg.clean_tags(tags)

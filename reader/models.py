@@ -345,6 +345,7 @@ class Paper:
     updated_at: str = ""
     read: bool = False
     starred: bool = False
+    skipped: bool = False  # "not for me": a triage decision (the learner's negatives)
     tags: list[str] = field(default_factory=list)
     note: str = ""
     note_updated_at: str | None = None
@@ -363,7 +364,8 @@ class Paper:
             "year": self.year, "authors": list(self.authors), "links": list(self.links),
             "code_links": list(self.code_links), "method": self.method, "collection": self.collection,
             "sources": list(self.sources), "added_at": self.added_at, "updated_at": self.updated_at,
-            "read": self.read, "starred": self.starred, "tags": list(self.tags), "note": self.note,
+            "read": self.read, "starred": self.starred, "skipped": self.skipped, "tags": list(self.tags),
+            "note": self.note,
             "note_updated_at": self.note_updated_at,
             "highlights": [h.to_dict(with_id=highlight_ids) for h in self.highlights],
             "citation_key": self.citation_key, "entry_type": self.entry_type,
@@ -381,6 +383,7 @@ class Paper:
             method=d.get("method") or "", collection=d.get("collection") or "",
             sources=list(d.get("sources") or []), added_at=d.get("added_at") or "",
             updated_at=d.get("updated_at") or "", read=bool(d.get("read")), starred=bool(d.get("starred")),
+            skipped=bool(d.get("skipped")),
             tags=list(d.get("tags") or []), note=d.get("note") or "", note_updated_at=d.get("note_updated_at"),
             highlights=[Highlight.from_dict(h) for h in d.get("highlights") or []],
             citation_key=d.get("citation_key") or "", entry_type=d.get("entry_type") or "",

@@ -35,7 +35,7 @@ def test_paper_dict_round_trip_keeps_the_backup_shape():
         "abstract": "An abstract.", "venue": "ICML", "year": 2025, "authors": ["A"], "links": ["u"],
         "code_links": [], "method": "M", "collection": "C", "sources": ["f.txt"],
         "added_at": "2025-01-01T00:00:00+00:00", "updated_at": "2025-01-02T00:00:00+00:00",
-        "read": True, "starred": False, "tags": ["x"], "note": "n", "note_updated_at": None,
+        "read": True, "starred": False, "skipped": True, "tags": ["x"], "note": "n", "note_updated_at": None,
         "highlights": [{"id": 3, "start": 0, "end": 2, "quote": "An", "color": "green", "comment": ""}],
     }
     p = Paper.from_dict(d)

@@ -32,6 +32,7 @@ class PaperRow:
     added_at: str
     first_author: str = ""  # the table shows "first author et al."
     author_count: int = 0
+    skipped: bool = False  # "not for me" (triage X)
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,8 @@ def existing_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
 
 
 def set_flag(conn: sqlite3.Connection, column: str, ids: Sequence[str], value: bool, seq: int) -> None:
-    """Set the starred or read flag of papers."""
-    if column not in ("starred", "read"):
+    """Set the starred, read or skipped flag of papers."""
+    if column not in ("starred", "read", "skipped"):
         raise ValueError(f"not a paper flag: {column!r}")
     ts = now_iso()
     for part in chunks(list(ids)):
@@ -152,7 +153,7 @@ def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
     tag_map = tags.tags_for(conn, ids)
     for part in chunks(list(ids)):
         for r in conn.execute(
-            "SELECT p.id, p.title, p.method, p.venue, p.year, p.starred, p.read, p.added_at, "
+            "SELECT p.id, p.title, p.method, p.venue, p.year, p.starred, p.read, p.skipped, p.added_at, "
             "json_extract(p.authors, '$[0]') AS first_author, json_array_length(p.authors) AS n_authors, "
             "n.paper_id IS NOT NULL AS has_note FROM papers p "
             f"LEFT JOIN notes n ON n.paper_id = p.id WHERE p.id IN ({marks(len(part))})",
@@ -163,6 +164,7 @@ def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
                 starred=bool(r["starred"]), read=bool(r["read"]), has_note=bool(r["has_note"]),
                 tags=tuple(tag_map.get(r["id"], ())), added_at=r["added_at"],
                 first_author=r["first_author"] or "", author_count=r["n_authors"] or 0,
+                skipped=bool(r["skipped"]),
             )
     return out
 
@@ -217,6 +219,7 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
             updated_at=r["updated_at"],
             read=bool(r["read"]),
             starred=bool(r["starred"]),
+            skipped=bool(r["skipped"]),
             tags=tag_map.get(pid, []),
             note=note,
             note_updated_at=note_ts,
@@ -253,6 +256,7 @@ def paper_to_row(p: Paper, seq: int, abstract_text: str) -> dict[str, Any]:
         "updated_at": p.updated_at or now_iso(),
         "read": int(p.read),
         "starred": int(p.starred),
+        "skipped": int(p.skipped),
         "seq": seq,
         "citation_key": p.citation_key,
         "entry_type": p.entry_type,
@@ -312,3 +316,28 @@ def delete_papers(conn: sqlite3.Connection, ids: Sequence[str], seq: int) -> Non
         conn.executemany(
             "INSERT OR REPLACE INTO tombstones (paper_id, seq) VALUES (?, ?)", [(i, seq) for i in part]
         )
+
+
+def texts(conn: sqlite3.Connection) -> list[tuple[str, str, str, bool]]:
+    """(id, title, plain abstract, the title is the paper's own) of every paper, in the store's
+    order: what triage learns from (a title derived from the abstract repeats its words)."""
+    return [(r[0], r[1], r[2], r[3] != "derived") for r in conn.execute(
+        "SELECT id, title, abstract_text, title_source FROM papers ORDER BY rowid")]
+
+
+def signals(conn: sqlite3.Connection) -> dict[str, Any]:
+    """What the user told triage, in one read: starred, skipped and read (not starred/skipped)
+    ids, each tag's papers, and the papers with a note or a highlight."""
+    starred: list[str] = []
+    skipped: list[str] = []
+    read: list[str] = []
+    for pid, star, skip in conn.execute(
+            "SELECT id, starred, skipped FROM papers WHERE starred = 1 OR skipped = 1 OR read = 1"):
+        (starred if star else skipped if skip else read).append(pid)
+    tagged: dict[str, list[str]] = {}
+    for pid, name in conn.execute(
+            "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id ORDER BY pt.rowid"):
+        tagged.setdefault(name, []).append(pid)
+    noted = [r[0] for r in conn.execute(
+        "SELECT paper_id FROM notes UNION SELECT paper_id FROM highlights")]
+    return {"starred": starred, "skipped": skipped, "read": read, "tagged": tagged, "noted": noted}

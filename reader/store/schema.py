@@ -223,3 +223,12 @@ def m0013_citation_keys(db: sqlite_utils.Database) -> None:
     # Partial: a row written without a key (a raw insert) is not a clash; the store always sets one.
     conn.execute("CREATE UNIQUE INDEX papers_citation_key ON papers (citation_key COLLATE NOCASE) "
                  "WHERE citation_key != ''")
+
+
+@SCHEMA_MIGRATIONS()
+def m0014_skipped(db: sqlite_utils.Database) -> None:
+    """"Not for me": a persistent triage decision (the learner's negatives, `is:skipped`).
+
+    No paper is skipped yet, so the index needs no catch-up for the `skipped` flag itself; the
+    index schema version moved with the documents' new `unskipped` flag (a rebuild)."""
+    db.execute("ALTER TABLE papers ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0")

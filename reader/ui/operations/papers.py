@@ -86,3 +86,10 @@ def delete_papers(ctx: OpContext, listed: ListScope) -> None:
     noun = count_noun(count, "paper")
     change(ctx, f"Delete {noun}", get, lambda: lib.delete_papers(get()))
     ctx.notify(f"Deleted {noun} — Ctrl+Z to undo", 5000)
+
+
+def set_skipped(ctx: OpContext, ids: IdsArg, value: bool) -> None:
+    """"Not for me" (triage X, which also marks read) or back; one undo step."""
+    if ids:
+        lib, get = ctx.library, ids_getter(ids)
+        change(ctx, "Not for me" if value else "Undo not for me", get, lambda: lib.set_skipped(get(), value))
