@@ -52,6 +52,10 @@ class ExportOptions:
     group_by: GroupBy = None
     with_notes: bool = False  # citing formats: the notes as annote / note / N1
 
+    def __post_init__(self) -> None:
+        # Callers (scripts, tests, saved settings) may name the kind by its string value.
+        self.kind = ExportKind(self.kind)
+
 
 class ExportDialog(QDialog):
     """Choose the scope and kind of an export; the window then asks for the file or folder."""
