@@ -83,7 +83,8 @@ def _raw_index(folder: Path) -> SearchIndex:
     return index
 
 
-def paired(ix: SearchIndex, other: SearchIndex, pairs: dict[str, list[tuple[str, str]]]) -> None:
+def paired(ix: SearchIndex, other: SearchIndex, pairs: dict[str, list[tuple[str, str]]],
+           ids: list[str]) -> None:
     """Each query on both indexes, in alternating order, snippets included: load on a shared
     machine hits both alike, so the p50/p95 ratios are what the index format costs."""
     print(f"\npaired: this index vs {other.index_dir} (ms; ratio = this / other)")
@@ -96,10 +97,20 @@ def paired(ix: SearchIndex, other: SearchIndex, pairs: dict[str, list[tuple[str,
                 for h in r.hits[:50]:
                     h.snippet  # noqa: B018
                 times[side].append((time.perf_counter() - t) * 1000)
-        a, b = times[0], times[1]
-        print(f"  {kind:<11} p50 {pct(a, 50):6.1f} vs {pct(b, 50):6.1f}  p95 {pct(a, 95):6.1f} vs "
-              f"{pct(b, 95):6.1f}  ratio p50 {pct(a, 50) / max(pct(b, 50), 1e-6):.2f}, "
-              f"p95 {pct(a, 95) / max(pct(b, 95), 1e-6):.2f}")
+        _paired_line(kind, times[0], times[1])
+    times = {0: [], 1: []}
+    for i, pid in enumerate(ids):
+        for side in ((0, 1) if i % 2 else (1, 0)):
+            t = time.perf_counter()
+            (ix, other)[side].related(pid)
+            times[side].append((time.perf_counter() - t) * 1000)
+    _paired_line("related()", times[0], times[1])
+
+
+def _paired_line(kind: str, a: list[float], b: list[float]) -> None:
+    print(f"  {kind:<11} p50 {pct(a, 50):6.1f} vs {pct(b, 50):6.1f}  p95 {pct(a, 95):6.1f} vs "
+          f"{pct(b, 95):6.1f}  ratio p50 {pct(a, 50) / max(pct(b, 50), 1e-6):.2f}, "
+          f"p95 {pct(a, 95) / max(pct(b, 95), 1e-6):.2f}")
 
 
 def main() -> int:
@@ -143,7 +154,8 @@ def main() -> int:
                 print(f"{name}: p50 {pct(lat, 50):.1f} ms, p95 {pct(lat, 95):.1f} ms")
             db.close()
             if args.against:
-                paired(ix, _raw_index(args.against / "index"), pairs)
+                paired(ix, _raw_index(args.against / "index"), pairs,
+                       [d["id"] for d in rng.sample(docs, 30)])
     finally:
         lib.close()
     return 0
