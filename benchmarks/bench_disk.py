@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_search import CORPUS, build_fts, latency_table, make_queries, pct  # noqa: E402
 
+from reader.search import SearchIndex  # noqa: E402
 from reader.services import Library  # noqa: E402
 from reader.store.index_docs import iter_docs  # noqa: E402
 
@@ -73,12 +74,53 @@ def build(root: Path, src: Path) -> Library:
     return lib
 
 
+def _raw_index(folder: Path) -> SearchIndex:
+    """An index opened as it is, whatever its format version (reads handle every codec
+    setting); for comparisons only, never written to."""
+    storage = SearchIndex._storage(folder)
+    index = SearchIndex(folder, storage.open_index(), stamp=-1)
+    index.warm()
+    return index
+
+
+def paired(ix: SearchIndex, other: SearchIndex, pairs: dict[str, list[tuple[str, str]]],
+           ids: list[str]) -> None:
+    """Each query on both indexes, in alternating order, snippets included: load on a shared
+    machine hits both alike, so the p50/p95 ratios are what the index format costs."""
+    print(f"\npaired: this index vs {other.index_dir} (ms; ratio = this / other)")
+    for kind, qs in pairs.items():
+        times: dict[int, list[float]] = {0: [], 1: []}
+        for i, (rq, _) in enumerate(qs):
+            for side in ((0, 1) if i % 2 else (1, 0)):
+                t = time.perf_counter()
+                r = (ix, other)[side].search(rq)
+                for h in r.hits[:50]:
+                    h.snippet  # noqa: B018
+                times[side].append((time.perf_counter() - t) * 1000)
+        _paired_line(kind, times[0], times[1])
+    times = {0: [], 1: []}
+    for i, pid in enumerate(ids):
+        for side in ((0, 1) if i % 2 else (1, 0)):
+            t = time.perf_counter()
+            (ix, other)[side].related(pid)
+            times[side].append((time.perf_counter() - t) * 1000)
+    _paired_line("related()", times[0], times[1])
+
+
+def _paired_line(kind: str, a: list[float], b: list[float]) -> None:
+    print(f"  {kind:<11} p50 {pct(a, 50):6.1f} vs {pct(b, 50):6.1f}  p95 {pct(a, 95):6.1f} vs "
+          f"{pct(b, 95):6.1f}  ratio p50 {pct(a, 50) / max(pct(b, 50), 1e-6):.2f}, "
+          f"p95 {pct(a, 95) / max(pct(b, 95), 1e-6):.2f}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--library", type=Path, required=True)
     ap.add_argument("--build", action="store_true", help="import the corpus into --library first")
     ap.add_argument("--jsonl", type=Path, default=CORPUS)
     ap.add_argument("--sizes", action="store_true", help="sizes only (no latency)")
+    ap.add_argument("--against", type=Path, help="another library (say, built by an earlier "
+                    "version): the same queries on both indexes, interleaved, for a paired ratio")
     args = ap.parse_args()
     if (args.build or not args.library.exists()) and not args.jsonl.exists():
         print(f"corpus not found: {args.jsonl} (skipped)")
@@ -111,6 +153,9 @@ def main() -> int:
                     lat.append((time.perf_counter() - t) * 1000)
                 print(f"{name}: p50 {pct(lat, 50):.1f} ms, p95 {pct(lat, 95):.1f} ms")
             db.close()
+            if args.against:
+                paired(ix, _raw_index(args.against / "index"), pairs,
+                       [d["id"] for d in rng.sample(docs, 30)])
     finally:
         lib.close()
     return 0

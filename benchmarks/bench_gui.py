@@ -1,7 +1,8 @@
 """GUI benchmark on a 50,000-paper library: start-up, J/K step cost, typing queries as you type
 (longest GUI stall; keystroke to table updated), first paint of a big result list.
 
-Run: .venv/bin/python benchmarks/bench_gui.py [N_QUERIES]   (prints figures; not a timed test)
+Run: .venv/bin/python benchmarks/bench_gui.py [N_QUERIES] [--replicas=K]   (prints figures; not a
+timed test; --replicas=2 with its own READER_BENCH_DIR gives the 100k library)
 The library is imported once from ../shared/corpora/ml_conference_corpus/papers.jsonl into
 /tmp/reader-bench-gui or $READER_BENCH_DIR (reused afterwards; delete the folder to rebuild it).
 The typed queries are paper titles (3-10 words, ASCII) sampled from the same file.
@@ -24,7 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpora" / "ml_conference_corpus" / "papers.jsonl"
 CACHE = Path(os.environ.get("READER_BENCH_DIR", "/tmp/reader-bench-gui"))
 os.environ.setdefault("READER_CONFIG_DIR", str(CACHE.with_name(CACHE.name + "-config")))  # not the user's
-N_QUERIES = int(sys.argv[1]) if len(sys.argv) > 1 else 24
+_ARGS = [a for a in sys.argv[1:] if not a.startswith("--replicas=")]
+N_QUERIES = int(_ARGS[0]) if _ARGS else 24
+# --replicas=K: the corpus K times over (100k papers at K=2), each copy's abstracts, ids and
+# links made its own so none is taken for a duplicate; build it in its own READER_BENCH_DIR.
+REPLICAS = next((int(a.split("=", 1)[1]) for a in sys.argv[1:] if a.startswith("--replicas=")), 1)
 BIG_QUERY = "learning"  # matches most of the library: the first paint of a big result list
 
 
@@ -54,11 +59,30 @@ def build_cache() -> None:
         sys.exit(f"corpus not found: {CORPUS}")
     print(f"building the benchmark library in {CACHE} (once)…", flush=True)
     t0 = time.perf_counter()
+    source = CORPUS if REPLICAS == 1 else _replicated(CACHE.with_name(CACHE.name + "-source.jsonl"))
     with Library.open(CACHE, seed_if_empty=False) as lib:
-        summaries = lib.import_files([CORPUS])
+        summaries = lib.import_files([source])
         lib.sync_index()
         print(f"  imported {sum(s.new for s in summaries)} papers in {time.perf_counter() - t0:.1f} s", flush=True)
     marker.write_text("ok\n")
+
+
+def _replicated(path: Path) -> Path:
+    """The corpus REPLICAS times in one JSONL file; copy k > 1 of a paper gets "(copy k)" at the
+    end of its abstract, its own id and no links, so the importer keeps every copy."""
+    with CORPUS.open(encoding="utf-8") as f:
+        lines = [line for line in f if line.strip()]
+    with path.open("w", encoding="utf-8") as out:
+        for k in range(1, REPLICAS + 1):
+            for line in lines:
+                rec = json.loads(line)
+                if k > 1:
+                    rec["abstract"] = f"{rec.get('abstract') or ''} (copy {k})"
+                    rec["id"] = f"{rec.get('id', '')}~{k}"
+                    for key in ("doi", "url", "pdf", "pdf_url", "arxiv", "openreview"):
+                        rec.pop(key, None)
+                out.write(json.dumps(rec) + "\n")
+    return path
 
 
 def spin(app, seconds: float) -> None:

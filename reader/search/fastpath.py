@@ -105,17 +105,26 @@ _SAMPLE: list[dict[str, Any]] = [
 ]
 
 
+class _RamStorage(RamStorage):
+    """RamStorage whose writers' temporary folders are private: Whoosh names them after the
+    index ("MAIN.tmp") in the system temp folder, so two processes checking at once shared one
+    folder and the first to finish deleted it under the other (whose fast path then went off)."""
+
+    def temp_storage(self, name=None):
+        return super().temp_storage(None)  # a random name
+
+
 def round_trip() -> str | None:
     """Build a three-paper segment with BulkWriter and one with Whoosh's writer, and read
     both raw and through the public API: the same terms, frequencies, postings and length
     bytes, or the reason they differ."""
     # In memory: files cost ~2 ms each to create on a busy disk, and a commit makes dozens.
-    bulk = RamStorage().create_index(build_schema())
+    bulk = _RamStorage().create_index(build_schema())
     w = BulkWriter(bulk, codec=bulk_codec())
     for d in _SAMPLE:
         w.add_document(**doc_fields(d))
     w.commit(mergetype=CLEAR)
-    public = RamStorage().create_index(build_schema())
+    public = _RamStorage().create_index(build_schema())
     with public.writer() as pw:  # Whoosh's own writer, compressed blocks (like updates)
         for d in _SAMPLE:
             pw.add_document(**doc_fields(d))

@@ -93,6 +93,7 @@ class PaperPane(QWidget):
 
         self.relatedList = QListWidget(self)
         self.relatedList.setObjectName("relatedList")
+        self.relatedList.setAccessibleName("Related papers")
         self.relatedList.itemActivated.connect(lambda item: self.relatedActivated.emit(item.data(ID_ROLE)))
 
         self.tabs = QTabWidget(self)
@@ -127,6 +128,7 @@ class PaperPane(QWidget):
         """Title, meta line, buttons, tags, the abstract and its code links."""
         self.titleEdit = TitleEdit(self)
         self.titleEdit.setObjectName("titleEdit")
+        self.titleEdit.setAccessibleName("Title")
         self.titleEdit.editingFinished.connect(self._title_finished)
 
         self.metaLabel = QLabel(self)
@@ -159,6 +161,7 @@ class PaperPane(QWidget):
         self.highlightButton.setMenu(colours)
         self.highlightComment = QLineEdit(self)
         self.highlightComment.setObjectName("highlightComment")
+        self.highlightComment.setAccessibleName("Highlight comment")
         self.highlightComment.setPlaceholderText("Comment")
         self.highlightComment.setToolTip("Optional comment stored with the next highlight")
         self.highlightComment.returnPressed.connect(lambda: self.request_highlight("yellow"))
@@ -177,6 +180,7 @@ class PaperPane(QWidget):
 
         self.abstractView = QTextBrowser(self)
         self.abstractView.setObjectName("abstractView")
+        self.abstractView.setAccessibleName("Abstract")
         self.abstractView.setOpenLinks(False)
         self.abstractView.setOpenExternalLinks(False)
         self.abstractView.anchorClicked.connect(self.linkActivated)
@@ -208,10 +212,12 @@ class PaperPane(QWidget):
         """The Note tab: Markdown source or its preview, and the save status."""
         self.noteEditor = QPlainTextEdit(self)
         self.noteEditor.setObjectName("noteEditor")
+        self.noteEditor.setAccessibleName("Note")
         self.noteEditor.setPlaceholderText("Notes (Markdown) — saved as you type")
         self.noteEditor.textChanged.connect(self._note_changed)
         self.notePreview = QTextBrowser(self)
         self.notePreview.setObjectName("notePreview")
+        self.notePreview.setAccessibleName("Note preview")
         self.notePreview.setOpenLinks(False)
         self.notePreview.anchorClicked.connect(self.linkActivated)
         self.noteStack = QStackedWidget(self)
@@ -240,6 +246,7 @@ class PaperPane(QWidget):
         """The Highlights tab: the list, and a Remove button."""
         self.highlightList = QListWidget(self)
         self.highlightList.setObjectName("highlightList")
+        self.highlightList.setAccessibleName("Highlights")
         self.highlightList.itemActivated.connect(
             lambda item: self.highlightCommentRequested.emit(item.data(ID_ROLE))
         )

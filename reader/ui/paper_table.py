@@ -18,6 +18,7 @@ class PaperTable(QTableView):
     def __init__(self, model: PaperModel, parent: QWidget, sort_column: int, sort_order: Qt.SortOrder) -> None:
         super().__init__(parent)
         self.setObjectName("paperTable")
+        self.setAccessibleName("Papers")
         self.paper_model = model
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -73,6 +73,7 @@ class SearchBar(QWidget):
 
         self.searchBox = QLineEdit(self)
         self.searchBox.setObjectName("searchBox")
+        self.searchBox.setAccessibleName("Search")
         self.searchBox.setPlaceholderText(PLACEHOLDER)
         self.searchBox.setClearButtonEnabled(True)
         self._timer = QTimer(self)

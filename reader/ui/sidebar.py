@@ -60,6 +60,7 @@ class Sidebar(QTreeWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("sidebar")
+        self.setAccessibleName("Sidebar: library, collections, tags, saved searches")
         self.setColumnCount(2)
         self.setHeaderHidden(True)
         self.setRootIsDecorated(False)

@@ -23,6 +23,7 @@ class TagEditor(QWidget):
         self._chips: list[QToolButton] = []
         self.input = QLineEdit(self)
         self.input.setObjectName("tagInput")
+        self.input.setAccessibleName("Add tag")
         self.input.setPlaceholderText("Add tag…")
         self.input.setFixedWidth(150)
         self._completions = QStringListModel(self)

@@ -197,3 +197,16 @@ def test_a_raw_read_that_fails_is_read_through_the_api(tmp_path: Path, mode, mon
 
 def _never(*_a, **_k) -> None:
     raise AssertionError("the bulk writer ran with the fast path off")
+
+
+@pytest.mark.fast_path_only
+def test_self_check_keeps_to_a_temp_folder_of_its_own(tmp_path, monkeypatch) -> None:
+    """Whoosh's RAM writers spill to <tmp>/MAIN.tmp: another process's self-check deleting that
+    folder mid-check turned this process's fast path off. Here another process's file holds
+    the name: the check must neither fail on it nor touch it."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    (tmp_path / "MAIN.tmp").write_text("another process's", encoding="utf-8")
+    assert fastpath.round_trip() is None
+    assert (tmp_path / "MAIN.tmp").read_text(encoding="utf-8") == "another process's"
