@@ -29,6 +29,7 @@ FLAGS = {
     "is:read": "read",
     "is:unread": "unread",
     "has:note": "hasnote",
+    "has:abstract": "hasabstract",  # -has:abstract: the title-only papers
 }
 FIELD_ALIASES = ALIASES
 # Fields whose words are highlighted in the abstract/title.
@@ -171,7 +172,7 @@ class _Rewriter:
         if m and name in ("is", "has"):
             self.problems.append(
                 f'Unknown filter "{tok}" (use is:starred, is:unstarred, is:read, is:unread, '
-                "has:note) — ignored"
+                "has:note, has:abstract) — ignored"
             )
             self._drop_not()
             return

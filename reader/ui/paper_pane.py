@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
 from reader.models import HighlightColour, Paper
 from reader.text.render import abstract_html, note_html, title_plain
 
+NO_ABSTRACT = "No abstract: this entry was imported with its title only."
+
 from .plain import plain_label, tooltip
 from .tag_editor import TagEditor
 
@@ -334,6 +336,9 @@ class PaperPane(QWidget):
         highlights = [
             (h.start, h.end, highlight_css(h.color, self.dark)) for h in self.paper.highlights
         ]
+        if not self.paper.abstract:  # a title-only paper (an entry imported without one)
+            self.abstractView.setHtml(f"<p style='color:gray'><i>{NO_ABSTRACT}</i></p>")
+            return
         scroll = self.abstractView.verticalScrollBar().value()
         self.abstractView.setHtml(abstract_html(self.paper.abstract, highlights=highlights,
                                                 terms=self.terms, hit_style=HIT_STYLES[self.dark]))
