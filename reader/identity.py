@@ -5,7 +5,8 @@ Rules (issue 18): entries with the same DOI or arXiv id are one paper, unless bo
 titles that share almost no words (a book's DOI on its chapters, a DOI pasted on the wrong
 entry); entries with the same abstract are one paper when their titles match or one has no
 real title (the seeds); different real titles sharing an abstract (an edited book's chapters)
-are different papers; the same normalised title, first author and year are one paper."""
+are different papers; the same normalised title, first author and year are one paper, unless
+they carry different DOIs (a conference abstract and the article it became)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from .models import Record, normalize_abstract, paper_id_for
 
 _NON_WORD = re.compile(r"[\W_]+")
-_DOI = re.compile(r"\b(10\.\d{4,9}/\S+)", re.IGNORECASE)
+_DOI = re.compile(r"\b(10\.\d{1,9}(?:\.\d+)*/\S+)", re.IGNORECASE)
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:v\d+)?(?:\.pdf)?$", re.IGNORECASE)
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 _ARXIV_ID = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?$", re.IGNORECASE)
@@ -132,7 +133,7 @@ class Matcher:
     by_doi: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # key -> [(id, title)]
     by_arxiv: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     by_abstract: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-    by_ident: dict[str, str] = field(default_factory=dict)
+    by_ident: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # -> [(id, doi, arxiv)]
     ids: set[str] = field(default_factory=set)
 
     def add(self, pid: str, keys: Keys) -> None:
@@ -143,7 +144,7 @@ class Matcher:
             if key:
                 index.setdefault(key, []).append(entry)
         if keys.ident:
-            self.by_ident.setdefault(keys.ident, pid)
+            self.by_ident.setdefault(keys.ident, []).append((pid, keys.doi, keys.arxiv))
 
     def find(self, keys: Keys, weak_id: str | None = None) -> str | None:
         for index, key in ((self.by_doi, keys.doi), (self.by_arxiv, keys.arxiv)):
@@ -153,8 +154,11 @@ class Matcher:
         for pid, title in self.by_abstract.get(keys.abstract, ()) if keys.abstract else ():
             if not keys.title or not title or keys.title == title:
                 return pid
-        if keys.ident and keys.ident in self.by_ident:
-            return self.by_ident[keys.ident]
+        for pid, doi, arxiv in self.by_ident.get(keys.ident, ()) if keys.ident else ():
+            # Two DOIs (or arXiv ids) that differ are two publications of one title: a
+            # conference abstract and the article, say.
+            if not (doi and keys.doi and doi != keys.doi) and not (arxiv and keys.arxiv and arxiv != keys.arxiv):
+                return pid
         if weak_id and weak_id in self.ids:  # a title-only entry seen before, exactly
             return weak_id
         return None

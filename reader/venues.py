@@ -28,7 +28,7 @@ _ORDINAL = re.compile(
     + r"))\b", re.IGNORECASE)
 _YEAR = re.compile(r"(?:'|’|\b)(?:19|20)?\d{2}\b(?=\s*[:)]|\s|$)|\b(?:19|20)\d{2}\b")
 _LEAD_ACRONYM = re.compile(r"^\s*([A-Za-z][\w&+-]*[A-Z][\w&+-]*|[A-Z]{2,}\w*)\s*(?:'|’)\s?\d{2}\b\s*:?")
-_LEAD_ACRONYM_YEAR = re.compile(r"^\s*([A-Z][\w&+-]*[A-Z][\w&+-]*)\s+(?:19|20)\d{2}\s*:")
+_LEAD_ACRONYM_YEAR = re.compile(r"^\s*([A-Z][\w&+-]*[A-Z][\w&+-]*?)\s*(?:(?:'|’)?\d{2}|(?:19|20)\d{2})\s*:")
 _PAREN_ACRONYM = re.compile(r"\(\s*([A-Z][\w&+-]*[A-Z][\w&+-]*)(?:\s*(?:'|’)?\s*\d{2,4})?\s*\)?\s*$")
 _ACRONYM_YEAR = re.compile(r"(?<=[A-Za-z])(?:'|’)?(?:(?:19|20)\d{2}|\d{2})$")
 _PROCEEDINGS = re.compile(r"\b(?:in\s+)?(?:the\s+)?(?:proceedings?|proc\.?)\s*(?:of\s+)?(?:the\s+)?",

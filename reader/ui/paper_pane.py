@@ -29,11 +29,10 @@ from PySide6.QtWidgets import (
 from reader.models import HighlightColour, Paper
 from reader.text.render import abstract_html, note_html, title_plain
 
-NO_ABSTRACT = "No abstract: this entry was imported with its title only."
-
 from .plain import plain_label, tooltip
 from .tag_editor import TagEditor
 
+NO_ABSTRACT = "No abstract: this entry was imported with its title only."
 NOTE_SAVE_DELAY_MS = 700  # saved ≤ 1 s after typing stops
 NOTE_RETRY_MS = 10_000  # a failed note write is tried again this often
 NOTE_NOT_SAVED = "Not saved — will retry"
