@@ -112,6 +112,35 @@ def fts_search(db: sqlite3.Connection, q: str, starred: bool) -> int:
     return len(rows)
 
 
+def latency_table(ix: SearchIndex, db: sqlite3.Connection,
+                  pairs: dict[str, list[tuple[str, str]]]) -> dict[str, tuple[float, float]]:
+    """Print (and return) Reader vs FTS5 p95 per query kind, snippets for the top 50."""
+    print(f"\nsearch latency, ms (limit 200, snippets for top 50; {N_QUERIES} queries/kind)")
+    print(f"  {'kind':<11} {'whoosh p50':>10} {'p95':>7} {'fts5 p50':>9} {'p95':>7} "
+          f"{'p95 ratio':>9}  mean hits")
+    out = {}
+    for kind, qs in pairs.items():
+        wt, ft, nh = [], [], []
+        for rq, fq in qs:
+            t = time.perf_counter()
+            r = ix.search(rq)
+            for h in r.hits[:50]:  # snippets are made on access; FTS5 makes 50 too
+                h.snippet  # noqa: B018
+            wt.append((time.perf_counter() - t) * 1000)
+            nh.append(len(r.hits))
+            t = time.perf_counter()
+            try:
+                fts_search(db, fq, kind == "is:starred")
+            except sqlite3.OperationalError:
+                pass
+            ft.append((time.perf_counter() - t) * 1000)
+        print(f"  {kind:<11} {pct(wt, 50):10.1f} {pct(wt, 95):7.1f} {pct(ft, 50):9.1f} "
+              f"{pct(ft, 95):7.1f} {pct(wt, 95) / max(pct(ft, 95), 1e-6):9.1f}  "
+              f"{statistics.mean(nh):.0f}")
+        out[kind] = (pct(wt, 95), pct(ft, 95))
+    return out
+
+
 def bench_rebuild(docs: list[dict], procs: int, label: str) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         ix = SearchIndex.open(Path(tmp) / "ix")
@@ -162,27 +191,7 @@ def main() -> int:
         print(f"FTS5 build (for comparison): {time.perf_counter() - t:.1f} s")
 
         pairs = make_queries(docs, rng)
-        print(f"\nsearch latency, ms (limit 200, snippets for top 50; {N_QUERIES} queries/kind)")
-        print(f"  {'kind':<11} {'whoosh p50':>10} {'p95':>7} {'fts5 p50':>9} {'p95':>7} "
-              f"{'p95 ratio':>9}  mean hits")
-        for kind, qs in pairs.items():
-            wt, ft, nh = [], [], []
-            for rq, fq in qs:
-                t = time.perf_counter()
-                r = ix.search(rq)
-                for h in r.hits[:50]:  # snippets are made on access; FTS5 makes 50 too
-                    h.snippet  # noqa: B018
-                wt.append((time.perf_counter() - t) * 1000)
-                nh.append(len(r.hits))
-                t = time.perf_counter()
-                try:
-                    fts_search(db, fq, kind == "is:starred")
-                except sqlite3.OperationalError:
-                    pass
-                ft.append((time.perf_counter() - t) * 1000)
-            print(f"  {kind:<11} {pct(wt, 50):10.1f} {pct(wt, 95):7.1f} {pct(ft, 50):9.1f} "
-                  f"{pct(ft, 95):7.1f} {pct(wt, 95) / max(pct(ft, 95), 1e-6):9.1f}  "
-                  f"{statistics.mean(nh):.0f}")
+        latency_table(ix, db, pairs)
 
         lat = []
         for i in range(30):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import __version__
+from . import __version__, cli_cite, cli_triage
 from .errors import ReaderError, UsageError
 from .models import HighlightColour, Paper, ViewKind
 from .paths import resolve_data_dir
@@ -112,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_related_parser(sub)
     _add_export_parser(sub)
+    cli_cite.add_parsers(sub)
     s = sub.add_parser("doctor", help="check the library file; --recover rescues a damaged one into a new folder")
     s.add_argument("--recover", nargs="?", const="", default=None, metavar="DEST",
                    help="copy every readable row into a new library folder (default: beside the library)")
@@ -119,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="put a backup (default: the newest) in place of the library file, which is moved aside")
 
     _add_vault_parser(sub)
+    cli_triage.add_parsers(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
     return p
@@ -135,7 +137,7 @@ def _add_related_parser(sub: Any) -> None:
 
 
 def _add_export_parser(sub: Any) -> None:
-    s = sub.add_parser("export", help="export Markdown or a JSON backup")
+    s = sub.add_parser("export", help="export Markdown, a JSON backup, or BibTeX/CSL-JSON/RIS for citing")
     esub = s.add_subparsers(dest="kind", metavar="KIND", required=True, parser_class=_Parser)
     m = esub.add_parser("markdown", help="a reading list (or a folder with --per-paper)")
     m.add_argument("path")
@@ -149,6 +151,7 @@ def _add_export_parser(sub: Any) -> None:
     m.add_argument("--title", default=None)
     j = esub.add_parser("json", help="a full backup (papers, stars, read state, tags, notes, highlights)")
     j.add_argument("path")
+    cli_cite.add_export_parsers(esub)
 
 
 def _row_json(lib: Library, ids: Sequence[str], scores: dict[str, float] | None = None,
@@ -188,6 +191,8 @@ def _show_text(p: Paper) -> str:
     lines = [p.title, "=" * min(len(p.title), 100)]
     meta = [x for x in (p.venue, str(p.year or "")) if x]
     lines.append(f"id: {p.id}   {' '.join(meta)}")
+    if p.citation_key:
+        lines.append(f"citation key: {p.citation_key}")
     if p.authors:
         lines.append("authors: " + ", ".join(p.authors))
     flags = ("★ starred" if p.starred else "not starred") + ", " + ("read" if p.read else "unread")
@@ -372,6 +377,8 @@ def _dispatch(args: argparse.Namespace, lib: Library) -> int:
 def _export(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
     from .services import View
 
+    if args.kind in cli_cite.KINDS:
+        return cli_cite.export(args, lib, out)
     if args.kind == "json":
         path = lib.export_json(args.path)
         print(f"wrote {path} ({count_noun(lib.counts().total, 'paper', grouped=False)})", file=out)
@@ -438,6 +445,8 @@ COMMANDS: dict[str, Handler] = {
     **dict.fromkeys(("star", "unstar", "read", "unread", "delete"), _flags),
     "tag": _tag, "untag": _tag, "title": _title, "note": _note, "highlight": _highlight,
     "related": _related, "export": _export, "vault": _vault, "reindex": _reindex, "stats": _stats,
+    **cli_cite.HANDLERS,
+    **cli_triage.HANDLERS,
 }
 
 

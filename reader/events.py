@@ -28,10 +28,12 @@ class Change(StrEnum):
 
     STAR = "star"
     READ = "read"
+    SKIP = "skip"  # "not for me" set or cleared
     TAG = "tag"
     NOTE = "note"
     HIGHLIGHT = "highlight"
     TITLE = "title"
+    CITEKEY = "citekey"  # a paper's citation key
     IMPORT = "import"
     DELETE = "delete"
     SEARCHES = "searches"

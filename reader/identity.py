@@ -98,7 +98,7 @@ class Keys:
         paper's is a hash of what the entry has (its key too when that is all there is)."""
         if self.abstract:
             return [self.abstract, _hash(normalize_abstract(rec.abstract) + "\x1f" + self.title)]
-        weak = "" if self.ident or self.doi or self.arxiv else (rec.key or "")
+        weak = "" if self.ident or self.doi or self.arxiv else (rec.citation_key or "")
         return [_hash("\x1f".join(["", self.title, self.ident, self.doi, self.arxiv, weak]))]
 
     def new_id(self, rec: Record, taken: set[str]) -> str:

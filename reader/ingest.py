@@ -15,6 +15,7 @@ from .models import ImportSummary, Paper, ParseResult, Record, TitleSource, pape
 from .store import groups, import_log, searches
 from .store import papers as q
 from .store import venues as venue_store
+from .store.citekeys import KeyAllocator
 from .store.index_docs import DOC_COLUMNS, paper_doc
 from .store.tags import clean_tags
 from .text import abstract_plain
@@ -64,6 +65,7 @@ def store_parsed(
     new = _NewRows(source, collection, stem, q.now_iso(), seq)
     empty = q.count(conn) == 0
     resolver = _Resolver(conn, parsed.records, empty)
+    citekeys = KeyAllocator(conn)
     workers = start(prepare_new) if start is not None and empty else None
     rows: list[dict[str, Any]] = []
     if workers is not None:
@@ -85,6 +87,7 @@ def store_parsed(
             return len(items)
     if workers is not None:
         for part in workers.map(jobs):
+            citekeys.fill(part)
             q.insert_rows(conn, part)
             rows.extend(part)
             progress(len(rows), total())
@@ -94,8 +97,9 @@ def store_parsed(
         analyses = analyze_many([rec.abstract for _, rec, _ in items], progress=progress)
         rows = [new.row(pid, rec, keys, analysis)
                 for (pid, rec, keys), analysis in zip(items, analyses, strict=True)]
+        citekeys.fill(rows)
         q.insert_rows(conn, rows)
-    backups = _store_backups(conn, resolver, source, seq)
+    backups = _store_backups(conn, resolver, source, seq, citekeys)
     summary.duplicates = len(parsed.records) - len(rows) - len(backups)
     summary.merged = _fill_stored(conn, resolver, seq)
     q.add_source(conn, resolver.stored_dups, source)
@@ -117,7 +121,8 @@ def _memberships(resolver: _Resolver, collection: str, new_ids: set[str]) -> lis
     return out
 
 
-def _store_backups(conn: sqlite3.Connection, resolver: _Resolver, source: str, seq: int) -> list[Paper]:
+def _store_backups(conn: sqlite3.Connection, resolver: _Resolver, source: str, seq: int,
+                   citekeys: KeyAllocator) -> list[Paper]:
     """Backups: a paper already held merges (both sides' stars, tags, notes); a new one is
     written with its full state."""
     written: list[Paper] = []
@@ -129,7 +134,7 @@ def _store_backups(conn: sqlite3.Connection, resolver: _Resolver, source: str, s
         state["id"] = pid
         state.setdefault("sources", [source])
         paper = Paper.from_dict(state)  # the importer checked it (title, ranges, types)
-        q.write_paper_state(conn, paper, seq, abstract_plain(paper.abstract))
+        q.write_paper_state(conn, paper, seq, abstract_plain(paper.abstract), citekeys)
         written.append(paper)
     return written
 
@@ -310,7 +315,8 @@ class _NewRows:
             "links": _json_list(links), "code_links": _json_list(code), "method": method,
             "collection": self.collection or self.stem,
             "sources": self._sources, "added_at": self.ts,
-            "updated_at": self.ts, "read": 0, "starred": 0, "seq": self.seq,
+            "updated_at": self.ts, "read": 0, "starred": 0, "skipped": 0, "seq": self.seq,
+            "citation_key": rec.citation_key or "", "entry_type": rec.entry_type or "",
             "doi": keys.doi, "arxiv": keys.arxiv, "abstract_key": keys.abstract,
             "title_key": keys.title, "ident_key": keys.ident,
             "venue_key": venue_name(rec.venue).key if rec.venue else "",
@@ -353,6 +359,7 @@ def _merge_backup(conn: sqlite3.Connection, pid: str, backup: dict[str, Any], se
         current,
         starred=current.starred or other.starred,
         read=current.read or other.read,
+        skipped=current.skipped or other.skipped,
         tags=clean_tags([*current.tags, *other.tags]),
     )
     if not current.note.strip():

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import ReaderError, classify_sqlite_error
 from .events import LOCAL, OUTSIDE, Change, ChangeBus, Changes
@@ -219,6 +219,14 @@ class LibraryBase:
 
     def rows(self, ids: Sequence[str]) -> dict[str, PaperRow]:
         return q.rows(self._reader(), list(ids))
+
+    def paper_texts(self) -> list[tuple[str, str, str, bool]]:
+        """(id, title, plain abstract, own title?) of every paper: what triage's learner reads."""
+        return q.texts(self._reader())
+
+    def triage_signals(self) -> dict[str, Any]:
+        """Starred, skipped, read, tagged and annotated papers (store/papers.signals)."""
+        return q.signals(self._reader())
 
     def title_matches(self, query: str, limit: int = 200) -> list[str]:
         """Papers whose title holds every word of `query` (no index needed: the window shows

@@ -15,8 +15,8 @@ from .store import papers as q
 from .store import tags as tg
 
 # What an undo's restore may have put back: any of a paper's state, or the paper itself.
-_RESTORED = frozenset({Change.STAR, Change.READ, Change.TAG, Change.NOTE, Change.HIGHLIGHT, Change.TITLE,
-                       Change.DELETE})
+_RESTORED = frozenset({Change.STAR, Change.READ, Change.SKIP, Change.TAG, Change.NOTE, Change.HIGHLIGHT,
+                       Change.TITLE, Change.CITEKEY, Change.DELETE})
 
 
 class Edits(LibraryBase):
@@ -41,6 +41,16 @@ class Edits(LibraryBase):
 
     def set_read(self, ids: Iterable[str], value: bool) -> None:
         self._flag("read", ids, value, Change.READ)
+
+    def set_skipped(self, ids: Iterable[str], value: bool, *, mark_read: bool = True) -> None:
+        """"Not for me" (triage X) set or cleared; setting it marks the papers read too (one
+        transaction: one decision, one undo step)."""
+        with self._write() as seq:
+            ids = self._existing(ids)
+            q.set_flag(self._wconn, "skipped", ids, value, seq)
+            if value and mark_read:
+                q.set_flag(self._wconn, "read", ids, True, seq)
+        self._committed([Change.SKIP, Change.READ] if value and mark_read else Change.SKIP, ids)
 
     def add_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
         tags = tg.clean_tags(tags)
@@ -107,6 +117,33 @@ class Edits(LibraryBase):
             q.set_title(self._wconn, pid, title, source)
             q.touch(self._wconn, [pid], seq)
         self._committed(Change.TITLE, [pid])
+
+    def set_citation_key(self, paper_id: str, key: str) -> str:
+        """Give a paper a new citation key (checked: allowed characters, unique ignoring case);
+        "" makes one from its authors, year and title again. Returns the key it now has."""
+        from .store import citekeys
+        from .text.citekeys import key_problem, unique_key
+
+        key = key.strip()
+        problem = key_problem(key) if key else None
+        if problem:
+            raise ReaderError(problem)
+        with self._write() as seq:
+            pid = self._existing([paper_id])[0]
+            current = citekeys.key_of(self._wconn, pid)
+            if key and key == current:
+                return key
+            holder = citekeys.owner(self._wconn, key) if key else None
+            if holder not in (None, pid):
+                raise ReaderError(f"the citation key {key} is already used by another paper ({holder})")
+            if not key:
+                paper = q.papers_full(self._wconn, [pid])[0]
+                taken = citekeys.taken_keys(self._wconn) - {current.casefold()}
+                key = unique_key(citekeys.made_key(paper.authors, paper.year, paper.title, paper.method), taken)
+            citekeys.set_key(self._wconn, pid, key)
+            q.touch(self._wconn, [pid], seq)
+        self._committed(Change.CITEKEY, [pid])
+        return key
 
     def set_note(self, paper_id: str, text: str) -> None:
         with self._store_lock:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from importlib.resources import as_file
@@ -16,11 +16,11 @@ from .errors import ReaderError
 from .events import Change
 from .index_upkeep import BulkIndex, CancelCheck, Progress
 from .library_core import ImportCancelled, LibraryBase
-from .models import ImportSummary, Paper, ParseResult
+from .models import ExportKind, ImportSummary, Paper, ParseResult
 from .plural import count_noun
 from .store import changes
 from .store import papers as q
-from .store.views import View
+from .store.views import View, paper_ids
 
 if TYPE_CHECKING:
     from .exporters.markdown import GroupBy
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _IMPORT_PROGRESS_EVERY = 1000
+_EXPORT_BATCH = 500  # papers read at a time by the citation exports
 
 
 class ImportExport(LibraryBase):
@@ -163,6 +164,46 @@ class ImportExport(LibraryBase):
             "saved_searches": [{"name": s["name"], "query": s["query"]} for s in self.saved_searches()],
         }
 
+    # ------------------------------------------------------------------ citing
+    def _cited_papers(self, ids: Sequence[str] | None) -> Iterator[Paper]:
+        """The papers of ids (all, in the order added, when None), read in batches inside one
+        read transaction: the export sees one state of the library, however long it takes."""
+        conn = self._reader()
+        began = not conn.in_transaction
+        if began:
+            conn.execute("BEGIN")
+        try:
+            if ids is None:
+                ids = paper_ids(conn, View(), "added", False)
+            for start in range(0, len(ids), _EXPORT_BATCH):
+                yield from q.papers_full(conn, ids[start:start + _EXPORT_BATCH])
+        finally:
+            if began:
+                conn.execute("COMMIT")
+
+    def citations_text(self, ids: Sequence[str], kind: ExportKind, *, with_notes: bool = False) -> str:
+        """BibTeX, CSL-JSON or RIS for papers (Copy as BibTeX)."""
+        from .exporters.cite import chunks
+
+        return "".join(chunks(kind, self._cited_papers(list(ids)), with_notes=with_notes))
+
+    def export_citations(self, path: str | Path, ids: Sequence[str] | None, kind: ExportKind, *,
+                         with_notes: bool = False) -> int:
+        """Write a BibTeX, CSL-JSON or RIS file of papers (all when ids is None), streamed to a
+        temporary file renamed into place; returns how many papers it holds."""
+        from .exporters.cite import chunks
+
+        written = 0
+
+        def counted() -> Iterator[Paper]:
+            nonlocal written
+            for paper in self._cited_papers(None if ids is None else list(ids)):
+                written += 1
+                yield paper
+
+        _write_chunks_atomic(Path(path), chunks(kind, counted(), with_notes=with_notes))
+        return written
+
     def export_json(self, path: str | Path) -> Path:
         text = json.dumps(self.backup_data(), ensure_ascii=False, indent=1)
         return _write_text_atomic(Path(path), text + "\n")
@@ -170,17 +211,27 @@ class ImportExport(LibraryBase):
 
 def _write_text_atomic(path: Path, text: str) -> Path:
     """Write via a temp file and rename, so a failed export never leaves half a file."""
+    return _write_chunks_atomic(path, [text])
+
+
+def _write_chunks_atomic(path: Path, chunks: Iterable[str]) -> Path:
+    """Write text given in pieces via a temp file and rename (a failed export leaves no file)."""
     if path.is_dir():
         raise ReaderError(f"{path} is a folder; give a file name")
     if not path.parent.is_dir():
         raise ReaderError(f"{path.parent}: no such folder")
     tmp = path.with_name(f".{path.name}.tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
+        with tmp.open("w", encoding="utf-8", newline="\n") as out:
+            for chunk in chunks:
+                out.write(chunk)
         tmp.replace(path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise ReaderError(f"{path}: cannot write ({exc.strerror})") from exc
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return path
 
 

@@ -90,6 +90,7 @@ class ImportFormat(StrEnum):
     BIBTEX = "bibtex"
     ARXIV = "arxiv"
     BACKUP = "backup"  # Reader's own JSON backup, read by the JSON importer
+    CSLJSON = "csljson"  # CSL-JSON (Zotero, Better BibTeX, pandoc)
 
 
 @dataclass
@@ -111,8 +112,11 @@ class Record:
     notes: list[str] = field(default_factory=list)
     doi: str | None = None  # as given (a bare DOI or a resolver URL); links may hold one too
     arxiv: str | None = None  # an arXiv id, when the entry names one
-    key: str | None = None  # the entry's own key (a BibTeX citation key), for messages and identity
     groups: list[str] = field(default_factory=list)  # the file's groups/collections it is in
+    # The entry's own citation key (BibTeX key, CSL-JSON id/citation-key) and kind (article,
+    # inproceedings, ...: EntryType values), when the format has them.
+    citation_key: str | None = None
+    entry_type: str | None = None
 
     def problem(self) -> str | None:
         """Why this record cannot be stored (wrong type, out of range, too long), or None."""
@@ -254,6 +258,39 @@ class ExportKind(StrEnum):
     READING_LIST = "reading_list"  # one Markdown file
     PER_PAPER = "per_paper"  # a folder of Markdown files
     JSON = "json"  # the full backup
+    BIBTEX = "bibtex"  # for citing: a .bib file
+    CSLJSON = "csljson"  # for citing: CSL-JSON (pandoc, citeproc, Zotero)
+    RIS = "ris"  # for citing: RIS (EndNote, Mendeley, RefWorks)
+
+    @property
+    def citing(self) -> bool:
+        """A bibliography format (one entry per paper, with citation keys)."""
+        return self in (ExportKind.BIBTEX, ExportKind.CSLJSON, ExportKind.RIS)
+
+
+class EntryType(StrEnum):
+    """What kind of publication a paper is, by its BibTeX entry type (the exports' types)."""
+
+    ARTICLE = "article"  # in a journal
+    INPROCEEDINGS = "inproceedings"  # in a conference's or workshop's proceedings
+    INCOLLECTION = "incollection"  # a chapter of an edited book
+    BOOK = "book"
+    PHDTHESIS = "phdthesis"
+    MASTERSTHESIS = "mastersthesis"
+    TECHREPORT = "techreport"
+    UNPUBLISHED = "unpublished"
+    MISC = "misc"  # a preprint, web page... or not known
+
+    @classmethod
+    def from_bibtex(cls, name: str) -> EntryType:
+        """The type of a BibTeX/biblatex entry type name (unknown ones are misc)."""
+        name = name.strip().lower()
+        name = {"conference": "inproceedings", "inbook": "incollection", "thesis": "phdthesis",
+                "report": "techreport", "masterthesis": "mastersthesis"}.get(name, name)
+        try:
+            return cls(name)
+        except ValueError:
+            return cls.MISC
 
 
 class HighlightColour(StrEnum):
@@ -344,10 +381,13 @@ class Paper:
     updated_at: str = ""
     read: bool = False
     starred: bool = False
+    skipped: bool = False  # "not for me": a triage decision (the learner's negatives)
     tags: list[str] = field(default_factory=list)
     note: str = ""
     note_updated_at: str | None = None
     highlights: list[Highlight] = field(default_factory=list)
+    citation_key: str = ""  # unique in the library; made once when stored (reader.text.citekeys)
+    entry_type: str = ""  # an EntryType value, or "" when the source did not say
     # Where the store kept it (its rowid: the tie-breaker of the list's order), so an undone
     # delete puts it back in its place. Not the paper's content: not compared, not exported.
     position: int | None = field(default=None, compare=False, repr=False)
@@ -359,10 +399,12 @@ class Paper:
             "derived_title": self.derived_title, "abstract": self.abstract, "venue": self.venue,
             "year": self.year, "authors": list(self.authors), "links": list(self.links),
             "code_links": list(self.code_links), "method": self.method, "collection": self.collection,
-            "collections": list(self.collections), "sources": list(self.sources), "added_at": self.added_at, "updated_at": self.updated_at,
-            "read": self.read, "starred": self.starred, "tags": list(self.tags), "note": self.note,
+            "collections": list(self.collections), "sources": list(self.sources), "added_at": self.added_at,
+            "updated_at": self.updated_at, "read": self.read, "starred": self.starred, "skipped": self.skipped,
+            "tags": list(self.tags), "note": self.note,
             "note_updated_at": self.note_updated_at,
             "highlights": [h.to_dict(with_id=highlight_ids) for h in self.highlights],
+            "citation_key": self.citation_key, "entry_type": self.entry_type,
         }
 
     @classmethod
@@ -378,6 +420,8 @@ class Paper:
             collections=list(d.get("collections") or []),
             sources=list(d.get("sources") or []), added_at=d.get("added_at") or "",
             updated_at=d.get("updated_at") or "", read=bool(d.get("read")), starred=bool(d.get("starred")),
+            skipped=bool(d.get("skipped")),
             tags=list(d.get("tags") or []), note=d.get("note") or "", note_updated_at=d.get("note_updated_at"),
             highlights=[Highlight.from_dict(h) for h in d.get("highlights") or []],
+            citation_key=d.get("citation_key") or "", entry_type=d.get("entry_type") or "",
         )

@@ -1,4 +1,5 @@
-"""Shared pytest setup: Qt runs offscreen, GUI tests are auto-marked `gui`."""
+"""Shared pytest setup: Qt runs offscreen, GUI tests are auto-marked `gui`; `lib` is a library of
+the bundled seeds, indexed (tests/vault has its own, not indexed)."""
 
 from __future__ import annotations
 
@@ -20,3 +21,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if GUI_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.gui)
             item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
+
+
+@pytest.fixture()
+def lib(tmp_path):
+    from reader.services import Library
+
+    library = Library.open(tmp_path / "lib")
+    library.sync_index()
+    yield library
+    library.close()

@@ -9,15 +9,7 @@ import pytest
 
 from reader.errors import ReaderError
 from reader.events import Change, Changes
-from reader.services import Library, View
-
-
-@pytest.fixture()
-def lib(tmp_path):
-    library = Library.open(tmp_path / "lib")
-    library.sync_index()
-    yield library
-    library.close()
+from reader.services import View
 
 
 @pytest.fixture()

@@ -9,10 +9,8 @@ import sys
 import threading
 from pathlib import Path
 
-import pytest
-
 from reader.events import OUTSIDE, Change, Changes
-from reader.services import Library, View
+from reader.services import View
 
 
 def _reader(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -21,14 +19,6 @@ def _reader(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     return done
-
-
-@pytest.fixture()
-def lib(tmp_path):
-    library = Library.open(tmp_path / "lib")
-    library.sync_index()
-    yield library
-    library.close()
 
 
 def test_idle_and_own_writes_are_not_outside(lib):

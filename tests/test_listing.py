@@ -10,14 +10,6 @@ from reader.listing import is_filter_query
 from reader.services import Library, View
 
 
-@pytest.fixture()
-def lib(tmp_path):
-    library = Library.open(tmp_path / "lib")
-    library.sync_index()
-    yield library
-    library.close()
-
-
 def test_no_query_lists_the_view_in_the_sort_order(lib: Library) -> None:
     ids = lib.paper_ids()[:3]
     lib.set_starred(ids, True)

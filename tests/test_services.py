@@ -13,14 +13,6 @@ from reader.services import Library, View
 from reader.text import abstract_plain
 
 
-@pytest.fixture()
-def lib(tmp_path):
-    library = Library.open(tmp_path / "lib")
-    library.sync_index()
-    yield library
-    library.close()
-
-
 def _find(lib, needle: str) -> str:
     for pid in lib.paper_ids():
         if needle in lib.paper(pid).abstract:

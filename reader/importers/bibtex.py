@@ -18,7 +18,7 @@ from bibtexparser.model import (
 )
 
 from reader.errors import InputFileError
-from reader.models import ImportFormat, ParseResult, Problem, Record
+from reader.models import EntryType, ImportFormat, ParseResult, Problem, Record
 from reader.text.latex import match_brace
 
 from .base import Importer
@@ -56,10 +56,16 @@ def looks_like_bibtex(text: str, ext: str = "") -> bool:
 
 @lru_cache(maxsize=1)
 def _converters():
-    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+    # pylatexenc reads \textasciicircum as U+02C6 (a modifier letter); LaTeX sets a ^ (and
+    # Reader's BibTeX export writes ^ so), else a re-imported abstract would not match its paper.
+    context = get_default_latex_context_db()
+    context.add_context_category("reader", prepend=True, macros=[
+        MacroTextSpec("textasciicircum", "^"), MacroTextSpec("textbraceleft", "{"),
+        MacroTextSpec("textbraceright", "}")])
     # Math stays as $...$ source (the abstract renderer shows it); accents become Unicode.
-    return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True)
+    return LatexNodes2Text(latex_context=context, math_mode="verbatim", strict_latex_spaces=True)
 
 
 def latex_to_text(value: str) -> str:
@@ -150,7 +156,8 @@ def _split_names(raw: str) -> list[str]:
     return names
 
 
-def _record(fields: dict[str, str], line: int, defaults: dict[str, str], entry_key: str) -> Record:
+def _record(fields: dict[str, str], line: int, defaults: dict[str, str], entry_key: str = "",
+            entry_kind: str = "") -> Record:
     abstract = abstract_or_empty(clean_abstract(latex_to_text(fields.get("abstract", ""))))
     authors_raw = fields.get("author", "")
     authors = [
@@ -183,7 +190,8 @@ def _record(fields: dict[str, str], line: int, defaults: dict[str, str], entry_k
         notes=[note] if note else [],
         doi=fields.get("doi"),
         arxiv=arxiv,
-        key=entry_key or None,
+        citation_key=entry_key or None,
+        entry_type=EntryType.from_bibtex(entry_kind) if entry_kind else None,
     )
 
 
@@ -232,7 +240,7 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
     except Exception as exc:  # the splitter raises on states it considers its own bugs
         raise InputFileError(path, f"cannot read this BibTeX file ({type(exc).__name__})") from None
     strings: dict[str, str] = {m: m.capitalize() for m in _MONTHS}
-    entries: list[tuple[dict[str, str], int, str]] = []
+    entries: list[tuple[dict[str, str], int, str, str]] = []
     proceedings: list[dict[str, str]] = []
     groups = GroupTree()
     for found in library.blocks:
@@ -261,7 +269,7 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
             elif kind not in _SKIP_TYPES:
                 if dropped:
                     fields["\x00dropped"] = ", ".join(dropped)
-                entries.append((fields, line, block.key))
+                entries.append((fields, line, block.key, kind))
     # PMLR-style files describe the volume once in an @Proceedings entry and give the papers
     # neither venue nor year; inherit them when the file holds exactly one such volume.
     defaults: dict[str, str] = {}
@@ -269,8 +277,8 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
         volume = proceedings[0]
         venue = volume.get("shortname") or volume.get("booktitle") or volume.get("title")
         defaults = {k: v for k, v in (("venue", venue), ("year", volume.get("year"))) if v}
-    for fields, line, key in entries:
-        item = _record(fields, line, defaults, key)
+    for fields, line, key, kind in entries:
+        item = _record(fields, line, defaults, key, kind)
         item.groups = groups.groups_of(key, fields)
         dropped_names = fields.get("\x00dropped")
         if dropped_names and not item.abstract and not item.title:  # nothing worth keeping was left

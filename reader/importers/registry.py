@@ -9,13 +9,14 @@ from pathlib import Path
 
 from reader.models import ImportFormat
 
-from . import arxiv, bibtex, csvfmt, jsonfmt, ris, seed
+from . import arxiv, bibtex, csljson, csvfmt, jsonfmt, ris, seed
 from .base import Importer
 
 # Content sniffing runs in this order; the first format whose sniffer says yes wins. JSON comes
-# first (its sniffers look at the first character), seed text last (it sniffs a "VENUE YEAR" header).
+# first (its sniffers look at the first character; CSL-JSON's at its keys), seed text last (it sniffs a "VENUE YEAR" header).
 IMPORTERS: tuple[Importer, ...] = (
     jsonfmt.JSONL_IMPORTER,
+    csljson.IMPORTER,  # before JSON: a CSL-JSON array is JSON too
     jsonfmt.JSON_IMPORTER,
     arxiv.IMPORTER,
     bibtex.IMPORTER,

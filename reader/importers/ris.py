@@ -8,7 +8,14 @@ from typing import Any
 import rispy
 from rispy.config import LIST_TYPE_TAGS, TAG_KEY_MAPPING
 
-from reader.models import NO_TITLE_OR_ABSTRACT, ImportFormat, ParseResult, Problem, Record
+from reader.models import (
+    NO_TITLE_OR_ABSTRACT,
+    EntryType,
+    ImportFormat,
+    ParseResult,
+    Problem,
+    Record,
+)
 
 from .base import Importer
 from .fields import (
@@ -30,6 +37,13 @@ AUTHOR_KEYS = ("authors", "first_authors")  # AU A1
 YEAR_KEYS = ("year", "publication_year", "date")  # PY Y1 DA
 VENUE_KEYS = ("journal_name", "alternate_title3", "secondary_title", "alternate_title2",
               "alternate_title1", "journal_abbrev", "tertiary_title")  # JO JF T2 JA J2 J1 T3
+# RIS reference types (TY) as BibTeX entry types; the rest (GEN, ELEC, ...) are misc.
+ENTRY_TYPES = {
+    "JOUR": EntryType.ARTICLE, "JFULL": EntryType.ARTICLE, "MGZN": EntryType.ARTICLE,
+    "CONF": EntryType.INPROCEEDINGS, "CPAPER": EntryType.INPROCEEDINGS, "CHAP": EntryType.INCOLLECTION,
+    "BOOK": EntryType.BOOK, "EBOOK": EntryType.BOOK, "EDBOOK": EntryType.BOOK, "THES": EntryType.PHDTHESIS,
+    "RPRT": EntryType.TECHREPORT, "UNPB": EntryType.UNPUBLISHED, "MANSCPT": EntryType.UNPUBLISHED,
+}
 LINK_KEYS = ("urls", "file_attachments1", "file_attachments2", "doi")  # UR L1 L2 DO
 
 
@@ -118,7 +132,9 @@ def _record(fields: dict[str, Any], line: int) -> Record | Problem:
         line=line,
         notes=[note] if note else [],
         doi=_first(fields, ("doi",)),
-        key=collapse(_first(fields, ("id",))),
+        citation_key=_first(fields, ("id",)),  # ID: Reader's own exports write the key there
+        entry_type=ENTRY_TYPES.get(str(fields.get("type_of_reference") or "").strip().upper(),
+                                   EntryType.MISC),
     )
 
 

@@ -48,7 +48,8 @@ def doc_fields(doc: dict[str, Any]) -> dict[str, Any]:
         f["tags"] = ",".join(tags)
         f["tagtext"] = " ".join(tags)
     flags = ["starred" if doc.get("starred") else "unstarred",
-             "read" if doc.get("read") else "unread"]
+             "read" if doc.get("read") else "unread",
+             "skipped" if doc.get("skipped") else "unskipped"]
     if (doc.get("note") or "").strip():
         flags.append("hasnote")
     flags.append("hasabstract" if (doc.get("abstract") or "").strip() else "noabstract")

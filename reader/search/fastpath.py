@@ -15,7 +15,7 @@ import threading
 from typing import Any
 
 import whoosh
-from whoosh.codec.whoosh3 import W3Codec, W3LeafMatcher, W3PerDocReader, W3PerDocWriter
+from whoosh.codec.whoosh3 import W3LeafMatcher, W3PerDocReader, W3PerDocWriter
 from whoosh.fields import NUMERIC
 from whoosh.filedb.filestore import RamStorage
 from whoosh.filedb.filetables import OrderedHashWriter
@@ -27,7 +27,7 @@ from whoosh.writing import CLEAR, SegmentWriter
 from reader.search import rawread
 from reader.search.documents import doc_fields
 from reader.search.schema import BIGRAM_SUFFIX, build_schema
-from reader.search.writer import BulkWriter
+from reader.search.writer import BulkWriter, bulk_codec
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ def round_trip() -> str | None:
     bytes, or the reason they differ."""
     # In memory: files cost ~2 ms each to create on a busy disk, and a commit makes dozens.
     bulk = RamStorage().create_index(build_schema())
-    w = BulkWriter(bulk, codec=W3Codec(compression=0))
+    w = BulkWriter(bulk, codec=bulk_codec())
     for d in _SAMPLE:
         w.add_document(**doc_fields(d))
     w.commit(mergetype=CLEAR)

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import index as windex
-from whoosh.codec.whoosh3 import W3Codec
 from whoosh.collectors import TimeLimit, TimeLimitCollector
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import TOC
@@ -50,7 +49,7 @@ from reader.search.snippets import make_snippet
 from reader.search.stamp import check, read_meta, write_meta
 from reader.search.terms import expansion_budget
 from reader.search.typos import corrected, pending_tables
-from reader.search.writer import merge_small_segments
+from reader.search.writer import bulk_codec, merge_small_segments
 
 logger = logging.getLogger(__name__)
 
@@ -70,8 +69,9 @@ class SearchIndex:
     """Whoosh index in one directory. Writes from one thread; searches from any thread."""
 
     # Writer options for rebuild(); measured in benchmarks/bench_search.py.
-    # Uncompressed posting blocks build ~10-30% faster; the index grows (see the benchmark).
-    rebuild_options: dict[str, Any] = {"codec": W3Codec(compression=0), "timeout": LOCK_WAIT}
+    # Compressed posting blocks and stored fields (writer.bulk_codec): the index stays
+    # smaller than the database (benchmarks/bench_disk.py).
+    rebuild_options: dict[str, Any] = {"codec": bulk_codec(), "timeout": LOCK_WAIT}
     # Worker processes for large rebuilds (1: always in-process).
     rebuild_procs: int = min(2, os.cpu_count() or 1)
 

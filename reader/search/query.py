@@ -28,6 +28,8 @@ FLAGS = {
     "is:unstarred": "unstarred",
     "is:read": "read",
     "is:unread": "unread",
+    "is:skipped": "skipped",
+    "is:unskipped": "unskipped",
     "has:note": "hasnote",
     "has:abstract": "hasabstract",  # -has:abstract: the title-only papers
 }
@@ -172,7 +174,7 @@ class _Rewriter:
         if m and name in ("is", "has"):
             self.problems.append(
                 f'Unknown filter "{tok}" (use is:starred, is:unstarred, is:read, is:unread, '
-                "has:note, has:abstract) — ignored"
+                "is:skipped, is:unskipped, has:note, has:abstract) — ignored"
             )
             self._drop_not()
             return
@@ -301,7 +303,7 @@ def _plain(text: str) -> tuple[str, list[str]]:
         if w.lower() in ("is", "has") and colon:
             continue
         words.append(w.lower())
-    words = [w for w in words if w not in {"starred", "unstarred", "read", "unread", "note"}
+    words = [w for w in words if w not in {"starred", "unstarred", "read", "unread", "skipped", "unskipped", "note"}
              or not flags]
     return " ".join(["flags:" + f for f in flags] + words), words
 

@@ -17,7 +17,7 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -31,6 +31,14 @@ _PLAIN = ".sqlite3"
 _PARTIAL = ".partial"
 _CHUNK = 1 << 20
 _GZIP_LEVEL = 6  # level 1 is ~3x faster but ~20% bigger: seven copies would pass the live file
+
+
+class BackupCancelled(Exception):
+    """The backup was stopped (the library is closing); nothing of it is left on disk."""
+
+
+def _never() -> bool:
+    return False
 
 
 def _backup_files(backups_dir: Path, prefix: str) -> list[Path]:
@@ -65,23 +73,39 @@ def daily_due(backups_dir: Path, now: float | None = None) -> bool:
     return now - _mtime(found[-1]) >= DAILY_EVERY_S
 
 
-def write_backup(source: sqlite3.Connection, final: Path) -> Path:
+def write_backup(source: sqlite3.Connection, final: Path, *,
+                 stopped: Callable[[], bool] = _never,
+                 on_target: Callable[[sqlite3.Connection | None], None] | None = None) -> Path:
     """Copy the database behind source into final (a `*.sqlite3.gz` path), compressed.
 
     Written under temporary names and renamed when complete, so a killed process never leaves
-    half a backup that would count as the newest."""
+    half a backup that would count as the newest. `stopped` is asked between stages and chunks
+    (BackupCancelled, nothing left behind); on_target is given the copy's connection while it is
+    vacuumed, so a canceller can interrupt it, then None."""
     final.parent.mkdir(parents=True, exist_ok=True)
     copy = final.with_name(final.name.removesuffix(".gz") + _PARTIAL)
     packed = final.with_name(final.name + _PARTIAL)
     try:
-        target = sqlite3.connect(copy)
+        target = sqlite3.connect(copy, check_same_thread=False)
         try:
             source.backup(target)  # one step: a consistent snapshot, writers in WAL mode go on
+            _check(stopped)
+            if on_target is not None:
+                on_target(target)
             _drop_derived(target)
+        except sqlite3.OperationalError as exc:
+            if stopped():  # interrupted by the canceller
+                raise BackupCancelled from exc
+            raise
         finally:
+            if on_target is not None:
+                on_target(None)
             target.close()
+        _check(stopped)
         with open(copy, "rb") as src, gzip.open(packed, "wb", compresslevel=_GZIP_LEVEL) as out:
-            shutil.copyfileobj(src, out, _CHUNK)
+            while chunk := src.read(_CHUNK):
+                _check(stopped)
+                out.write(chunk)
         os.replace(packed, final)
     except BaseException:
         packed.unlink(missing_ok=True)
@@ -89,6 +113,11 @@ def write_backup(source: sqlite3.Connection, final: Path) -> Path:
     finally:
         copy.unlink(missing_ok=True)
     return final
+
+
+def _check(stopped: Callable[[], bool]) -> None:
+    if stopped():
+        raise BackupCancelled
 
 
 def _drop_derived(conn: sqlite3.Connection) -> None:
@@ -108,10 +137,12 @@ def _drop_derived(conn: sqlite3.Connection) -> None:
     conn.execute("VACUUM")
 
 
-def take_backup(source: sqlite3.Connection, backups_dir: Path, *, keep: int = KEEP_DAILY) -> Path:
-    """A compressed daily backup (see write_backup); old daily copies beyond `keep` are dropped."""
+def take_backup(source: sqlite3.Connection, backups_dir: Path, *, keep: int = KEEP_DAILY,
+                **stop: Callable) -> Path:
+    """A compressed daily backup (see write_backup, which takes `stop`'s keywords); old daily
+    copies beyond `keep` are dropped."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-    final = write_backup(source, backups_dir / f"{DAILY_PREFIX}{stamp}{COMPRESSED}")
+    final = write_backup(source, backups_dir / f"{DAILY_PREFIX}{stamp}{COMPRESSED}", **stop)
     rotate(backups_dir, keep)
     return final
 

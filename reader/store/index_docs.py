@@ -21,7 +21,7 @@ def _added_ts(iso: str) -> float:
 
 # The papers-table columns a search document is made of, in paper_doc's order.
 DOC_COLUMNS = ("id", "title", "abstract_text", "method", "venue", "year", "authors", "starred",
-               "read", "added_at", "title_source")
+               "read", "added_at", "title_source", "skipped")
 
 
 def paper_doc(r: Sequence, tags: list[str], note: str, comments: list[str]) -> dict:
@@ -41,6 +41,7 @@ def paper_doc(r: Sequence, tags: list[str], note: str, comments: list[str]) -> d
         "comments": "\n".join(comments),
         "starred": bool(r[7]),
         "read": bool(r[8]),
+        "skipped": bool(r[11]),
         "added": _added_ts(r[9]),
     }
 

@@ -13,6 +13,7 @@ from ..models import Paper, TitleSource, paper_id_for
 from ..venues import venue_name
 from . import groups, notes, tags
 from . import highlights as hl
+from .citekeys import KeyAllocator
 from .sql import chunks, marks, now_iso
 from .tags import clean_tag, clean_tags  # noqa: F401 - re-exported: callers import them from here
 
@@ -33,6 +34,7 @@ class PaperRow:
     added_at: str
     first_author: str = ""  # the table shows "first author et al."
     author_count: int = 0
+    skipped: bool = False  # "not for me" (triage X)
 
 
 @dataclass(frozen=True)
@@ -104,8 +106,8 @@ def existing_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
 
 
 def set_flag(conn: sqlite3.Connection, column: str, ids: Sequence[str], value: bool, seq: int) -> None:
-    """Set the starred or read flag of papers."""
-    if column not in ("starred", "read"):
+    """Set the starred, read or skipped flag of papers."""
+    if column not in ("starred", "read", "skipped"):
         raise ValueError(f"not a paper flag: {column!r}")
     ts = now_iso()
     for part in chunks(list(ids)):
@@ -147,7 +149,7 @@ def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
     tag_map = tags.tags_for(conn, ids)
     for part in chunks(list(ids)):
         for r in conn.execute(
-            "SELECT p.id, p.title, p.method, p.venue, p.year, p.starred, p.read, p.added_at, "
+            "SELECT p.id, p.title, p.method, p.venue, p.year, p.starred, p.read, p.skipped, p.added_at, "
             "json_extract(p.authors, '$[0]') AS first_author, json_array_length(p.authors) AS n_authors, "
             "n.paper_id IS NOT NULL AS has_note FROM papers p "
             f"LEFT JOIN notes n ON n.paper_id = p.id WHERE p.id IN ({marks(len(part))})",
@@ -158,6 +160,7 @@ def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
                 starred=bool(r["starred"]), read=bool(r["read"]), has_note=bool(r["has_note"]),
                 tags=tuple(tag_map.get(r["id"], ())), added_at=r["added_at"],
                 first_author=r["first_author"] or "", author_count=r["n_authors"] or 0,
+                skipped=bool(r["skipped"]),
             )
     return out
 
@@ -214,10 +217,13 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
             updated_at=r["updated_at"],
             read=bool(r["read"]),
             starred=bool(r["starred"]),
+            skipped=bool(r["skipped"]),
             tags=tag_map.get(pid, []),
             note=note,
             note_updated_at=note_ts,
             highlights=hl_map.get(pid, []),
+            citation_key=r["citation_key"],
+            entry_type=r["entry_type"],
             position=r["position"],
         ))
     return out
@@ -248,7 +254,10 @@ def paper_to_row(p: Paper, seq: int, abstract_text: str) -> dict[str, Any]:
         "updated_at": p.updated_at or now_iso(),
         "read": int(p.read),
         "starred": int(p.starred),
+        "skipped": int(p.skipped),
         "seq": seq,
+        "citation_key": p.citation_key,
+        "entry_type": p.entry_type,
         **identity_columns(p),
     }
 
@@ -281,9 +290,13 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[dict[str, Any]]) -> Non
         groups.add_memberships(conn, ((r["id"], r["collection"]) for r in rows))
 
 
-def write_paper_state(conn: sqlite3.Connection, p: Paper, seq: int, abstract_text: str) -> None:
-    """Write a full paper back exactly: row, tags, note and highlights."""
+def write_paper_state(conn: sqlite3.Connection, p: Paper, seq: int, abstract_text: str,
+                      keys: KeyAllocator | None = None) -> None:
+    """Write a full paper back exactly: row, tags, note and highlights (its citation key too,
+    unless another paper took it meanwhile: then it gets a new one)."""
     row: dict[str, Any] = paper_to_row(p, seq, abstract_text)
+    row["citation_key"] = (keys or KeyAllocator(conn)).for_restore(p.id, p.citation_key, p.authors, p.year,
+                                                         p.title, p.method)
     if p.position is not None and conn.execute(
             "SELECT NOT EXISTS (SELECT 1 FROM papers WHERE rowid = ? OR id = ?)", [p.position, p.id]).fetchone()[0]:
         row = {"rowid": p.position, **row}  # a deleted paper back in its place (the list's order)
@@ -360,3 +373,28 @@ def update_fields(conn: sqlite3.Connection, pid: str, values: dict[str, Any], se
     sets = ", ".join(f"{c} = ?" for c in cols)
     conn.execute(f"UPDATE papers SET {sets}, seq = ?, updated_at = ? WHERE id = ?",
                  [*(values[c] for c in cols), seq, now_iso(), pid])
+
+
+def texts(conn: sqlite3.Connection) -> list[tuple[str, str, str, bool]]:
+    """(id, title, plain abstract, the title is the paper's own) of every paper, in the store's
+    order: what triage learns from (a title derived from the abstract repeats its words)."""
+    return [(r[0], r[1], r[2], r[3] != "derived") for r in conn.execute(
+        "SELECT id, title, abstract_text, title_source FROM papers ORDER BY rowid")]
+
+
+def signals(conn: sqlite3.Connection) -> dict[str, Any]:
+    """What the user told triage, in one read: starred, skipped and read (not starred/skipped)
+    ids, each tag's papers, and the papers with a note or a highlight."""
+    starred: list[str] = []
+    skipped: list[str] = []
+    read: list[str] = []
+    for pid, star, skip in conn.execute(
+            "SELECT id, starred, skipped FROM papers WHERE starred = 1 OR skipped = 1 OR read = 1"):
+        (starred if star else skipped if skip else read).append(pid)
+    tagged: dict[str, list[str]] = {}
+    for pid, name in conn.execute(
+            "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id ORDER BY pt.rowid"):
+        tagged.setdefault(name, []).append(pid)
+    noted = [r[0] for r in conn.execute(
+        "SELECT paper_id FROM notes UNION SELECT paper_id FROM highlights")]
+    return {"starred": starred, "skipped": skipped, "read": read, "tagged": tagged, "noted": noted}

@@ -251,3 +251,36 @@ def m0012_identity_collections_venues(db: sqlite_utils.Database) -> None:
     conn.execute("INSERT OR IGNORE INTO paper_collections (paper_id, name) "
                  "SELECT id, collection FROM papers WHERE collection != ''")
     refold(conn)
+
+
+@SCHEMA_MIGRATIONS()
+def m0013_citation_keys(db: sqlite_utils.Database) -> None:
+    """Citation keys (unique, ignoring case) and the entry type (article, inproceedings, misc)
+    for the BibTeX, CSL-JSON and RIS exports; existing papers get keys in the order they were
+    added, so the same library always gets the same keys. Not searchable: no seq bump."""
+    import json
+
+    from ..text.citekeys import base_key, unique_key
+
+    conn = db.conn
+    conn.execute("ALTER TABLE papers ADD COLUMN citation_key TEXT NOT NULL DEFAULT ''")
+    conn.execute("ALTER TABLE papers ADD COLUMN entry_type TEXT NOT NULL DEFAULT ''")
+    taken: set[str] = set()
+    keys = [
+        (unique_key(base_key(json.loads(authors), year, title, method), taken), pid)
+        for pid, authors, year, title, method in conn.execute(
+            "SELECT id, authors, year, title, method FROM papers ORDER BY rowid").fetchall()
+    ]
+    conn.executemany("UPDATE papers SET citation_key = ? WHERE id = ?", keys)
+    # Partial: a row written without a key (a raw insert) is not a clash; the store always sets one.
+    conn.execute("CREATE UNIQUE INDEX papers_citation_key ON papers (citation_key COLLATE NOCASE) "
+                 "WHERE citation_key != ''")
+
+
+@SCHEMA_MIGRATIONS()
+def m0014_skipped(db: sqlite_utils.Database) -> None:
+    """"Not for me": a persistent triage decision (the learner's negatives, `is:skipped`).
+
+    No paper is skipped yet, so the index needs no catch-up for the `skipped` flag itself; the
+    index schema version moved with the documents' new `unskipped` flag (a rebuild)."""
+    db.execute("ALTER TABLE papers ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0")

@@ -112,6 +112,8 @@ _FILTERS = {
     "is:unstarred": "SELECT id FROM papers WHERE starred = 0",
     "is:read": "SELECT id FROM papers WHERE read = 1",
     "is:unread": "SELECT id FROM papers WHERE read = 0",
+    "is:skipped": "SELECT id FROM papers WHERE skipped = 1",
+    "is:unskipped": "SELECT id FROM papers WHERE skipped = 0",
     "has:note": "SELECT paper_id FROM notes",
     "has:highlight": "SELECT DISTINCT paper_id FROM highlights",
     "tag:*": "SELECT DISTINCT paper_id FROM paper_tags",

@@ -64,6 +64,21 @@ _NAMED_STEMS = ("called", "termed", "dubbed", "named", "namely", "coined", "refe
 _WE_STEMS = ("call ", "term ", "name ", "dub ")
 
 
+# "the recently proposed KITTI dataset", "has been introduced": someone else's work, cited.
+_CITED_BEFORE = ("recently ", "previously ", "originally ", "already ", "widely ",
+                 "commonly ", "been ", "earlier ", "formerly ")
+
+
+# "Recent literature proposes X", "prior work introduced X": the subject is someone else.
+_OTHERS_BEFORE = re.compile(r"\b(?:recent|prior|previous|existing|earlier|other|many|several|"
+                            r"some)\s+(?:[a-z][\w-]*\s+){0,2}$", re.I)
+
+
+def _cited(plain: str, i: int) -> bool:
+    return plain[max(0, i - 12):i].endswith(_CITED_BEFORE) or \
+        bool(_OTHERS_BEFORE.search(plain, max(0, i - 50), i))
+
+
 def _cues(plain: str) -> list[tuple[int, int, bool]]:
     """(start, end, is-a-naming-cue) for each cue like "we propose" / "called", in order."""
     out: list[tuple[int, int, bool]] = []
@@ -73,7 +88,7 @@ def _cues(plain: str) -> list[tuple[int, int, bool]]:
         for stem in stems:
             i = plain.find(stem)
             while i >= 0:
-                if i == 0 or not plain[i - 1].isalnum():
+                if (i == 0 or not plain[i - 1].isalnum()) and not _cited(plain, i):
                     if stems is not _WE_STEMS or plain[max(0, i - 3):i] in ("we ", "We ") \
                             or plain[max(0, i - 5):i] in ("they ", "They "):
                         m = pattern.match(plain, i)
@@ -85,6 +100,7 @@ def _cues(plain: str) -> list[tuple[int, int, bool]]:
 
 
 _NAME_AT = re.compile(_NAME)
+_BREAK = re.compile(r"[,;:.]|\s[a-z]")  # the end of a run of capitalised words
 _PHRASE_ACRO = re.compile(rf"({_PHRASE})\s*\(\s*({_NAME})\s*\)")
 _LOWER_ACRO = re.compile(rf"([a-z][\w-]*(?:\s+[a-z][\w-]*){{0,6}})\s*[;,]\s*({_NAME})\s*\)")
 _APPOS_TAIL = re.compile(r",\s+an?\s+(?:novel|new|simple|unified|general|efficient|effective|"
@@ -134,6 +150,8 @@ def _name_at(text: str, pos: int, loose: bool, seen_before: str) -> str | None:
     if tok.lower() in _GENERIC or _ADJ_SUFFIX.search(tok):
         return None
     follow = text[m.end():m.end() + 12]
+    if _TITLE_COMPOUND.fullmatch(tok) and follow[:1] == " " and follow[1:2].isupper():
+        return None  # "Semi-Supervised Generative …": the first word of a phrase
     if _strict_name(tok):
         if tok.isupper() and len(tok) <= 4 and _has_word(tok, seen_before):
             return None  # an acronym the abstract already used is not what it introduces
@@ -146,24 +164,58 @@ def _name_at(text: str, pos: int, loose: bool, seen_before: str) -> str | None:
     return None
 
 
+_TITLE_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")  # "Zero-Shot", "Multi-Agent"
 _NOT_BEFORE_NAME = frozenset(
     "on of by with using via from as and or to in for such into than between over".split())
 
 
 def _acronym_after(text: str, pos: int, seen_before: str) -> tuple[str, str] | None:
-    """'Capitalised Phrase (ACRO)' soon after pos: (acronym, phrase)."""
+    """'Capitalised Phrase (ACRO)' soon after pos: (acronym, the phrase it stands for)."""
     window = text[pos:pos + 220]
     for m in _PHRASE_ACRO.finditer(window):
         phrase, acro = m.group(1), m.group(2)
         if not _strict_name(acro) or _has_word(acro, seen_before):
             continue
-        lead = window[:m.start()].rstrip().rsplit(None, 1)
+        start = _long_form_start(window, m.start(), m.end(1), acro)
+        if start is None:
+            continue  # the words before it don't spell it out: cited in passing, or not a name
+        lead = [w for w in window[:start].split()[-3:] if w.lower() not in ("the", "a", "an")]
         if lead and lead[-1].lower() in _NOT_BEFORE_NAME:
-            continue  # "based on Singular Value Decomposition (SVD)": used, not introduced
-        initials = {w[0].lower() for w in re.split(r"[\s-]+", phrase) if w}
-        if acro[0].lower() in initials and not phrase.startswith(("In ", "The ", "A ")):
+            continue  # "based on (the) Singular Value Decomposition (SVD)": used, not introduced
+        phrase = window[start:m.end(1)]
+        if not phrase.startswith(("In ", "The ", "A ")):
             return acro, phrase
     return None
+
+
+def _long_form_start(text: str, phrase_start: int, end: int, acro: str) -> int | None:
+    """Where the words that `acro` abbreviates begin in text[:end], or None.
+
+    Its first letter must start one of the capitalised phrase's words (text[phrase_start:
+    end]); a coined mixed-case name ("MetaDistil") stands beside its description and needs
+    no more. An all-capitals acronym must also be spelt
+    out (Schwartz & Hearst's test): each of its letters found in the words before it, right
+    to left, the first at a word start, within min(n + 5, 2n) words of its n letters. This
+    finds "probabilistic relational PCA (PRPCA)" and rejects "multilevel Monte Carlo
+    (MLMC)" after "based on"; digits are skipped ("L2E": to; "A3C": three A's)."""
+    letters = [c.lower() for c in acro if c.isalpha()]
+    words = [w for w in re.split(r"[\s-]+", text[phrase_start:end].lower()) if w]
+    if not letters or letters[0] not in {w[0] for w in words}:
+        return None
+    if sum(c.isupper() for c in acro if c.isalpha()) < len(letters) - 1:
+        return phrase_start
+    spans = [w.start() for w in re.finditer(r"\S+", text[:end])]
+    floor = spans[-min(len(letters) + 5, 2 * len(letters), len(spans))] if spans else 0
+    low = text.lower()
+    i = end - 1
+    for k in range(len(letters) - 1, -1, -1):
+        c = letters[k]
+        while i >= floor and (low[i] != c or (k == 0 and i > 0 and low[i - 1].isalnum())):
+            i -= 1
+        if i < floor:
+            return None
+        i -= 1
+    return i + 1
 
 
 @lru_cache(maxsize=256)
@@ -179,17 +231,24 @@ def _find_method(plain: str) -> tuple[str, str, str, int] | None:
             m_end = cue_end - a
             before = plain[:cue_start]
             acro = _acronym_after(sent, m_end, before)
-            # Prefer "Phrase (ACRO)" when the phrase starts right at the cue.
-            if acro and sent.find(acro[1], m_end) <= m_end + 40:
-                return acro[0], acro[1], sent, sent.find(f"({acro[0]}", m_end) + len(acro[0]) + 2
             name = _name_at(sent, m_end, True, before)
+            # Prefer "Phrase (ACRO)" when the phrase starts right at the cue, unless a coined
+            # name stands there ("called Patch-CKN, adapting the Convolutional Kernel
+            # Network (CKN)": the CKN is cited).
+            at = sent.find(acro[1], m_end) if acro else -1
+            cited = bool(name and _strict_name(name) and at > m_end
+                         and _BREAK.search(sent, m_end + len(name), at))
+            if acro and at <= m_end + 40 and not cited:
+                return acro[0], acro[1], sent, sent.find(f"({acro[0]}", m_end) + len(acro[0]) + 2
             if name:
                 return name, "", sent, m_end + len(name)
             if named:
                 low = _LOWER_ACRO.match(sent, m_end)
                 if low and _strict_name(low.group(2)):
                     return low.group(2), low.group(1), sent, low.end()
-            if acro:
+            # Further on, past another cue ("The proposed family, called X, … (CKN)"): that
+            # cue's own name comes first.
+            if acro and not any(cue_end < other < a + at for other, _, _ in cues):
                 return acro[0], acro[1], sent, sent.find(f"({acro[0]}", m_end) + len(acro[0]) + 2
     # "X, a novel ...": look back from each ", a"/", an" instead of scanning every position.
     i = plain.find(", a")

@@ -24,6 +24,7 @@ class Card:
     url: str = ""  # what O opens: the paper's own page, else its code
     starred: bool = False
     read: bool = False
+    skipped: bool = False  # "not for me"
     tags: list[str] = field(default_factory=list)
     note: str = ""
 
@@ -57,6 +58,7 @@ def card_for(paper: Paper, terms: Sequence[str] = (), hit_style: str = HIT_STYLE
         url=(own or links or [""])[0],
         starred=paper.starred,
         read=paper.read,
+        skipped=paper.skipped,
         tags=list(paper.tags),
         note=paper.note,
     )

@@ -4,7 +4,7 @@ triage never imports it, and tests can hand in a stand-in)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from reader.models import Paper
 from reader.search.results import SearchResults
@@ -41,3 +41,13 @@ class TriageLibrary(Similar, Protocol):
 
     def papers(self, ids: Sequence[str]) -> list[Paper]:
         """The full papers of `ids` (unknown ids left out)."""
+
+
+class Learning(Protocol):
+    """What the learning best-first order reads: every paper's words and the user's decisions."""
+
+    def paper_texts(self) -> list[tuple[str, str, str, bool]]:
+        """(id, title, plain abstract, the title is the paper's own) of every paper."""
+
+    def triage_signals(self) -> dict[str, Any]:
+        """Starred, skipped, read, tagged (tag -> ids) and annotated paper ids."""

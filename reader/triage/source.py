@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from reader.plural import count_noun
 from reader.store.views import View
+from reader.triage.best import BestFirst
+from reader.triage.interests import Decisions
 from reader.triage.ports import TriageLibrary
 from reader.triage.queue import BEST_FIRST, UNREAD_FIRST, order_unread_first
 from reader.triage.ranking import rank_like
@@ -59,12 +61,16 @@ def seed_ids(library: TriageLibrary, recent: Sequence[str] = ()) -> list[str]:
     return merge_seeds(recent, library_seeds(library))
 
 
-def order_ids(library: TriageLibrary, ids: Sequence[str], order: str, recent: Sequence[str] = ()) -> list[str]:
-    """`ids` (a list order) in the queue order `order`."""
+def order_ids(library: TriageLibrary, ids: Sequence[str], order: str, recent: Sequence[str] = (),
+              best: BestFirst | None = None, decisions: Decisions | None = None) -> list[str]:
+    """`ids` (a list order) in the queue order `order`. Best first learns from the decisions
+    when `best`'s features are built (else: similarity to the starred and tagged papers)."""
     if order == UNREAD_FIRST:
         unread = set(library.paper_ids(View("unread")))
         return order_unread_first(ids, unread, library.paper_ids(View(), "added", True))
     if order == BEST_FIRST:
+        if best is not None and best.covers(ids):
+            return best.rank(ids, decisions or best.decisions(), why=0)[0].order
         return rank_like(library, seed_ids(library, recent), ids)
     return list(ids)
 

@@ -32,6 +32,7 @@ class MenuSlots:
     vault: Callable[[], Any]
     reindex: Callable[[], Any]
     copy_markdown: Callable[[], Any]
+    copy_bibtex: Callable[[], Any]
     delete: Callable[[], Any]
     save_search: Callable[[], Any]
     toggle_star: Callable[[], Any]
@@ -123,6 +124,7 @@ def build_actions(w: QMainWindow, slots: MenuSlots, undo_stack: QUndoStack) -> M
         edit.addAction(a)
     edit.addSeparator()
     edit.addAction(act("Copy as &Markdown", slots.copy_markdown, ["Ctrl+Shift+C"]))
+    edit.addAction(act("Copy as &BibTeX", slots.copy_bibtex, ["Ctrl+Shift+B"], name="copyBibtexAction"))
     edit.addAction(act("&Delete papers", slots.delete, ["Delete"], name="deleteAction"))
     edit.addSeparator()
     edit.addAction(act("&Save current search…", slots.save_search, ["Ctrl+S"], name="saveSearchAction"))

@@ -84,7 +84,7 @@ def run(data_dir: Path, import_paths: Sequence[str | Path] | None = None) -> int
     try:
         return app.exec()
     finally:
-        window.library.close()
+        window.library.close(finish_backup=False)
 
 
 def open_window(data_dir: Path, import_paths: Sequence[str | Path] | None = None) -> MainWindow | None:

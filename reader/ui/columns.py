@@ -34,10 +34,16 @@ CAPS = {COL_AUTHORS: 150, COL_METHOD: 130, COL_VENUE: 120, COL_TAGS: 130, COL_AD
 # makes the columns jump narrower.
 SAMPLES = {COL_AUTHORS: "Vaswani et al.", COL_METHOD: "FlashAttn", COL_VENUE: "NeurIPS", COL_YEAR: "2025",
            COL_TAGS: "to-read, rl", COL_ADDED: "Today 10:26"}
-GIVE_WAY = (COL_TAGS, COL_VENUE, COL_AUTHORS, COL_METHOD, COL_YEAR, COL_ADDED)  # first to shrink first
+# First to shrink first. The method (few papers have one) gives way before the authors (all of
+# a real library's papers have them).
+GIVE_WAY = (COL_TAGS, COL_VENUE, COL_METHOD, COL_AUTHORS, COL_YEAR, COL_ADDED)
 # A shrunk column still says something; narrower than this it is left out until there is room.
-# 0: never shrunk (a clipped time says nothing), only left out.
-MIN_WIDTH = {COL_TAGS: 50, COL_VENUE: 50, COL_AUTHORS: 60, COL_METHOD: 50, COL_YEAR: 40, COL_ADDED: 0}
+# 0: never shrunk (a clipped time says nothing), only left out. A method cut to three letters
+# ("MoC…") says nothing either: it keeps about seven, and an author "Wang et al.".
+MIN_WIDTH = {COL_TAGS: 50, COL_VENUE: 50, COL_AUTHORS: 84, COL_METHOD: 72, COL_YEAR: 40, COL_ADDED: 0}
+# Columns shown only once some paper of a list has content for them (an empty column is
+# noise), or once the user asks for them.
+BY_CONTENT = (COL_AUTHORS, COL_TAGS)
 TITLE_SHARE = 0.45  # of the table's width, kept for the title before the other columns' wishes
 PADDING = 18  # cell margins plus room for the header's sort arrow
 SAMPLE_ROWS = 120
@@ -53,7 +59,7 @@ class ColumnFitter(QObject):
         self.user_widths: dict[int, int] = {}  # columns the user sized by hand
         self._natural: dict[int, int] = {}
         self.auto_hidden: set[int] = set()  # left out for want of room, or (authors) of content
-        self._authors_known = False
+        self._known: set[int] = set()  # BY_CONTENT columns that had content (they then stay)
         self._fitting = False
         bold = QFont(table.font())
         bold.setBold(True)
@@ -67,6 +73,7 @@ class ColumnFitter(QObject):
         self.header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.header.customContextMenuRequested.connect(self.show_menu)
         model.modelReset.connect(self._content_changed)
+        model.dataChanged.connect(self._rows_changed)
         self.apply_order(DEFAULT_ORDER)
         self._measure()
 
@@ -83,11 +90,16 @@ class ColumnFitter(QObject):
         for col, cap in CAPS.items():
             texts = [COLUMNS[col], SAMPLES.get(col, "")]
             texts += [str(self.model.index(r, col).data() or "") for r in range(rows)]
-            if col == COL_AUTHORS and any(texts[2:]):
-                self._authors_known = True  # once known, the column stays
+            if col in BY_CONTENT and any(texts[2:]):
+                self._known.add(col)  # once known, the column stays
             widest = max(self._metrics.horizontalAdvance(t) for t in texts[1:])
             widest = max(widest, header_metrics.horizontalAdvance(texts[0]))
             self._natural[col] = max(self._natural.get(col, 0), min(cap, widest + PADDING))
+
+    def _rows_changed(self, *_args: object) -> None:
+        # A first tag (or authors) given to a shown paper brings its column in.
+        if not self._fitting and not set(BY_CONTENT) <= self._known:
+            self._content_changed()
 
     def _content_changed(self) -> None:
         self._measure()
@@ -98,8 +110,7 @@ class ColumnFitter(QObject):
         (columns left out are not in it): the title keeps TITLE_SHARE; the others shrink in
         GIVE_WAY order down to MIN_WIDTH, then the first of them are left out."""
         shown = [c for c in range(len(COLUMNS)) if c != COL_TITLE and c not in self.user_hidden]
-        if not self._authors_known and COL_AUTHORS not in self.user_widths:
-            shown = [c for c in shown if c != COL_AUTHORS]
+        shown = [c for c in shown if c not in BY_CONTENT or c in self._known or c in self.user_widths]
         widths = {c: self.user_widths.get(c) or FIXED.get(c) or self._natural.get(c, 60) for c in shown}
         excess = sum(widths.values()) + int(available * TITLE_SHARE) - available
         for col in GIVE_WAY:
@@ -152,8 +163,8 @@ class ColumnFitter(QObject):
     def set_hidden(self, col: int, hidden: bool) -> None:
         if col != COL_TITLE:  # the title is what the table is for
             self.auto_hidden.discard(col)
-            if not hidden and col == COL_AUTHORS:
-                self._authors_known = True  # asked for: shown even before any authors are
+            if not hidden and col in BY_CONTENT:
+                self._known.add(col)  # asked for: shown even before any paper has content
             self.header.setSectionHidden(col, hidden)
             self.fit()
 

@@ -34,7 +34,10 @@ SCOPES = (("selection", "Selected papers"), ("view", "Current list (search / fil
           ("starred", "Starred papers"), ("tag", "Papers with the tag"))
 KINDS = ((ExportKind.READING_LIST, "Reading list (one Markdown file)"),
          (ExportKind.PER_PAPER, "One Markdown file per paper (folder)"),
-         (ExportKind.JSON, "JSON backup of the whole library"))
+         (ExportKind.JSON, "JSON backup of the whole library"),
+         (ExportKind.BIBTEX, "BibTeX (.bib) for LaTeX"),
+         (ExportKind.CSLJSON, "CSL-JSON for pandoc, citeproc, Zotero"),
+         (ExportKind.RIS, "RIS for EndNote, Mendeley, RefWorks"))
 GROUPS = (("", "No grouping"), ("venue", "By venue"), ("tag", "By tag"))
 
 
@@ -48,6 +51,11 @@ class ExportOptions:
     with_abstracts: bool = False
     title: str = "Reading list"
     group_by: GroupBy = None
+    with_notes: bool = False  # citing formats: the notes as annote / note / N1
+
+    def __post_init__(self) -> None:
+        # Callers (scripts, tests, saved settings) may name the kind by its string value.
+        self.kind = ExportKind(self.kind)
 
 
 class ExportDialog(QDialog):
@@ -101,6 +109,11 @@ class ExportDialog(QDialog):
         self.abstractsCheck = QCheckBox("Include the abstracts", self)
         self.abstractsCheck.setChecked(options.with_abstracts)
         form.addRow("", self.abstractsCheck)
+        self.notesCheck = QCheckBox("Include my notes", self)
+        self.notesCheck.setObjectName("exportNotesCheck")
+        self.notesCheck.setAccessibleName("Include my notes in the bibliography")
+        self.notesCheck.setChecked(options.with_notes)
+        form.addRow("", self.notesCheck)
         layout.addLayout(form)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
@@ -124,7 +137,8 @@ class ExportDialog(QDialog):
         self._scope_box.setEnabled(not json_backup)  # a backup is always the whole library
         self.titleEdit.setEnabled(kind == ExportKind.READING_LIST)
         self.groupCombo.setEnabled(kind == ExportKind.READING_LIST)
-        self.abstractsCheck.setEnabled(not json_backup)
+        self.abstractsCheck.setEnabled(not json_backup and not kind.citing)  # citations always have them
+        self.notesCheck.setEnabled(kind.citing)
         scope = self._checked(self._scopes, "view")
         self.tagCombo.setEnabled(scope == "tag" and self.tagCombo.count() > 0)
 
@@ -137,6 +151,7 @@ class ExportDialog(QDialog):
             with_abstracts=self.abstractsCheck.isChecked(),
             title=self.titleEdit.text().strip() or "Reading list",
             group_by=_group_by(self.groupCombo.currentData()),
+            with_notes=self.notesCheck.isChecked(),
         )
 
 
@@ -172,7 +187,9 @@ class ShortcutsDialog(QDialog):
 
 
 def import_summary_text(summaries: Sequence[ImportSummary], max_problems: int = 20) -> str:
-    """One paragraph per file: counts, then a rejected file's reason or the skipped lines."""
+    """One paragraph per file: counts, then a rejected file's reason or the skipped lines,
+    then the values ignored in imported records (impossible years…), up to `max_problems`
+    of each."""
     new = sum(s.new for s in summaries)
     dup = sum(s.duplicates for s in summaries)
     lines = [f"Imported {count_noun(new, 'new paper')} ({count_noun(dup, 'duplicate')}) "
@@ -185,6 +202,8 @@ def import_summary_text(summaries: Sequence[ImportSummary], max_problems: int = 
         first, *rest = file_lines(s)
         lines.append(f"• {first}")
         lines.extend(f"  {line}" for line in rest)
+        if s.notes:
+            lines.append(f"    Imported with {count_noun(len(s.notes), 'value')} ignored")
     return "\n".join(lines)
 
 

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
+from reader.exporters.cite import EXTENSIONS, LABELS
 from reader.import_report import details_text, has_details
 from reader.importers import file_dialog_filter
 from reader.models import ExportKind
@@ -126,6 +127,10 @@ class ImportExport(QObject):
         parent = self.ctx.parent
         if options.kind == ExportKind.PER_PAPER:
             path = QFileDialog.getExistingDirectory(parent, "Export to folder", folder)
+        elif options.kind.citing:
+            suffix = EXTENSIONS[options.kind]
+            path, _ = QFileDialog.getSaveFileName(parent, "Export", str(Path(folder) / f"references{suffix}"),
+                                                  f"{LABELS[options.kind]} (*{suffix})")
         else:
             suffix = ".json" if options.kind == ExportKind.JSON else ".md"
             name = "reader-backup.json" if options.kind == ExportKind.JSON else "reading-list.md"
@@ -158,6 +163,8 @@ class ImportExport(QObject):
         ids = self.scope_ids(options)
 
         def job() -> Any:
+            if chosen.kind.citing:
+                return lib.export_citations(path, ids(), chosen.kind, with_notes=chosen.with_notes)
             if chosen.kind == ExportKind.JSON:
                 return lib.export_json(path)
             if chosen.kind == ExportKind.PER_PAPER:
@@ -167,10 +174,31 @@ class ImportExport(QObject):
 
         def done(result: Any) -> None:
             self.last_export = result
+            if isinstance(result, int):  # a bibliography: how many papers it holds
+                self.ctx.notify(f"Exported {count_noun(result, 'paper')} to {path}", 8000)
+                return
             count = len(result) if isinstance(result, list) else 1
             self.ctx.notify(f"Exported {count_noun(count, 'file')} to {path}", 8000)
 
         return self.ctx.runner.write(job, done, self.ctx.on_error, label="Exporting")
+
+    def copy_bibtex(self) -> Task | None:
+        """Edit → Copy as BibTeX: the entries of the papers a bulk action covers, on the clipboard."""
+        lib = self.ctx.library
+        ids = scope.bulk_ids(lib, self.list_scope())
+        if not ids:
+            return None
+        get = ids_getter(ids)
+
+        def done(out: tuple[int, str]) -> None:
+            count, text = out
+            QApplication.clipboard().setText(text)
+            self.ctx.notify(f"Copied {count_noun(count, 'paper')} as BibTeX", 4000)
+
+        def job() -> tuple[int, str]:
+            return len(get()), lib.citations_text(get(), ExportKind.BIBTEX)
+
+        return self.ctx.runner.write(job, done, self.ctx.on_error)
 
     def copy_markdown(self) -> Task | None:
         """Edit → Copy as Markdown: the papers a bulk action covers, as a reading list on the clipboard."""

@@ -8,6 +8,7 @@ the `open_window` factory the window passes in (this module does not know the wi
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -78,7 +79,7 @@ def switch_library(w: LibraryWindow, folder: Path, open_window: OpenWindow) -> L
     _open_windows.append(new)
     app = QApplication.instance()
     if app is not None:
-        app.aboutToQuit.connect(library.close)
+        app.aboutToQuit.connect(partial(library.close, finish_backup=False))
     new.window().show()
     w.window().close()
     # Not deleted: late deliveries of its worker threads still find their receivers; what it
@@ -86,7 +87,7 @@ def switch_library(w: LibraryWindow, folder: Path, open_window: OpenWindow) -> L
     w.model.set_ids([])
     if w in _open_windows:
         _open_windows.remove(w)
-    w.library.close()
+    w.library.close(finish_backup=False)
     return new
 
 

@@ -170,7 +170,8 @@ class MainWindow(QMainWindow):
         pane, ops = self.pane, self.ops
         return MenuSlots(
             import_=self.transfer.ask_import, export=self.transfer.ask_export, vault=self.vault_sync.ask,
-            reindex=self.ask_rebuild_index, copy_markdown=self.transfer.copy_markdown, delete=self.delete_pressed,
+            reindex=self.ask_rebuild_index, copy_markdown=self.transfer.copy_markdown,
+            copy_bibtex=self.transfer.copy_bibtex, delete=self.delete_pressed,
             save_search=lambda: searches.save_current_search(ops, self.searchBar.query()),
             toggle_star=lambda: papers.toggle_star(ops, self.list_scope()),
             toggle_read=lambda: papers.toggle_read(ops, self.list_scope()),
@@ -223,6 +224,8 @@ class MainWindow(QMainWindow):
         pane.tagAdded.connect(lambda tag: papers.add_tags(ops, self.bulk_ids(), [tag]))
         pane.tagRemoved.connect(lambda tag: papers.remove_tags(ops, [pane.paper_id] if pane.paper_id else [], [tag]))
         pane.titleEdited.connect(lambda title: papers.set_title(ops, pane.paper_id, title))
+        pane.citationKey.keyEdited.connect(
+            lambda key: papers.set_citation_key(ops, pane.paper_id, key, pane.citationKey.revert))
         pane.noteSaveRequested.connect(self.save_note)
         pane.highlightRequested.connect(
             lambda s, e, c, comment: highlights.add_highlight(ops, pane.paper_id, s, e, c, comment))

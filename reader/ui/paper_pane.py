@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from reader.models import HighlightColour, Paper
 from reader.text.render import abstract_html, note_html, title_plain
 
+from .citekey_edit import CitationKeyEdit
 from .plain import plain_label, tooltip
 from .tag_editor import TagEditor
 
@@ -193,7 +194,11 @@ class PaperPane(QWidget):
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(8, 8, 8, 4)
         top_layout.addWidget(self.titleEdit)
-        top_layout.addWidget(self.metaLabel)
+        meta_row = QHBoxLayout()
+        meta_row.addWidget(self.metaLabel, 1)
+        self.citationKey = CitationKeyEdit(self)
+        meta_row.addWidget(self.citationKey, 0, Qt.AlignmentFlag.AlignTop)
+        top_layout.addLayout(meta_row)
         top_layout.addLayout(buttons)
         top_layout.addWidget(self.tagEditor)
         top_layout.addWidget(self.abstractView, 1)
@@ -279,8 +284,10 @@ class PaperPane(QWidget):
 
     def _fill(self, paper: Paper | None, same: bool) -> None:
         enabled = paper is not None
-        for w in (self.titleEdit, self.starButton, self.readButton, self.tagEditor, self.tabs, self.highlightComment):
+        for w in (self.titleEdit, self.starButton, self.readButton, self.tagEditor, self.tabs, self.highlightComment,
+                  self.citationKey):
             w.setEnabled(enabled)
+        self.citationKey.set_key(paper.citation_key if paper is not None else "")
         if paper is None:
             self.titleEdit.clear()
             self.metaLabel.clear()

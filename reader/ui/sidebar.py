@@ -41,7 +41,7 @@ HINTS = {
 
 
 # Changes that move no count, collection, tag or saved search.
-UNCOUNTED = frozenset({Change.TITLE, Change.HIGHLIGHT, Change.INDEX})
+UNCOUNTED = frozenset({Change.TITLE, Change.CITEKEY, Change.HIGHLIGHT, Change.INDEX})
 
 
 def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:

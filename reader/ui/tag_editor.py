@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCompleter, QLineEdit, QToolButton, QWidget
 
 from .flow_layout import FlowLayout
@@ -30,6 +31,7 @@ class TagEditor(QWidget):
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         self.input.setCompleter(completer)
         self.input.returnPressed.connect(self._commit)
+        self.input.installEventFilter(self)
         self._layout.addWidget(self.input)
         self._tags: list[str] = []
 
@@ -57,6 +59,21 @@ class TagEditor(QWidget):
             self._layout.insertWidget(i, chip)
             chip.show()  # at once, not when the layout's queued show runs
             self._chips.append(chip)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Esc with typed text clears it and stays in the box; Esc in an empty box is left to
+        the window (its "Back to the list" shortcut), so a second Esc leaves the box."""
+        kind = event.type()
+        if watched is not self.input or kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            return False
+        assert isinstance(event, QKeyEvent)
+        if event.key() != Qt.Key.Key_Escape or not self.input.text():
+            return False
+        if kind == QEvent.Type.ShortcutOverride:
+            event.accept()  # the window's Esc must not fire while there is text to clear
+            return True
+        self.input.clear()
+        return True
 
     def set_known_tags(self, names: list[str]) -> None:
         self._completions.setStringList(names)

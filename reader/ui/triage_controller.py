@@ -14,14 +14,14 @@ from reader.store.views import View
 from reader.triage import source
 from reader.triage.cards import Card, build_cards
 from reader.triage.pace import Pace, progress_text
-from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue, full_tail
-from reader.triage.ranking import rank_like
+from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue
 from reader.triage.state import QueueSpec, ResumeState, resume_ids
 
 from . import triage_summary as summary
 from .operations import papers, scope
 from .paper_model import SORT_KEYS
 from .paper_pane import HIT_STYLES, highlight_css
+from .triage_rank import TriageRanking
 from .triage_view import TriageView, is_dark
 
 STATE_KEY = "triage/state"
@@ -67,10 +67,9 @@ class TriageController(QObject):
         self._prefetching = False
         self._dark = False
         self.open_ms: float | None = None  # for the benchmark: Ctrl+T to the first abstract
-        self.rank_ms: float | None = None  # star to re-ranked tail
-        self._star_time: float | None = None
         self.ranks_applied = 0
         self._closed = False
+        self.ranking = TriageRanking(self)
 
         self.action = QAction("&Triage", window)
         self.action.setObjectName("triageAction")
@@ -86,7 +85,7 @@ class TriageController(QObject):
         self._timer("read", READ_FLUSH_MS, self.flush_reads)
         self._timer("note", NOTE_SAVE_MS, self.flush_note)
         self._timer("state", SAVE_STATE_MS, self.save_state)
-        self._timer("rank", RANK_DELAY_MS, self.rerank)
+        self._timer("rank", RANK_DELAY_MS, lambda: self.ranking.rerank())
         self._note_text: tuple[str, str] | None = None  # (paper id, typed text) not yet saved
 
         v = self.view
@@ -124,6 +123,20 @@ class TriageController(QObject):
         return self.window.menuBar().addMenu("&View")
 
     # ------------------------------------------------------------------ state
+    @property
+    def closed(self) -> bool:
+        """The window closed: nothing more is queued on its runner."""
+        return self._closed
+
+    @property
+    def rank_ms(self) -> float | None:
+        """A decision to its re-ranked tail, in ms (the benchmark reads and resets it)."""
+        return self.ranking.rank_ms
+
+    @rank_ms.setter
+    def rank_ms(self, value: float | None) -> None:
+        self.ranking.rank_ms = value
+
     @property
     def active(self) -> bool:
         return self.stack.currentWidget() is self.view
@@ -182,6 +195,7 @@ class TriageController(QObject):
         self._dark = is_dark(self.view)
         lib, recent, style, css = self.library, list(self.recent_seeds), self._hit_style(), self._css()
         shown_terms = list(w.pane.terms)
+        best = self.ranking.best
 
         def job() -> dict[str, Any]:
             listed, terms = source.list_ids(lib, spec) if shown is None else (shown, shown_terms)
@@ -197,7 +211,8 @@ class TriageController(QObject):
             cards = build_cards(lib, queue.around(1, 4), terms, style, css)  # the rest: prefetch
             starred, seeds = source.interest(lib, queue.ids)
             return {"queue": queue, "listed": listed, "terms": terms, "cards": cards, "starred": starred,
-                    "seeds": seeds, "tags": source.top_tags(lib), "names": [name for name, _ in lib.tags()]}
+                    "seeds": seeds, "tags": source.top_tags(lib), "names": [name for name, _ in lib.tags()],
+                    "decisions": best.decisions()}
 
         def ready(out: dict[str, Any]) -> None:
             self.spec = spec
@@ -210,9 +225,12 @@ class TriageController(QObject):
             self.legend = source.stable_legend(self.legend, out["tags"])
             self.view.tagEditor.set_known_tags(out["names"])
             self.pace = Pace()
+            self.ranking.stored(out["decisions"])
             self.show_current()
             self.open_ms = (time.perf_counter() - started) * 1000
             self.save_state()
+            if self.queue.order == BEST_FIRST:
+                self.ranking.rerank()  # learned once the features are built (on their own worker)
 
         # Through the writer: it runs after every queued write, so the queue sees their results.
         w.runner.write(job, ready, w.handle_error)
@@ -274,6 +292,7 @@ class TriageController(QObject):
         pid = q.current
         card = self.card(pid) if pid else None
         self.view.show_card(card)
+        self.view.show_why(self.ranking.why.get(pid, "") if pid and q.order == BEST_FIRST else "")
         self.view.set_legend(self.legend, card.tags if card else [])
         self.update_progress()
         self.prefetch()
@@ -347,7 +366,7 @@ class TriageController(QObject):
         elif command == "previous":
             self.step(-1)
         elif command == "skip":
-            self.step(1, force_read=True)
+            self.skip()
         elif q.current is None:
             return
         elif command == "star":
@@ -395,6 +414,16 @@ class TriageController(QObject):
         self.show_current()
         self._timers["state"].start()
 
+    def skip(self) -> None:
+        """X: "not for me" (stored, marks read, one undo step), then the next paper."""
+        card = self._local_edit()
+        if card is not None and not card.skipped:
+            card.skipped = card.read = True
+            self.ranking.skip(card.id, True)
+            papers.set_skipped(self.window.ops, [card.id], True)
+            self._timers["rank"].start()
+        self.step(1)
+
     def flush_reads(self) -> None:
         self._timers["read"].stop()
         if self.pending_read:
@@ -414,10 +443,10 @@ class TriageController(QObject):
             return
         card.starred = not card.starred
         self.starred += 1 if card.starred else -1
+        self.ranking.star(card.id, card.starred)
         if card.starred:
             self.recent_seeds.append(card.id)
             self.dropped_seeds.discard(card.id)
-            self._star_time = time.perf_counter()
         else:
             self.recent_seeds = [pid for pid in self.recent_seeds if pid != card.id]
             if not card.tags:
@@ -444,11 +473,13 @@ class TriageController(QObject):
         has = {t.casefold(): t for t in card.tags}
         if on and tag.casefold() not in has:
             card.tags = sorted([*card.tags, tag], key=str.casefold)
+            self.ranking.tag(card.id, tag, True)
             self.recent_seeds.append(card.id)
             papers.add_tags(self.window.ops, [card.id], [tag])
             self._timers["rank"].start()
         elif not on and tag.casefold() in has:
             card.tags = [t for t in card.tags if t.casefold() != tag.casefold()]
+            self.ranking.tag(card.id, tag, False)
             papers.remove_tags(self.window.ops, [card.id], [has[tag.casefold()]])
         self.view.show_flags(card)
         self.view.set_legend(self.legend, card.tags)
@@ -485,8 +516,14 @@ class TriageController(QObject):
         command = stack.command(stack.index() - 1)
         ids = {s.id for s in getattr(command, "before", []) or []}
         stack.undo()
-        # Re-rank once the restore is stored (it is queued on the writer).
-        self.window.runner.write(lambda: None, lambda _: self._timers["rank"].start(), self.window.handle_error)
+        # Re-rank once the restore is stored (it is queued on the writer), from the stored decisions.
+        best = self.ranking.best
+
+        def restored(decisions: Any) -> None:
+            self.ranking.stored(decisions)
+            self._timers["rank"].start()
+
+        self.window.runner.write(best.decisions, restored, self.window.handle_error)
         q = self.queue
         if q is not None and len(ids) == 1:
             (pid,) = ids
@@ -502,16 +539,19 @@ class TriageController(QObject):
         lib, gen = self.library, self._edit_gen
         ids = q.around(1, 2)
         terms, style, css, queue_ids = list(self.terms), self._hit_style(), self._css(), list(q.ids)
+        best = self.ranking.best
 
         def job() -> dict[str, Any]:
             starred, seeds = source.interest(lib, queue_ids)
             return {"cards": build_cards(lib, ids, terms, style, css), "starred": starred, "seeds": seeds,
-                    "tags": source.top_tags(lib), "names": [n for n, _ in lib.tags()]}
+                    "tags": source.top_tags(lib), "names": [n for n, _ in lib.tags()],
+                    "decisions": best.decisions()}
 
         def done(out: dict[str, Any]) -> None:
             if gen != self._edit_gen or self.queue is not q:
                 return  # the user decided again meanwhile: that write's refetch follows
             self.cards.update(out["cards"])
+            self.ranking.stored(out["decisions"])
             self.starred = out["starred"]
             self.seed_base = out["seeds"]
             self.legend = source.stable_legend(self.legend, out["tags"])
@@ -529,52 +569,15 @@ class TriageController(QObject):
         self.window.runner.write(job, done, self.window.handle_error)
 
     def rerank(self) -> None:
-        """Best first: rank the unseen tail by the stars and tags so far, all of it on a worker."""
-        q = self.queue
-        if q is None or q.order != BEST_FIRST or self._closed:
-            return
-        # Seeds from memory: scanning the papers table for the starred ones would cost more than ranking.
-        seeds = source.merge_seeds(self.recent_seeds, self.seed_base, self.dropped_seeds)
-        lib, tail = self.library, q.tail()
-        seen_then, version, star_time = q.seen, q.version, self._star_time
+        self.ranking.rerank()
 
-        def job() -> list[str]:
-            return full_tail(rank_like(lib, seeds, tail), tail)
-
-        def done(new_tail: list[str]) -> None:
-            if self.queue is not q or q.order != BEST_FIRST:
-                return
-            q.apply_tail(seen_then, version, new_tail)
-            self.ranks_applied += 1
-            if star_time is not None:
-                self.rank_ms = (time.perf_counter() - star_time) * 1000
-            self.prefetch()
-            self._timers["state"].start()
-
-        self.window.runner.read("triage-rank", job, done, self.window.handle_error)
+    def rank_done(self) -> None:
+        """A new order of the tail is in: prefetch its cards, remember the queue."""
+        self.prefetch()
+        self._timers["state"].start()
 
     def set_order(self, order: str) -> None:
-        """A new order for the papers still to come; the seen ones stay as they were."""
-        q = self.queue
-        if q is None or order == q.order:
-            return
-        q.order = order
-        lib, recent, tail, listed = self.library, list(self.recent_seeds), q.tail(), self.listed
-        seen_then, version = q.seen, q.version
-
-        def job() -> list[str]:
-            if order == LISTED:
-                return full_tail(listed, tail)
-            return full_tail(source.order_ids(lib, tail, order, recent), tail)
-
-        def done(new_tail: list[str]) -> None:
-            if self.queue is q and q.order == order:
-                q.apply_tail(seen_then, version, new_tail)
-                self.prefetch()
-                self.save_state()
-
-        self.window.runner.read("triage-rank", job, done, self.window.handle_error)
-        self.view.focus_keys()
+        self.ranking.set_order(order)
 
 
 def install_triage(window: Any) -> TriageController:

@@ -39,7 +39,7 @@ KEY_COMMANDS = {
     Qt.Key.Key_R: "read", Qt.Key.Key_Escape: "back",
 }
 DIGITS = {getattr(Qt.Key, f"Key_{n}"): n for n in range(1, 10)}
-KEYS_HINT = ("J/K next/previous · S star · X skip · T tag · N note · 1–9 tags · "
+KEYS_HINT = ("J/K next/previous · S star · X not for me · T tag · N note · 1–9 tags · "
              "O open link · U undo · R read · Esc library")
 
 
@@ -156,6 +156,19 @@ class TriageView(QWidget):
         _name(self.metaLabel, "triageMeta", "Venue, year, method and authors")
         self.metaLabel.setWordWrap(True)
         self.metaLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.whyLabel = plain_label(QLabel(self))
+        _name(self.whyLabel, "triageWhy", "Why this paper")
+        self.whyLabel.setWordWrap(True)
+        self.whyLabel.setToolTip("Why best first put this paper here: the starred or tagged papers it is most "
+                                 "like, and the words that weighed most")
+        why_font = QFont(self.font())
+        why_font.setItalic(True)
+        self.whyLabel.setFont(why_font)
+        self.whyLabel.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # follows the theme
+        self.whyLabel.hide()
+        self.skippedLabel = plain_label(QLabel("Not for me (X) — U undoes it", self))
+        _name(self.skippedLabel, "triageSkipped", "Not for me")
+        self.skippedLabel.hide()
         self.tagEditor = TagEditor(self)
         _name(self.tagEditor, "triageTags", "Tags")
         self.tagEditor.input.setAccessibleName("Add tag")
@@ -193,6 +206,8 @@ class TriageView(QWidget):
         col.setSpacing(8)
         col.addLayout(title_row)
         col.addWidget(self.metaLabel)
+        col.addWidget(self.whyLabel)
+        col.addWidget(self.skippedLabel)
         col.addWidget(self.tagEditor)
         col.addWidget(self.abstractView, 1)
         col.addWidget(self.linksLabel)
@@ -280,12 +295,20 @@ class TriageView(QWidget):
         self.starLabel.setStyleSheet(f"color: {STAR_COLOUR}" if card.starred else "")
         self.starLabel.setAccessibleName("Starred" if card.starred else "Not starred")
         self.starLabel.setToolTip("Starred (S)" if card.starred else "Not starred (S)")
+        self.skippedLabel.setVisible(card.skipped)
         self.tagEditor.set_tags(card.tags)
         for chip in self.tagEditor.findChildren(QToolButton):
             chip.installEventFilter(self)  # new chips too: a clicked chip must not hand J/K to the table
 
+    def show_why(self, text: str) -> None:
+        """The card's why-line ("like “A” you starred · graph, molecule"); hidden when empty."""
+        self.whyLabel.setText(f"Why: {text}" if text else "")
+        self.whyLabel.setVisible(bool(text))
+
     def show_message(self, text: str) -> None:
         self.card = None
+        self.show_why("")
+        self.skippedLabel.hide()
         self.pages.setCurrentIndex(0)
         self.titleLabel.setText(text)
         for w in (self.metaLabel, self.abstractView, self.linksLabel, self.starLabel):

@@ -23,8 +23,8 @@ def test_bibtex_fixture(tmp_path):
     result = parse_file(write(tmp_path, "refs.bib", text))
     assert result.format == "bibtex"
     rec, bare = result.records
-    assert (bare.title, bare.abstract, bare.key) == ("No abstract", "", "none")  # kept, title-only
-    assert rec.key == "a1" and rec.doi == "10.5/y" and rec.arxiv == "1234.5678"
+    assert (bare.title, bare.abstract, bare.citation_key) == ("No abstract", "", "none")  # kept, title-only
+    assert rec.citation_key == "a1" and rec.doi == "10.5/y" and rec.arxiv == "1234.5678"
     assert rec.title == "The Bayesian Mödel of $\\ell_1$"
     assert rec.authors == ["Thomas Möllenhoff", "Jan van der Berg Jr", "Ann Lee"]
     assert (rec.venue, rec.year, rec.line) == ("Journal of ML Research", 2016, 3)

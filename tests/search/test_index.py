@@ -526,3 +526,28 @@ def test_updating_a_doc_never_duplicates_it(ix: SearchIndex) -> None:
         ix.update([d], stamp=ix.stamp + 1)
     got = ids(ix.search("sparse"))
     assert len(got) == len(set(got)) and target in got
+
+
+def test_bulk_index_is_compressed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Posting blocks and stored fields are deflated (the index must stay smaller than the
+    database): the same documents take under 3/4 of the uncompressed index's bytes."""
+    from whoosh.codec.whoosh3 import W3Codec
+
+    from reader.search import writer
+
+    words = [f"w{i}x" for i in range(300)]
+    docs = [doc(i, f"Paper {i}", " ".join(words[(i * 7 + k) % 300] for k in range(120)))
+            for i in range(400)]
+
+    def size(folder: Path) -> int:
+        index = SearchIndex.open(folder)
+        index.rebuild(docs, stamp=1, total=len(docs))
+        assert ids(index.search("w5x"))  # still searchable
+        index.close()
+        return sum(f.stat().st_size for f in folder.iterdir())
+
+    compressed = size(tmp_path / "default")
+    monkeypatch.setattr(writer, "STORED_LEVEL", 0)
+    monkeypatch.setitem(SearchIndex.rebuild_options, "codec", W3Codec(compression=0))
+    plain = size(tmp_path / "plain")
+    assert compressed < 0.75 * plain, (compressed, plain)

@@ -148,3 +148,57 @@ def test_a_damaged_backup_is_not_restored(tmp_path):
     except (OSError, EOFError):
         pass
     assert db.read_bytes() == b"live" and sorted(p.name for p in tmp_path.iterdir()) == sorted([db.name, bad.name])
+
+
+def _source_db(tmp_path: Path) -> sqlite3.Connection:
+    src = sqlite3.connect(tmp_path / "src.sqlite3", check_same_thread=False)
+    src.execute("CREATE TABLE t (x TEXT)")
+    src.executemany("INSERT INTO t VALUES (?)", [("y" * 2000,) for _ in range(3000)])
+    src.commit()
+    return src
+
+
+def test_a_backup_stopped_at_any_stage_leaves_nothing(tmp_path):
+    """Closing the library stops the daily backup: whichever stage it is in, no file stays."""
+    src = _source_db(tmp_path)
+    for stop_after in range(1, 8):  # the stopped() calls: after the copy, before packing, per chunk
+        d = tmp_path / f"backups{stop_after}"
+        asked = []
+
+        def stopped(n=stop_after, asked=asked):
+            asked.append(1)
+            return len(asked) >= n
+
+        try:
+            take_backup(src, d, stopped=stopped)
+        except backups.BackupCancelled:
+            pass
+        else:  # the copy has fewer chunks than this stage number: it finished
+            assert len(daily_backups(d)) == 1
+            continue
+        assert list(d.iterdir()) == [], stop_after
+    src.close()
+
+
+def test_closing_the_library_stops_its_daily_backup_and_the_next_open_takes_it(tmp_path):
+    root = tmp_path / "lib"
+    _library(root).close()
+    lib = Library.open(root, seed_if_empty=False)  # second open: the daily backup is due
+    job = lib._maintenance
+    assert job is not None
+    job.cancel()  # as close(finish_backup=False) does, here before the thread gets far
+    lib.close()
+    assert not job.is_alive()
+    assert job.cancelled or job.backup is not None  # a very quick thread may have finished first
+    if job.cancelled:
+        assert daily_backups(root / "backups") == []
+        assert daily_due(root / "backups")
+        assert not [p for p in (root / "backups").iterdir() if p.name.endswith(".partial")]
+
+
+def test_a_window_closing_stops_the_backup_a_cli_command_waits_for_it(tmp_path):
+    root = tmp_path / "lib"
+    _library(root).close()
+    lib = Library.open(root, seed_if_empty=False)
+    lib.close()  # a CLI command: the day's backup is finished first
+    assert len(daily_backups(root / "backups")) == 1

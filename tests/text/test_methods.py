@@ -68,3 +68,31 @@ def test_import_takes_the_method_a_title_names(tmp_path):
         [s] = lib.import_files([src], index=False)
         methods = {p.title: p.method for p in (lib.paper(i) for i in s.new_ids) if p}
     assert methods == {"Flash3D: Feed-Forward Scene Reconstruction": "Flash3D", "Learning by comparison": ""}
+
+
+@pytest.mark.parametrize(("abstract", "method"), [
+    # Someone else's work, cited: "recently proposed", "previously introduced".
+    ("We study stereo confidence. Learning sets were drawn from the recently introduced "
+     "StereoBench dataset, which holds real street scenes.", None),
+    ("Building upon the previously proposed PatchMatch stereo, we study reconstruction.", None),
+    ("Recent literature proposes AlignScore which uses a unified alignment model.", None),
+    # Used, not introduced: after "based on (the)", or not spelt out by the words before it.
+    ("We propose to model the subjects using a latent model based on the Indian Buffet "
+     "Process (IBP).", None),
+    # A title-cased compound opening a capitalised phrase is the phrase's first word.
+    ("In this paper, we propose Semi-Supervised Generative Adversarial Networks for "
+     "architecture search.", None),
+    ("In this paper, we propose a new stochastic optimization algorithm for Bayesian "
+     "inference based on multilevel Monte Carlo (MLMC) methods.", None),
+    # A coined name right at the cue wins over an acronym cited after it.
+    ("The proposed family of descriptors, called Patch-CKN, adapt the recently introduced "
+     "Convolutional Kernel Network (CKN) to image patches.", "Patch-CKN"),
+    # Spelt out, also by lowercase words before the capitals, or with digits: introduced.
+    ("We propose a novel method, called probabilistic relational PCA (PRPCA), for "
+     "relational data.", "PRPCA"),
+    ("We propose Nested LSTMs (NLSTM), which nest memories.", "NLSTM"),
+    ("We propose Learning to Explain (L2E), an approach to fast stable explanations.", "L2E"),
+    ("We propose a Dense Graph Propagation (DGP) module with direct links.", "DGP"),
+])
+def test_method_is_introduced_not_cited(abstract, method):
+    assert detect_method(abstract) == method

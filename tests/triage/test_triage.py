@@ -146,27 +146,47 @@ def test_starring_more_reranks_the_tail_without_moving_the_current_paper() -> No
     assert q.ids[3:5] == ["p02", "p07"]  # the starred candidate, then its neighbour
 
 
-def test_pace_uses_the_last_minutes_only() -> None:
+def test_pace_is_the_median_of_recent_decisions_pauses_left_out() -> None:
     now = [0.0]
-    pace = Pace(clock=lambda: now[0], window_s=300)
+    pace = Pace(clock=lambda: now[0])
     for _ in range(10):  # a slow start: one paper a minute
         now[0] += 60
         pace.step()
     for _ in range(100):  # then 3 s a paper
         now[0] += 3
         pace.step()
-    per = pace.seconds_per_paper()
-    assert per is not None and 2.5 < per < 3.5
-    left = pace.seconds_left(1600)
-    assert left is not None and 4000 < left < 5600
-    now[0] += 400  # a long pause: nothing recent, no estimate
-    assert pace.seconds_per_paper() is None
+    assert pace.seconds_per_paper() == 3
+    assert pace.seconds_left(1600) == 4800
+    now[0] += 400  # a long pause, then on at the same pace: the pause does not count
+    pace.step()
+    now[0] += 3
+    pace.step()
+    assert pace.seconds_per_paper() == 3
+
+
+def test_time_left_does_not_jump_after_one_slow_paper() -> None:
+    """The issue's case: at 50k the estimate went from 2 h 12 min to 22 h 13 min after one paper."""
+    now = [0.0]
+    pace = Pace(clock=lambda: now[0])
+    for gap in [0.2] * 10 + [2.0, 3.0, 4.5] * 10:  # a held J, then reading; 49,000 papers to go
+        now[0] += gap
+        pace.step()
+    before = progress_text(1000, 50_000, 3, pace.seconds_left(49_000))
+    now[0] += 170  # one paper read for almost three minutes
+    pace.step()
+    after = progress_text(1001, 50_000, 3, pace.seconds_left(48_999))
+    assert before.split("·")[-1] == after.split("·")[-1] == " ~41 h left at your pace"
+    now[0] += 1200  # a twenty-minute pause is no decision at all
+    pace.step()
+    assert progress_text(1002, 50_000, 3, pace.seconds_left(48_998)).endswith("~41 h left at your pace")
 
 
 def test_progress_text() -> None:
     assert progress_text(412, 3300, 37, 4800) == "412 / 3,300 · 37 starred · ~1 h 20 min left at your pace"
     assert progress_text(1, 3300, 0, None) == "1 / 3,300 · 0 starred"
     assert duration_text(20) == "<1 min" and duration_text(600) == "~10 min" and duration_text(7200) == "~2 h"
+    assert duration_text(13 * 60 + 20) == "~15 min" and duration_text(7920 + 200) == "~2 h 20 min"
+    assert duration_text(22 * 3600 + 13 * 60) == "~22 h"
 
 
 def test_resume_state_round_trip_and_garbage() -> None:

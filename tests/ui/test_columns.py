@@ -152,3 +152,28 @@ def test_end_then_a_search_still_starts_at_the_top(qtbot, window: MainWindow) ->
     qtbot.keyClick(window.table, Qt.Key.Key_End)
     search_now(qtbot, window, "learning")
     assert window.table.currentIndex().row() == 0
+
+
+def test_an_empty_tags_column_is_left_out_until_a_paper_has_tags(qtbot, window: MainWindow) -> None:
+    from reader.ui.paper_model import COL_TAGS
+
+    window.resize(1600, 1000)
+    qtbot.waitUntil(lambda: window.width() == 1600)
+    hh = window.table.horizontalHeader()
+    assert not any(window.model.index(r, COL_TAGS).data() for r in range(window.model.rowCount()))
+    assert hh.isSectionHidden(COL_TAGS)  # the seeds have no tags: no empty column
+    window.library.add_tags([window.model.ids()[0]], ["to-read"])
+    qtbot.waitUntil(lambda: not hh.isSectionHidden(COL_TAGS), timeout=5000)
+    assert COL_TAGS not in window.table.columns.hidden()  # left out, never hidden by the user
+
+
+def test_a_method_is_never_cut_to_a_stub(qtbot, window: MainWindow) -> None:
+    from reader.ui.paper_model import COL_METHOD
+
+    hh = window.table.horizontalHeader()
+    for width in (1024, 1100, 1280, 1600):
+        window.resize(width, 700)
+        qtbot.waitUntil(lambda w=width: window.width() == w)
+        qtbot.wait(20)
+        # Left out, or wide enough for about seven letters ("MoC…" at 48 px said nothing).
+        assert hh.isSectionHidden(COL_METHOD) or hh.sectionSize(COL_METHOD) >= 72

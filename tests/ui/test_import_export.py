@@ -39,6 +39,25 @@ def test_import_through_dialog_code_path(qtbot, window: MainWindow, library: Lib
     assert window.status.countsLabel.text().startswith("58 papers")
 
 
+def test_import_dialog_lists_ignored_values(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    """The summary dialog names each value an imported record had ignored (impossible
+    years), not just their count."""
+    src = tmp_path / "years.jsonl"
+    src.write_text(
+        '{"title": "A paper from the far past", "abstract": "An abstract about ponds and frogs jumping.", "year": -5}\n'
+        '{"title": "A paper from later", "abstract": "An abstract about lily pads and long jumps.", "year": 99999}\n',
+        encoding="utf-8")
+    window.transfer.import_paths([src])
+    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    assert len(window.last_import_summaries[0].notes) == 2
+    box = window.findChild(QMessageBox, "importSummary")
+    assert box is not None and box.isVisible()
+    text = box.text() + box.informativeText() + box.detailedText()
+    assert "year -5 ignored" in text and "year 99999 ignored" in text
+    assert "2 values ignored" in text
+    box.close()
+
+
 def test_failed_import_keeps_typed_note(qtbot, window: MainWindow, library: Library, tmp_path: Path) -> None:
     pid = window.pane.paper_id
     window.focus_note()

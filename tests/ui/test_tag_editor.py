@@ -15,3 +15,24 @@ def test_tag_chips_replace_not_accumulate(qtbot, window: MainWindow) -> None:
     editor.set_tags(many)  # chips wrap: the input stays fully visible inside the editor
     qtbot.waitUntil(lambda: editor.input.geometry().right() <= editor.width())
     assert editor.height() > editor.input.height() * 2
+
+
+def test_escape_clears_the_typed_tag_then_leaves_the_box(qtbot, window: MainWindow) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    window.show()
+    qtbot.waitExposed(window)
+    window.table.setFocus()
+    window.table.selectRow(0)
+    qtbot.waitUntil(lambda: bool(window.pane.paper_id))
+    box = window.pane.tagEditor.input
+    window.focus_tag_input()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is box)
+    qtbot.keyClicks(box, "half-typed")
+    qtbot.keyClick(box, Qt.Key.Key_Escape)
+    assert box.text() == ""  # the first Esc clears what was typed ...
+    assert QApplication.focusWidget() is box  # ... and stays in the box
+    qtbot.keyClick(box, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.table)  # the second leaves it
+    assert "half-typed" not in window.pane.tagEditor.tags()

@@ -210,3 +210,39 @@ def test_mark_read_setting_off_and_order_change(qtbot, window: MainWindow, libra
     ctl.view.orderCombo.setCurrentIndex(1)  # unread first
     qtbot.waitUntil(lambda: q.order == "unread_first" and set(q.ids[3:10]) == set(ctl.listed[3:10]), timeout=5000)
     assert q.ids[:3] == first_three and q.current == first_three[2]  # the seen papers did not move
+
+
+def test_x_is_not_for_me_stored_and_undone(qtbot, window: MainWindow, library: Library) -> None:
+    ctl = open_triage(qtbot, window)
+    q = ctl.queue
+    assert q is not None
+    first = q.current
+    press(qtbot, ctl, K.Key_X)  # not for me: stored, read, and on to the next paper
+    assert q.current != first
+    qtbot.waitUntil(lambda: library.paper(first).skipped, timeout=10000)
+    settle(qtbot, window)
+    assert library.paper(first).read
+    assert library.search("is:skipped").ids == [first]
+    press(qtbot, ctl, K.Key_K)  # back on it: the card says so
+    assert q.current == first and ctl.view.skippedLabel.isVisibleTo(ctl.view)
+    press(qtbot, ctl, K.Key_U)  # undo: neither skipped nor read any more
+    qtbot.waitUntil(lambda: not library.paper(first).skipped, timeout=10000)
+    settle(qtbot, window)
+    assert not library.paper(first).read and library.search("is:skipped").ids == []
+
+
+def test_best_first_learns_and_says_why(qtbot, window: MainWindow, library: Library) -> None:
+    ctl = open_triage(qtbot, window)
+    q = ctl.queue
+    assert q is not None
+    ctl.view.orderCombo.setCurrentIndex(2)  # best first
+    qtbot.waitUntil(lambda: q.order == "best_first", timeout=5000)
+    press(qtbot, ctl, K.Key_S)
+    starred = q.current
+    press(qtbot, ctl, K.Key_J)
+    qtbot.waitUntil(lambda: ctl.ranking.learned_ranks > 0, timeout=30000)
+    settle(qtbot, window)
+    press(qtbot, ctl, K.Key_J)  # a paper placed by the learned ranking
+    title = library.paper(starred).title
+    assert ctl.view.whyLabel.isVisibleTo(ctl.view)
+    assert "you starred" in ctl.view.whyLabel.text() and title[:20] in ctl.view.whyLabel.text()

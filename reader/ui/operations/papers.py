@@ -1,8 +1,8 @@
-"""Operations on papers: star, read, tags, title, delete."""
+"""Operations on papers: star, read, tags, title, citation key, delete."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reader.plural import count_noun
 
@@ -56,6 +56,22 @@ def set_title(ctx: OpContext, pid: str | None, title: str) -> None:
         change(ctx, "Edit title", [pid], lambda: lib.set_title(pid, title))
 
 
+def set_citation_key(ctx: OpContext, pid: str | None, key: str,
+                     on_refused: Callable[[], None] | None = None) -> None:
+    """Give a paper a new citation key (undoable); a refused key (taken, not allowed) is reported
+    and `on_refused` puts the field back."""
+    if not pid:
+        return
+    lib = ctx.library
+
+    def refused(exc: BaseException) -> None:
+        if on_refused is not None:
+            on_refused()
+        ctx.on_error(exc)
+
+    change(ctx, "Edit citation key", [pid], lambda: lib.set_citation_key(pid, key), on_error=refused)
+
+
 def delete_papers(ctx: OpContext, listed: ListScope) -> None:
     """Delete the selected papers (every match when all of a capped search is selected); undoable."""
     if not listed.selected:
@@ -70,3 +86,10 @@ def delete_papers(ctx: OpContext, listed: ListScope) -> None:
     noun = count_noun(count, "paper")
     change(ctx, f"Delete {noun}", get, lambda: lib.delete_papers(get()))
     ctx.notify(f"Deleted {noun} — Ctrl+Z to undo", 5000)
+
+
+def set_skipped(ctx: OpContext, ids: IdsArg, value: bool) -> None:
+    """"Not for me" (triage X, which also marks read) or back; one undo step."""
+    if ids:
+        lib, get = ctx.library, ids_getter(ids)
+        change(ctx, "Not for me" if value else "Undo not for me", get, lambda: lib.set_skipped(get(), value))

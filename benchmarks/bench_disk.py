@@ -1,0 +1,120 @@
+"""A library's disk use (database, index by file kind, backups) and its query latency (prints figures).
+
+Usage: python benchmarks/bench_disk.py --library DIR [--build] [--limit N]
+--build (or a missing DIR) imports the corpus into DIR the way the app does (titles included,
+indexed alongside), so one build serves both the sizes and the latency. Latency is timed on
+the library's own index, with SQLite FTS5 over the same documents as the same-run
+reference (bench_search.py's queries and snippets); related() and suggest() are timed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_search import CORPUS, build_fts, latency_table, make_queries, pct  # noqa: E402
+
+from reader.services import Library  # noqa: E402
+from reader.store.index_docs import iter_docs  # noqa: E402
+
+
+def _size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.exists() else 0
+
+
+def _index_parts(folder: Path) -> Counter[str]:
+    """Bytes per kind inside the index's compound segment files (postings, terms, stored
+    fields, columns)."""
+    from whoosh.filedb.compound import CompoundStorage
+    from whoosh.filedb.filestore import FileStorage
+
+    kinds: Counter[str] = Counter()
+    storage = FileStorage(str(folder))
+    for seg in folder.glob("*.seg"):
+        cs = CompoundStorage(storage.open_file(seg.name), use_mmap=False)
+        for name in cs.list():
+            kinds["stored" if "_stored" in name else name.rsplit(".", 1)[-1]] += cs.file_length(name)
+        cs.close()
+    for f in folder.iterdir():
+        if f.suffix != ".seg":
+            kinds[f.suffix or f.name] += f.stat().st_size
+    return kinds
+
+
+def report_sizes(root: Path) -> None:
+    db = _size(root / "library.sqlite3")
+    ix = _size(root / "index")
+    print(f"folder {_size(root) / 1e6:.1f} MB: database {db / 1e6:.1f} MB (+ WAL "
+          f"{_size(root / 'library.sqlite3-wal') / 1e6:.1f} MB), index {ix / 1e6:.1f} MB "
+          f"({ix / max(db, 1):.2f}x the database), backups {_size(root / 'backups') / 1e6:.1f} MB")
+    print("  index by kind: " + ", ".join(
+        f"{k} {v / 1e6:.1f} MB" for k, v in _index_parts(root / "index").most_common() if v > 50_000))
+
+
+def build(root: Path, src: Path) -> Library:
+    lib = Library.open(root, seed_if_empty=False)
+    t0 = time.perf_counter()
+    [summary] = lib.import_files([src], index=False)
+    lib.sync_index()
+    print(f"built: {summary.new} papers in {time.perf_counter() - t0:.0f} s "
+          f"(load {os.getloadavg()[0]:.1f})")
+    return lib
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--library", type=Path, required=True)
+    ap.add_argument("--build", action="store_true", help="import the corpus into --library first")
+    ap.add_argument("--jsonl", type=Path, default=CORPUS)
+    ap.add_argument("--sizes", action="store_true", help="sizes only (no latency)")
+    args = ap.parse_args()
+    if (args.build or not args.library.exists()) and not args.jsonl.exists():
+        print(f"corpus not found: {args.jsonl} (skipped)")
+        return 0
+    if args.build or not args.library.exists():
+        lib = build(args.library, args.jsonl)
+    else:
+        lib = Library.open(args.library, seed_if_empty=False)
+        lib.sync_index()  # an index of another format version is rebuilt here
+    try:
+        report_sizes(args.library)
+        if args.sizes:
+            return 0
+        docs = list(iter_docs(lib._reader()))
+        ix = lib.index
+        t = time.perf_counter()
+        ix.warm()
+        print(f"{len(docs)} documents; warm-up {time.perf_counter() - t:.1f} s")
+        with tempfile.TemporaryDirectory() as tmp:
+            db = build_fts(docs, Path(tmp) / "fts.db")
+            rng = random.Random(1)
+            pairs = make_queries(docs, rng)
+            latency_table(ix, db, pairs)
+            for name, call in (("related()", lambda d: ix.related(d["id"])),
+                               ("suggest()", lambda d: ix.suggest(d["title"].split()[0] + "x"))):
+                lat = []
+                for d in rng.sample(docs, 30):
+                    t = time.perf_counter()
+                    call(d)
+                    lat.append((time.perf_counter() - t) * 1000)
+                print(f"{name}: p50 {pct(lat, 50):.1f} ms, p95 {pct(lat, 95):.1f} ms")
+            db.close()
+    finally:
+        lib.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

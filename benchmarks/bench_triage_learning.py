@@ -1,0 +1,368 @@
+"""Triage that learns: simulated readers on keyword pools, against three references in the same run.
+
+Run: .venv/bin/python benchmarks/bench_triage_learning.py [--readers N] [--pools NAME,...] [--timing]
+(prints figures; not a timed test; scikit-learn comes with the `bench` extra).
+
+Pools: ICLR 2018 from ../shared/corpora/ml_conference_corpus/raw_paperlists/iclr2018.json and
+each venue-year of papers.jsonl with >= 300 keyworded papers (ICLR 2018 is left out there: the
+raw list is the same conference), each imported abstract-only (no title, no keywords) into a
+fresh library. A reader wants one keyword (used by 10 papers up to 15% of the pool), or two
+keywords no paper shares; it starts with 2 starred papers per interest (tagged with it), then
+takes the next 10 of the queue, stars and tags those with its keyword and skips the rest, until
+100 papers are shown. Found = papers with the reader's keyword(s) among those shown.
+
+Orders: random; today's best first (`triage.ranking.rank_like`: the library's TF-IDF centroid
+of the positives); arxiv-sanity's LinearSVC (its TF-IDF settings and C, class_weight balanced,
+positives vs skipped, retrained each round; in the first round, with nothing skipped yet,
+positives vs every other paper as arxiv-sanity did); and ours (`triage.interests.Learner`).
+A second table: readers who move past the papers they do not want (J) instead of skipping
+them (X), ours with "moved on" neutral against a weak negative.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from reader.services import Library, View  # noqa: E402
+from reader.triage.features import Features, build  # noqa: E402
+from reader.triage.interests import Decisions, Learner  # noqa: E402
+from reader.triage.ranking import rank_like  # noqa: E402
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml_conference_corpus"
+ROUND, SHOWN, CHECK = 10, 100, 50
+START = 2
+MIN_KEYWORDED = 300
+MIN_PAPERS, MAX_SHARE = 10, 0.15
+
+
+@dataclass
+class Pool:
+    name: str
+    abstracts: list[str]
+    keywords: list[set[str]]
+
+
+def load_pools(only: set[str] | None) -> list[Pool]:
+    pools: list[Pool] = []
+    raw = json.loads((CORPUS / "raw_paperlists" / "iclr2018.json").read_text(encoding="utf-8"))
+    items = [(p["abstract"], {k.strip().lower() for k in (p.get("keywords") or "").split(";") if k.strip()})
+             for p in raw if p.get("abstract")]
+    pools.append(Pool("ICLR 2018", [a for a, _ in items], [k for _, k in items]))
+    by_venue: dict[str, list[tuple[str, set[str]]]] = {}
+    with (CORPUS / "papers.jsonl").open(encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            kws = {k.strip().lower() for k in r.get("keywords") or () if k.strip()}
+            if kws and r.get("abstract"):
+                by_venue.setdefault(f"{r['venue']} {r['year']}", []).append((r["abstract"], kws))
+    for name, rows in sorted(by_venue.items()):
+        if len(rows) >= MIN_KEYWORDED and name != "ICLR 2018":
+            pools.append(Pool(name, [a for a, _ in rows], [k for _, k in rows]))
+    return [p for p in pools if only is None or p.name in only]
+
+
+def import_pool(pool: Pool, folder: Path) -> tuple[Library, list[str]]:
+    """A fresh library of the pool's abstracts; the Reader id of each pool paper (in order)."""
+    src = folder / "pool.jsonl"
+    src.write_text("".join(json.dumps({"abstract": a}) + "\n" for a in pool.abstracts), encoding="utf-8")
+    lib = Library.open(folder / "lib", seed_if_empty=False)
+    lib.import_files([src])
+    lib.sync_index()
+    by_abstract = {" ".join(p.abstract.split()): p.id for p in lib.papers(lib.paper_ids(View()))}
+    ids = [by_abstract.get(" ".join(a.split()), "") for a in pool.abstracts]
+    # A paper in the list twice (or one the import refused) is left out of the pool.
+    counts = Counter(ids)
+    keep = [n for n, pid in enumerate(ids) if pid and counts[pid] == 1]
+    pool.abstracts[:] = [pool.abstracts[n] for n in keep]
+    pool.keywords[:] = [pool.keywords[n] for n in keep]
+    return lib, [ids[n] for n in keep]
+
+
+@dataclass
+class Reader:
+    interests: list[str]  # keywords
+    starts: list[list[int]]  # start papers (pool positions) per interest
+
+
+def make_readers(pool: Pool, count: int, rng: random.Random) -> tuple[list[Reader], list[Reader]]:
+    freq = Counter(k for ks in pool.keywords for k in ks)
+    fit = sorted(k for k, c in freq.items() if MIN_PAPERS <= c <= MAX_SHARE * len(pool.abstracts))
+    rng.shuffle(fit)
+    members = {k: [i for i, ks in enumerate(pool.keywords) if k in ks] for k in fit}
+    one = [Reader([k], [rng.sample(members[k], START)]) for k in (fit * (count // max(len(fit), 1) + 1))[:count]]
+    two: list[Reader] = []
+    pairs = [(a, b) for n, a in enumerate(one) for b in one[n + 1:]
+             if a.interests != b.interests and not set(members[a.interests[0]]) & set(members[b.interests[0]])]
+    rng.shuffle(pairs)
+    for a, b in pairs[:count]:
+        two.append(Reader(a.interests + b.interests, a.starts + b.starts))
+    return one, two
+
+
+Ranker = Callable[[list[str], dict[str, list[str]], list[str], list[str]], list[str]]
+# (candidates, positives per interest, skipped, moved on) -> candidates best first
+
+
+def simulate(ranker: Ranker, reader: Reader, ids: list[str], pool: Pool, *, skip: bool = True,
+             timings: list[float] | None = None) -> list[list[int]]:
+    """Papers of each interest found after each round (cumulative)."""
+    want = [{ids[i] for i, ks in enumerate(pool.keywords) if k in ks} for k in reader.interests]
+    positives = {k: [ids[i] for i in s] for k, s in zip(reader.interests, reader.starts, strict=True)}
+    seen = {p for ps in positives.values() for p in ps}
+    candidates = [p for p in ids if p and p not in seen]
+    skipped: list[str] = []
+    moved: list[str] = []
+    found = [0] * len(want)
+    out = []
+    while len(seen) - START * len(want) < SHOWN:
+        t = time.perf_counter()
+        order = ranker(candidates, positives, skipped, moved)
+        if timings is not None:
+            timings.append((time.perf_counter() - t) * 1000)
+        batch = order[:ROUND]
+        for pid in batch:
+            seen.add(pid)
+            hit = False
+            for n, (k, w) in enumerate(zip(reader.interests, want, strict=True)):
+                if pid in w:
+                    positives[k].append(pid)
+                    found[n] += 1
+                    hit = True
+            if not hit:
+                (skipped if skip else moved).append(pid)
+        gone = set(batch)
+        candidates = [p for p in candidates if p not in gone]
+        out.append(list(found))
+    return out
+
+
+def random_ranker(seed: int) -> Ranker:
+    cache: dict[int, list[str]] = {}
+
+    def rank(candidates: list[str], positives: dict, skipped: list, moved: list) -> list[str]:
+        key = 0
+        if key not in cache:
+            order = list(candidates)
+            random.Random(seed).shuffle(order)
+            cache[key] = order
+        left = set(candidates)
+        return [p for p in cache[key] if p in left]
+
+    return rank
+
+
+def centroid_ranker(lib: Library) -> Ranker:
+    def rank(candidates: list[str], positives: dict, skipped: list, moved: list) -> list[str]:
+        seeds = [p for ps in positives.values() for p in reversed(ps)]
+        return rank_like(lib, seeds, candidates)
+
+    return rank
+
+
+def svc_ranker(matrix, ids: list[str]) -> Ranker:
+    """arxiv-sanity-lite's serve.py: LinearSVC(class_weight='balanced', C=0.02) on its TF-IDF."""
+    from sklearn.svm import LinearSVC
+
+    row = {p: n for n, p in enumerate(ids) if p}
+
+    def rank(candidates: list[str], positives: dict, skipped: list, moved: list) -> list[str]:
+        pos = [row[p] for ps in positives.values() for p in ps]
+        neg = [row[p] for p in skipped] or [row[p] for p in candidates]  # round 1: the rest
+        x = matrix[pos + neg]
+        y = np.array([1] * len(pos) + [0] * len(neg))
+        clf = LinearSVC(class_weight="balanced", max_iter=10000, tol=1e-6, C=0.02)
+        clf.fit(x, y)
+        s = clf.decision_function(matrix[[row[p] for p in candidates]])
+        return [candidates[i] for i in np.argsort(-s, kind="stable")]
+
+    return rank
+
+
+def ours_ranker(features: Features, moved_on_weight: float = 0.0) -> Ranker:
+    learner = Learner(features, moved_on_weight=moved_on_weight)
+
+    def rank(candidates: list[str], positives: dict, skipped: list, moved: list) -> list[str]:
+        d = Decisions(skipped=set(skipped), tags={k: list(v) for k, v in positives.items()},
+                      moved_on=set(moved))
+        return learner.rank(candidates, d).order
+
+    return rank
+
+
+def arxiv_sanity_matrix(abstracts: Sequence[str]):
+    """arxiv-sanity-lite's compute.py vectorizer (20,000 features, 1-2 grams, max_df 0.1, min_df 5)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    v = TfidfVectorizer(input="content", encoding="utf-8", decode_error="replace", strip_accents="unicode",
+                        lowercase=True, analyzer="word", stop_words="english",
+                        token_pattern=r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b", ngram_range=(1, 2), max_features=20000,
+                        norm="l2", use_idf=True, smooth_idf=True, sublinear_tf=True, max_df=0.1, min_df=5)
+    return v.fit_transform(abstracts).tocsr()
+
+
+def mean_found(runs: list[list[list[int]]], at: int, interest: int = -1) -> float:
+    r = at // ROUND - 1
+    return statistics.mean(sum(run[r]) if interest < 0 else run[r][interest] for run in runs)
+
+
+def run_pool(pool: Pool, readers: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        lib, ids = import_pool(pool, Path(tmp))
+        try:
+            t = time.perf_counter()
+            features = build(lib.paper_texts())
+            build_ms = (time.perf_counter() - t) * 1000
+            one, two = make_readers(pool, readers, rng)
+            matrix = arxiv_sanity_matrix(pool.abstracts)
+            methods: dict[str, Callable[[int], Ranker]] = {
+                "random": lambda n: random_ranker(seed + n),
+                "centroid": lambda n: centroid_ranker(lib),
+                "svc": lambda n: svc_ranker(matrix, ids),
+                "ours": lambda n: ours_ranker(features),
+            }
+            res: dict = {"pool": pool.name, "papers": len(ids), "readers": len(one), "pairs": len(two),
+                         "build_ms": build_ms, "one": {}, "two": {}, "timings": []}
+            for name, make in methods.items():
+                timings = res["timings"] if name == "ours" else None
+                res["one"][name] = [simulate(make(n), r, ids, pool, timings=timings) for n, r in enumerate(one)]
+                res["two"][name] = [simulate(make(n), r, ids, pool) for n, r in enumerate(two)]
+            res["one_of"] = {tuple(r.interests): run for r, run in zip(one, res["one"]["ours"], strict=True)}
+            res["two_readers"] = two
+            res["moved"] = {w: [simulate(ours_ranker(features, w), r, ids, pool, skip=False) for r in one]
+                            for w in (0.0, 0.3)}
+            res["moved"]["svc-skip"] = res["one"]["ours"]
+        finally:
+            lib.close()
+    return res
+
+
+def two_ratio(res: dict, at: int) -> list[float]:
+    """Per interest of each two-interest reader: found by ours / found by the one-interest reader."""
+    ratios = []
+    for reader, run in zip(res["two_readers"], res["two"]["ours"], strict=True):
+        for n, k in enumerate(reader.interests):
+            single = res["one_of"][(k,)]
+            alone = single[at // ROUND - 1][0]
+            if alone:
+                ratios.append(run[at // ROUND - 1][n] / alone)
+    return ratios
+
+
+def report(results: list[dict]) -> None:
+    print("\nOne-interest readers: interesting papers found in the first 50 / 100 shown (mean per reader)")
+    print(f"{'pool':12} {'papers':>6} {'rd':>3} | {'random':>11} {'centroid':>11} {'svc':>11} {'ours':>11} | ours/best@50")
+    ratios = []
+    for r in results:
+        cells = {m: (mean_found(r["one"][m], CHECK), mean_found(r["one"][m], SHOWN)) for m in r["one"]}
+        best = max(cells["centroid"][0], cells["svc"][0])
+        ratio = cells["ours"][0] / best if best else float("nan")
+        ratios.append(ratio)
+        print(f"{r['pool']:12} {r['papers']:>6} {r['readers']:>3} | "
+              + " ".join(f"{a:5.1f}/{b:5.1f}" for a, b in cells.values()) + f" | {ratio:.2f}x")
+    print(f"mean over pools: ours / better reference at 50 shown = {statistics.mean(ratios):.2f}x (target >= 1.1x)")
+
+    print("\nTwo-interest readers (keywords no paper shares): found in the first 50 / 100 (both interests)")
+    print(f"{'pool':12} {'pairs':>5} | {'random':>11} {'centroid':>11} {'svc':>11} {'ours':>11} | "
+          "each interest vs alone @50 / @100 (mean, min)")
+    worst = []
+    for r in results:
+        if not r["pairs"]:
+            print(f"{r['pool']:12} no pair of unrelated keywords")
+            continue
+        cells = {m: (mean_found(r["two"][m], CHECK), mean_found(r["two"][m], SHOWN)) for m in r["two"]}
+        q50, q100 = two_ratio(r, CHECK), two_ratio(r, SHOWN)
+        worst.append(statistics.mean(q100))
+        print(f"{r['pool']:12} {r['pairs']:>5} | " + " ".join(f"{a:5.1f}/{b:5.1f}" for a, b in cells.values())
+              + f" | {statistics.mean(q50):.2f} ({min(q50):.2f}) / {statistics.mean(q100):.2f} ({min(q100):.2f})")
+    if worst:
+        print(f"each interest found by a two-interest reader / by a one-interest reader at 100 shown: "
+              f"mean {statistics.mean(worst):.2f}, lowest pool {min(worst):.2f} (target >= 0.6)")
+
+    print("\nReaders who move on (J) instead of skipping (X): ours, found in the first 50 / 100")
+    for r in results:
+        m = r["moved"]
+        print(f"{r['pool']:12} moved-on neutral {mean_found(m[0.0], CHECK):5.1f}/{mean_found(m[0.0], SHOWN):5.1f}"
+              f"  weak negative (0.3) {mean_found(m[0.3], CHECK):5.1f}/{mean_found(m[0.3], SHOWN):5.1f}"
+              f"  (skipping with X: {mean_found(m['svc-skip'], CHECK):5.1f}/{mean_found(m['svc-skip'], SHOWN):5.1f})")
+
+    t = [x for r in results for x in r["timings"]]
+    print(f"\nours: re-rank (train every interest + order the pool) median {statistics.median(t):.1f} ms, "
+          f"max {max(t):.1f} ms over {len(t)} rounds (pools of {min(r['papers'] for r in results)}–"
+          f"{max(r['papers'] for r in results)}); features built in "
+          + ", ".join(f"{r['build_ms']:.0f}" for r in results) + " ms")
+
+
+def timing(sizes: Sequence[int]) -> None:
+    """Re-rank at 3,300 and 50,000 papers: 20 interests' worth of decisions, the whole tail ranked."""
+    rows = []
+    with (CORPUS / "papers.jsonl").open(encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            rows.append((r["id"], r["title"], r["abstract"], True))
+    for size in sizes:
+        texts = rows[:size]
+        t = time.perf_counter()
+        features = build(texts)
+        built = time.perf_counter() - t
+        rng = random.Random(1)
+        ids = [p for p, _, _, _ in texts]
+        picks = rng.sample(ids, 160)
+        d = Decisions(starred=set(picks[:20]), skipped=set(picks[40:160]), tags={"a": picks[20:30], "b": picks[30:40]})
+        learner = Learner(features)
+        tail = [p for p in ids if p not in set(picks)]
+        learner.rank(tail, d)
+        times, cpu = {"skip": [], "star": []}, {"skip": [], "star": []}
+        for n in range(12):  # a skip, then a star (with the interest's tag), in turn
+            kind = "star" if n % 2 else "skip"
+            if kind == "star":
+                d.tag(tail[n], "a", True)
+            else:
+                d.skip(tail[n], True)
+            t, c = time.perf_counter(), time.process_time()
+            learner.rank(tail[n + 1:], d)
+            times[kind].append((time.perf_counter() - t) * 1000)
+            cpu[kind].append((time.process_time() - c) * 1000)
+        print(f"{size:>6,} papers (3 interests, 160 decisions; features built once in {built:.1f} s): re-rank "
+              + "; ".join(f"after a {k} median {statistics.median(v):.0f} ms wall, {statistics.median(cpu[k]):.0f} ms "
+                          f"CPU (max {max(v):.0f})" for k, v in times.items()), flush=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--readers", type=int, default=20)
+    ap.add_argument("--pools", default="", help="comma-separated pool names (default: all)")
+    ap.add_argument("--timing", action="store_true", help="also time a re-rank at 3,300 and 50,000 papers")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    if not CORPUS.exists():
+        print(f"corpus not found at {CORPUS}: nothing to measure")
+        return 0
+    pools = load_pools({p.strip() for p in args.pools.split(",")} if args.pools else None)
+    results = []
+    for pool in pools:
+        t = time.perf_counter()
+        results.append(run_pool(pool, args.readers, args.seed))
+        print(f"{pool.name}: {len(pool.abstracts)} papers, {time.perf_counter() - t:.0f} s", flush=True)
+    report(results)
+    if args.timing:
+        timing((3300, 50_000))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

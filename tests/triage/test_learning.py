@@ -1,0 +1,99 @@
+"""Best first that learns: interests, rejects, interleaving and why-lines (triage/interests.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reader.triage.features import build
+from reader.triage.interests import GENERAL, Decisions, Learner
+
+GRAPH = "graph neural network molecule property prediction message passing atoms bonds"
+SPEECH = "speech recognition acoustic model audio spectrogram phoneme transcription"
+VISION = "image segmentation convolutional pixels object masks semantic scenes"
+PROOF = "theorem proving formal logic lemma proof search verification"
+FILLER = ["we study", "our results show", "experiments demonstrate", "a simple method", "we propose"]
+
+
+def papers() -> list[tuple[str, str, str, bool]]:
+    """60 papers on four subjects (15 each), every abstract a different mix of its subject's words."""
+    out = []
+    for s, subject in enumerate((GRAPH, SPEECH, VISION, PROOF)):
+        words = subject.split()
+        for n in range(15):
+            picked = [words[(n + k) % len(words)] for k in range(6)]
+            text = f"{FILLER[n % 5]} {' '.join(picked)} {FILLER[(n + 2) % 5]} result {n} topic{s}"
+            out.append((f"{'gsvp'[s]}{n:02d}", f"Paper {'GSVP'[s]}{n}", text, True))
+    return out
+
+
+def learner() -> tuple[Learner, list[str]]:
+    texts = papers()
+    return Learner(build(texts)), [t[0] for t in texts]
+
+
+def test_features_are_unit_rows_and_tolerate_an_empty_abstract() -> None:
+    f = build([*papers(), ("e00", "", "", True), ("e01", "Only a title", "", True)])
+    norms = np.sqrt(np.bincount(f.row_of, weights=f.data * f.data, minlength=len(f.ids)))
+    assert np.allclose(norms[~f.empty], 1.0, atol=1e-5)
+    assert f.empty[f.index["e00"]]
+    assert np.isfinite(f.scores(np.ones(f.n_terms, np.float32))).all()
+
+
+def test_a_star_brings_its_subject_first() -> None:
+    lrn, ids = learner()
+    d = Decisions(starred={"g00", "g01"})
+    tail = [p for p in ids if p not in d.starred]
+    order = lrn.rank(tail, d).order
+    assert all(p.startswith("g") for p in order[:10])
+
+
+def test_a_reject_moves_similar_papers_down() -> None:
+    lrn, ids = learner()
+    d = Decisions(starred={"g00", "g01"})
+    tail = [p for p in ids if p not in {"g00", "g01", "s00"}]
+    before = lrn.rank(tail, d).order
+    d.skip("s00", True)
+    after = lrn.rank(tail, d).order
+    speech = [p for p in tail if p.startswith("s")]
+    assert np.mean([after.index(p) for p in speech]) > np.mean([before.index(p) for p in speech])
+    # With no star at all, rejects still push their like down.
+    only = Decisions(skipped={"s00", "s01"})
+    order = lrn.rank(tail, only).order
+    assert all(not p.startswith("s") for p in order[:20])
+
+
+def test_two_interests_both_appear_in_the_next_ten() -> None:
+    lrn, ids = learner()
+    d = Decisions(tags={"graphs": ["g00", "g01", "g02", "g03", "g04", "g05"], "proofs": ["p00"]})
+    tail = [p for p in ids if p not in d.decided()]
+    ranking = lrn.rank(tail, d)
+    head = ranking.order[:10]
+    assert sum(p.startswith("g") for p in head) >= 4 and sum(p.startswith("p") for p in head) >= 4
+    assert {ranking.interest_of[p] for p in head} == {"graphs", "proofs"}
+
+
+def test_untagged_stars_are_the_general_interest_and_tags_their_own() -> None:
+    d = Decisions(starred={"g00", "v00"}, tags={"vision": ["v00", "v01"]}, noted={"p03"})
+    assert d.interests() == {"vision": ["v00", "v01"], GENERAL: ["g00", "p03"]}
+
+
+def test_why_names_a_starred_paper_and_the_words_that_weighed() -> None:
+    lrn, ids = learner()
+    d = Decisions(starred={"g00", "g01", "g02"})
+    ranking = lrn.rank([p for p in ids if p not in d.starred], d)
+    first = ranking.order[0]
+    why = lrn.why(first, ranking.interest_of[first])
+    assert "you starred" in why and any(f"“Paper G{n}”" in why for n in range(3))
+    words = why.split(" · ")[-1].split(", ")
+    assert words and all(w in GRAPH.split() or w.startswith("topic") for w in words)
+    tagged = Decisions(tags={"graphs": ["g00"]})
+    r2 = lrn.rank([p for p in ids if p != "g00"], tagged)
+    assert "you tagged graphs" in lrn.why(r2.order[0], "graphs")
+
+
+def test_papers_without_words_or_features_come_last_in_their_order() -> None:
+    texts = [*papers(), ("e00", "", "", True)]
+    lrn = Learner(build(texts))
+    d = Decisions(starred={"g00"})
+    order = lrn.rank(["zz-new", "e00", *[t[0] for t in texts[1:60]]], d).order
+    assert order[-2:] == ["zz-new", "e00"]
