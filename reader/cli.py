@@ -64,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("import", help=import_help(), description=import_help())
     s.add_argument("paths", nargs="+", metavar="PATH")
+    s.add_argument("--verbose", "-v", action="store_true",
+                   help="list every problem (by default: one line per cause, a few examples each)")
 
     s = sub.add_parser("list", help="list papers")
     s.add_argument("--starred", action="store_true")
@@ -238,6 +240,7 @@ def _print_items(items: list[dict], args: argparse.Namespace, out: TextIO) -> No
 
 
 def _import(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
+    from .import_report import file_lines
     from .services import summarize
 
     summaries = lib.import_files(args.paths, progress=_tty_progress())
@@ -247,11 +250,8 @@ def _import(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
             failed = True
             print(f"reader: {s.error}", file=sys.stderr)
             continue
-        print(s.describe(), file=out)
-        for prob in s.skipped:
-            print(f"  skipped {prob}", file=out)
-        for note in s.notes:
-            print(f"  note {note}", file=out)
+        for line in file_lines(s, verbose=args.verbose):
+            print(line, file=out)
     if len(summaries) > 1:
         print("total: " + summarize(summaries), file=out)
     return 1 if failed else 0

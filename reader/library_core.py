@@ -22,9 +22,11 @@ from .paths import LibraryPaths
 from .store import changes, import_log, open_connection, open_database, searches
 from .store import papers as q
 from .store import tags as tg
+from .store import venues as venue_store
 from .store.damage import known_damage
 from .store.papers import Counts, PaperRow
 from .store.views import View, paper_ids
+from .venues import Venue
 
 if TYPE_CHECKING:
     from .search import SearchIndex
@@ -255,6 +257,10 @@ class LibraryBase:
     def collections(self) -> list[tuple[str, int]]:
         return q.collections(self._reader())
 
+    def venues(self) -> list[Venue]:
+        """The library's venues (one per journal or conference, however spelled), most papers first."""
+        return venue_store.venues(self._reader())
+
     def tags(self) -> list[tuple[str, int]]:
         return tg.name_counts(self._reader())
 
@@ -284,10 +290,10 @@ class LibraryBase:
         return self.index.related(paper_id, limit=limit)
 
     def more_like(self, ids: Iterable[str], limit: int = 50, *,
-                  exclude: Iterable[str] = ()) -> list[tuple[str, float]]:
+                  exclude: Iterable[str] = (), title_only: bool = False) -> list[tuple[str, float]]:
         """Papers most like a set of papers (a tag's, the starred ones), best first; the
-        given papers and `exclude` are left out."""
-        return self.index.more_like(ids, limit=limit, exclude=exclude)
+        given papers and `exclude` are left out, and title-only papers unless `title_only`."""
+        return self.index.more_like(ids, limit=limit, exclude=exclude, title_only=title_only)
 
     def imports_log(self) -> list[dict]:
         return import_log.entries(self._reader())

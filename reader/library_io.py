@@ -239,6 +239,8 @@ def summarize(summaries: Sequence[ImportSummary]) -> str:
     new = sum(s.new for s in summaries)
     dup = sum(s.duplicates for s in summaries)
     skipped = sum(len(s.skipped) for s in summaries)
+    bare = sum(s.without_abstract for s in summaries)
     errors = sum(1 for s in summaries if s.error)
-    return (f"{new} new, {count_noun(dup, 'duplicate', grouped=False)}, {skipped} skipped, "
-            f"{count_noun(errors, 'file', grouped=False)} rejected")
+    return (f"{count_noun(sum(s.entries for s in summaries), 'entry')}: {new:,} new, "
+            f"{count_noun(dup, 'duplicate')}, {bare:,} without abstract, {skipped:,} rejected, "
+            f"{count_noun(errors, 'file')} refused")

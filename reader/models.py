@@ -95,7 +95,7 @@ class ImportFormat(StrEnum):
 
 @dataclass
 class Record:
-    """One paper as read from an input file, before it is stored."""
+    """One paper as read from an input file, before it is stored ("" abstract: title-only)."""
 
     abstract: str
     title: str | None = None
@@ -110,6 +110,9 @@ class Record:
     backup: dict[str, Any] | None = None
     # Values the importer left out of an imported record ("year -5 ignored"), for the summary.
     notes: list[str] = field(default_factory=list)
+    doi: str | None = None  # as given (a bare DOI or a resolver URL); links may hold one too
+    arxiv: str | None = None  # an arXiv id, when the entry names one
+    groups: list[str] = field(default_factory=list)  # the file's groups/collections it is in
     # The entry's own citation key (BibTeX key, CSL-JSON id/citation-key) and kind (article,
     # inproceedings, ...: EntryType values), when the format has them.
     citation_key: str | None = None
@@ -120,7 +123,8 @@ class Record:
         try:  # the fast path every good record takes: one regex pass, no per-field messages
             short = [self.title or "", self.venue or "", self.url or "", *self.authors, *self.links]
             if (
-                len(self.abstract) <= MAX_ABSTRACT_CHARS
+                (self.abstract or self.title)
+                and len(self.abstract) <= MAX_ABSTRACT_CHARS
                 and max(map(len, short)) <= MAX_FIELD_CHARS
                 and len(self.authors) <= MAX_LIST_ITEMS
                 and len(self.links) <= MAX_LIST_ITEMS
@@ -135,6 +139,8 @@ class Record:
 
     def _why_unstorable(self) -> str | None:
         reason = text_problem("abstract", self.abstract, MAX_ABSTRACT_CHARS, optional=False)
+        if not reason and not self.abstract and not (isinstance(self.title, str) and self.title.strip()):
+            return NO_TITLE_OR_ABSTRACT
         for name, value in (("title", self.title), ("venue", self.venue), ("url", self.url)):
             reason = reason or text_problem(name, value, MAX_FIELD_CHARS)
         reason = reason or year_problem(self.year)
@@ -150,15 +156,31 @@ class Record:
         return reason
 
 
+NO_TITLE_OR_ABSTRACT = "no title and no abstract"
+
+
 @dataclass
 class Problem:
-    """A record that was skipped, with where and why."""
+    """A record that was skipped (or a value left out), with where and why.
+
+    `cause` groups problems in the summary ("unbalanced brace"); `reason` by default.
+    `key` is the entry's own key (a BibTeX citation key) when it has one."""
 
     line: int | None
     reason: str
+    key: str | None = None
+    cause: str | None = None
+
+    @property
+    def where(self) -> str:
+        """ "line 812 (smith2019)", "line 812", "smith2019" or ""."""
+        where = f"line {self.line}" if self.line else ""
+        if self.key:
+            where = f"{where} ({self.key})" if where else self.key
+        return where
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.reason}" if self.line else self.reason
+        return f"{self.where}: {self.reason}" if self.where else self.reason
 
 
 @dataclass
@@ -186,13 +208,25 @@ class ImportSummary:
     notes: list[Problem] = field(default_factory=list)  # imported, but a value was ignored
     error: str | None = None  # the file was rejected whole; nothing was written
     new_ids: list[str] = field(default_factory=list)
+    entries: int = 0  # records read from the file (kept or rejected)
+    without_abstract: int = 0  # of the kept ones: title-only papers
+    merged: int = 0  # of the duplicates: stored papers that gained fields from the file
 
     def describe(self) -> str:
+        """One line: "lib.bib: 5,137 entries: 5,120 new, 12 duplicates, 3,101 without
+        abstract, 5 rejected — first: line 812 unbalanced brace"."""
         if self.error:
             return self.error
-        noted = f", {len(self.notes)} with values ignored" if self.notes else ""
-        return (f"{self.path}: {self.new} new, {count_noun(self.duplicates, 'duplicate', grouped=False)}, "
-                f"{len(self.skipped)} skipped{noted}")
+        parts = [f"{self.new:,} new", count_noun(self.duplicates, "duplicate")]
+        if self.without_abstract:
+            parts.append(f"{self.without_abstract:,} without abstract")
+        parts.append(f"{len(self.skipped):,} rejected")
+        if self.notes:
+            parts.append(f"{len(self.notes):,} with values ignored")
+        line = f"{self.path}: {count_noun(self.entries, 'entry')}: {', '.join(parts)}"
+        if self.skipped:
+            line += f" — first: {self.skipped[0]}"
+        return line
 
 
 class TitleSource(StrEnum):
@@ -212,6 +246,7 @@ class ViewKind(StrEnum):
     STARRED = "starred"
     NOTES = "notes"
     COLLECTION = "collection"
+    VENUE = "venue"  # value: the venue's key (venues.venue_name)
     TAG = "tag"
     LIKE_STARRED = "like_starred"  # ranked by similarity to the starred papers
     LIKE_TAG = "like_tag"  # ranked by similarity to a tag's papers
@@ -339,7 +374,8 @@ class Paper:
     links: list[str] = field(default_factory=list)
     code_links: list[str] = field(default_factory=list)
     method: str = ""
-    collection: str = ""
+    collection: str = ""  # the first collection it came in (the file it was imported from)
+    collections: list[str] = field(default_factory=list)  # every collection holding it (files, groups)
     sources: list[str] = field(default_factory=list)
     added_at: str = ""  # ISO timestamps; empty until stored
     updated_at: str = ""
@@ -363,9 +399,9 @@ class Paper:
             "derived_title": self.derived_title, "abstract": self.abstract, "venue": self.venue,
             "year": self.year, "authors": list(self.authors), "links": list(self.links),
             "code_links": list(self.code_links), "method": self.method, "collection": self.collection,
-            "sources": list(self.sources), "added_at": self.added_at, "updated_at": self.updated_at,
-            "read": self.read, "starred": self.starred, "skipped": self.skipped, "tags": list(self.tags),
-            "note": self.note,
+            "collections": list(self.collections), "sources": list(self.sources), "added_at": self.added_at,
+            "updated_at": self.updated_at, "read": self.read, "starred": self.starred, "skipped": self.skipped,
+            "tags": list(self.tags), "note": self.note,
             "note_updated_at": self.note_updated_at,
             "highlights": [h.to_dict(with_id=highlight_ids) for h in self.highlights],
             "citation_key": self.citation_key, "entry_type": self.entry_type,
@@ -381,6 +417,7 @@ class Paper:
             venue=d.get("venue") or "", year=d.get("year"), authors=list(d.get("authors") or []),
             links=list(d.get("links") or []), code_links=list(d.get("code_links") or []),
             method=d.get("method") or "", collection=d.get("collection") or "",
+            collections=list(d.get("collections") or []),
             sources=list(d.get("sources") or []), added_at=d.get("added_at") or "",
             updated_at=d.get("updated_at") or "", read=bool(d.get("read")), starred=bool(d.get("starred")),
             skipped=bool(d.get("skipped")),

@@ -95,7 +95,7 @@ def test_import_summary_and_reimport(data_dir, tmp_path):
         'Title,Summary,Author,Year\n"A, quoted title","An abstract that spans\nseveral lines, with commas, '
         'and is long enough.",Grace Hopper,2019\n', encoding="utf-8")
     out = run(data_dir, "import", str(path)).stdout
-    assert "1 new, 0 duplicates, 0 skipped" in out
+    assert "papers.csv: 1 entry: 1 new, 0 duplicates, 0 rejected" in out
     out = run(data_dir, "import", str(path)).stdout
     assert "0 new, 1 duplicate," in out
 

@@ -33,10 +33,12 @@ def test_paper_dict_round_trip_keeps_the_backup_shape():
     d = {
         "id": "0123456789abcdef", "title": "T", "title_source": "edited", "derived_title": "D",
         "abstract": "An abstract.", "venue": "ICML", "year": 2025, "authors": ["A"], "links": ["u"],
-        "code_links": [], "method": "M", "collection": "C", "sources": ["f.txt"],
+        "code_links": [], "method": "M", "collection": "C", "collections": ["C", "C › G"],
+        "sources": ["f.txt"],
         "added_at": "2025-01-01T00:00:00+00:00", "updated_at": "2025-01-02T00:00:00+00:00",
         "read": True, "starred": False, "skipped": True, "tags": ["x"], "note": "n", "note_updated_at": None,
         "highlights": [{"id": 3, "start": 0, "end": 2, "quote": "An", "color": "green", "comment": ""}],
+        "citation_key": "k", "entry_type": "article",
     }
     p = Paper.from_dict(d)
     assert p.title_source is TitleSource.EDITED and p.highlights[0].color is HighlightColour.GREEN

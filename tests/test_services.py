@@ -216,11 +216,12 @@ def test_partly_bad_file_imports_the_good_records(lib, tmp_path):
     path = tmp_path / "mixed.jsonl"
     good = {"title": "A good paper", "abstract": "We study something important at length here. " * 3,
             "authors": ["Ada Lovelace"], "year": 2020, "venue": "NeurIPS"}
-    path.write_text(json.dumps(good) + "\n{not json}\n" + json.dumps({"title": "no abstract"}) + "\n",
+    path.write_text(json.dumps(good) + "\n{not json}\n" + json.dumps({"year": 2020}) + "\n",
                     encoding="utf-8")
     [s] = lib.import_files([path])
     assert s.new == 1 and len(s.skipped) == 2
     assert {p.line for p in s.skipped} == {2, 3}
+    assert str(s.skipped[1]) == "line 3: no title and no abstract"
     pid = [h.id for h in lib.search('title:"good paper"').hits][0]
     p = lib.paper(pid)
     assert (p.title_source, p.venue, p.year, p.authors) == ("imported", "NeurIPS", 2020, ["Ada Lovelace"])

@@ -50,9 +50,9 @@ def _drop_unstorable(result: ParseResult) -> None:
         if reason is None:
             kept.append(record)
         elif result.format in _RECORD_NUMBERED:
-            result.problems.append(Problem(None, f"record {record.line}: {reason}"))
+            result.problems.append(Problem(None, f"record {record.line}: {reason}", key=record.citation_key))
         else:
-            result.problems.append(Problem(record.line, reason))
+            result.problems.append(Problem(record.line, reason, key=record.citation_key))
     result.records = kept
 
 
@@ -61,9 +61,9 @@ def _collect_notes(result: ParseResult) -> None:
     for record in result.records:
         for note in record.notes:
             if result.format in _RECORD_NUMBERED:
-                result.notes.append(Problem(None, f"record {record.line}: {note}"))
+                result.notes.append(Problem(None, f"record {record.line}: {note}", key=record.citation_key))
             else:
-                result.notes.append(Problem(record.line, note))
+                result.notes.append(Problem(record.line, note, key=record.citation_key))
 
 
 def parse_text(text: str, path: str | Path, fmt: str | None = None) -> ParseResult:

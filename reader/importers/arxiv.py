@@ -9,10 +9,10 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from reader.errors import InputFileError
-from reader.models import ImportFormat, ParseResult, Problem, Record
+from reader.models import ImportFormat, ParseResult, Record
 
 from .base import Importer
-from .fields import NO_ABSTRACT, collapse, is_abstract
+from .fields import abstract_or_empty, collapse
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
@@ -51,10 +51,7 @@ def parse_arxiv_atom(text: str, path: str) -> ParseResult:
     entry_lines = _entry_lines(text)
     for i, entry in enumerate(root.iter(f"{ATOM}entry")):
         line = entry_lines[i] if i < len(entry_lines) else None
-        summary = (entry.findtext(f"{ATOM}summary") or "").strip()
-        if not is_abstract(summary):
-            result.problems.append(Problem(line, NO_ABSTRACT))
-            continue
+        summary = abstract_or_empty((entry.findtext(f"{ATOM}summary") or "").strip())
         # arXiv hard-wraps summaries at ~80 columns: join the lines back into paragraphs.
         abstract = "\n\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", summary))
         year_match = _YEAR.match(entry.findtext(f"{ATOM}published") or "")
@@ -72,6 +69,7 @@ def parse_arxiv_atom(text: str, path: str) -> ParseResult:
             url=(entry.findtext(f"{ATOM}id") or "").strip() or None,
             links=list(dict.fromkeys(links)),
             line=line,
+            doi=doi,
         ))
     return result
 

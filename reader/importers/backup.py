@@ -19,13 +19,13 @@ from reader.models import (
 from reader.text.reanchor import reanchor_quoted
 
 from .base import MAX_RECORDS
-from .fields import NO_ABSTRACT, clean_abstract, is_abstract
+from .fields import clean_abstract
 
 BACKUP_FORMAT = "reader-backup"
 BACKUP_VERSION = 1
 TITLE_SOURCES = ("derived", "imported", "edited")
 
-_STR_LISTS = ("authors", "links", "code_links", "sources", "tags")
+_STR_LISTS = ("authors", "links", "code_links", "sources", "tags", "collections")
 _OPTIONAL_STRS = ("id", "venue", "method", "derived_title", "collection", "added_at", "updated_at",
                   "note_updated_at", "citation_key", "entry_type")
 _BOOLS = ("read", "starred", "skipped")
@@ -73,8 +73,8 @@ def check_paper(paper: Any) -> dict[str, Any]:
     if not isinstance(paper, dict):
         raise _Invalid("not a JSON object")
     abstract = paper.get("abstract")
-    if not isinstance(abstract, str) or not is_abstract(abstract):
-        raise _Invalid(NO_ABSTRACT)
+    if not isinstance(abstract, str):
+        raise _Invalid("abstract must be text")  # "" is a title-only paper
     _text("abstract", abstract, MAX_ABSTRACT_CHARS)
     clean: dict[str, Any] = {k: v for k, v in paper.items() if k in _KEYS}
     title = _text("title", paper.get("title"), optional=False)

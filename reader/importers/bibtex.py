@@ -12,6 +12,7 @@ from bibtexparser.model import (
     DuplicateBlockKeyBlock,
     DuplicateFieldKeyBlock,
     Entry,
+    ExplicitComment,
     ParsingFailedBlock,
     String,
 )
@@ -22,13 +23,13 @@ from reader.text.latex import match_brace
 
 from .base import Importer
 from .fields import (
-    NO_ABSTRACT,
+    abstract_or_empty,
     clean_abstract,
     collapse,
-    is_abstract,
     normalize_link,
     year_and_note,
 )
+from .jabref import GroupTree, parse_groups
 
 _ENTRY = re.compile(r"@\s*([A-Za-z_]+)\s*([{(])")
 _SKIP_TYPES = frozenset({"comment", "preamble", "string", "proceedings"})
@@ -36,6 +37,8 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _WORD = re.compile(r'[^\s#{}"]+')  # a bare number or @string name
 _JOIN = re.compile(r"\s*(#)?\s*")
+_FIELD_LINE = re.compile(r"^\s*([A-Za-z][\w:.+-]*)\s*=")
+UNBALANCED = "unbalanced brace or quote"
 
 # bibtexparser logs every failed block; we report them as problems with their line instead.
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
@@ -154,10 +157,8 @@ def _split_names(raw: str) -> list[str]:
 
 
 def _record(fields: dict[str, str], line: int, defaults: dict[str, str], entry_key: str = "",
-            entry_kind: str = "") -> Record | Problem:
-    abstract = clean_abstract(latex_to_text(fields.get("abstract", "")))
-    if not is_abstract(abstract):
-        return Problem(line, NO_ABSTRACT)
+            entry_kind: str = "") -> Record:
+    abstract = abstract_or_empty(clean_abstract(latex_to_text(fields.get("abstract", ""))))
     authors_raw = fields.get("author", "")
     authors = [
         a for a in (_person(latex_to_text(p)) for p in _split_names(authors_raw) if p.strip()) if a
@@ -175,8 +176,10 @@ def _record(fields: dict[str, str], line: int, defaults: dict[str, str], entry_k
         if link and link.startswith(("http://", "https://")) and link not in links:
             links.append(link)
     year, note = year_and_note(fields.get("year") or fields.get("date") or defaults.get("year"))
+    arxiv = fields.get("eprint") if "arxiv" in (fields.get("archiveprefix", "") + fields.get(
+        "eprinttype", "")).lower() else None
     return Record(
-        abstract=abstract or "",
+        abstract=abstract,
         title=collapse(latex_to_text(fields.get("title", ""))),
         authors=authors,
         year=year,
@@ -185,20 +188,52 @@ def _record(fields: dict[str, str], line: int, defaults: dict[str, str], entry_k
         links=links,
         line=line,
         notes=[note] if note else [],
+        doi=fields.get("doi"),
+        arxiv=arxiv,
         citation_key=entry_key or None,
         entry_type=EntryType.from_bibtex(entry_kind) if entry_kind else None,
     )
 
 
-def _failure(block: ParsingFailedBlock) -> str:
-    kind = _ENTRY.match((block.raw or "").lstrip())
-    what = f"@{kind.group(1).lower()} entry" if kind else "entry"
-    reason = getattr(block.error, "abort_reason", "") or str(block.error) or "malformed"
-    return f"{what} skipped: {' '.join(reason.split())}"
+def _failure(block: ParsingFailedBlock, line: int) -> Problem:
+    """Why an entry could not be read, in the user's terms (not the parser's)."""
+    raw = block.raw or ""
+    kind = _ENTRY.match(raw.lstrip())
+    key = raw[kind.end():].split(",", 1)[0].strip() if kind else ""
+    reason = getattr(block.error, "abort_reason", "") or str(block.error) or ""
+    if "closing" in reason or "Unexpected block start" in reason or raw.count("{") != raw.count("}"):
+        cause = UNBALANCED
+        text = f"{UNBALANCED}: the entry runs into the next one"
+    else:
+        cause = "entry cannot be read"
+        text = "entry cannot be read (check its @type{key, field = {value}, ...} shape)"
+    return Problem(line, text, key=key or None, cause=cause)
+
+
+def _salvage(raw: str) -> tuple[Entry, list[str]] | None:
+    """A broken entry read again without its fields whose braces don't balance (a stray
+    `{` in one field should not cost the whole entry): the entry and the fields left out."""
+    kept, dropped = [], []
+    for text in raw.split("\n"):
+        name = _FIELD_LINE.match(text)
+        if name and text.count("{") != text.count("}"):
+            dropped.append(name.group(1).lower())
+            continue
+        kept.append(text)
+    if not dropped:
+        return None
+    try:
+        again = bibtexparser.parse_string("\n".join(kept), parse_stack=[])
+    except Exception:
+        return None
+    if len(again.entries) != 1 or again.failed_blocks:
+        return None
+    return again.entries[0], dropped
 
 
 def parse_bibtex(text: str, path: str) -> ParseResult:
-    """Parse .bib text with bibtexparser; a malformed entry is a problem at its line."""
+    """Parse .bib text with bibtexparser; a malformed entry is a problem at its line (after
+    trying it again without the field that broke it), JabRef groups become the records' groups."""
     result = ParseResult(path=path, format=ImportFormat.BIBTEX)
     try:
         library = bibtexparser.parse_string(text, parse_stack=[])
@@ -207,13 +242,21 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
     strings: dict[str, str] = {m: m.capitalize() for m in _MONTHS}
     entries: list[tuple[dict[str, str], int, str, str]] = []
     proceedings: list[dict[str, str]] = []
+    groups = GroupTree()
     for found in library.blocks:
         line = (found.start_line or 0) + 1
         block: Block | None = found
         if isinstance(found, DuplicateBlockKeyBlock | DuplicateFieldKeyBlock):
             block = found.ignore_error_block  # duplicates are fine: the first field wins below
+        dropped: list[str] = []
         if isinstance(block, ParsingFailedBlock):
-            result.problems.append(Problem(line, _failure(block)))
+            saved = _salvage(block.raw or "")
+            if saved is None:
+                result.problems.append(_failure(block, line))
+                continue
+            block, dropped = saved
+        if isinstance(block, ExplicitComment):
+            groups.merge(parse_groups(block.comment))
         elif isinstance(block, String):
             strings[block.key.lower()] = latex_to_text(_resolve(block.value, strings))
         elif isinstance(block, Entry):
@@ -224,6 +267,8 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
             if kind == "proceedings":
                 proceedings.append(fields)
             elif kind not in _SKIP_TYPES:
+                if dropped:
+                    fields["\x00dropped"] = ", ".join(dropped)
                 entries.append((fields, line, block.key, kind))
     # PMLR-style files describe the volume once in an @Proceedings entry and give the papers
     # neither venue nor year; inherit them when the file holds exactly one such volume.
@@ -234,10 +279,15 @@ def parse_bibtex(text: str, path: str) -> ParseResult:
         defaults = {k: v for k, v in (("venue", venue), ("year", volume.get("year"))) if v}
     for fields, line, key, kind in entries:
         item = _record(fields, line, defaults, key, kind)
-        if isinstance(item, Problem):
-            result.problems.append(item)
-        else:
-            result.records.append(item)
+        item.groups = groups.groups_of(key, fields)
+        dropped_names = fields.get("\x00dropped")
+        if dropped_names and not item.abstract and not item.title:  # nothing worth keeping was left
+            result.problems.append(Problem(line, f"{UNBALANCED} in its {dropped_names}", key=key or None,
+                                           cause=UNBALANCED))
+            continue
+        if dropped_names:
+            item.notes.append(f"{dropped_names} left out: {UNBALANCED}")
+        result.records.append(item)
     return result
 
 

@@ -19,10 +19,9 @@ from reader.text.citekeys import key_problem
 
 from .base import MAX_RECORDS, Importer
 from .fields import (
-    NO_ABSTRACT,
+    abstract_or_empty,
     clean_abstract,
     collapse,
-    is_abstract,
     normalize_link,
     year_and_note,
 )
@@ -86,11 +85,9 @@ def _text(item: Mapping[str, Any], name: str) -> str | None:
 
 
 def _record(item: Mapping[str, Any], number: int) -> Record | Problem:
-    where = f"item {number}"
     abstract_value = item.get("abstract")
-    abstract = clean_abstract(abstract_value) if isinstance(abstract_value, str) else None
-    if not is_abstract(abstract):
-        return Problem(None, f"{where}: {NO_ABSTRACT}")
+    # Without an abstract the item is a title-only paper (rejected later only if it has no title).
+    abstract = abstract_or_empty(clean_abstract(abstract_value) if isinstance(abstract_value, str) else None)
     names = item.get("author")
     authors = [n for n in (_name(a) for a in names) if n] if isinstance(names, list) else []
     year, note = year_and_note(_year(item.get("issued")))

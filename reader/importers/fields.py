@@ -6,10 +6,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from reader.models import Problem, Record
+from reader.models import NO_TITLE_OR_ABSTRACT, Problem, Record
 
 MIN_ABSTRACT_CHARS = 20
-NO_ABSTRACT = "no abstract (missing or under 20 characters)"
+NO_ABSTRACT = NO_TITLE_OR_ABSTRACT  # an entry without an abstract is kept when it has a title
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s+and\s+")
@@ -50,6 +50,12 @@ def clean_abstract(value: Any) -> str | None:
         value = str(value)
     text = value.replace("\r\n", "\n").replace("\r", "\n").strip()
     return text or None
+
+
+def abstract_or_empty(text: str | None) -> str:
+    """The cleaned abstract, or "" when there is none worth keeping (under MIN_ABSTRACT_CHARS):
+    the entry is then a title-only paper."""
+    return text if text and is_abstract(text) else ""
 
 
 def is_abstract(text: str | None) -> bool:
@@ -177,9 +183,7 @@ def record_from_mapping(
     abstract_value = firsts.get("abstract")
     if abstract_value is not None and not isinstance(abstract_value, str | int | float):
         return Problem(line, f"{prefix}abstract is not text")
-    abstract = clean_abstract(abstract_value)
-    if not is_abstract(abstract):
-        return Problem(line, f"{prefix}{NO_ABSTRACT}")
+    abstract = abstract_or_empty(clean_abstract(abstract_value))
     title_value = firsts.get("title")
     title = collapse(title_value) if isinstance(title_value, str | int | float) else None
     venue_value = firsts.get("venue")
@@ -203,8 +207,10 @@ def record_from_mapping(
                 links.append(link)
     url_value = firsts.get("url")
     url = collapse(url_value) if isinstance(url_value, str) else None
+    doi = data.get("doi") if "doi" in present else None
+    arxiv = data.get("arxiv") if "arxiv" in present else None
     return Record(
-        abstract=abstract,  # type: ignore[arg-type]  # is_abstract() ruled out None
+        abstract=abstract,
         title=title,
         authors=split_authors(authors_value),
         year=year,
@@ -213,4 +219,6 @@ def record_from_mapping(
         links=links,
         line=line,
         notes=[year_note] if year_note else [],
+        doi=doi if isinstance(doi, str) else None,
+        arxiv=arxiv if isinstance(arxiv, str) else None,
     )

@@ -8,14 +8,20 @@ from typing import Any
 import rispy
 from rispy.config import LIST_TYPE_TAGS, TAG_KEY_MAPPING
 
-from reader.models import EntryType, ImportFormat, ParseResult, Problem, Record
+from reader.models import (
+    NO_TITLE_OR_ABSTRACT,
+    EntryType,
+    ImportFormat,
+    ParseResult,
+    Problem,
+    Record,
+)
 
 from .base import Importer
 from .fields import (
-    NO_ABSTRACT,
+    abstract_or_empty,
     clean_abstract,
     collapse,
-    is_abstract,
     normalize_link,
     year_and_note,
 )
@@ -102,9 +108,7 @@ def _first(fields: dict[str, Any], keys: tuple[str, ...]) -> str | None:
 
 
 def _record(fields: dict[str, Any], line: int) -> Record | Problem:
-    abstract = clean_abstract(_first(fields, ABSTRACT_KEYS))
-    if not is_abstract(abstract):
-        return Problem(line, NO_ABSTRACT)
+    abstract = abstract_or_empty(clean_abstract(_first(fields, ABSTRACT_KEYS)))
     links: list[str] = []
     for key in LINK_KEYS:
         for value in _values(fields, key):
@@ -118,7 +122,7 @@ def _record(fields: dict[str, Any], line: int) -> Record | Problem:
     year = next((y for y, _ in years if y), None)
     note = None if year else next((n for _, n in years if n), None)
     return Record(
-        abstract=abstract or "",
+        abstract=abstract,
         title=collapse(_first(fields, TITLE_KEYS)),
         authors=authors,
         year=year,
@@ -127,6 +131,7 @@ def _record(fields: dict[str, Any], line: int) -> Record | Problem:
         links=links,
         line=line,
         notes=[note] if note else [],
+        doi=_first(fields, ("doi",)),
         citation_key=_first(fields, ("id",)),  # ID: Reader's own exports write the key there
         entry_type=ENTRY_TYPES.get(str(fields.get("type_of_reference") or "").strip().upper(),
                                    EntryType.MISC),
@@ -163,7 +168,7 @@ def _add(result: ParseResult, lines: list[str], line: int) -> None:
     if not lines[-1].startswith("ER"):
         lines = [*lines, "ER  - "]
     parsed = _PARSER.parse_lines(iter(lines))
-    item = _record(parsed[0], line) if parsed else Problem(line, NO_ABSTRACT)
+    item = _record(parsed[0], line) if parsed else Problem(line, NO_TITLE_OR_ABSTRACT)
     if isinstance(item, Problem):
         result.problems.append(item)
     else:

@@ -52,6 +52,7 @@ def doc_fields(doc: dict[str, Any]) -> dict[str, Any]:
              "skipped" if doc.get("skipped") else "unskipped"]
     if (doc.get("note") or "").strip():
         flags.append("hasnote")
+    flags.append("hasabstract" if (doc.get("abstract") or "").strip() else "noabstract")
     f["flags"] = " ".join(flags)
     for name in PAIR_FIELDS:  # word pairs for phrases, from the same string
         if name in f:

@@ -479,11 +479,12 @@ class SearchIndex:
         return self.more_like([paper_id], limit=limit)
 
     def more_like(self, paper_ids: Iterable[str], *, limit: int = 10,
-                  exclude: Iterable[str] = ()) -> list[tuple[str, float]]:
+                  exclude: Iterable[str] = (), title_only: bool = False) -> list[tuple[str, float]]:
         """Papers most like a set of papers (a tag, the starred ones), best first.
 
         TF-IDF cosine to the mean of the papers' normalised vectors (similar.py); the given
-        papers and `exclude` are left out.
+        papers and `exclude` are left out, and papers without an abstract unless `title_only`
+        (a title alone says too little to rank by).
         """
         with self._read_lock:
             s = self._s()
@@ -499,6 +500,8 @@ class SearchIndex:
             if not texts:
                 return []
             skip = given | self._docnums(s, set(exclude))
+            if not title_only:
+                skip |= self._flag_docs(s, "noabstract")
             found = similar(s, texts, skip=skip, limit=limit)
             ids = self._id_column(s)
             return [(ids[dn], sc) for dn, sc in found]

@@ -31,6 +31,7 @@ FLAGS = {
     "is:skipped": "skipped",
     "is:unskipped": "unskipped",
     "has:note": "hasnote",
+    "has:abstract": "hasabstract",  # -has:abstract: the title-only papers
 }
 FIELD_ALIASES = ALIASES
 # Fields whose words are highlighted in the abstract/title.
@@ -173,7 +174,7 @@ class _Rewriter:
         if m and name in ("is", "has"):
             self.problems.append(
                 f'Unknown filter "{tok}" (use is:starred, is:unstarred, is:read, is:unread, '
-                "is:skipped, is:unskipped, has:note) — ignored"
+                "is:skipped, is:unskipped, has:note, has:abstract) — ignored"
             )
             self._drop_not()
             return

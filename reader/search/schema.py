@@ -32,7 +32,8 @@ from reader.search.stopwords import SIMILARITY_STOP
 # 4: `words`: a paper's title and abstract words unstemmed, for similarity (similar.py).
 # 5: compressed posting blocks and stored fields (writer.bulk_codec): -40% on disk.
 # 6: the skipped/unskipped flags.
-SCHEMA_VERSION = 6
+# 7: the hasabstract / noabstract flags (title-only papers).
+SCHEMA_VERSION = 7
 # Word pairs: most occur once, and a term per distinct pair would triple the build time and
 # the index size. A bulk-built segment gives its own term only to pairs seen in at least
 # PAIR_SAMPLE_MIN_DF of its first PAIR_SAMPLE_DOCS documents (the frequent ones, whose

@@ -8,9 +8,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..models import Paper, TitleSource
+from ..identity import arxiv_key, doi_key, ident_key, title_key
+from ..models import Paper, TitleSource, paper_id_for
+from ..venues import venue_name
+from . import groups, notes, tags
 from . import highlights as hl
-from . import notes, tags
 from .citekeys import KeyAllocator
 from .sql import chunks, marks, now_iso
 from .tags import clean_tag, clean_tags  # noqa: F401 - re-exported: callers import them from here
@@ -80,14 +82,8 @@ def counts(conn: sqlite3.Connection) -> Counts:
 
 
 def collections(conn: sqlite3.Connection) -> list[tuple[str, int]]:
-    """Each non-empty collection with its paper count, by name."""
-    return [
-        (r[0], r[1])
-        for r in conn.execute(
-            "SELECT collection, count(*) FROM papers WHERE collection != '' "
-            "GROUP BY collection ORDER BY collection COLLATE NOCASE"
-        )
-    ]
+    """Each collection (imported file, its groups) with its paper count, by name."""
+    return groups.counts(conn)
 
 
 def ids_with_prefix(conn: sqlite3.Connection, prefix: str, limit: int = 3) -> list[str]:
@@ -191,6 +187,7 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
     tag_map = tags.tags_for(conn, ids)
     note_map = notes.notes_for(conn, ids)
     hl_map = hl.highlights_for(conn, ids)
+    coll_map = groups.collections_of(conn, ids)
     base: dict[str, sqlite3.Row] = {}
     for part in chunks(ids):
         for r in conn.execute(f"SELECT rowid AS position, * FROM papers WHERE id IN ({marks(len(part))})", part):
@@ -214,6 +211,7 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
             code_links=json.loads(r["code_links"]),
             method=r["method"],
             collection=r["collection"],
+            collections=coll_map.get(pid, []),
             sources=json.loads(r["sources"]),
             added_at=r["added_at"],
             updated_at=r["updated_at"],
@@ -260,6 +258,21 @@ def paper_to_row(p: Paper, seq: int, abstract_text: str) -> dict[str, Any]:
         "seq": seq,
         "citation_key": p.citation_key,
         "entry_type": p.entry_type,
+        **identity_columns(p),
+    }
+
+
+def identity_columns(p: Paper) -> dict[str, str]:
+    """The identity and venue keys of a full paper (identity.py), as stored with its row."""
+    real = p.title if p.title_source == TitleSource.IMPORTED else (
+        p.derived_title if p.title_source == TitleSource.EDITED else "")
+    tkey = title_key(real)
+    doi = next((k for k in map(doi_key, p.links) if k), "")
+    return {
+        "doi": doi, "arxiv": next((k for k in map(arxiv_key, [*p.links, doi]) if k), ""),
+        "abstract_key": paper_id_for(p.abstract) if p.abstract else "", "title_key": tkey,
+        "ident_key": ident_key(tkey, p.authors, p.year),
+        "venue_key": venue_name(p.venue).key if p.venue else "",
     }
 
 
@@ -273,6 +286,8 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[dict[str, Any]]) -> Non
         f"INSERT INTO papers ({', '.join(cols)}) VALUES ({marks(len(cols))})",
         (tuple(r[c] for c in cols) for r in rows),
     )
+    if "collection" in cols:  # a paper is in the collection it came in
+        groups.add_memberships(conn, ((r["id"], r["collection"]) for r in rows))
 
 
 def write_paper_state(conn: sqlite3.Connection, p: Paper, seq: int, abstract_text: str,
@@ -295,6 +310,7 @@ def write_paper_state(conn: sqlite3.Connection, p: Paper, seq: int, abstract_tex
     )
     conn.execute("DELETE FROM tombstones WHERE paper_id = ?", [p.id])
     tags.set_tags(conn, p.id, p.tags)
+    groups.set_collections(conn, p.id, p.collections or ([p.collection] if p.collection else []))
     notes.set_note(conn, p.id, p.note, p.note_updated_at)
     hl.replace_all(conn, p.id, p.highlights)
 
@@ -316,6 +332,47 @@ def delete_papers(conn: sqlite3.Connection, ids: Sequence[str], seq: int) -> Non
         conn.executemany(
             "INSERT OR REPLACE INTO tombstones (paper_id, seq) VALUES (?, ?)", [(i, seq) for i in part]
         )
+
+
+IDENTITY_COLUMNS = ("doi", "arxiv", "abstract_key", "ident_key")
+
+
+def candidate_rows(conn: sqlite3.Connection, values: dict[str, set[str]], ids: Sequence[str]) -> list[sqlite3.Row]:
+    """The identity keys of stored papers sharing a DOI, arXiv id, abstract or title + first
+    author + year with `values` (per column), or having one of `ids`."""
+    found: dict[str, sqlite3.Row] = {}
+    cols = "id, abstract_key, title_key, doi, arxiv, ident_key"
+    for column in IDENTITY_COLUMNS:
+        for part in chunks(sorted(values.get(column, ()))):
+            for r in conn.execute(f"SELECT {cols} FROM papers WHERE {column} IN ({marks(len(part))})", part):
+                found[r["id"]] = r
+    for part in chunks(list(ids)):
+        for r in conn.execute(f"SELECT {cols} FROM papers WHERE id IN ({marks(len(part))})", part):
+            found[r["id"]] = r
+    return list(found.values())
+
+
+def identity_row(conn: sqlite3.Connection, pid: str) -> dict[str, Any] | None:
+    """What filling a stored paper from a duplicate entry needs to see of it."""
+    r = conn.execute(
+        "SELECT title, title_source, abstract, method, code_links, venue, year, authors, links, doi, arxiv "
+        "FROM papers WHERE id = ?", [pid]).fetchone()
+    return dict(r) if r is not None else None
+
+
+FILLABLE = frozenset({"abstract", "abstract_text", "abstract_key", "method", "code_links", "title",
+                      "title_source", "derived_title", "venue", "venue_key", "year", "authors",
+                      "links", "doi", "arxiv", "title_key", "ident_key"})
+
+
+def update_fields(conn: sqlite3.Connection, pid: str, values: dict[str, Any], seq: int) -> None:
+    """Set some columns of one paper (a merge filling what it lacked), marking it changed."""
+    cols = [c for c in values if c in FILLABLE]
+    if not cols:
+        return
+    sets = ", ".join(f"{c} = ?" for c in cols)
+    conn.execute(f"UPDATE papers SET {sets}, seq = ?, updated_at = ? WHERE id = ?",
+                 [*(values[c] for c in cols), seq, now_iso(), pid])
 
 
 def texts(conn: sqlite3.Connection) -> list[tuple[str, str, str, bool]]:

@@ -202,6 +202,58 @@ def m0011_clean_pdf_text(db: sqlite_utils.Database) -> None:
 
 
 @SCHEMA_MIGRATIONS()
+def m0012_identity_collections_venues(db: sqlite_utils.Database) -> None:
+    """Issue 18: papers may lack an abstract (""), carry identity keys (DOI, arXiv id, the
+    abstract's hash, the folded title, title + first author + year) and a venue key; a paper
+    is in every collection (imported file, the file's groups) listed in paper_collections.
+
+    Collections that came from a journal field (older imports named the collection after
+    the venue) become the file the paper came from; other collections are kept."""
+    import json
+
+    from ..identity import Keys, arxiv_key, doi_key, ident_key, title_key
+    from ..models import paper_id_for
+    from ..venues import venue_name
+    from .venues import refold
+
+    conn = db.conn
+    for column in ("doi", "arxiv", "abstract_key", "title_key", "ident_key", "venue_key"):
+        conn.execute(f"ALTER TABLE papers ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
+    for statement in (
+        "CREATE INDEX papers_doi ON papers (doi)",
+        "CREATE INDEX papers_arxiv ON papers (arxiv)",
+        "CREATE INDEX papers_abstract_key ON papers (abstract_key)",
+        "CREATE INDEX papers_ident_key ON papers (ident_key)",
+        "CREATE INDEX papers_venue_key ON papers (venue_key)",
+        "CREATE TABLE paper_collections (paper_id TEXT NOT NULL REFERENCES papers (id) ON DELETE CASCADE, "
+        "name TEXT NOT NULL, PRIMARY KEY (paper_id, name))",
+        "CREATE INDEX paper_collections_name ON paper_collections (name)",
+    ):
+        conn.execute(statement)
+    updates = []
+    for pid, abstract, title, derived, source, venue, year, authors, links, collection, sources in conn.execute(
+            "SELECT id, abstract, title, derived_title, title_source, venue, year, authors, links, "
+            "collection, sources FROM papers").fetchall():
+        real = title if source == "imported" else (derived if source == "edited" else "")
+        tkey = title_key(real)
+        link_list = json.loads(links)
+        doi = next((k for k in map(doi_key, link_list) if k), "")
+        arxiv = next((k for k in map(arxiv_key, [*link_list, doi]) if k), "")
+        if collection and collection == venue:
+            names = json.loads(sources)
+            collection = names[0].rsplit(".", 1)[0] if names and names[0] else collection
+        keys = Keys(paper_id_for(abstract) if abstract else "", tkey, doi, arxiv,
+                    ident_key(tkey, json.loads(authors), year))
+        updates.append((keys.doi, keys.arxiv, keys.abstract, keys.title, keys.ident,
+                        venue_name(venue).key if venue else "", collection, pid))
+    conn.executemany("UPDATE papers SET doi = ?, arxiv = ?, abstract_key = ?, title_key = ?, ident_key = ?, "
+                     "venue_key = ?, collection = ? WHERE id = ?", updates)
+    conn.execute("INSERT OR IGNORE INTO paper_collections (paper_id, name) "
+                 "SELECT id, collection FROM papers WHERE collection != ''")
+    refold(conn)
+
+
+@SCHEMA_MIGRATIONS()
 def m0013_citation_keys(db: sqlite_utils.Database) -> None:
     """Citation keys (unique, ignoring case) and the entry type (article, inproceedings, misc)
     for the BibTeX, CSL-JSON and RIS exports; existing papers get keys in the order they were

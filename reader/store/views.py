@@ -57,7 +57,9 @@ def where_for(view: View) -> tuple[str, list[str]]:
     if kind == ViewKind.NOTES:
         return "WHERE EXISTS (SELECT 1 FROM notes n WHERE n.paper_id = p.id)", []
     if kind == ViewKind.COLLECTION:
-        return "WHERE p.collection = ?", [view.value or ""]
+        return "WHERE p.id IN (SELECT pc.paper_id FROM paper_collections pc WHERE pc.name = ?)", [view.value or ""]
+    if kind == ViewKind.VENUE:
+        return "WHERE p.venue_key = ?", [view.value or ""]
     if kind == ViewKind.TAG:
         return (
             "WHERE p.id IN (SELECT pt.paper_id FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id "

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from reader.exporters.markdown import GroupBy
+from reader.import_report import file_lines
 from reader.models import ExportKind, ImportSummary
 from reader.plural import count_noun
 
@@ -197,17 +198,12 @@ def import_summary_text(summaries: Sequence[ImportSummary], max_problems: int = 
         if s.error:
             lines.append(f"✗ {s.error}")
             continue
-        lines.append(f"• {s.describe()}")
-        for problem in s.skipped[:max_problems]:
-            lines.append(f"    {s.path}: {problem}")
-        if len(s.skipped) > max_problems:
-            lines.append(f"    … and {len(s.skipped) - max_problems} more")
+        # One line for the file, then its problems by cause, a few places each (Details… lists all).
+        first, *rest = file_lines(s)
+        lines.append(f"• {first}")
+        lines.extend(f"  {line}" for line in rest)
         if s.notes:
-            lines.append(f"    Imported with {count_noun(len(s.notes), 'value')} ignored:")
-        for note in s.notes[:max_problems]:
-            lines.append(f"    {s.path}: {note}")
-        if len(s.notes) > max_problems:
-            lines.append(f"    … and {len(s.notes) - max_problems} more")
+            lines.append(f"    Imported with {count_noun(len(s.notes), 'value')} ignored")
     return "\n".join(lines)
 
 

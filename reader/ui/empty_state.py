@@ -160,6 +160,8 @@ def view_name(view: View) -> str:
         return VIEW_NAMES[view.kind]
     if view.kind in ("collection", "tag"):
         return f"“{view.value}”"
+    if view.kind == "venue":
+        return "this venue"
     if view.ranked:
         return "papers alike"
     return ""

@@ -11,6 +11,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from reader.exporters.cite import EXTENSIONS, LABELS
+from reader.import_report import details_text, has_details
 from reader.importers import file_dialog_filter
 from reader.models import ExportKind
 from reader.plural import count_noun
@@ -95,8 +96,12 @@ class ImportExport(QObject):
         self.ctx.notify(f"Imported {count_noun(new, 'new paper')}", 8000)
         self.index_sync.sync_in_background()
         errors = any(s.error or s.skipped for s in summaries)
-        self.show_message("Import finished", self.last_import_text,
-                          QMessageBox.Icon.Warning if errors else QMessageBox.Icon.Information, "importSummary")
+        box = self.show_message("Import finished", self.last_import_text,
+                                QMessageBox.Icon.Warning if errors else QMessageBox.Icon.Information,
+                                "importSummary")
+        if box is not None and has_details(summaries):
+            # Qt's "Show Details…" button: every problem of every file, grouped by cause.
+            box.setDetailedText(details_text(summaries))
 
     def import_failed(self, exc: BaseException) -> None:
         self.last_import_text = f"Import failed: {exc}"

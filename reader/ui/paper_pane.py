@@ -33,6 +33,7 @@ from .citekey_edit import CitationKeyEdit
 from .plain import plain_label, tooltip
 from .tag_editor import TagEditor
 
+NO_ABSTRACT = "No abstract: this entry was imported with its title only."
 NOTE_SAVE_DELAY_MS = 700  # saved ≤ 1 s after typing stops
 NOTE_RETRY_MS = 10_000  # a failed note write is tried again this often
 NOTE_NOT_SAVED = "Not saved — will retry"
@@ -348,6 +349,9 @@ class PaperPane(QWidget):
         highlights = [
             (h.start, h.end, highlight_css(h.color, self.dark)) for h in self.paper.highlights
         ]
+        if not self.paper.abstract:  # a title-only paper (an entry imported without one)
+            self.abstractView.setHtml(f"<p style='color:gray'><i>{NO_ABSTRACT}</i></p>")
+            return
         scroll = self.abstractView.verticalScrollBar().value()
         self.abstractView.setHtml(abstract_html(self.paper.abstract, highlights=highlights,
                                                 terms=self.terms, hit_style=HIT_STYLES[self.dark]))

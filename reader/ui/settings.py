@@ -20,7 +20,7 @@ from .paper_pane import PaperPane
 from .paper_table import PaperTable
 from .sidebar import Sidebar, view_key
 
-VIEW_KINDS = ("all", "unread", "starred", "notes", "collection", "tag", "like_starred", "like_tag")
+VIEW_KINDS = ("all", "unread", "starred", "notes", "collection", "venue", "tag", "like_starred", "like_tag")
 MARK_READ_KEY = "triage/markReadOnMove"  # the triage view's checkbox (triage_controller reads it)
 # Keys that belong to the app, not to one library (moved out of a library's file once).
 GLOBAL_KEYS = ("geometry", "windowState", "splitter", "paneSplitter", "theme", MARK_READ_KEY)
@@ -96,6 +96,7 @@ def restore_settings(w: SettingsHost) -> None:
         pass
     w.table.horizontalHeader().setSortIndicator(w.sort_column, w.sort_order)
     w.sidebar.set_like_tags(_strings(s.value("likeTags")))
+    w.sidebar.set_collapsed_sections(_strings(s.value("collapsedSections")))
     kind, _, value = str(s.value("sidebar", "all:")).partition(":")
     if kind in VIEW_KINDS:
         w.view = View(kind, value or None)
@@ -114,6 +115,7 @@ def save_settings(w: SettingsHost) -> None:
     s.setValue("sortOrder", w.sort_order.value)
     s.setValue("sidebar", view_key(w.view))
     s.setValue("likeTags", w.sidebar.like_tags())
+    s.setValue("collapsedSections", w.sidebar.collapsed_sections())
     g.sync()
     s.sync()
 

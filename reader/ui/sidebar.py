@@ -1,4 +1,5 @@
-"""The sidebar: library views with live counts, "more like these" views, collections, tags and saved searches."""
+"""The sidebar: library views with live counts, "more like these" views, collections (imported
+files and their groups), venues (filterable), tags and saved searches; sections collapse."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QPoint, Qt, Signal, SignalInstance
-from PySide6.QtWidgets import QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
 from reader.events import Change, Changes
 from reader.models import ViewKind
@@ -17,6 +18,7 @@ from .tasks import TaskRunner
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 HINT_ROLE = Qt.ItemDataRole.UserRole + 2
+SECTION_ROLE = Qt.ItemDataRole.UserRole + 3
 LIBRARY_VIEWS = (("all", "All"), ("unread", "Unread"), ("starred", "Starred"), ("notes", "With notes"))
 COUNT_ATTRS = {"all": "total", "unread": "unread", "starred": "starred", "notes": "with_notes"}
 LIKE_SECTION = "More like these"
@@ -24,8 +26,14 @@ LIKE_STARRED_TIP = "Papers most like your starred ones (not the starred ones the
 LIKE_TAG_TIP = "Papers most like those tagged {tag} (not the tagged ones themselves), best first"
 NO_STARS_TIP = "Star papers (S) to see the papers most like them here"
 # Shown (greyed, not selectable) under a section with no entries, so every section stays visible.
+SECTIONS = ("Library", LIKE_SECTION, "Collections", "Venues", "Tags", "Saved searches")
+VENUES = "Venues"
+OPEN, CLOSED = "▾", "▸"  # a section's header shows whether it is open
+GROUP_SEP = " › "  # "file › group": a group inside an imported file
 HINTS = {
-    "Collections": ("Import papers to add one", "Each imported venue or collection appears here."),
+    "Collections": ("Import papers to add one", "Each imported file, and the groups inside it, appears here."),
+    VENUES: ("Papers with a journal appear here", "Journals and proceedings, one name per venue, "
+             "most papers first."),
     "Tags": ("Press T to tag a paper", "Select a paper and press T (or use the tag box) to add a tag."),
     "Saved searches": ("Ctrl+S saves a search", "Type a search, then press Ctrl+S (or right-click here) "
                        "to keep it in this list."),
@@ -66,6 +74,7 @@ class Sidebar(QTreeWidget):
         self.setRootIsDecorated(False)
         self.setIndentation(10)
         self.setUniformRowHeights(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long venue names keep both ends
         self.header().setStretchLastSection(False)
         self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
@@ -74,20 +83,37 @@ class Sidebar(QTreeWidget):
         self.itemSelectionChanged.connect(self._selection_changed)
         self._sections: dict[str, QTreeWidgetItem] = {}
         self._like_tags: list[str] = []  # "Like tag X" entries asked for (tag context menu), kept across starts
-        for name in ("Library", LIKE_SECTION, "Collections", "Tags", "Saved searches"):
-            item = QTreeWidgetItem(self, [name.upper(), ""])
+        self._collapsed: set[str] = set()
+        for name in SECTIONS:
+            item = QTreeWidgetItem(self, [f"{OPEN} {name.upper()}", ""])
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            item.setData(0, SECTION_ROLE, name)
+            item.setToolTip(0, tooltip(f"Click to show or hide {name}"))
             font = item.font(0)
             font.setBold(True)
             font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
             item.setFont(0, font)
             item.setExpanded(True)
             self._sections[name] = item
+        self.venueFilter = QLineEdit(self)
+        self.venueFilter.setObjectName("venueFilter")
+        self.venueFilter.setPlaceholderText("Filter venues")
+        self.venueFilter.setAccessibleName("Filter venues")
+        self.venueFilter.setClearButtonEnabled(True)
+        self.venueFilter.textChanged.connect(self._filter_venues)
+        self._venue_box = QTreeWidgetItem(self._sections[VENUES], ["", ""])
+        self._venue_box.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        self._venue_box.setFirstColumnSpanned(True)
+        self.setItemWidget(self._venue_box, 0, self.venueFilter)
+        self.itemClicked.connect(self._clicked)
+        self.itemExpanded.connect(lambda item: self._expanded(item, True))
+        self.itemCollapsed.connect(lambda item: self._expanded(item, False))
         for kind, label in LIBRARY_VIEWS:
             self._add(self._sections["Library"], label, 0, ("view", View(kind)))
         self._fill_like_section(starred=0, tags=[])
         for name, (text, tip) in HINTS.items():
             self._add_hint(self._sections[name], text, tip)
+        self._venue_box.setHidden(True)
         self.expandAll()
         self.current_key = view_key(View())
         self.select_key(self.current_key)
@@ -110,14 +136,14 @@ class Sidebar(QTreeWidget):
         lib = self._library
 
         def compute() -> tuple:
-            return lib.counts(), lib.collections(), lib.tags(), lib.saved_searches()
+            return lib.counts(), lib.collections(), lib.tags(), lib.saved_searches(), lib.venues()
 
         self._runner.read("sidebar", compute, self._refreshed, self._on_error)
 
     def _refreshed(self, out: tuple) -> None:
-        counts, collections, tag_counts, saved = out
+        counts, collections, tag_counts, saved, venues = out
         self.counts = counts
-        self.update_data(counts, collections, tag_counts, saved)
+        self.update_data(counts, collections, tag_counts, saved, venues)
         self.summaryChanged.emit(counts, [name for name, _ in tag_counts])
 
     def _add(self, parent: QTreeWidgetItem, name: str, count: int | None, key: tuple) -> QTreeWidgetItem:
@@ -172,7 +198,7 @@ class Sidebar(QTreeWidget):
     def hint(self, section: str) -> str | None:
         """The hint shown under an empty section, or None when it has entries."""
         item = self._sections[section]
-        children = _children(item)
+        children = [c for c in _children(item) if c is not self._venue_box]
         if len(children) == 1 and children[0].data(0, HINT_ROLE):
             return children[0].text(0)
         return None
@@ -189,7 +215,8 @@ class Sidebar(QTreeWidget):
             return view_key(key[1])
         return f"search:{key[1]['id']}"
 
-    def update_data(self, counts: Any, collections: list, tags: list, searches: list[dict]) -> None:
+    def update_data(self, counts: Any, collections: list, tags: list, searches: list[dict],
+                    venues: list | None = None) -> None:
         """Rebuild the dynamic sections and the counts, keeping the selection, silently."""
         self.blockSignals(True)
         try:
@@ -198,6 +225,7 @@ class Sidebar(QTreeWidget):
                 kind = item.data(0, KEY_ROLE)[1].kind
                 item.setText(1, str(getattr(counts, COUNT_ATTRS[kind], "")))
             self._fill_like_section(int(getattr(counts, "starred", 0) or 0), [n for n, _ in tags])
+            self._fill_venues(venues or [])
             for name, rows in (
                 ("Collections", [(n, c, ("view", View("collection", n))) for n, c in collections]),
                 ("Tags", [(n, c, ("view", View("tag", n))) for n, c in tags]),
@@ -206,12 +234,60 @@ class Sidebar(QTreeWidget):
                 section = self._sections[name]
                 section.takeChildren()
                 for label, count, key in rows:
-                    self._add(section, label, count, key)
+                    item = self._add(section, label, count, key)
+                    if name == "Collections" and GROUP_SEP in label:  # a group: under its file
+                        item.setText(0, "    " + label.rsplit(GROUP_SEP, 1)[1])
                 if not rows:
                     self._add_hint(section, *HINTS[name])
             self.select_key(self.current_key)
         finally:
             self.blockSignals(False)
+
+    # ------------------------------------------------------------------ venues and sections
+    def _fill_venues(self, venues: list) -> None:
+        """The Venues section: the filter box (kept, so typing in it is never interrupted),
+        then each venue, most papers first, its full name in the tooltip."""
+        section = self._sections[VENUES]
+        while section.childCount() > 1:
+            section.takeChild(1)
+        self._venue_box.setHidden(not venues)
+        if not venues:
+            self._add_hint(section, *HINTS[VENUES])
+            return
+        for venue in venues:
+            item = self._add(section, venue.name, venue.count, ("view", View(ViewKind.VENUE, venue.key)))
+            item.setToolTip(0, tooltip(f"{venue.name} ({venue.count:,} papers)"))
+        self._filter_venues(self.venueFilter.text())
+
+    def _filter_venues(self, text: str) -> None:
+        words = text.casefold().split()
+        for item in _children(self._sections[VENUES]):
+            if item.data(0, KEY_ROLE):
+                name = item.text(0).casefold()
+                item.setHidden(not all(w in name for w in words))
+
+    def venue_names(self, *, visible: bool = False) -> list[str]:
+        return [item.text(0) for item in _children(self._sections[VENUES])
+                if item.data(0, KEY_ROLE) and not (visible and item.isHidden())]
+
+    def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
+        if item.data(0, SECTION_ROLE):
+            item.setExpanded(not item.isExpanded())
+
+    def _expanded(self, item: QTreeWidgetItem, expanded: bool) -> None:
+        name = item.data(0, SECTION_ROLE)
+        if not name:
+            return
+        item.setText(0, f"{OPEN if expanded else CLOSED} {name.upper()}")
+        (self._collapsed.discard if expanded else self._collapsed.add)(name)
+
+    def collapsed_sections(self) -> list[str]:
+        """The sections the user closed (kept across starts)."""
+        return [name for name in SECTIONS if name in self._collapsed]
+
+    def set_collapsed_sections(self, names: list[str]) -> None:
+        for name in SECTIONS:
+            self._sections[name].setExpanded(name not in names)
 
     def select_key(self, key: str) -> bool:
         for item in self._items():

@@ -22,15 +22,17 @@ def test_bibtex_fixture(tmp_path):
     )
     result = parse_file(write(tmp_path, "refs.bib", text))
     assert result.format == "bibtex"
-    (rec,) = result.records
+    rec, bare = result.records
+    assert (bare.title, bare.abstract, bare.citation_key) == ("No abstract", "", "none")  # kept, title-only
+    assert rec.citation_key == "a1" and rec.doi == "10.5/y" and rec.arxiv == "1234.5678"
     assert rec.title == "The Bayesian Mödel of $\\ell_1$"
     assert rec.authors == ["Thomas Möllenhoff", "Jan van der Berg Jr", "Ann Lee"]
     assert (rec.venue, rec.year, rec.line) == ("Journal of ML Research", 2016, 3)
     assert rec.abstract == f"{ABSTRACT} Café."
     assert rec.links == ["https://doi.org/10.5/y", "https://arxiv.org/abs/1234.5678"]
-    reasons = {p.line: p.reason for p in result.problems}
-    assert set(reasons) == {12, 17}
-    assert "skipped" in reasons[12] and reasons[17] == NO_ABSTRACT
+    (problem,) = result.problems
+    assert (problem.line, problem.key, problem.cause) == (12, "broken", "unbalanced brace or quote")
+    assert str(problem) == "line 12 (broken): unbalanced brace or quote in its title"
 
 
 @pytest.mark.corpus

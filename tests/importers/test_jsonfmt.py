@@ -31,7 +31,7 @@ def test_invalid_json_mid_file(tmp_path):
 
 
 def test_no_records_at_all(tmp_path):
-    path = write(tmp_path, "p.jsonl", '{"title": "A", "abstract": "short"}\n{"title": "B"}\n')
+    path = write(tmp_path, "p.jsonl", '{"title": "", "abstract": "short"}\n{"year": 2020}\n')
     with pytest.raises(InputFileError, match="no records"):
         parse_file(path)
 
@@ -58,7 +58,8 @@ def test_jsonl_mixed_good_and_bad(tmp_path):
     ]
     result = parse_file(write(tmp_path, "p.jsonl", "\n".join(lines) + "\n"))
     assert result.format == "jsonl"
-    a, b = result.records
+    a, bare, b = result.records
+    assert (bare.title, bare.abstract, bare.line) == ("no abstract", "", 4)  # kept, title-only
     assert a.title == "A title"
     assert a.abstract == f"{ABSTRACT}\nMore."
     assert a.authors == ["Ann Lee", "Bo Chen", "Cy Dee"]
@@ -67,9 +68,8 @@ def test_jsonl_mixed_good_and_bad(tmp_path):
                        "https://arxiv.org/abs/1234.5678"]
     assert (b.title, b.authors, b.year, b.line) == ("Caps", ["X Y", "Z W"], None, 6)
     problems = {p.line: p.reason for p in result.problems}
-    assert set(problems) == {2, 4, 5, 7}
+    assert set(problems) == {2, 5, 7}
     assert "invalid JSON" in problems[2]
-    assert problems[4] == NO_ABSTRACT
     assert "truncated last line" in problems[7]
 
 
@@ -85,13 +85,13 @@ def test_json_array_and_papers_object(tmp_path):
                "conference": "ICLR", "link": "https://l"}, 7, {"title": "bad", "abstract": None}]
     result = parse_file(write(tmp_path, "a.json", json.dumps(papers)))
     assert result.format == "json"
-    (rec,) = result.records
+    rec, bare = result.records
     assert (rec.title, rec.authors, rec.year, rec.venue, rec.url, rec.line) == (
         "T1", ["A B"], 2020, "ICLR", "https://l", 1)
-    assert [str(p) for p in result.problems] == ["record 2: not a JSON object",
-                                                 f"record 3: {NO_ABSTRACT}"]
+    assert (bare.title, bare.abstract) == ("bad", "")
+    assert [str(p) for p in result.problems] == ["record 2: not a JSON object"]
     wrapped = parse_file(write(tmp_path, "b.json", json.dumps({"papers": papers})))
-    assert len(wrapped.records) == 1
+    assert len(wrapped.records) == 2
 
 
 def test_json_without_papers(tmp_path):
@@ -125,5 +125,5 @@ def test_real_paperlists(name, venue, year, count):
     assert len(result.records) >= count - 10
     assert all(p.reason.endswith(NO_ABSTRACT) for p in result.problems)
     assert all(r.venue == venue and r.year == year for r in result.records)
-    assert all(r.title and len(r.authors) >= 1 and r.url for r in result.records)
+    assert all(r.title and len(r.authors) >= 1 and r.url for r in result.records if r.abstract)
     assert all(";" not in a for r in result.records for a in r.authors)

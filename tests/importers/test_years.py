@@ -39,8 +39,8 @@ YEARS = [2019, -5, 2**63, 99999, 2020]
                      "record 4: year 99999 ignored"]),
     (_csv, "csv", ["line 3: year -5 ignored", f"line 4: year {2**63} ignored",
                    "line 5: year 99999 ignored"]),
-    (_bibtex, "bibtex", ["line 6: year -5 ignored", f"line 11: year {2**63} ignored",
-                         "line 16: year 99999 ignored"]),
+    (_bibtex, "bibtex", ["line 6 (k1): year -5 ignored", f"line 11 (k2): year {2**63} ignored",
+                         "line 16 (k3): year 99999 ignored"]),
     (_ris, "ris", ["line 6: year -5 ignored", f"line 11: year {2**63} ignored",
                    "line 16: year 99999 ignored"]),
 ])

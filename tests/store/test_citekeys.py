@@ -64,7 +64,11 @@ def test_an_imported_key_already_taken_gets_a_suffix(tmp_path: Path) -> None:
     src = tmp_path / "refs.bib"
     src.write_text(BIB, encoding="utf-8")
     other = tmp_path / "other.bib"
-    other.write_text(BIB.replace("The dominant", "Another").replace("Deeper", "Other"), encoding="utf-8")
+    # Other papers with the same keys: other titles and DOI (the same title, first author and
+    # year, or DOI, would be the same paper: a duplicate, issue 18).
+    other.write_text(BIB.replace("The dominant", "Another").replace("Deeper", "Other")
+                     .replace("all you need", "not all you need").replace("residual learning", "residual nets")
+                     .replace("10.1000/xyz", "10.1000/abc"), encoding="utf-8")
     with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
         lib.import_files([src, other], index=False)
         keys = sorted(p.citation_key for p in lib.papers(lib.paper_ids()))

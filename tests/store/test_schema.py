@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from reader.models import HighlightColour
+from reader.models import HighlightColour, paper_id_for
 from reader.services import Library
 from reader.store import SCHEMA_MIGRATIONS, open_connection, open_database
 
@@ -86,3 +86,25 @@ def test_pdf_damage_is_cleaned_in_an_old_library_and_highlights_move(tmp_path):
         assert seq == 2  # a new change sequence: the index catches up with the cleaned text
         lib.sync_index()
         assert [h.id for h in lib.search("classification").hits] == [PID]
+
+
+def test_m0012_moves_journal_collections_to_the_file_and_keys_the_papers(tmp_path):
+    root = tmp_path / "old"
+    conn = _old_library(root, "m0012_identity_collections_venues")
+    conn.execute("UPDATE papers SET venue = 'CHI ''15: Proceedings of the 33rd Annual ACM Conference', "
+                 "collection = 'CHI ''15: Proceedings of the 33rd Annual ACM Conference', "
+                 "sources = '[\"mylib.bib\"]', links = '[\"https://doi.org/10.1145/X.1\"]', "
+                 "authors = '[\"Ada Lovelace\"]', year = 2015")
+    other = "1111222233334444"
+    conn.execute("INSERT INTO papers (id, title, title_source, derived_title, abstract, collection, added_at, "
+                 f"updated_at) VALUES ('{other}', 'Seed', 'derived', 'Seed', 'An abstract of a seed paper.', "
+                 "'ICML 2025 Papers', '2025-01-01', '2025-01-01')")
+    conn.close()
+    with Library.open(root) as lib:
+        assert lib.paper(PID).collection == "mylib"  # came from the journal field: now its file
+        assert lib.paper(other).collection == "ICML 2025 Papers"  # the user's collection: kept
+        assert sorted(lib.collections()) == [("ICML 2025 Papers", 1), ("mylib", 1)]
+        assert [(v.name, v.count) for v in lib.venues()] == [("CHI", 1)]
+        row = lib._reader().execute(
+            "SELECT doi, title_key, ident_key, abstract_key FROM papers WHERE id = ?", [PID]).fetchone()
+        assert tuple(row) == ("10.1145/x.1", "old", "old|lovelace|2015", paper_id_for(lib.paper(PID).abstract))

@@ -1,0 +1,47 @@
+"""Venue names (issue 18 item 3): one key per venue however an entry spells it, by general rules."""
+
+from __future__ import annotations
+
+from reader.venues import fold_keys, group_venues, venue_name
+
+
+def _key(raw: str) -> str:
+    return venue_name(raw).key
+
+
+def test_years_ordinals_and_proceedings_fold_away():
+    a = _key("Proceedings of the 12th International Conference on Mobile Systems, 2014")
+    b = _key("Proc. Twenty-Third international conference on Mobile Systems")
+    c = _key("International Conference on Mobile Systems")
+    assert a == b == c == "international conference on mobile systems"
+
+
+def test_an_acronym_the_venue_names_itself_by_is_its_key():
+    assert _key("{{CHI}} '15: Proceedings of the 33rd Annual {{ACM}} Conference on Human Factors") == "chi"
+    assert _key("CHI'14: Proceedings of the SIGCHI Conference") == "chi"
+    assert _key("ACM Symposium on User Interface Software and Technology ({{UIST}})") == "uist"
+    assert _key("TEI14: Proceedings of the 8th Conference") == "tei"
+    # A side track of a conference is its own venue.
+    assert _key("CHI '14 Extended Abstracts on Human Factors in Computing Systems") == "chi extended abstracts"
+
+
+def test_inverted_ieee_names_are_put_back_in_order():
+    assert _key("Biomedical Engineering, IEEE Transactions on") == _key("IEEE Transactions on Biomedical Engineering")
+
+
+def test_long_names_join_the_acronym_and_abbreviations_their_full_name():
+    spellings = ["UIST '13: Proceedings of the 26th Annual ACM Symposium on User Interface Software and Technology",
+                 "Proceedings of the 30th Annual ACM Symposium on User Interface Software and Technology",
+                 "J. Mach. Learn. Res.", "Journal of Machine Learning Research"]
+    names = [(venue_name(s), 1) for s in spellings]
+    alias = fold_keys(names)
+    keys = {alias.get(n.key, n.key) for n, _ in names}
+    assert keys == {"uist", "journal of machine learning research"}
+    assert "chi" not in fold_keys([(venue_name("CHI '10: x"), 5), (venue_name("CHINZ '07: y"), 1)])
+
+
+def test_group_venues_counts_and_names_each_venue_by_its_commonest_spelling():
+    rows = [("uist", "UIST '09: Proceedings of ...", 3), ("uist", "ACM Symposium on UI (UIST)", 2),
+            ("jmlr", "JMLR", 1), ("", "", 9)]
+    venues = group_venues(rows)
+    assert [(v.key, v.name, v.count) for v in venues] == [("uist", "UIST", 5), ("jmlr", "JMLR", 1)]

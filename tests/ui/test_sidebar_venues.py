@@ -1,0 +1,93 @@
+"""Issue 18 in the window: the Venues section (by count, filter box, elided names with the full
+name in the tooltip), sections that show and remember being collapsed, collections of files and
+their groups, the import summary's Details…, and the paper pane of a title-only paper."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from reader.services import Library, View
+from reader.ui import settings
+from reader.ui.main_window import MainWindow
+from reader.ui.paper_pane import NO_ABSTRACT
+from reader.ui.sidebar import CLOSED, OPEN, VENUES
+
+LONG = "Proceedings of the 33rd Annual ACM Symposium on User Interface Software and Technology Adjunct"
+BIB = "".join(
+    f"@inproceedings{{u{i}, title = {{Paper {i}}}, booktitle = {{UIST '{10 + i}: Proceedings of the "
+    f"{20 + i}th Annual ACM Symposium on User Interface Software and Technology}}, year = {{20{10 + i}}}}}\n"
+    for i in range(3)
+) + f"@article{{j1, title = {{Journal paper}}, journal = {{{LONG}}}, groups = {{Reading}}}}\n" + (
+    "@article{bad, year = {2020}}\n" * 7
+) + "@comment{jabref-meta: grouping:\n0 AllEntriesGroup:;\n1 StaticGroup:Reading\\;0\\;1\\;\\;\\;\\;;\n}\n"
+
+
+def _import(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    src = tmp_path / "mylib.bib"
+    src.write_text(BIB, encoding="utf-8")
+    window.transfer.import_paths([src])
+    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    qtbot.waitUntil(lambda: "UIST" in window.sidebar.venue_names(), timeout=10000)
+
+
+def test_venues_section_sorted_filtered_and_elided(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    _import(qtbot, window, tmp_path)
+    sidebar = window.sidebar
+    names = sidebar.venue_names()
+    assert names.index("UIST") < names.index(sidebar.venue_names()[-1]) or len(names) == 1
+    counts = [int(item.text(1)) for item in (sidebar._sections[VENUES].child(i)
+                                             for i in range(sidebar._sections[VENUES].childCount()))
+              if item.data(0, Qt.ItemDataRole.UserRole + 1)]
+    assert counts == sorted(counts, reverse=True)
+    assert sidebar.textElideMode() == Qt.TextElideMode.ElideMiddle
+    item = next(i for i in sidebar._items() if i.text(0).startswith("ACM Symposium"))
+    assert "ACM Symposium on User Interface Software and Technology Adjunct" in item.toolTip(0)
+    qtbot.keyClicks(sidebar.venueFilter, "uist")
+    assert sidebar.venue_names(visible=True) == ["UIST"]
+    sidebar.venueFilter.clear()
+    uist = sidebar.item_for(f"venue:{next(v.key for v in window.library.venues() if v.name == 'UIST')}")
+    sidebar.setCurrentItem(uist)
+    qtbot.waitUntil(lambda: window.model.rowCount() == 3)
+    window.resize(1200, 800)
+    window.grab().save(str(tmp_path / "venues.png"))
+
+
+def test_collections_are_the_file_and_its_groups(qtbot, window: MainWindow, library: Library,
+                                                 tmp_path: Path) -> None:
+    _import(qtbot, window, tmp_path)
+    names = [n for n, _ in library.collections()]
+    assert "mylib" in names and "mylib › Reading" in names
+    item = window.sidebar.item_for("collection:mylib › Reading")
+    assert item is not None and item.text(0).strip() == "Reading"
+    assert library.paper_ids(View("collection", "mylib › Reading")) != []
+
+
+def test_sections_show_and_remember_that_they_collapse(qtbot, window: MainWindow) -> None:
+    section = window.sidebar._sections[VENUES]
+    assert section.text(0).startswith(OPEN)
+    window.sidebar._clicked(section, 0)
+    assert not section.isExpanded() and section.text(0).startswith(CLOSED)
+    assert window.sidebar.collapsed_sections() == [VENUES]
+    settings.save_settings(window)
+    window.sidebar.set_collapsed_sections([])
+    assert section.isExpanded()
+    settings.restore_settings(window)
+    assert not section.isExpanded() and window.sidebar.collapsed_sections() == [VENUES]
+
+
+def test_import_summary_has_details_and_a_title_only_paper_says_so(qtbot, window: MainWindow,
+                                                                  tmp_path: Path) -> None:
+    _import(qtbot, window, tmp_path)
+    box = window.findChild(QMessageBox, "importSummary")
+    assert box is not None
+    text = box.text()
+    assert "mylib.bib: 11 entries: 4 new, 0 duplicates, 4 without abstract, 7 rejected" in text
+    assert text.count("line ") <= 12  # five places for the seven rejected entries
+    assert box.detailedText().count("no title and no abstract") == 9  # the first, the cause, all seven
+    box.close()
+    pid = next(i for i in window.library.paper_ids() if window.library.paper(i).title == "Journal paper")
+    window.pane.set_paper(window.library.paper(pid))
+    assert NO_ABSTRACT in window.pane.abstractView.toPlainText()
