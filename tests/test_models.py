@@ -37,6 +37,7 @@ def test_paper_dict_round_trip_keeps_the_backup_shape():
         "added_at": "2025-01-01T00:00:00+00:00", "updated_at": "2025-01-02T00:00:00+00:00",
         "read": True, "starred": False, "tags": ["x"], "note": "n", "note_updated_at": None,
         "highlights": [{"id": 3, "start": 0, "end": 2, "quote": "An", "color": "green", "comment": ""}],
+        "citation_key": "a2025t", "entry_type": "inproceedings",
     }
     p = Paper.from_dict(d)
     assert p.title_source is TitleSource.EDITED and p.highlights[0].color is HighlightColour.GREEN
