@@ -9,6 +9,7 @@ import rispy
 from rispy.config import LIST_TYPE_TAGS, TAG_KEY_MAPPING
 
 from reader.models import EntryType, ImportFormat, ParseResult, Problem, Record
+from reader.text.citekeys import key_problem
 
 from .base import Importer
 from .fields import (
@@ -101,6 +102,13 @@ def _first(fields: dict[str, Any], keys: tuple[str, ...]) -> str | None:
     return None
 
 
+def _ris_key(value: str | None) -> str | None:
+    """ID as a citation key: Reader's own exports write the key there, databases an accession
+    number (Scopus/Lens '000-463-679-101-319', Ovid '2019-65183-001'), which is not one."""
+    value = (value or "").strip()
+    return value if value[:1].isalpha() and key_problem(value) is None else None
+
+
 def _record(fields: dict[str, Any], line: int) -> Record | Problem:
     abstract = clean_abstract(_first(fields, ABSTRACT_KEYS))
     if not is_abstract(abstract):
@@ -127,7 +135,7 @@ def _record(fields: dict[str, Any], line: int) -> Record | Problem:
         links=links,
         line=line,
         notes=[note] if note else [],
-        citation_key=_first(fields, ("id",)),  # ID: Reader's own exports write the key there
+        citation_key=_ris_key(_first(fields, ("id",))),
         entry_type=ENTRY_TYPES.get(str(fields.get("type_of_reference") or "").strip().upper(),
                                    EntryType.MISC),
     )
