@@ -128,20 +128,22 @@ class Edits(LibraryBase):
         problem = key_problem(key) if key else None
         if problem:
             raise ReaderError(problem)
-        with self._write() as seq:
+        with self._store_lock:
             pid = self._existing([paper_id])[0]
             current = citekeys.key_of(self._wconn, pid)
             if key and key == current:
-                return key
+                return key  # nothing to change: no transaction, no index work
             holder = citekeys.owner(self._wconn, key) if key else None
             if holder not in (None, pid):
                 raise ReaderError(f"the citation key {key} is already used by another paper ({holder})")
-            if not key:
-                paper = q.papers_full(self._wconn, [pid])[0]
-                taken = citekeys.taken_keys(self._wconn) - {current.casefold()}
-                key = unique_key(citekeys.made_key(paper.authors, paper.year, paper.title, paper.method), taken)
-            citekeys.set_key(self._wconn, pid, key)
-            q.touch(self._wconn, [pid], seq)
+            with self._write() as seq:
+                if not key:
+                    paper = q.papers_full(self._wconn, [pid])[0]
+                    taken = citekeys.taken_keys(self._wconn) - {current.casefold()}
+                    key = unique_key(citekeys.made_key(paper.authors, paper.year, paper.title, paper.method),
+                                     taken)
+                citekeys.set_key(self._wconn, pid, key)
+                q.touch(self._wconn, [pid], seq)
         self._committed(Change.CITEKEY, [pid])
         return key
 

@@ -20,6 +20,7 @@ from .models import ExportKind, ImportSummary, Paper, ParseResult
 from .plural import count_noun
 from .store import changes
 from .store import papers as q
+from .store.sql import read_snapshot
 from .store.views import View, paper_ids
 
 if TYPE_CHECKING:
@@ -168,18 +169,11 @@ class ImportExport(LibraryBase):
     def _cited_papers(self, ids: Sequence[str] | None) -> Iterator[Paper]:
         """The papers of ids (all, in the order added, when None), read in batches inside one
         read transaction: the export sees one state of the library, however long it takes."""
-        conn = self._reader()
-        began = not conn.in_transaction
-        if began:
-            conn.execute("BEGIN")
-        try:
+        with read_snapshot(self._reader()) as conn:
             if ids is None:
                 ids = paper_ids(conn, View(), "added", False)
             for start in range(0, len(ids), _EXPORT_BATCH):
                 yield from q.papers_full(conn, ids[start:start + _EXPORT_BATCH])
-        finally:
-            if began:
-                conn.execute("COMMIT")
 
     def citations_text(self, ids: Sequence[str], kind: ExportKind, *, with_notes: bool = False) -> str:
         """BibTeX, CSL-JSON or RIS for papers (Copy as BibTeX)."""

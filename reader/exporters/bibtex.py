@@ -55,22 +55,19 @@ def _protect(word: str) -> str:
 
 
 def _math_ok(body: str) -> bool:
-    """Whether BibTeX can carry this math as written: balanced braces, no bare % or #."""
-    depth = 0
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth < 0:
+    """Whether BibTeX can carry this math as written: its braces balance both as LaTeX sees them
+    (\\{ is a character) and as BibTeX counts them (every brace, escaped or not), no bare % or #."""
+    latex = bibtex = 0
+    escaped = False
+    for ch in body:
+        if ch in "{}":
+            step = 1 if ch == "{" else -1
+            bibtex += step
+            latex += 0 if escaped else step
+            if bibtex < 0 or latex < 0:
                 return False
-        i += 1
-    return depth == 0 and not _BARE.search(body) and not body.endswith("\\")
+        escaped = ch == "\\" and not escaped
+    return latex == bibtex == 0 and not escaped and not _BARE.search(body)
 
 
 def escape(text: str, *, protect_case: bool = False) -> str:

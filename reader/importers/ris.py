@@ -16,6 +16,7 @@ from reader.models import (
     Problem,
     Record,
 )
+from reader.text.citekeys import key_problem
 
 from .base import Importer
 from .fields import (
@@ -107,6 +108,13 @@ def _first(fields: dict[str, Any], keys: tuple[str, ...]) -> str | None:
     return None
 
 
+def _ris_key(value: str | None) -> str | None:
+    """ID as a citation key: Reader's own exports write the key there, databases an accession
+    number (Scopus/Lens '000-463-679-101-319', Ovid '2019-65183-001'), which is not one."""
+    value = (value or "").strip()
+    return value if value[:1].isalpha() and key_problem(value) is None else None
+
+
 def _record(fields: dict[str, Any], line: int) -> Record | Problem:
     abstract = abstract_or_empty(clean_abstract(_first(fields, ABSTRACT_KEYS)))
     links: list[str] = []
@@ -132,7 +140,7 @@ def _record(fields: dict[str, Any], line: int) -> Record | Problem:
         line=line,
         notes=[note] if note else [],
         doi=_first(fields, ("doi",)),
-        citation_key=_first(fields, ("id",)),  # ID: Reader's own exports write the key there
+        citation_key=_ris_key(_first(fields, ("id",))),
         entry_type=ENTRY_TYPES.get(str(fields.get("type_of_reference") or "").strip().upper(),
                                    EntryType.MISC),
     )

@@ -1,8 +1,10 @@
-"""Small helpers shared by the store modules: timestamps and chunked IN (...) lists."""
+"""Small helpers shared by the store modules: timestamps, chunked IN (...) lists, read snapshots."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TypeVar
 
@@ -22,3 +24,17 @@ def chunks(items: Sequence[_T], size: int = CHUNK) -> Iterator[Sequence[_T]]:
 
 def marks(n: int) -> str:
     return ",".join("?" * n)
+
+
+@contextmanager
+def read_snapshot(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One read transaction (on an autocommit connection): every query inside sees the same
+    committed state of the library, however long the reads take (a big export)."""
+    began = not conn.in_transaction
+    if began:
+        conn.execute("BEGIN")
+    try:
+        yield conn
+    finally:
+        if began:
+            conn.execute("COMMIT")

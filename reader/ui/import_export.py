@@ -127,7 +127,7 @@ class ImportExport(QObject):
         parent = self.ctx.parent
         if options.kind == ExportKind.PER_PAPER:
             path = QFileDialog.getExistingDirectory(parent, "Export to folder", folder)
-        elif options.kind.citing:
+        elif ExportKind(options.kind).citing:
             suffix = EXTENSIONS[options.kind]
             path, _ = QFileDialog.getSaveFileName(parent, "Export", str(Path(folder) / f"references{suffix}"),
                                                   f"{LABELS[options.kind]} (*{suffix})")
@@ -163,8 +163,8 @@ class ImportExport(QObject):
         ids = self.scope_ids(options)
 
         def job() -> Any:
-            if chosen.kind.citing:
-                return lib.export_citations(path, ids(), chosen.kind, with_notes=chosen.with_notes)
+            if ExportKind(chosen.kind).citing:  # callers may pass the plain value ("json")
+                return lib.export_citations(path, ids(), ExportKind(chosen.kind), with_notes=chosen.with_notes)
             if chosen.kind == ExportKind.JSON:
                 return lib.export_json(path)
             if chosen.kind == ExportKind.PER_PAPER:

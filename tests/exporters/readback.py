@@ -94,7 +94,8 @@ def rendered_bibliography(items: list[dict]) -> list[str]:
     )
     from citeproc.source.json import CiteProcJSON
 
-    source = CiteProcJSON(items)
+    # citeproc-py predates CSL 1.0.2's citation-key (it warns about it); id is the same key.
+    source = CiteProcJSON([{k: v for k, v in item.items() if k != "citation-key"} for item in items])
     style = CitationStylesStyle("harvard-cite-them-right", validate=False)
     bibliography = CitationStylesBibliography(style, source, formatter.plain)
     for item in items:

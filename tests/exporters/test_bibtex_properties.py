@@ -11,7 +11,7 @@ from reader.models import Paper
 
 from .readback import bibtexparser_entries, person_text, plain, pybtex_entries, unlatex
 
-SPECIAL = st.sampled_from(list("\\{}#$%&_~^@\"',`!?-") + ["$x^2$", "$\\alpha_{i}$", "$$a$$", "--", "``",
+SPECIAL = st.sampled_from(list("\\{}#$%&_~^@\"',`!?-") + ["$\\{$", "\\{", "\\}", "$x^2$", "$\\alpha_{i}$", "$$a$$", "--", "``",
                                                          "''", "\\emph{x}", "é", "北京", "Ω", " "])
 TEXT = st.lists(st.one_of(SPECIAL, st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8)),
                 max_size=25).map("".join)
@@ -46,6 +46,9 @@ def test_math_stays_math_and_specials_are_escaped() -> None:
     assert escape("cost $\\mathcal{O}(n^2)$ at 50% & a_b") == "cost $\\mathcal{O}(n^2)$ at 50\\% \\& a\\_b"
     assert escape("a {b} ~c ^d \\e") == "a \\{b\\} \\textasciitilde{}c \\textasciicircum{}d \\textbackslash{}e"
     assert escape("$a}$ -- ``q''") == "\\$a\\textbraceright{}\\$ -{}- `{}`q'{}'"  # unbalanced math is text
+    # BibTeX counts an escaped brace too: math with a lone \{ is written as text.
+    assert escape("$\\{a$") == "\\$\\textbackslash{}\\textbraceleft{}a\\$"
+    assert escape("$\\{a\\}$ and x") == "$\\{a\\}$ and x"
     assert escape("BERT beats ImageNet", protect_case=True) == "{BERT} beats {ImageNet}"
     assert escape("GANs: (MoE).", protect_case=True) == "{GANs}: ({MoE})."
 

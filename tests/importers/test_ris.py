@@ -42,3 +42,13 @@ def test_real_ris(name, count):
     assert len(result.records) == count
     assert result.problems == []  # the two without an abstract are title-only papers
     assert all(r.title and r.authors and r.year for r in result.records)
+
+
+def test_id_is_a_citation_key_only_when_it_looks_like_one() -> None:
+    from reader.importers.ris import parse_ris
+
+    abstract = "AB  - An abstract long enough to be kept by the importer.\n"
+    text = "".join(f"TY  - JOUR\nID  - {ident}\nTI  - T{n}\n{abstract.replace('An', f'An {n}')}ER  - \n\n"
+                   for n, ident in enumerate(["vaswani2017attention", "000-463-679-101-319", "2019-65183-001"]))
+    keys = [r.citation_key for r in parse_ris(text, "x.ris").records]
+    assert keys == ["vaswani2017attention", None, None]

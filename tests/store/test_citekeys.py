@@ -103,3 +103,26 @@ def test_a_restored_paper_whose_key_was_taken_gets_a_new_one(tmp_path: Path) -> 
         lib.restore(gone)
         keys = [p.citation_key for p in lib.papers([first, second])]
     assert keys[1] == gone[0].citation_key and keys[0] == gone[0].citation_key + "a"
+
+
+def test_an_export_is_one_read_of_the_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A paper deleted while an export runs (between its batches) is still in the file."""
+    import reader.exporters.bibtex as bibtex
+    import reader.library_io as library_io
+    from reader.models import ExportKind
+
+    monkeypatch.setattr(library_io, "_EXPORT_BATCH", 10)
+    write = bibtex.entry
+    with Library.open(tmp_path / "lib") as lib:
+        ids = lib.paper_ids(descending=False)
+        deleted: list[str] = []
+
+        def entry_then_delete(paper, **kw):
+            if not deleted:
+                deleted.append(ids[-1])
+                lib.delete_papers([ids[-1]])  # committed by the writer mid-export
+            return write(paper, **kw)
+
+        monkeypatch.setattr(bibtex, "entry", entry_then_delete)
+        assert lib.export_citations(tmp_path / "a.bib", None, ExportKind.BIBTEX) == len(ids)
+        assert lib.counts().total == len(ids) - 1
