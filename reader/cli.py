@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import __version__
+from . import __version__, cli_map
 from .errors import ReaderError, UsageError
 from .models import HighlightColour, Paper, ViewKind
 from .paths import resolve_data_dir
@@ -117,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="put a backup (default: the newest) in place of the library file, which is moved aside")
 
     _add_vault_parser(sub)
+    cli_map.add_parsers(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
     return p
@@ -438,6 +439,7 @@ COMMANDS: dict[str, Handler] = {
     **dict.fromkeys(("star", "unstar", "read", "unread", "delete"), _flags),
     "tag": _tag, "untag": _tag, "title": _title, "note": _note, "highlight": _highlight,
     "related": _related, "export": _export, "vault": _vault, "reindex": _reindex, "stats": _stats,
+    **cli_map.HANDLERS,
 }
 
 
