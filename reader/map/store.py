@@ -184,18 +184,19 @@ def refresh(data: MapData, conn: sqlite3.Connection) -> MapData | None:
                    kept.changed)
 
 
-def current(source: MapSource, root: Path, *, full: bool = False, progress: Progress = None,
-            cancelled: CancelCheck = None) -> MapData:
-    """The library's map, up to date: loaded, refreshed or laid out anew, and saved if changed."""
+def current(source: MapSource, root: Path, *, full: bool = False, known: MapData | None = None,
+            progress: Progress = None, cancelled: CancelCheck = None) -> MapData:
+    """The library's map, up to date: `known` (the caller's last copy) or the stored one,
+    refreshed, or laid out anew; saved when places changed (a star moves nobody: the file's
+    older stamp only means the next look re-checks those papers)."""
     path = path_for(root)
     conn = source.read_connection()
-    data = None if full else load(path)
+    data = None if full else (known if known is not None else load(path))
     if data is not None:
         updated = refresh(data, conn)
-        if updated is data:
-            return data
         if updated is not None:
-            save(path, updated)
+            if updated.changed != data.changed:
+                save(path, updated)
             return updated
     built = build(conn, progress=progress, cancelled=cancelled)
     save(path, built)

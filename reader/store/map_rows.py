@@ -18,6 +18,7 @@ class MapMarks:
     starred: bool
     skipped: bool
     tags: tuple[str, ...]
+    title: str = ""
 
 
 def all_ids(conn: sqlite3.Connection) -> list[str]:
@@ -40,14 +41,14 @@ def _columns(conn: sqlite3.Connection) -> set[str]:
 
 
 def map_marks(conn: sqlite3.Connection) -> dict[str, MapMarks]:
-    """Every paper's year, read/starred/skipped state and tags (a skipped column may not exist yet)."""
+    """Every paper's year, read/starred/skipped state, tags and title (a skipped column may not exist yet)."""
     skipped = "skipped" if "skipped" in _columns(conn) else "0"
     tags: dict[str, list[str]] = {}
     for pid, name in conn.execute(
             "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id ORDER BY t.name"):
         tags.setdefault(pid, []).append(name)
     out = {}
-    for pid, year, read, starred, skip in conn.execute(
-            f"SELECT id, year, read, starred, {skipped} FROM papers"):
-        out[pid] = MapMarks(year, bool(read), bool(starred), bool(skip), tuple(tags.get(pid, ())))
+    for pid, year, read, starred, skip, title in conn.execute(
+            f"SELECT id, year, read, starred, {skipped}, title FROM papers"):
+        out[pid] = MapMarks(year, bool(read), bool(starred), bool(skip), tuple(tags.get(pid, ())), title)
     return out
