@@ -12,8 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QImage, QPainter
+from PySide6.QtCore import QByteArray, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QGuiApplication,
+    QImage,
+    QImageWriter,
+    QPainter,
+)
 
 from reader.map.view import MapView
 from reader.store.map_rows import MapMarks
@@ -263,7 +271,8 @@ def render_png(shown: MapView, marks: dict[str, MapMarks], path: Path, width: in
     font.setPointSizeF(10)
     paint(painter, pic, cam, width, height, pal, Marks(), font)
     painter.end()
-    if not image.save(str(path), b"PNG"):
+    writer = QImageWriter(str(path), QByteArray(b"png"))  # PNG whatever the file is called
+    if not writer.write(image):
         from reader.errors import ReaderError
 
-        raise ReaderError(f"could not write {path}")
+        raise ReaderError(f"could not write {path}: {writer.errorString()}")
