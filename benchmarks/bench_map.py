@@ -1,6 +1,6 @@
 """The map's quality, speed and memory, against same-run references (scikit-learn, umap-learn).
 
-Usage: python benchmarks/bench_map.py [--parts pools,scale] [--scale 3300,50090] [--lib DIR]
+Usage: python benchmarks/bench_map.py [--parts pools,scale,frames] [--scale 3300,50090] [--lib DIR]
 
 - pools: every keyword-labelled pool (ICLR 2018 from raw_paperlists/iclr2018.json, then each
   venue of papers.jsonl with >= 300 keyworded papers), imported abstract-only (title-less, as
@@ -16,6 +16,8 @@ Usage: python benchmarks/bench_map.py [--parts pools,scale] [--scale 3300,50090]
   papers.jsonl title-less, lay them out (time, peak RSS added by the layout), load the stored
   map and show it whole (the open, cached), add 10 papers and bring the map up to date (time,
   how far the others moved: must be 0).
+- frames: the map canvas offscreen at 1280x760 over the largest --scale library of --lib (laid
+  out by the scale part): the open from the stored map, and pan/zoom frame times (p50, p95).
 scikit-learn and umap-learn are references only (`pip install .[bench]`); Reader uses numpy.
 Not a test: prints figures.
 """
@@ -238,6 +240,44 @@ def scale_part(sizes: list[int], base: Path | None) -> None:
         subprocess.run([sys.executable, __file__, "--child", str(n), "--lib", str(folder)], check=True)
 
 
+def frames_part(lib_dir: Path) -> None:
+    """Pan/zoom frame times of the map canvas (offscreen, 1280x800) over a laid-out library."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from reader.map import store, view
+    from reader.services import Library
+    from reader.store import map_rows
+    from reader.ui.map_render import MapPicture
+    from reader.ui.map_view import MapCanvas
+
+    app = QApplication.instance() or QApplication([])
+    lib = Library.open(lib_dir, seed_if_empty=False)
+    t = time.perf_counter()
+    data = store.load(store.path_for(lib_dir))
+    assert data is not None, "lay the library out first (--parts scale)"
+    picture = MapPicture(view.subset(data), map_rows.map_marks(lib.read_connection()))
+    t_open = time.perf_counter() - t
+    canvas = MapCanvas()
+    canvas.resize(1280, 760)
+    canvas.show()
+    canvas.set_picture(picture, refit=True)
+    times: list[float] = []
+    canvas.frameDrawn.connect(times.append)
+    for step in range(120):
+        if step % 3 == 0:
+            canvas.zoom(1.15 if step < 60 else 1 / 1.15)
+        else:
+            canvas.pan(7, -5)
+        canvas.repaint()
+        app.processEvents()
+    times.sort()
+    p95 = times[int(0.95 * (len(times) - 1))]
+    print(f"[frames] {len(picture):,} points, 1280x760: open (load the map, marks, picture) {t_open * 1000:.0f} ms; "
+          f"pan/zoom frame p50 {times[len(times) // 2]:.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms")
+    lib.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--parts", default="pools,scale")
@@ -256,6 +296,9 @@ def main() -> None:
             pools_part(Path(tmp))
         if "scale" in parts:
             scale_part([int(s) for s in a.scale.split(",")], a.lib)
+        if "frames" in parts:
+            sizes = [int(s) for s in a.scale.split(",")]
+            frames_part((a.lib or Path(tmp)) / f"lib{sizes[-1]}")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ CLIP = 4.0
 SCALE = 10.0
 # Above this many papers, fewer epochs and negatives: 50k papers in about a minute.
 LARGE = 10_000
+NEGATIVE_BATCH = 1_000_000  # repulsion pairs computed at once (memory: ~40 bytes each)
 
 
 def epochs_for(n: int) -> int:
@@ -139,9 +140,12 @@ def optimise(xy: np.ndarray, heads: np.ndarray, tails: np.ndarray, weights: np.n
             continue
         pull = _attract(xy, h, t)
         step = _accumulate(n, h, pull) - _accumulate(n, t, pull)
-        for _ in range(negatives):  # one round per negative: arrays of the pulls' size, not x10
-            others = rng.integers(0, n, size=len(h))
-            step += _accumulate(n, h, _repel(xy, h, others))
+        # The negatives in as few rounds as keep the arrays under NEGATIVE_BATCH pairs.
+        rounds = max(1, min(negatives, len(h) * negatives // NEGATIVE_BATCH))
+        per_round = [negatives // rounds + (r < negatives % rounds) for r in range(rounds)]
+        for count in per_round:
+            hh = np.repeat(h, count)
+            step += _accumulate(n, hh, _repel(xy, hh, rng.integers(0, n, size=len(hh))))
         if movable is not None:
             step[~movable] = 0
         xy += (lr * step).astype(np.float32)

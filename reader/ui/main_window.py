@@ -260,6 +260,8 @@ class MainWindow(QMainWindow):
         dark = themes.apply_theme(app, theme) if isinstance(app, QApplication) else False
         self.pane.dark = dark
         self.pane.render_abstract()
+        if getattr(self, "map", None) is not None:
+            self.map.set_dark(dark)
 
     def _system_theme_changed(self, *_: object) -> None:
         if self.theme == "system":  # follow the system while the theme is "system"

@@ -105,9 +105,12 @@ class MapController(QObject):
     def open(self) -> None:
         self.stack.setCurrentWidget(self.page)
         self.action.setChecked(True)
-        self.canvas.dark = bool(getattr(self.window.pane, "dark", False))
         self.canvas.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.reload()
+
+    def set_dark(self, dark: bool) -> None:
+        self.canvas.dark = dark
+        self.canvas.update()
 
     def close(self) -> None:
         self.stack.setCurrentWidget(self.window.table)

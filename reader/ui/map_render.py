@@ -52,7 +52,7 @@ def palette(dark: bool) -> Palette:
     tags = ("#0d9488", "#7c3aed", "#db2777", "#16a34a", "#ea580c", "#0284c7", "#65a30d", "#c026d3")
     if dark:
         return Palette(_argb("#1c1d1f"), (_argb("#6ea8ff"), _argb("#5b6472"), _argb("#fbbf24"), 0, _argb("#3a3d42")),
-                       _argb("#2c2e32"), _argb("#ff6b6b"), _argb("#ffffff"), QColor("#e8e8ea"),
+                       _argb("#33363b"), _argb("#ff6b6b"), _argb("#ffffff"), QColor("#e8e8ea"),
                        QColor(28, 29, 31, 190), tuple(_argb(c) for c in tags))
     return Palette(_argb("#ffffff"), (_argb("#2563eb"), _argb("#9aa5b5"), _argb("#d97706"), 0, _argb("#dde1e6")),
                    _argb("#eceef1"), _argb("#dc2626"), _argb("#111111"), QColor("#1f2328"),
@@ -170,10 +170,26 @@ def radius_for(zoom: float, n: int) -> int:
     return int(min(5, base + (zoom >= 3) + (zoom >= 10)))
 
 
-def raster(pic: MapPicture, cam: Camera, width: int, height: int, pal: Palette, marks: Marks) -> QImage:
-    """The points as one image, drawn back to front: dimmed, skipped, read, unread, tagged,
-    starred, then hits and the selection rings on top."""
-    buf = np.full((height, width), pal.background, dtype=np.uint32)
+class Canvas:
+    """The pixel buffer a frame is drawn into, kept between frames (allocating and copying
+    4 MB a frame was most of a frame's time)."""
+
+    def __init__(self) -> None:
+        self.buf = np.zeros((0, 0), dtype=np.uint32)
+
+    def take(self, width: int, height: int, background: int) -> np.ndarray:
+        if self.buf.shape != (height, width):
+            self.buf = np.empty((height, width), dtype=np.uint32)
+        self.buf.fill(background)
+        return self.buf
+
+
+def raster(pic: MapPicture, cam: Camera, width: int, height: int, pal: Palette, marks: Marks,
+           canvas: Canvas | None = None) -> tuple[QImage, np.ndarray]:
+    """The points as one image (over the returned buffer: keep it while the image is used),
+    drawn back to front: dimmed, skipped, read, unread, tagged, starred, then hits and the
+    selection rings on top. Opaque RGB32: blitted as is, no alpha conversion."""
+    buf = (canvas or Canvas()).take(width, height, pal.background)
     if len(pic):
         sxy = np.rint(cam.to_screen(pic.xy)).astype(np.int64)
         inside = (sxy[:, 0] >= -8) & (sxy[:, 0] < width + 8) & (sxy[:, 1] >= -8) & (sxy[:, 1] < height + 8)
@@ -199,8 +215,10 @@ def raster(pic: MapPicture, cam: Camera, width: int, height: int, pal: Palette, 
         if marks.selected is not None and (inside & marks.selected).any():
             sel = inside & marks.selected
             _stamp(buf, sxy[sel, 0], sxy[sel, 1], pal.selected, _RINGS[r + 2])
-    image = QImage(buf.data, width, height, width * 4, QImage.Format.Format_ARGB32)
-    return image.copy()  # own the pixels (buf goes away)
+    return QImage(buf.data, width, height, width * 4, QImage.Format.Format_RGB32), buf
+
+
+_sizes: dict[tuple[bool, str, str], tuple[float, float]] = {}  # label boxes measured once
 
 
 def place_labels(pic: MapPicture, cam: Camera, width: int, height: int, font: QFont,
@@ -220,7 +238,10 @@ def place_labels(pic: MapPicture, cam: Camera, width: int, height: int, font: QF
             continue
         text = s.label if coarse else " · ".join(s.label.split(" · ")[:2])
         fm = metrics[coarse]
-        w, h = fm.horizontalAdvance(text) + 10, fm.height() + 4
+        size = _sizes.get((coarse, font.key(), text))
+        if size is None:
+            size = _sizes[(coarse, font.key(), text)] = (fm.horizontalAdvance(text) + 10, fm.height() + 4)
+        w, h = size
         x, y = s.x * cam.scale + cam.ox, s.y * cam.scale + cam.oy
         box = QRectF(x - w / 2, y - h / 2, w, h)
         if box.left() < 2 or box.top() < 2 or box.right() > width - 2 or box.bottom() > height - 2:
@@ -233,8 +254,9 @@ def place_labels(pic: MapPicture, cam: Camera, width: int, height: int, font: QF
 
 
 def paint(painter: QPainter, pic: MapPicture, cam: Camera, width: int, height: int, pal: Palette,
-          marks: Marks, font: QFont) -> list[tuple[QRectF, str, bool]]:
-    painter.drawImage(QPointF(0, 0), raster(pic, cam, width, height, pal, marks))
+          marks: Marks, font: QFont, canvas: Canvas | None = None) -> list[tuple[QRectF, str, bool]]:
+    image, _buf = raster(pic, cam, width, height, pal, marks, canvas)
+    painter.drawImage(QPointF(0, 0), image)
     labels = place_labels(pic, cam, width, height, font, marks.visible)
     bold = QFont(font)
     bold.setBold(True)
@@ -263,7 +285,7 @@ def render_png(shown: MapView, marks: dict[str, MapMarks], path: Path, width: in
     pic = MapPicture(shown, marks)
     cam = Camera()
     cam.fit(pic.xy, width, height)
-    image = QImage(width, height, QImage.Format.Format_ARGB32)
+    image = QImage(width, height, QImage.Format.Format_RGB32)
     pal = palette(dark)
     image.fill(QColor.fromRgba(pal.background))
     painter = QPainter(image)

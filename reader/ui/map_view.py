@@ -57,6 +57,7 @@ class MapCanvas(QWidget):
         self.dark = False
         self.marks = mr.Marks()
         self.labels: list = []
+        self._pixels = mr.Canvas()
         self.message = "Making the map…"
         self._fitted = False
         self._drag_from: QPoint | None = None
@@ -147,7 +148,7 @@ class MapCanvas(QWidget):
             painter.end()
             return
         self.labels = mr.paint(painter, self.picture, self.camera, self.width(), self.height(), pal,
-                               self.marks, self.font())
+                               self.marks, self.font(), self._pixels)
         if self.hasFocus():
             painter.setPen(QColor(pal.label))
             painter.setBrush(Qt.BrushStyle.NoBrush)

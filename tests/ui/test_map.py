@@ -88,7 +88,7 @@ def test_keys_zoom_pan_and_fit(qtbot, window: MainWindow):
 
 
 def _pixels(canvas) -> set[int]:
-    image = canvas.grab().toImage().convertToFormat(QImage.Format.Format_ARGB32)
+    image = canvas.grab().toImage().convertToFormat(QImage.Format.Format_ARGB32)  # kept while read
     return set(np.unique(np.frombuffer(image.constBits(), dtype=np.uint32)).tolist())
 
 
@@ -146,5 +146,6 @@ def test_reader_map_png(tmp_path: Path, library: Library):
     assert main(["--data-dir", root, "map", "--png", str(out), "--size", "400x300"]) == 0
     image = QImage(str(out))
     assert (image.width(), image.height()) == (400, 300)
-    pixels = np.frombuffer(image.convertToFormat(QImage.Format.Format_ARGB32).constBits(), dtype=np.uint32)
-    assert mr.palette(False).states[mr.UNREAD] in set(pixels.tolist())  # the unread seeds' points
+    argb = image.convertToFormat(QImage.Format.Format_ARGB32)  # kept: constBits points into it
+    pixels = set(np.frombuffer(argb.constBits(), dtype=np.uint32).tolist())
+    assert mr.palette(False).states[mr.UNREAD] in pixels  # the unread seeds' points
