@@ -145,3 +145,15 @@ def test_marks_read_the_states(library: Library):
     library.add_tags([pid], ["gnn"])
     m = map_rows.map_marks(library.read_connection())[pid]
     assert m.starred and m.tags == ("gnn",) and not m.skipped and m.title
+
+
+def test_a_cancelled_layout_stops_and_writes_nothing(library: Library):
+    steps: list[tuple[int, int, str]] = []
+    calls = iter(range(10**6))
+
+    def cancel_soon() -> bool:
+        return next(calls) > 3
+
+    with pytest.raises(features.Cancelled):
+        store.current(library, library.paths.root, progress=lambda *a: steps.append(a), cancelled=cancel_soon)
+    assert steps and not store.path_for(library.paths.root).exists()
