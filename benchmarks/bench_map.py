@@ -129,7 +129,7 @@ def label_check(data, texts: dict[str, str]) -> tuple[int, int, int, int]:
     return passing, total, labelled, len(data.clusters)
 
 
-def pool_figures(name: str, papers: list[dict], folder: Path) -> dict[str, float]:
+def pool_figures(name: str, papers: list[dict], folder: Path, refs: bool = True) -> dict[str, float]:
     from sklearn.manifold import TSNE, trustworthiness
 
     from reader.map import store
@@ -157,14 +157,15 @@ def pool_figures(name: str, papers: list[dict], folder: Path) -> dict[str, float
     del dense
     maps = {"reader": data.xy[keep]}
     times = {"reader": t_map}
-    import umap  # the dev-only reference
+    if refs:
+        import umap  # the dev-only reference
 
-    t = time.perf_counter()
-    maps["umap"] = umap.UMAP(n_neighbors=15, metric="cosine", random_state=0).fit_transform(vectors)
-    times["umap"] = time.perf_counter() - t
-    t = time.perf_counter()
-    maps["tsne"] = TSNE(metric="cosine", init="pca", random_state=0).fit_transform(vectors)
-    times["tsne"] = time.perf_counter() - t
+        t = time.perf_counter()
+        maps["umap"] = umap.UMAP(n_neighbors=15, metric="cosine", random_state=0).fit_transform(vectors)
+        times["umap"] = time.perf_counter() - t
+        t = time.perf_counter()
+        maps["tsne"] = TSNE(metric="cosine", init="pca", random_state=0).fit_transform(vectors)
+        times["tsne"] = time.perf_counter() - t
     for key, xy in maps.items():
         out[f"{key} p10"] = p_at_10(np.asarray(xy, dtype=np.float64), kws)
         out[f"{key} trust"] = float(trustworthiness(vectors, xy, n_neighbors=10, metric="cosine"))
@@ -174,26 +175,29 @@ def pool_figures(name: str, papers: list[dict], folder: Path) -> dict[str, float
     lib.close()
     print(f"  {name:<22} {out['n']:>5}  ceiling {out['ceiling']:.3f}  svd {out['svd']:.3f}  "
           + "  ".join(f"{k} {out[k + ' p10']:.3f}/{out[k + ' trust']:.3f} ({out[k + ' s']:.1f} s)"
-                      for k in ("reader", "umap", "tsne"))
+                      for k in maps)
           + f"  labels {passing}/{total} words ok, {labelled}/{clusters} clusters labelled", flush=True)
     return out
 
 
-def pools_part(tmp: Path) -> None:
+def pools_part(tmp: Path, refs: bool = True) -> None:
     pools = keyword_pools(load_records())
     print(f"[pools] {len(pools)} keyword pools, abstract-only; P@10 on the map / trustworthiness (k=10)")
-    results = {name: pool_figures(name, papers, tmp / re.sub(r"\W+", "-", name).lower())
+    results = {name: pool_figures(name, papers, tmp / re.sub(r"\W+", "-", name).lower(), refs)
                for name, papers in pools}
     mean = {k: statistics.mean(r[k] for r in results.values())
             for k in next(iter(results.values())) if isinstance(next(iter(results.values()))[k], float)}
+    keys = [k for k in ("reader", "umap", "tsne") if f"{k} p10" in mean]
     print(f"  {'mean':<22}        ceiling {mean['ceiling']:.3f}  svd {mean['svd']:.3f}  "
-          + "  ".join(f"{k} {mean[k + ' p10']:.3f}/{mean[k + ' trust']:.3f}" for k in ("reader", "umap", "tsne")))
-    ok_p = mean["reader p10"] >= mean["umap p10"]
-    ok_t = mean["reader trust"] >= mean["umap trust"] - 0.01
+          + "  ".join(f"{k} {mean[k + ' p10']:.3f}/{mean[k + ' trust']:.3f}" for k in keys))
     words = sum(r["label words"] for r in results.values())
     good = sum(r["label ok"] for r in results.values())
-    print(f"  targets: P@10 >= UMAP's: {'yes' if ok_p else 'NO'}; trustworthiness >= UMAP's - 0.01: "
-          f"{'yes' if ok_t else 'NO'}; label words passing {good}/{words}")
+    if refs:
+        ok_p = mean["reader p10"] >= mean["umap p10"]
+        ok_t = mean["reader trust"] >= mean["umap trust"] - 0.01
+        print(f"  targets: P@10 >= UMAP's: {'yes' if ok_p else 'NO'}; trustworthiness >= UMAP's - 0.01: "
+              f"{'yes' if ok_t else 'NO'}")
+    print(f"  label words passing {good}/{words}")
 
 
 def scale_child(n: int, lib_dir: Path) -> None:
@@ -283,6 +287,7 @@ def main() -> None:
     ap.add_argument("--parts", default="pools,scale")
     ap.add_argument("--scale", default="3300,50090", help="library sizes of the scale part")
     ap.add_argument("--lib", type=Path, help="folder for the scale part's libraries (kept, reused)")
+    ap.add_argument("--no-refs", action="store_true", help="pools: Reader's map only (no UMAP, t-SNE)")
     ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if not PAPERS.exists():
@@ -293,7 +298,7 @@ def main() -> None:
     parts = set(a.parts.split(","))
     with tempfile.TemporaryDirectory() as tmp:
         if "pools" in parts:
-            pools_part(Path(tmp))
+            pools_part(Path(tmp), not a.no_refs)
         if "scale" in parts:
             scale_part([int(s) for s in a.scale.split(",")], a.lib)
         if "frames" in parts:

@@ -160,7 +160,8 @@ def layout(vectors: np.ndarray, *, seed: int = SEED, epochs: int | None = None,
         return np.zeros((0, 2), dtype=np.float32)
     if n <= 2:
         return np.array([[0.0, 0.0], [SCALE, SCALE]][:n], dtype=np.float32)
-    idx, sim = knn(vectors, min(K, n - 1), cancelled=cancelled)
+    # A small library's 15 nearest are a quarter of it, and its map a uniform cloud: fewer.
+    idx, sim = knn(vectors, min(K, n - 1, max(5, n // 8)), cancelled=cancelled)
     heads, tails, weights = fuzzy_graph(idx, sim)
     xy = initial(vectors)
     xy = optimise(xy, heads, tails, weights, epochs=epochs or epochs_for(n), seed=seed,
