@@ -14,8 +14,8 @@ Usage: python benchmarks/bench_map.py [--parts pools,scale,frames] [--scale 3300
   in at most a quarter of that share (shares, not counts: the rest of the pool is bigger).
 - scale: in a subprocess per size (its own peak RSS): import the first N abstracts of
   papers.jsonl title-less, lay them out (time, peak RSS added by the layout), load the stored
-  map and show it whole (the open, cached), add 10 papers and bring the map up to date (time,
-  how far the others moved: must be 0).
+  map and show it whole (the open, cached), delete 10 papers and import them again, bringing the
+  map up to date after each (time, how far the others moved: must be 0).
 - frames: the map canvas offscreen at 1280x760 over the largest --scale library of --lib (laid
   out by the scale part): the open from the stored map, and pan/zoom frame times (p50, p95).
 scikit-learn and umap-learn are references only (`pip install .[bench]`); Reader uses numpy.
@@ -200,19 +200,24 @@ def pools_part(tmp: Path, refs: bool = True) -> None:
     print(f"  label words passing {good}/{words}")
 
 
-def scale_child(n: int, lib_dir: Path) -> None:
-    """One size, in its own process: import, layout, open, add 10."""
+def scale_child(n: int, lib_dir: Path, reuse: bool) -> None:
+    """One size, in its own process: import, layout (or the stored one with --reuse), open;
+    then delete 10 papers and import them again, bringing the map up to date after each."""
     from reader.map import store, view
+    from reader.models import paper_id_for
     from reader.store import map_rows
 
-    records = load_records(n + 10)
-    lib = import_titleless(lib_dir, records[:n])
+    records = load_records(n)
+    lib = import_titleless(lib_dir, records)
     conn = lib.read_connection()
     total = lib.counts().total
     map_rows.texts(conn, map_rows.all_ids(conn)[:1])
     before = rss_mb()
     t = time.perf_counter()
-    data = store.current(lib, lib_dir, full=True)
+    data = store.load(store.path_for(lib_dir)) if reuse else None
+    laid_out = data is None
+    if data is None:
+        data = store.current(lib, lib_dir, full=True)
     t_layout = time.perf_counter() - t
     peak = rss_mb() - before
     t = time.perf_counter()
@@ -220,28 +225,37 @@ def scale_child(n: int, lib_dir: Path) -> None:
     assert loaded is not None
     shown = view.subset(loaded)
     t_open = time.perf_counter() - t
+    ten = [r for r in records[-40:] if paper_id_for(r["abstract"]) in set(data.ids)][-10:]
+    lib.delete_papers([paper_id_for(r["abstract"]) for r in ten])
+    t = time.perf_counter()
+    fewer = store.current(lib, lib_dir, known=data)
+    t_drop = time.perf_counter() - t
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "more.jsonl"
-        src.write_text("".join(json.dumps({"abstract": r["abstract"]}) + "\n" for r in records[n:n + 10]), "utf-8")
+        src.write_text("".join(json.dumps({"abstract": r["abstract"]}) + "\n" for r in ten), "utf-8")
         lib.import_files([src], index=False)
     t = time.perf_counter()
-    after = store.current(lib, lib_dir)
+    after = store.current(lib, lib_dir, known=fewer)
     t_add = time.perf_counter() - t
     pos = after.position()
-    moved = max((float(np.abs(after.xy[pos[p]] - data.xy[i]).max()) for i, p in enumerate(data.ids)), default=0.0)
+    back = {paper_id_for(r["abstract"]) for r in ten}
+    moved = max((float(np.abs(after.xy[pos[p]] - data.xy[i]).max()) for i, p in enumerate(data.ids)
+                 if p not in back), default=0.0)
     size_mb = store.path_for(lib_dir).stat().st_size / 1e6
-    print(f"  {total:>6,} papers: layout {t_layout:5.1f} s, peak RSS added {peak:5.0f} MB; open (cached) "
-          f"{t_open * 1000:5.0f} ms ({len(shown.ids):,} shown); +10 papers {t_add * 1000:5.0f} ms, "
-          f"{len(after.ids) - len(data.ids)} placed, others moved at most {moved:g}; map.npz {size_mb:.1f} MB",
-          flush=True)
+    layout = (f"layout {t_layout:5.1f} s, peak RSS added {peak:5.0f} MB" if laid_out
+              else "layout: the stored one (--reuse)")
+    print(f"  {total:>6,} papers: {layout}; open (cached) {t_open * 1000:5.0f} ms ({len(shown.ids):,} shown); "
+          f"-10 papers {t_drop * 1000:5.0f} ms, +10 {t_add * 1000:5.0f} ms ({len(after.ids) - len(fewer.ids)} "
+          f"placed), the others moved at most {moved:g}; map.npz {size_mb:.1f} MB", flush=True)
     lib.close()
 
 
-def scale_part(sizes: list[int], base: Path | None) -> None:
+def scale_part(sizes: list[int], base: Path | None, reuse: bool = False) -> None:
     print(f"[scale] each size in its own process (load average {os.getloadavg()[0]:.1f} at start)")
     for n in sizes:
         folder = (base or Path(tempfile.mkdtemp())) / f"lib{n}"
-        subprocess.run([sys.executable, __file__, "--child", str(n), "--lib", str(folder)], check=True)
+        subprocess.run([sys.executable, __file__, "--child", str(n), "--lib", str(folder)]
+                       + (["--reuse"] if reuse else []), check=True)
 
 
 def frames_part(lib_dir: Path) -> None:
@@ -288,19 +302,20 @@ def main() -> None:
     ap.add_argument("--scale", default="3300,50090", help="library sizes of the scale part")
     ap.add_argument("--lib", type=Path, help="folder for the scale part's libraries (kept, reused)")
     ap.add_argument("--no-refs", action="store_true", help="pools: Reader's map only (no UMAP, t-SNE)")
+    ap.add_argument("--reuse", action="store_true", help="scale: keep a library's stored map (no layout)")
     ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if not PAPERS.exists():
         sys.exit(f"corpus not found: {PAPERS}")
     if a.child:
-        scale_child(a.child, a.lib)
+        scale_child(a.child, a.lib, a.reuse)
         return
     parts = set(a.parts.split(","))
     with tempfile.TemporaryDirectory() as tmp:
         if "pools" in parts:
             pools_part(Path(tmp), not a.no_refs)
         if "scale" in parts:
-            scale_part([int(s) for s in a.scale.split(",")], a.lib)
+            scale_part([int(s) for s in a.scale.split(",")], a.lib, a.reuse)
         if "frames" in parts:
             sizes = [int(s) for s in a.scale.split(",")]
             frames_part((a.lib or Path(tmp)) / f"lib{sizes[-1]}")

@@ -16,9 +16,9 @@ from typing import Any, TextIO
 
 from .errors import ReaderError
 
-# (map view, marks by id, output file, width, height) -> None; numpy loads only when the
-# command runs (the CLI's start stays quick).
-PngRenderer = Callable[[Any, dict[str, Any], Path, int, int], None]
+# (map view, marks by id, output file, width, height, dark) -> None; numpy loads only when
+# the command runs (the CLI's start stays quick).
+PngRenderer = Callable[[Any, dict[str, Any], Path, int, int, bool], None]
 _png_renderer: PngRenderer | None = None
 _SIZE = re.compile(r"^(\d{2,5})x(\d{2,5})$")
 
@@ -44,6 +44,7 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--json", metavar="FILE", help="write papers (id, x, y, cluster) and clusters ('-': stdout)")
     s.add_argument("--png", metavar="FILE", help="write the picture")
     s.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH", help="the PNG's size (default 1280x800)")
+    s.add_argument("--dark", action="store_true", help="paint the PNG on a dark background")
     s.add_argument("--relayout", action="store_true", help="lay the whole library out anew")
 
 
@@ -97,7 +98,8 @@ def _map(args: argparse.Namespace, lib: Any, out: TextIO) -> int:
     if args.png:
         assert _png_renderer is not None
         marks = map_rows.map_marks(lib.read_connection())
-        _png_renderer(shown, marks, Path(args.png), *args.size)
+        width, height = args.size
+        _png_renderer(shown, marks, Path(args.png), width, height, args.dark)
     if not args.json or args.json != "-":
         labelled = [s for s in shown.spots if s.level == 0 and s.label]
         print(f"{len(shown.ids)} papers on the map, {len(labelled)} labelled regions", file=out)

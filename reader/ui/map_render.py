@@ -273,7 +273,7 @@ def paint(painter: QPainter, pic: MapPicture, cam: Camera, width: int, height: i
 
 
 def render_png(shown: MapView, marks: dict[str, MapMarks], path: Path, width: int, height: int,
-               *, dark: bool = False) -> None:
+               dark: bool = False) -> None:
     """`reader map --png`: the whole picture, fitted, written to `path`."""
     app = QGuiApplication.instance()
     if app is None:
