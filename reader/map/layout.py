@@ -170,9 +170,11 @@ def layout(vectors: np.ndarray, *, seed: int = SEED, epochs: int | None = None,
 
 
 def place(new_vectors: np.ndarray, vectors: np.ndarray, xy: np.ndarray, *, k: int = 5,
-          seed: int = SEED) -> np.ndarray:
+          seed: int = SEED, seeds: list[int] | None = None) -> np.ndarray:
     """Places for new papers from their k nearest laid-out papers (similarity-weighted mean,
-    pulled a little apart so two copies do not sit on one pixel); nothing else moves."""
+    pulled a little apart so two copies do not sit on one pixel); nothing else moves. With
+    `seeds` (one per paper) each paper's nudge depends on that paper alone, not on how many
+    were placed with it."""
     if len(new_vectors) == 0:
         return np.zeros((0, 2), dtype=np.float32)
     if len(vectors) == 0:
@@ -180,5 +182,8 @@ def place(new_vectors: np.ndarray, vectors: np.ndarray, xy: np.ndarray, *, k: in
     idx, sim = exact(vectors, min(k, len(vectors)), queries=new_vectors, skip_self=False)
     w = np.maximum(sim, 0.0) + 1e-6
     spot = (xy[idx] * w[:, :, None]).sum(axis=1) / w.sum(axis=1, keepdims=True)
-    jitter = np.random.default_rng(seed).normal(0, 0.02, size=spot.shape)
+    if seeds is None:
+        jitter = np.random.default_rng(seed).normal(0, 0.02, size=spot.shape)
+    else:
+        jitter = np.array([np.random.default_rng(s).normal(0, 0.02, size=2) for s in seeds])
     return (spot + jitter).astype(np.float32)

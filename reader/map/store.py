@@ -39,7 +39,8 @@ class MapSource(Protocol):
 
 @dataclass
 class MapData:
-    """A laid-out library: per paper (in id order) its place, clusters, vector and text hash."""
+    """A laid-out library: per paper (in id order, papers placed since at the end) its place,
+    clusters, vector and text hash."""
 
     ids: list[str]
     xy: np.ndarray  # n x 2 float32
@@ -169,16 +170,15 @@ def refresh(data: MapData, conn: sqlite3.Connection) -> MapData | None:
     kept = MapData([p for p, k in zip(data.ids, keep, strict=True) if k], old_xy, data.coarse[keep],
                    data.fine[keep], data.clusters, data.vectors[keep], data.hashes[keep], data.vocab,
                    data.components, stamp, data.full_count, data.changed + moved)
-    new_xy = lay.place(new_vectors, old_vectors, old_xy)
+    new_xy = lay.place(new_vectors, old_vectors, old_xy, seeds=[_hash(p) for p in fresh])
     coarse, fine = _nearest_clusters(kept, new_vectors)
-    ids = kept.ids + fresh
-    order = np.argsort(np.array(ids, dtype=np.str_), kind="stable")
+    ids = kept.ids + fresh  # new papers at the end (sorting 50k ids took longer than placing)
     hashes = np.array([_hash(texts[p]) for p in fresh], dtype=np.int64)
 
     def join(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.concatenate([a, b.astype(a.dtype)])[order]
+        return np.concatenate([a, b.astype(a.dtype)])
 
-    return MapData([ids[i] for i in order], join(kept.xy, new_xy), join(kept.coarse, coarse),
+    return MapData(ids, join(kept.xy, new_xy), join(kept.coarse, coarse),
                    join(kept.fine, fine), data.clusters, join(kept.vectors, new_vectors),
                    join(kept.hashes, hashes), data.vocab, data.components, stamp, data.full_count,
                    kept.changed)
