@@ -180,8 +180,8 @@ def pool_figures(name: str, papers: list[dict], folder: Path, refs: bool = True)
     return out
 
 
-def pools_part(tmp: Path, refs: bool = True) -> None:
-    pools = keyword_pools(load_records())
+def pools_part(tmp: Path, refs: bool = True, only: str = "") -> None:
+    pools = [p for p in keyword_pools(load_records()) if only.lower() in p[0].lower()]
     print(f"[pools] {len(pools)} keyword pools, abstract-only; P@10 on the map / trustworthiness (k=10)")
     results = {name: pool_figures(name, papers, tmp / re.sub(r"\W+", "-", name).lower(), refs)
                for name, papers in pools}
@@ -301,6 +301,7 @@ def main() -> None:
     ap.add_argument("--parts", default="pools,scale")
     ap.add_argument("--scale", default="3300,50090", help="library sizes of the scale part")
     ap.add_argument("--lib", type=Path, help="folder for the scale part's libraries (kept, reused)")
+    ap.add_argument("--pool", default="", help="pools: only those whose name contains this")
     ap.add_argument("--no-refs", action="store_true", help="pools: Reader's map only (no UMAP, t-SNE)")
     ap.add_argument("--reuse", action="store_true", help="scale: keep a library's stored map (no layout)")
     ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
@@ -313,7 +314,7 @@ def main() -> None:
     parts = set(a.parts.split(","))
     with tempfile.TemporaryDirectory() as tmp:
         if "pools" in parts:
-            pools_part(Path(tmp), not a.no_refs)
+            pools_part(Path(tmp), not a.no_refs, a.pool)
         if "scale" in parts:
             scale_part([int(s) for s in a.scale.split(",")], a.lib, a.reuse)
         if "frames" in parts:

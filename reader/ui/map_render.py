@@ -232,11 +232,14 @@ def place_labels(pic: MapPicture, cam: Camera, width: int, height: int, font: QF
     spots = [s for s in pic.view.spots if s.label and s.size >= 3]
     spots.sort(key=lambda s: (s.level, -s.size))
     placed: list[tuple[QRectF, str, bool]] = []
+    shown_texts: set[str] = set()
     for s in spots:
         coarse = s.level == 0
         if not coarse and cam.zoom < FINE_ZOOM:
             continue
         text = s.label if coarse else " · ".join(s.label.split(" · ")[:2])
+        if text in shown_texts:  # two regions of one name: the bigger one says it
+            continue
         fm = metrics[coarse]
         size = _sizes.get((coarse, font.key(), text))
         if size is None:
@@ -250,6 +253,7 @@ def place_labels(pic: MapPicture, cam: Camera, width: int, height: int, font: QF
         if any(grown.intersects(b) for b, _, _ in placed):
             continue
         placed.append((box, text, coarse))
+        shown_texts.add(text)
     return placed
 
 
