@@ -47,7 +47,7 @@ EXCLUDED_MODULES: tuple[str, ...] = (
     "pip",
     "setuptools",
     "IPython",
-    "numpy",
+    # numpy is not excluded: the map (reader/map) needs it.
 )
 
 # Qt plugins kept, by plugin directory; names are file stems without a "lib" prefix.

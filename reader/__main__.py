@@ -15,6 +15,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     gui = gui_request(args)
     if gui is None:
+        _install_png_renderer()
         return run(args)
     if gui.smoke_test:
         from .ui.smoke import run_smoke_test
@@ -24,6 +25,19 @@ def main(argv: list[str] | None = None) -> int:
 
     assert gui.data_dir is not None  # set whenever the window opens on a library
     return run_gui(gui.data_dir, import_paths=gui.open_paths or None)
+
+
+def _install_png_renderer() -> None:
+    """`reader map --png` paints with Qt, which the CLI never imports: handed in from here,
+    loaded only when a PNG is asked for."""
+    from .cli_map import set_png_renderer
+
+    def render(*args: object) -> None:
+        from .ui.map_render import render_png
+
+        render_png(*args)  # type: ignore[arg-type]
+
+    set_png_renderer(render)
 
 
 if __name__ == "__main__":

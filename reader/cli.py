@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import __version__, cli_cite, cli_triage
+from . import __version__, cli_cite, cli_map, cli_triage
 from .errors import ReaderError, UsageError
 from .models import HighlightColour, Paper, ViewKind
 from .paths import resolve_data_dir
@@ -121,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_vault_parser(sub)
     cli_triage.add_parsers(sub)
+    cli_map.add_parsers(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
     return p
@@ -447,6 +448,7 @@ COMMANDS: dict[str, Handler] = {
     "related": _related, "export": _export, "vault": _vault, "reindex": _reindex, "stats": _stats,
     **cli_cite.HANDLERS,
     **cli_triage.HANDLERS,
+    **cli_map.HANDLERS,
 }
 
 

@@ -17,7 +17,8 @@ pytestmark = [
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
-MAX_BUNDLE_BYTES = 120 * 1024 * 1024
+# 116 MiB before the map; numpy (the map's layout) adds 38 MiB, 28 of them its unstripped OpenBLAS.
+MAX_BUNDLE_BYTES = 160 * 1024 * 1024
 # What the bundle may take from the system: glibc, libstdc++/libgcc_s, the GL/EGL drivers and
 # libxcb/wayland (which come with them). Everything else must be inside the bundle.
 SYSTEM_LIBS = {

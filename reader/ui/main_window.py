@@ -46,6 +46,7 @@ from .context import ListScope, OpContext
 from .dialogs import ask_rebuild
 from .import_export import ImportExport, accepts_drag
 from .index_sync import IndexSync
+from .map_controller import install_map
 from .note_merge import MERGE_OUTSIDE, NoteMerges
 from .operations import IdsArg, highlights, papers, scope, searches, tags
 from .paper_model import COL_ADDED, NEW, RELISTED, SORT_KEYS, SORTED, PaperModel
@@ -109,6 +110,7 @@ class MainWindow(QMainWindow):
         self.menus = build_actions(self, self._menu_slots(), self.undo_stack)
         settings.restore_settings(self)
         self.triage = install_triage(self)
+        self.map = install_map(self)  # View → Map, in place of the list
         self.setAcceptDrops(True)
         self.apply_theme(self.theme)
         hints = QApplication.styleHints()
@@ -261,6 +263,8 @@ class MainWindow(QMainWindow):
         dark = themes.apply_theme(app, theme) if isinstance(app, QApplication) else False
         self.pane.dark = dark
         self.pane.render_abstract()
+        if getattr(self, "map", None) is not None:
+            self.map.set_dark(dark)
 
     def _system_theme_changed(self, *_: object) -> None:
         if self.theme == "system":  # follow the system while the theme is "system"

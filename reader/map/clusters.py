@@ -1,0 +1,119 @@
+"""Regions of the map and the words that tell them apart.
+
+Clusters are k-means cells of the 2-D places (what the eye sees as a region), at two levels: a
+coarse one labelled at every zoom and a fine one shown as the user zooms in. A cluster's label is
+up to MAX_WORDS of its distinguishing words: each in at least MIN_SHARE of the cluster's papers
+and, elsewhere, in at most RATIO of that share (a word of the whole field is no label). A
+cluster without such a word is left unlabelled rather than given a misleading one."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .features import Sparse
+
+MIN_SHARE = 0.4
+RATIO = 0.25
+MAX_WORDS = 3
+ITERATIONS = 25
+SEED = 20
+_LABEL_WORD = re.compile(r"^[^\W\d_][\w-]{2,}$")  # no numbers, no two-letter fragments
+# Words of how papers are written, not of what they are about (they pass the share test in a
+# small library by chance: "present", "compared", "achieving" labelled seed regions).
+BOILERPLATE = frozenset("""
+    achieve achieved achieves achieving approach approaches art based compared demonstrate
+    demonstrates effective effectively existing experiments improve improved improves method
+    methods novel paper performance present presents problem problems propose proposed
+    proposes results show shows significantly state studies study using work""".split())
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """One region: its number within its level and its label words (empty: unlabelled)."""
+
+    id: int
+    level: int  # 0 coarse, 1 fine
+    words: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return " · ".join(self.words)
+
+
+def counts_for(n: int) -> tuple[int, int]:
+    """(coarse, fine) numbers of clusters for n papers."""
+    # A small library still gets a few regions (56 seed papers: 3 and 6).
+    coarse = int(np.clip(round(np.sqrt(n / 8)), min(3, max(1, n // 10)), 24))
+    fine = int(np.clip(round(np.sqrt(n / 1.5)), coarse, 150))
+    return min(coarse, max(1, n)), min(fine, max(1, n))
+
+
+def kmeans_2d(xy: np.ndarray, k: int, *, seed: int = SEED) -> np.ndarray:
+    """Cluster numbers (0..k-1, the biggest first) of 2-D points; farthest-point start."""
+    n = len(xy)
+    if n == 0:
+        return np.zeros(0, dtype=np.int32)
+    k = max(1, min(k, n))
+    pts = xy.astype(np.float64)
+    rng = np.random.default_rng(seed)
+    centres = [pts[rng.integers(n)]]
+    dist = ((pts - centres[0]) ** 2).sum(axis=1)
+    for _ in range(1, k):
+        centres.append(pts[int(dist.argmax())])
+        dist = np.minimum(dist, ((pts - centres[-1]) ** 2).sum(axis=1))
+    c = np.array(centres)
+    labels = np.zeros(n, dtype=np.int64)
+    for _ in range(ITERATIONS):
+        d2 = (pts ** 2).sum(1)[:, None] - 2 * pts @ c.T + (c ** 2).sum(1)[None, :]
+        new = d2.argmin(axis=1)
+        if np.array_equal(new, labels) and _ > 0:
+            break
+        labels = new
+        sizes = np.bincount(labels, minlength=k)
+        for dim in range(2):
+            sums = np.bincount(labels, weights=pts[:, dim], minlength=k)
+            c[:, dim] = np.where(sizes > 0, sums / np.maximum(sizes, 1), c[:, dim])
+    # Renumber by size (ties by the old number): cluster 0 is the biggest.
+    sizes = np.bincount(labels, minlength=k)
+    order = np.lexsort((np.arange(k), -sizes))
+    rank = np.empty(k, dtype=np.int32)
+    rank[order] = np.arange(k, dtype=np.int32)
+    return rank[labels]
+
+
+def label_words(x: Sparse, words: list[str], labels: np.ndarray, k: int) -> list[tuple[str, ...]]:
+    """Each cluster's distinguishing words (see the module docstring), best first."""
+    present = np.repeat(labels.astype(np.int64), np.diff(x.indptr))
+    df_c = np.bincount(present * x.cols + x.indices, minlength=k * x.cols).reshape(k, x.cols)
+    df = df_c.sum(axis=0)
+    sizes = np.bincount(labels, minlength=k).astype(np.float64)
+    n = float(len(labels))
+    usable = np.array([bool(_LABEL_WORD.match(w)) and w not in BOILERPLATE for w in words], dtype=bool)
+    out: list[tuple[str, ...]] = []
+    for c in range(k):
+        inside = df_c[c] / max(sizes[c], 1.0)
+        rest = n - sizes[c]
+        outside = (df - df_c[c]) / rest if rest > 0 else np.zeros_like(inside)
+        ok = usable & (inside >= MIN_SHARE) & (outside <= RATIO * inside)
+        cand = np.flatnonzero(ok)
+        if sizes[c] < 3 or len(cand) == 0:
+            out.append(())
+            continue
+        # In many of the cluster's papers, and far more often than elsewhere.
+        score = inside[cand] * np.log((inside[cand] + 1e-3) / (outside[cand] + 1e-3))
+        best = cand[np.lexsort((cand, -score))][:MAX_WORDS]
+        out.append(tuple(words[j] for j in best))
+    return out
+
+
+def cluster(xy: np.ndarray, x: Sparse, words: list[str]) -> tuple[np.ndarray, np.ndarray, list[Cluster]]:
+    """(coarse numbers, fine numbers, every cluster with its label) of the laid-out papers."""
+    k0, k1 = counts_for(len(xy))
+    coarse = kmeans_2d(xy, k0)
+    fine = kmeans_2d(xy, k1)
+    found = [Cluster(c, 0, w) for c, w in enumerate(label_words(x, words, coarse, k0))]
+    found += [Cluster(c, 1, w) for c, w in enumerate(label_words(x, words, fine, k1))]
+    return coarse, fine, found

@@ -1,0 +1,189 @@
+"""The 2-D layout: a UMAP-like optimisation of the papers' nearest-neighbour graph, in numpy.
+
+1. Each paper's K nearest (cosine of the reduced TF-IDF vectors) become fuzzy edges: weight
+   exp(-(d - d_nearest) / sigma), sigma set so a paper's weights sum to log2(K); the two
+   directions are joined as a + b - ab (UMAP's fuzzy union).
+2. Start from the first two principal axes of the vectors (deterministic, and the big
+   topics already apart), scaled to [0, 10].
+3. Epochs of attraction along the edges (an edge of weight w is pulled in a share w/max of the
+   epochs) and repulsion from NEGATIVES random papers per pull, with UMAP's curve
+   1 / (1 + a d^2b) and a learning rate falling to 0. One epoch moves every point at once
+   (vectorised), not one edge at a time as UMAP's numba loop does; bench_map.py measures the
+   result against umap-learn on the same vectors.
+
+Deterministic: a fixed seed, and new papers placed later (`place`) never move the others."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .features import CancelCheck, Progress, check
+from .neighbours import exact, knn
+
+K = 15
+NEGATIVES = 10
+# UMAP's a, b for min_dist 0 (spread 1): tight topics; bench_map.py: better P@10 and
+# trustworthiness than min_dist 0.1 (the default), as are 10 negatives over 5.
+A, B = 1.929, 0.7915
+SEED = 20
+CLIP = 4.0
+SCALE = 10.0
+# Above this many papers, fewer epochs and negatives: 50k papers in about a minute.
+LARGE = 10_000
+NEGATIVE_BATCH = 1_000_000  # repulsion pairs computed at once (memory: ~40 bytes each)
+
+
+def epochs_for(n: int) -> int:
+    return 300 if n <= LARGE else 100
+
+
+def negatives_for(n: int) -> int:
+    return NEGATIVES if n <= LARGE else 5
+
+
+def fuzzy_graph(idx: np.ndarray, sim: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Symmetric edges (heads, tails, weights) of the kNN graph, each pair once per direction."""
+    n, k = idx.shape
+    dist = np.maximum(0.0, 1.0 - sim.astype(np.float64))
+    dist[~np.isfinite(dist)] = np.inf
+    rho = dist[:, 0:1]
+    target = np.log2(max(k, 2))
+    lo, hi = np.zeros(n), np.full(n, np.inf)
+    sigma = np.ones(n)
+    gaps = np.maximum(dist - rho, 0.0)
+    for _ in range(64):  # a binary search of each paper's sigma, all at once
+        total = np.exp(-gaps / sigma[:, None]).sum(axis=1)
+        over = total > target
+        hi = np.where(over, sigma, hi)
+        lo = np.where(over, lo, sigma)
+        sigma = np.where(np.isinf(hi), sigma * 2, (lo + hi) / 2)
+    sigma = np.maximum(sigma, 1e-3 * max(float(np.mean(dist[np.isfinite(dist)])) if np.isfinite(dist).any() else 1.0, 1e-6))
+    w = np.exp(-gaps / sigma[:, None])
+    heads = np.repeat(np.arange(n, dtype=np.int64), k)
+    tails = idx.ravel().astype(np.int64)
+    w = w.ravel()
+    keep = np.isfinite(w) & (w > 0) & (heads != tails)
+    heads, tails, w = heads[keep], tails[keep], w[keep]
+    # Fuzzy union of the two directions: a + b - ab.
+    key = heads * n + tails
+    rev = tails * n + heads
+    both = np.concatenate([key, rev])
+    ws = np.concatenate([w, w])
+    order = np.argsort(both, kind="stable")
+    both, ws = both[order], ws[order]
+    uniq, start, count = np.unique(both, return_index=True, return_counts=True)
+    first = ws[start]
+    second = np.where(count > 1, ws[np.minimum(start + 1, len(ws) - 1)], 0.0)
+    weight = first + second - first * second
+    return (uniq // n).astype(np.int32), (uniq % n).astype(np.int32), weight.astype(np.float32)
+
+
+def initial(vectors: np.ndarray) -> np.ndarray:
+    """The first two principal axes, signs fixed, scaled into [0, SCALE]."""
+    centred = vectors - vectors.mean(axis=0)
+    cov = centred.T @ centred
+    vals, vecs = np.linalg.eigh(cov.astype(np.float64))
+    axes = vecs[:, ::-1][:, :2]
+    axes *= np.sign(axes[np.abs(axes).argmax(axis=0), [0, 1]])
+    return fit_box((centred @ axes).astype(np.float32))
+
+
+def fit_box(xy: np.ndarray) -> np.ndarray:
+    if len(xy) == 0:
+        return xy.astype(np.float32)
+    lo, hi = xy.min(axis=0), xy.max(axis=0)
+    span = np.maximum(hi - lo, 1e-9)
+    return ((xy - lo) / span * SCALE).astype(np.float32)
+
+
+def _attract(xy: np.ndarray, heads: np.ndarray, tails: np.ndarray) -> np.ndarray:
+    diff = xy[heads] - xy[tails]
+    d2 = np.einsum("ij,ij->i", diff, diff) + 1e-12
+    d2b = np.exp(B * np.log(d2))  # d2 ** B, cheaper than pow
+    coeff = -2 * A * B * d2b / d2 / (1 + A * d2b)
+    return np.clip(coeff[:, None] * diff, -CLIP, CLIP, out=diff)
+
+
+def _repel(xy: np.ndarray, heads: np.ndarray, others: np.ndarray) -> np.ndarray:
+    diff = xy[heads] - xy[others]
+    d2 = np.einsum("ij,ij->i", diff, diff)
+    d2b = np.exp(B * np.log(d2 + 1e-12))
+    coeff = 2 * B / ((0.001 + d2) * (1 + A * d2b))
+    coeff[others == heads] = 0
+    return np.clip(coeff[:, None] * diff, -CLIP, CLIP, out=diff)
+
+
+def _accumulate(n: int, at: np.ndarray, values: np.ndarray) -> np.ndarray:
+    return np.stack([np.bincount(at, weights=values[:, 0], minlength=n),
+                     np.bincount(at, weights=values[:, 1], minlength=n)], axis=1)
+
+
+def optimise(xy: np.ndarray, heads: np.ndarray, tails: np.ndarray, weights: np.ndarray, *,
+             epochs: int, seed: int = SEED, movable: np.ndarray | None = None,
+             progress: Progress = None, cancelled: CancelCheck = None) -> np.ndarray:
+    """Move the points along the graph's forces; only `movable` points move when given."""
+    n = len(xy)
+    xy = xy.astype(np.float32).copy()
+    rng = np.random.default_rng(seed)
+    share = weights / max(float(weights.max()), 1e-12) if len(weights) else weights
+    negatives = negatives_for(n)
+    for epoch in range(epochs):
+        if epoch % 10 == 0:
+            check(cancelled)
+            if progress:
+                progress(epoch, epochs, "Laying out the map")
+        lr = 1.0 - epoch / epochs
+        # An edge of share s is pulled at the epochs where floor(s * e) steps (s of them).
+        fire = np.floor(share * (epoch + 1)) > np.floor(share * epoch)
+        h, t = heads[fire], tails[fire]
+        if len(h) == 0:
+            continue
+        pull = _attract(xy, h, t)
+        step = _accumulate(n, h, pull) - _accumulate(n, t, pull)
+        # The negatives in as few rounds as keep the arrays under NEGATIVE_BATCH pairs.
+        rounds = max(1, min(negatives, len(h) * negatives // NEGATIVE_BATCH))
+        per_round = [negatives // rounds + (r < negatives % rounds) for r in range(rounds)]
+        for count in per_round:
+            hh = np.repeat(h, count)
+            step += _accumulate(n, hh, _repel(xy, hh, rng.integers(0, n, size=len(hh))))
+        if movable is not None:
+            step[~movable] = 0
+        xy += (lr * step).astype(np.float32)
+    return xy.astype(np.float32)
+
+
+def layout(vectors: np.ndarray, *, seed: int = SEED, epochs: int | None = None,
+           progress: Progress = None, cancelled: CancelCheck = None) -> np.ndarray:
+    """2-D places (n x 2, float32, within about [0, SCALE]) for unit vectors."""
+    n = len(vectors)
+    if n == 0:
+        return np.zeros((0, 2), dtype=np.float32)
+    if n <= 2:
+        return np.array([[0.0, 0.0], [SCALE, SCALE]][:n], dtype=np.float32)
+    # A small library's 15 nearest are a quarter of it, and its map a uniform cloud: fewer.
+    idx, sim = knn(vectors, min(K, n - 1, max(5, n // 8)), cancelled=cancelled)
+    heads, tails, weights = fuzzy_graph(idx, sim)
+    xy = initial(vectors)
+    xy = optimise(xy, heads, tails, weights, epochs=epochs or epochs_for(n), seed=seed,
+                  progress=progress, cancelled=cancelled)
+    return fit_box(xy)
+
+
+def place(new_vectors: np.ndarray, vectors: np.ndarray, xy: np.ndarray, *, k: int = 5,
+          seed: int = SEED, seeds: list[int] | None = None) -> np.ndarray:
+    """Places for new papers from their k nearest laid-out papers (similarity-weighted mean,
+    pulled a little apart so two copies do not sit on one pixel); nothing else moves. With
+    `seeds` (one per paper) each paper's nudge depends on that paper alone, not on how many
+    were placed with it."""
+    if len(new_vectors) == 0:
+        return np.zeros((0, 2), dtype=np.float32)
+    if len(vectors) == 0:
+        return fit_box(np.random.default_rng(seed).random((len(new_vectors), 2)))
+    idx, sim = exact(vectors, min(k, len(vectors)), queries=new_vectors, skip_self=False)
+    w = np.maximum(sim, 0.0) + 1e-6
+    spot = (xy[idx] * w[:, :, None]).sum(axis=1) / w.sum(axis=1, keepdims=True)
+    if seeds is None:
+        jitter = np.random.default_rng(seed).normal(0, 0.02, size=spot.shape)
+    else:
+        jitter = np.array([np.random.default_rng(s).normal(0, 0.02, size=2) for s in seeds])
+    return (spot + jitter).astype(np.float32)

@@ -1,0 +1,203 @@
+"""The library's map, kept as a derived file beside the index (`map.npz` in the library folder).
+
+Like the index it is never the source of truth: missing, damaged, of another format version
+or stale (its stamp, the change sequence it reflects, behind the store's) it is rebuilt or
+brought up to date. Up to date means: papers added since are placed from their nearest laid-out
+neighbours, deleted ones dropped, papers whose words changed placed again; nobody else moves.
+A full layout runs only when asked, when there is no map yet, or when more than REDO_SHARE of
+the papers changed since the last full one (their places would rest on an outdated layout)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from reader.store import changes, map_rows
+
+from . import clusters as cl
+from . import layout as lay
+from .features import CancelCheck, Features, Progress, Vocabulary, check, features, project
+
+FILE_NAME = "map.npz"
+VERSION = 1
+REDO_SHARE = 0.2
+
+
+class MapSource(Protocol):
+    """What the map needs of a library (reader.services.Library has it)."""
+
+    def read_connection(self) -> sqlite3.Connection: ...
+
+
+@dataclass
+class MapData:
+    """A laid-out library: per paper (in id order, papers placed since at the end) its place,
+    clusters, vector and text hash."""
+
+    ids: list[str]
+    xy: np.ndarray  # n x 2 float32
+    coarse: np.ndarray  # n int32
+    fine: np.ndarray  # n int32
+    clusters: list[cl.Cluster]
+    vectors: np.ndarray  # n x d float16 (places new papers)
+    hashes: np.ndarray  # n int64: crc32 of the words, to notice an edited abstract
+    vocab: Vocabulary
+    components: np.ndarray  # d x words float16
+    stamp: int  # the change sequence it reflects
+    full_count: int  # papers at the last full layout
+    changed: int = 0  # papers placed or dropped since
+    _pos: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def position(self) -> dict[str, int]:
+        if len(self._pos) != len(self.ids):
+            self._pos = {pid: i for i, pid in enumerate(self.ids)}
+        return self._pos
+
+    def features(self) -> Features:
+        return Features(self.vectors.astype(np.float32), self.vocab, self.components.astype(np.float32))
+
+
+def path_for(root: Path) -> Path:
+    return Path(root) / FILE_NAME
+
+
+def _hash(text: str) -> int:
+    return zlib.crc32(text.encode("utf-8", "replace"))
+
+
+def save(path: Path, data: MapData) -> None:
+    """Atomically: a reader never sees half a file."""
+    labels = np.array(["\t".join((str(c.level), str(c.id), *c.words)) for c in data.clusters], dtype=np.str_)
+    meta = np.array([VERSION, data.stamp, data.full_count, data.changed], dtype=np.int64)
+    fd, tmp = tempfile.mkstemp(prefix=".map-", suffix=".npz", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, meta=meta, ids=np.array(data.ids, dtype=np.str_), xy=data.xy, coarse=data.coarse,
+                     fine=data.fine, clusters=labels, vectors=data.vectors, hashes=data.hashes,
+                     words=np.array(data.vocab.words, dtype=np.str_), idf=data.vocab.idf,
+                     components=data.components)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load(path: Path) -> MapData | None:
+    """The stored map, or None when missing, unreadable or of another version (rebuilt then)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = z["meta"]
+            if int(meta[0]) != VERSION:
+                return None
+            found = []
+            for row in z["clusters"].tolist():
+                level, cid, *words = row.split("\t")
+                found.append(cl.Cluster(int(cid), int(level), tuple(words)))
+            return MapData(z["ids"].tolist(), z["xy"], z["coarse"], z["fine"], found, z["vectors"], z["hashes"],
+                           Vocabulary(z["words"].tolist(), z["idf"]), z["components"], int(meta[1]),
+                           int(meta[2]), int(meta[3]))
+    except (OSError, ValueError, KeyError, IndexError, EOFError, zlib.error):
+        return None
+
+
+def _texts(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, str]:
+    return dict(map_rows.texts(conn, ids))
+
+
+def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: CancelCheck = None) -> MapData:
+    """A full layout of every paper of the library."""
+    stamp = changes.current_seq(conn)
+    ids = map_rows.all_ids(conn)
+    found = _texts(conn, ids)
+    ids = [i for i in ids if i in found]
+    texts = [found[i] for i in ids]
+    feats = features(texts, cancelled=cancelled, progress=progress)
+    check(cancelled)
+
+    def step(done: int, total: int, message: str) -> None:
+        if progress:
+            progress(1 + done * 2 // max(total, 1), 4, message)
+
+    xy = lay.layout(feats.vectors, progress=step, cancelled=cancelled)
+    if progress:
+        progress(3, 4, "Naming the regions")
+    assert feats.matrix is not None
+    coarse, fine, found_clusters = cl.cluster(xy, feats.matrix, feats.vocab.words)
+    hashes = np.array([_hash(t) for t in texts], dtype=np.int64)
+    return MapData(ids, xy, coarse.astype(np.int32), fine.astype(np.int32), found_clusters,
+                   feats.vectors.astype(np.float16), hashes, feats.vocab, feats.components.astype(np.float16),
+                   stamp, len(ids))
+
+
+def _nearest_clusters(data: MapData, new_vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A new paper joins the clusters of its nearest laid-out paper."""
+    if len(data.ids) == 0:
+        return np.zeros(len(new_vectors), np.int32), np.zeros(len(new_vectors), np.int32)
+    sims = new_vectors @ data.vectors.astype(np.float32).T
+    near = sims.argmax(axis=1)
+    return data.coarse[near], data.fine[near]
+
+
+def refresh(data: MapData, conn: sqlite3.Connection) -> MapData | None:
+    """Bring `data` up to the store's change sequence without moving anyone else; None when
+    too much changed (a full layout is due)."""
+    stamp = changes.current_seq(conn)
+    if stamp == data.stamp:
+        return data
+    now = set(map_rows.all_ids(conn))
+    pos = data.position()
+    gone = [pid for pid in data.ids if pid not in now]
+    written = [pid for pid in changes.changed_ids(conn, data.stamp) if pid in now]
+    texts = _texts(conn, written)
+    fresh = [pid for pid in written if pid in texts and (pid not in pos or data.hashes[pos[pid]] != _hash(texts[pid]))]
+    moved = len(gone) + len(fresh)
+    if data.changed + moved > REDO_SHARE * max(data.full_count, 1):
+        return None
+    drop = set(gone) | set(fresh)
+    keep = np.array([pid not in drop for pid in data.ids], dtype=bool)
+    old_vectors = data.vectors[keep].astype(np.float32)
+    old_xy = data.xy[keep]
+    new_vectors = project([texts[p] for p in fresh], data.features())
+    # Placed beside the papers that stay (an edited paper is not its own neighbour).
+    kept = MapData([p for p, k in zip(data.ids, keep, strict=True) if k], old_xy, data.coarse[keep],
+                   data.fine[keep], data.clusters, data.vectors[keep], data.hashes[keep], data.vocab,
+                   data.components, stamp, data.full_count, data.changed + moved)
+    new_xy = lay.place(new_vectors, old_vectors, old_xy, seeds=[_hash(p) for p in fresh])
+    coarse, fine = _nearest_clusters(kept, new_vectors)
+    ids = kept.ids + fresh  # new papers at the end (sorting 50k ids took longer than placing)
+    hashes = np.array([_hash(texts[p]) for p in fresh], dtype=np.int64)
+
+    def join(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.concatenate([a, b.astype(a.dtype)])
+
+    return MapData(ids, join(kept.xy, new_xy), join(kept.coarse, coarse),
+                   join(kept.fine, fine), data.clusters, join(kept.vectors, new_vectors),
+                   join(kept.hashes, hashes), data.vocab, data.components, stamp, data.full_count,
+                   kept.changed)
+
+
+def current(source: MapSource, root: Path, *, full: bool = False, known: MapData | None = None,
+            progress: Progress = None, cancelled: CancelCheck = None) -> MapData:
+    """The library's map, up to date: `known` (the caller's last copy) or the stored one,
+    refreshed, or laid out anew; saved when places changed (a star moves nobody: the file's
+    older stamp only means the next look re-checks those papers)."""
+    path = path_for(root)
+    conn = source.read_connection()
+    data = None if full else (known if known is not None else load(path))
+    if data is not None:
+        updated = refresh(data, conn)
+        if updated is not None:
+            if updated.changed != data.changed:
+                save(path, updated)
+            return updated
+    built = build(conn, progress=progress, cancelled=cancelled)
+    save(path, built)
+    return built

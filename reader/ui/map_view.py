@@ -1,0 +1,357 @@
+"""The map widgets: the canvas (`mapView`), the year histogram under it, and the page holding both.
+
+The canvas draws a MapPicture (map_render.py) and says what the user did by signals: a paper
+clicked, papers selected with a rubber band (Shift+drag), a key. It holds no library: the
+controller (map_controller.py) gives it pictures and reads back its selection."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QRubberBand,
+    QSizePolicy,
+    QSpinBox,
+    QToolButton,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from . import map_render as mr
+
+PAN_STEP = 60  # pixels per arrow key
+ZOOM_STEP = 1.25
+HOVER_PIXELS = 8  # how near the pointer a point must be to be hovered or clicked
+
+
+class MapCanvas(QWidget):
+    """Points, labels, zoom/pan with mouse and keys (+/-, arrows, 0 = fit), click and rubber band."""
+
+    paperClicked = Signal(str)
+    papersSelected = Signal(list)  # ids inside the rubber band
+    frameDrawn = Signal(float)  # milliseconds (the benchmark reads it)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mapView")
+        self.setAccessibleName("Map of the papers")
+        self.setAccessibleDescription("Papers placed by similarity; +/- zoom, arrows pan, 0 fits, "
+                                      "Shift+drag selects, click opens a paper")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self.setMinimumSize(QSize(320, 240))
+        self.picture: mr.MapPicture | None = None
+        self.camera = mr.Camera()
+        self.dark = False
+        self.marks = mr.Marks()
+        self.labels: list = []
+        self._pixels = mr.Canvas()
+        self.message = "Making the map…"
+        self._fitted = False
+        self._drag_from: QPoint | None = None
+        self._drag_camera: tuple[float, float] | None = None
+        self._band: QRubberBand | None = None
+        self._band_from: QPoint | None = None
+        self._hover_timer = QTimer(self)
+        self._hover_timer.setSingleShot(True)
+        self._hover_timer.setInterval(60)
+        self._hover_timer.timeout.connect(self._show_hover)
+        self._hover_at = QPoint()
+
+    # ------------------------------------------------------------------ content
+    def set_picture(self, picture: mr.MapPicture | None, *, refit: bool = False) -> None:
+        self.picture = picture
+        n = len(picture) if picture is not None else 0
+        self.marks = mr.Marks(visible=None, hits=None, selected=np.zeros(n, dtype=bool))
+        if refit or not self._fitted:
+            self.fit()
+        self.update()
+
+    def set_message(self, text: str) -> None:
+        self.message = text
+        self.update()
+
+    def set_hits(self, hits: np.ndarray | None) -> None:
+        self.marks.hits = hits
+        self.update()
+
+    def set_visible_points(self, visible: np.ndarray | None) -> None:
+        self.marks.visible = visible
+        self.update()
+
+    def set_selected(self, selected: np.ndarray) -> None:
+        self.marks.selected = selected
+        self.update()
+
+    def fit(self) -> None:
+        xy = self.picture.xy if self.picture is not None else np.zeros((0, 2))
+        self.camera.fit(xy, max(self.width(), 64), max(self.height(), 64))
+        self._fitted = self.picture is not None and self.width() > 64
+        self.update()
+
+    def zoom(self, factor: float, at: QPoint | None = None) -> None:
+        c = at if at is not None else self.rect().center()
+        self.camera.zoom_at(factor, c.x(), c.y())
+        self.update()
+
+    def pan(self, dx: float, dy: float) -> None:
+        self.camera.ox += dx
+        self.camera.oy += dy
+        self.update()
+
+    def point_at(self, pos: QPoint) -> int | None:
+        """The shown point nearest `pos` within HOVER_PIXELS, or None."""
+        pic = self.picture
+        if pic is None or len(pic) == 0:
+            return None
+        sxy = self.camera.to_screen(pic.xy)
+        d2 = (sxy[:, 0] - pos.x()) ** 2 + (sxy[:, 1] - pos.y()) ** 2
+        if self.marks.visible is not None:
+            d2 = np.where(self.marks.visible, d2, np.inf)
+        i = int(d2.argmin())
+        return i if d2[i] <= HOVER_PIXELS ** 2 else None
+
+    def ids_in(self, rect: QRect) -> list[str]:
+        pic = self.picture
+        if pic is None:
+            return []
+        sxy = self.camera.to_screen(pic.xy)
+        inside = ((sxy[:, 0] >= rect.left()) & (sxy[:, 0] <= rect.right())
+                  & (sxy[:, 1] >= rect.top()) & (sxy[:, 1] <= rect.bottom()))
+        if self.marks.visible is not None:
+            inside &= self.marks.visible
+        return [pic.ids[i] for i in np.flatnonzero(inside)]
+
+    # ------------------------------------------------------------------ painting
+    def paintEvent(self, event: QPaintEvent) -> None:
+        import time
+
+        started = time.perf_counter()
+        painter = QPainter(self)
+        pal = mr.palette(self.dark)
+        if self.picture is None or len(self.picture) == 0:
+            painter.fillRect(self.rect(), QColor.fromRgba(pal.background))
+            painter.setPen(pal.label)
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.message)
+            painter.end()
+            return
+        self.labels = mr.paint(painter, self.picture, self.camera, self.width(), self.height(), pal,
+                               self.marks, self.font(), self._pixels)
+        if self.hasFocus():
+            painter.setPen(QColor(pal.label))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
+        painter.end()
+        self.frameDrawn.emit((time.perf_counter() - started) * 1000)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        if self.picture is not None and (not self._fitted or self.camera.zoom == 1.0):
+            self.fit()
+        super().resizeEvent(event)
+
+    # ------------------------------------------------------------------ mouse
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.setFocus(Qt.FocusReason.MouseFocusReason)
+        pos = event.position().toPoint()
+        if event.button() == Qt.MouseButton.LeftButton and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            self._band_from = pos
+            if self._band is None:
+                self._band = QRubberBand(QRubberBand.Shape.Rectangle, self)
+            self._band.setGeometry(QRect(pos, QSize()))
+            self._band.show()
+        elif event.button() == Qt.MouseButton.LeftButton:
+            self._drag_from = pos
+            self._drag_camera = (self.camera.ox, self.camera.oy)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        pos = event.position().toPoint()
+        if self._band_from is not None and self._band is not None:
+            self._band.setGeometry(QRect(self._band_from, pos).normalized())
+        elif self._drag_from is not None and self._drag_camera is not None:
+            self.camera.ox = self._drag_camera[0] + pos.x() - self._drag_from.x()
+            self.camera.oy = self._drag_camera[1] + pos.y() - self._drag_from.y()
+            self.update()
+        else:
+            self._hover_at = pos
+            self._hover_timer.start()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        pos = event.position().toPoint()
+        if self._band_from is not None and self._band is not None:
+            rect = QRect(self._band_from, pos).normalized()
+            self._band.hide()
+            self._band_from = None
+            self.papersSelected.emit(self.ids_in(rect))
+            return
+        start, self._drag_from = self._drag_from, None
+        if start is not None and (pos - start).manhattanLength() <= 3:
+            i = self.point_at(pos)
+            if i is not None and self.picture is not None:
+                self.paperClicked.emit(self.picture.ids[i])
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.zoom(ZOOM_STEP ** steps, event.position().toPoint())
+
+    def _show_hover(self) -> None:
+        i = self.point_at(self._hover_at)
+        if i is None or self.picture is None:
+            QToolTip.hideText()
+            return
+        QToolTip.showText(self.mapToGlobal(self._hover_at), self.picture.titles[i] or self.picture.ids[i], self)
+
+    # ------------------------------------------------------------------ keys
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        moves = {Qt.Key.Key_Left: (PAN_STEP, 0), Qt.Key.Key_Right: (-PAN_STEP, 0),
+                 Qt.Key.Key_Up: (0, PAN_STEP), Qt.Key.Key_Down: (0, -PAN_STEP)}
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom(ZOOM_STEP)
+        elif key in (Qt.Key.Key_Minus, Qt.Key.Key_Underscore):
+            self.zoom(1 / ZOOM_STEP)
+        elif key == Qt.Key.Key_0:
+            self.fit()
+        elif key in moves:
+            self.pan(*moves[Qt.Key(key)])
+        else:
+            super().keyPressEvent(event)
+
+
+class YearBar(QWidget):
+    """A histogram of the shown papers' years; drag across it (or use the two boxes) to keep a range."""
+
+    rangeChanged = Signal(int, int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mapYears")
+        self.setAccessibleName("Papers per year")
+        self.setMinimumHeight(44)
+        self.counts: dict[int, int] = {}
+        self.low = self.high = 0
+        self.years: list[int] = []
+        self._drag: int | None = None
+
+    def set_years(self, years: np.ndarray) -> None:
+        known = years[years > 0]
+        values, counts = np.unique(known, return_counts=True)
+        self.counts = dict(zip(values.tolist(), counts.tolist(), strict=True))
+        self.years = list(range(int(values.min()), int(values.max()) + 1)) if len(values) else []
+        self.update()
+
+    def set_range(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+        self.update()
+
+    def _year_at(self, x: float) -> int | None:
+        if not self.years:
+            return None
+        i = int(x / max(self.width(), 1) * len(self.years))
+        return self.years[max(0, min(i, len(self.years) - 1))]
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        pal = self.palette()
+        painter.fillRect(self.rect(), pal.base())
+        if not self.years:
+            painter.setPen(pal.placeholderText().color())
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No years")
+            painter.end()
+            return
+        top = max(self.counts.values())
+        w = self.width() / len(self.years)
+        h = self.height() - 14
+        accent, muted = pal.highlight().color(), pal.mid().color()
+        for i, year in enumerate(self.years):
+            bar = h * self.counts.get(year, 0) / top
+            inside = self.low <= year <= self.high
+            painter.fillRect(int(i * w) + 1, int(h - bar) + 2, max(1, int(w) - 1), int(bar), accent if inside else muted)
+        painter.setPen(pal.text().color())
+        painter.drawText(2, self.height() - 2, str(self.years[0]))
+        last = str(self.years[-1])
+        painter.drawText(self.width() - self.fontMetrics().horizontalAdvance(last) - 2, self.height() - 2, last)
+        painter.end()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._drag = self._year_at(event.position().x())
+        if self._drag is not None:
+            self.rangeChanged.emit(self._drag, self._drag)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        year = self._year_at(event.position().x())
+        if self._drag is not None and year is not None:
+            self.rangeChanged.emit(min(self._drag, year), max(self._drag, year))
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        self._drag = None
+
+
+class MapPage(QWidget):
+    """The canvas, the year filter and the selection's actions, in place of the paper list."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mapPage")
+        self.canvas = MapCanvas(self)
+        self.years = YearBar(self)
+        self.fromYear = self._year_box("mapFromYear", "From year")
+        self.toYear = self._year_box("mapToYear", "To year")
+        self.summary = QLabel(self)
+        self.summary.setObjectName("mapSummary")
+        self.summary.setMinimumWidth(0)
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.buttons: dict[str, QToolButton] = {}
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 0, 4, 0)
+        bar.addWidget(self.summary, 1)
+        for key, text, tip in (("star", "Star", "Star the selected papers"),
+                               ("read", "Read", "Mark the selected papers read"),
+                               ("tag", "Tag…", "Tag the selected papers"),
+                               ("like", "Like these", "Light up the papers most like the selection"),
+                               ("export", "Export…", "Export the selected papers"),
+                               ("relayout", "Re-layout", "Lay the whole library out anew")):
+            button = QToolButton(self)
+            button.setText(text)
+            button.setToolTip(tip)
+            button.setObjectName(f"map{key.capitalize()}Button")
+            button.setAccessibleName(tip)
+            self.buttons[key] = button
+            bar.addWidget(button)
+        years = QHBoxLayout()
+        years.setContentsMargins(4, 0, 4, 2)
+        years.addWidget(self.years, 1)
+        years.addWidget(QLabel("From", self))
+        years.addWidget(self.fromYear)
+        years.addWidget(QLabel("to", self))
+        years.addWidget(self.toYear)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(bar)
+        layout.addWidget(self.canvas, 1)
+        layout.addLayout(years)
+        self.set_selection_count(0)
+
+    def _year_box(self, name: str, accessible: str) -> QSpinBox:
+        box = QSpinBox(self)
+        box.setObjectName(name)
+        box.setAccessibleName(accessible)
+        box.setRange(0, 2200)
+        return box
+
+    def set_selection_count(self, n: int) -> None:
+        for key in ("star", "read", "tag", "like", "export"):
+            self.buttons[key].setEnabled(n > 0)

@@ -1,0 +1,159 @@
+"""The map's core: deterministic layouts, incremental upkeep that moves nobody, subsets, labels, JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reader.map import clusters, features, layout, store, view
+from reader.services import Library
+from reader.store import map_rows
+
+
+@pytest.fixture
+def library(tmp_path: Path):
+    lib = Library.open(tmp_path / "lib")  # the 56 seed papers
+    yield lib
+    lib.close()
+
+
+def _import(lib: Library, folder: Path, abstracts: list[str]) -> None:
+    src = folder / "more.jsonl"
+    src.write_text("".join(json.dumps({"title": a.split(".")[0], "abstract": a}) + "\n" for a in abstracts), "utf-8")
+    lib.import_files([src], index=False)
+
+
+NEW = [
+    "Graph neural networks pass messages between the nodes of a graph to learn node embeddings.",
+    "Diffusion models generate images by learning to reverse a gradual noising process.",
+    "We study reinforcement learning agents that learn a policy from sparse rewards in games.",
+]
+
+
+def test_tfidf_rows_match_the_per_paper_projection():
+    docs = features.tokens(["graph neural network graph", "neural image model", "graph image model image", ""])
+    vocab, x = features.tfidf(docs)
+    again = features.matrix(docs, vocab)
+    assert vocab.words == sorted(vocab.words)
+    assert np.array_equal(x.indptr, again.indptr) and np.array_equal(x.indices, again.indices)
+    assert np.allclose(x.data, again.data)
+    dense = np.random.default_rng(0).standard_normal((x.cols, 3)).astype(np.float32)
+    full = np.zeros((x.rows, x.cols), np.float32)
+    full[np.repeat(np.arange(x.rows), np.diff(x.indptr)), x.indices] = x.data
+    assert np.allclose(x.dot(dense), full @ dense, atol=1e-5)
+    assert np.allclose(x.transpose().dot(np.ones((x.rows, 2), np.float32)), full.T @ np.ones((x.rows, 2)), atol=1e-5)
+
+
+def test_the_layout_is_deterministic(library: Library):
+    a = store.build(library.read_connection())
+    b = store.build(library.read_connection())
+    assert a.ids == b.ids and len(a.ids) == 56
+    assert np.array_equal(a.xy, b.xy)
+    assert np.array_equal(a.coarse, b.coarse) and a.clusters == b.clusters
+
+
+def test_new_papers_are_placed_without_moving_the_others(library: Library, tmp_path: Path):
+    root = library.paths.root
+    first = store.current(library, root)
+    assert store.path_for(root).exists()
+    _import(library, tmp_path, NEW)
+    second = store.current(library, root)
+    assert len(second.ids) == len(first.ids) + 3
+    pos = second.position()
+    moved = max(float(np.abs(second.xy[pos[p]] - first.xy[i]).max()) for i, p in enumerate(first.ids))
+    assert moved == 0.0
+    new = [p for p in second.ids if p not in set(first.ids)]
+    assert len(new) == 3
+    lo, hi = first.xy.min(axis=0), first.xy.max(axis=0)
+    for p in new:  # placed among their neighbours, inside the map
+        assert np.all(second.xy[pos[p]] >= lo - 0.5) and np.all(second.xy[pos[p]] <= hi + 0.5)
+    # Stored: a fresh load (a restart) has the same places.
+    loaded = store.load(store.path_for(root))
+    assert loaded is not None and loaded.ids == second.ids and np.array_equal(loaded.xy, second.xy)
+
+
+def test_deleted_papers_leave_and_a_star_moves_nobody(library: Library):
+    root = library.paths.root
+    first = store.current(library, root)
+    gone = first.ids[:2]
+    library.delete_papers(gone)
+    library.set_starred([first.ids[5]], True)
+    second = store.current(library, root)
+    assert set(second.ids) == set(first.ids) - set(gone)
+    pos = first.position()
+    for i, p in enumerate(second.ids):
+        assert np.array_equal(second.xy[i], first.xy[pos[p]])
+
+
+def test_much_changed_means_a_full_layout(library: Library, tmp_path: Path):
+    root = library.paths.root
+    first = store.current(library, root)
+    library.delete_papers(first.ids[: int(len(first.ids) * 0.3)])
+    second = store.current(library, root)
+    assert second.full_count == len(second.ids) and second.changed == 0
+
+
+def test_a_damaged_map_file_is_rebuilt(library: Library):
+    root = library.paths.root
+    store.path_for(root).write_bytes(b"not a map")
+    assert store.load(store.path_for(root)) is None
+    assert len(store.current(library, root).ids) == 56
+
+
+def test_a_subset_keeps_the_library_places_and_the_json_shape(library: Library):
+    data = store.current(library, library.paths.root)
+    some = data.ids[10:20]
+    shown = view.subset(data, list(reversed(some)) + ["not-a-paper"])
+    assert shown.ids == list(reversed(some)) and shown.missing == 1
+    pos = data.position()
+    for pid, xy in zip(shown.ids, shown.xy, strict=True):
+        assert np.array_equal(xy, data.xy[pos[pid]])
+    out = shown.to_json()
+    assert set(out) == {"papers", "clusters"}
+    assert all(set(p) == {"id", "x", "y", "cluster"} for p in out["papers"])
+    assert all(set(c) == {"id", "label", "size", "x", "y"} for c in out["clusters"])
+    assert sum(c["size"] for c in out["clusters"]) == len(shown.ids)
+    assert {p["cluster"] for p in out["papers"]} == {c["id"] for c in out["clusters"]}
+
+
+def test_label_words_tell_their_cluster_apart():
+    # Two groups of papers with their own words, and a word both share.
+    texts = [f"graph node message passing model {i}" for i in range(20)]
+    texts += [f"image pixel diffusion noise model {i}" for i in range(20)]
+    docs = features.tokens(texts)
+    vocab, x = features.tfidf(docs)
+    labels = np.array([0] * 20 + [1] * 20)
+    words = clusters.label_words(x, vocab.words, labels, 2)
+    assert set(words[0]) <= {"graph", "node", "message", "passing"} and words[0]
+    assert set(words[1]) <= {"image", "pixel", "diffusion", "noise"} and words[1]
+    assert "model" not in words[0] + words[1]
+
+
+def test_placing_uses_the_nearest_papers():
+    vectors = features.unit_rows(np.array([[1, 0], [0.9, 0.1], [0, 1], [0.1, 0.9]], np.float32))
+    xy = np.array([[0, 0], [0.2, 0], [10, 10], [10, 9.8]], np.float32)
+    spot = layout.place(features.unit_rows(np.array([[0.05, 1.0]], np.float32)), vectors, xy, k=2)
+    assert np.linalg.norm(spot[0] - np.array([10, 9.9])) < 0.5
+
+
+def test_marks_read_the_states(library: Library):
+    pid = map_rows.all_ids(library.read_connection())[0]
+    library.set_starred([pid], True)
+    library.add_tags([pid], ["gnn"])
+    m = map_rows.map_marks(library.read_connection())[pid]
+    assert m.starred and m.tags == ("gnn",) and not m.skipped and m.title
+
+
+def test_a_cancelled_layout_stops_and_writes_nothing(library: Library):
+    steps: list[tuple[int, int, str]] = []
+    calls = iter(range(10**6))
+
+    def cancel_soon() -> bool:
+        return next(calls) > 3
+
+    with pytest.raises(features.Cancelled):
+        store.current(library, library.paths.root, progress=lambda *a: steps.append(a), cancelled=cancel_soon)
+    assert steps and not store.path_for(library.paths.root).exists()
