@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__, cli_cite, cli_map, cli_triage
+from .cli_args import positive_int
 from .errors import ReaderError, UsageError
 from .models import HighlightColour, Paper, ViewKind
 from .paths import resolve_data_dir
@@ -28,16 +29,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse's default exits 2 too; keep the one-line form
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def _colour(text: str) -> HighlightColour:
@@ -75,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("search", help="search with the query language (use -- before a query starting with -)")
     s.add_argument("query")
-    s.add_argument("--limit", type=_positive_int, default=20)
+    s.add_argument("--limit", type=positive_int, default=20)
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("show", help="show one paper, math rendered")
@@ -133,7 +124,7 @@ def _add_related_parser(sub: Any) -> None:
     like = s.add_mutually_exclusive_group()
     like.add_argument("--tag", help="papers like the ones with this tag")
     like.add_argument("--starred", action="store_true", help="papers like the starred ones")
-    s.add_argument("--limit", type=_positive_int, default=10)
+    s.add_argument("--limit", type=positive_int, default=10)
     s.add_argument("--json", action="store_true")
 
 

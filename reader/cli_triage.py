@@ -9,6 +9,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .cli_args import positive_int
 from .triage import source
 from .triage.best import BestFirst
 from .triage.interests import GENERAL
@@ -19,16 +20,6 @@ if TYPE_CHECKING:
     from .services import Library
 
 ORDER_NAMES = {"best": BEST_FIRST, "listed": LISTED, "unread": UNREAD_FIRST}
-
-
-def _limit(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def add_parsers(sub: Any) -> None:
@@ -43,7 +34,7 @@ def add_parsers(sub: Any) -> None:
     n.add_argument("query", nargs="?", default="", help="a search (default: all papers)")
     n.add_argument("--order", choices=tuple(ORDER_NAMES), default="best",
                    help="best first (learned from your stars, tags and skips), as listed, or unread first")
-    n.add_argument("--limit", type=_limit, default=10)
+    n.add_argument("--limit", type=positive_int, default=10)
     n.add_argument("--json", action="store_true")
 
 

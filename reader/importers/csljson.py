@@ -8,7 +8,6 @@ with the other formats: a publisher's keywords would flood the user's own tags.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -25,7 +24,7 @@ from .fields import (
     normalize_link,
     year_and_note,
 )
-from .jsonfmt import TooDeep, loads
+from .jsonfmt import load_json
 
 _SNIFF = re.compile(r'"(?:issued|container-title|citation-key|family)"\s*:')
 _TYPE = re.compile(r'"type"\s*:')
@@ -112,13 +111,7 @@ def _record(item: Mapping[str, Any], number: int) -> Record | Problem:
 
 def parse_csljson(text: str, path: str) -> ParseResult:
     """The items of a CSL-JSON array; an item that is not an object, or has no abstract, is a problem."""
-    try:
-        data = loads(text)
-    except TooDeep as exc:
-        raise InputFileError(path, f"the JSON is {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise InputFileError(path, f"invalid JSON ({exc.msg}) at line {exc.lineno}, column {exc.colno}",
-                             exc.lineno) from None
+    data = load_json(text, path)
     if not isinstance(data, list):
         raise InputFileError(path, "not CSL-JSON: expected a JSON array of items")
     if len(data) > MAX_RECORDS:

@@ -74,6 +74,16 @@ def loads(text: str, *, check_depth: bool = True) -> Any:
     return value
 
 
+def load_json(text: str, path: str) -> Any:
+    """The file's JSON, or an InputFileError naming the line (and a truncated or too deep file)."""
+    try:
+        return loads(text)
+    except TooDeep as exc:
+        raise InputFileError(path, f"the JSON is {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise _json_error(path, text, exc) from None
+
+
 def _json_error(path: str, text: str, exc: json.JSONDecodeError) -> InputFileError:
     if exc.pos >= len(text.rstrip()):
         what = "the JSON ends too early (truncated file?)"
@@ -150,12 +160,7 @@ def parse_jsonl(text: str, path: str) -> ParseResult:
 
 def parse_json(text: str, path: str) -> ParseResult:
     """A JSON array of papers, an object with a "papers" list, or a Reader backup."""
-    try:
-        data = loads(text)
-    except TooDeep as exc:
-        raise InputFileError(path, f"the JSON is {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise _json_error(path, text, exc) from None
+    data = load_json(text, path)
     if isinstance(data, dict) and data.get("format") == BACKUP_FORMAT:
         return parse_backup(data, path)
     if isinstance(data, dict) and isinstance(data.get("papers"), list):

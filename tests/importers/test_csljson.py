@@ -48,8 +48,11 @@ def test_detected_before_plain_json(tmp_path: Path) -> None:
     importer = detect("refs.json", text)
     assert importer is not None and importer.format == "csljson"
     assert detect("p.json", json.dumps([{"title": "t", "abstract": ABSTRACT}])).format == "json"
-    with pytest.raises(InputFileError, match="invalid JSON"):
+    # The same messages as the plain JSON importer: a cut file is called truncated, else the line.
+    with pytest.raises(InputFileError, match="ends too early"):
         parse_csljson('[{"type": "book", "issued": ', "bad.json")
+    with pytest.raises(InputFileError, match=r"invalid JSON .* at line 2"):
+        parse_csljson('[{"type": "book",\n "issued": }]', "bad.json")
 
 
 @pytest.mark.skipif(not (CORPORA / "ris_csl").exists(), reason="shared corpus not available")
