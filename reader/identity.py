@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from .models import Record, normalize_abstract, paper_id_for
 
@@ -41,7 +42,7 @@ def doi_key(value: str | None) -> str:
     """A DOI as found in a field or a link (resolver URL, doi: prefix), lower-cased; '' if none."""
     if not value:
         return ""
-    match = _DOI.search(value)
+    match = _DOI.search(unquote(value))  # a resolver URL's or BibTeX export's %5C is a backslash
     return match.group(1).rstrip(".,;").lower() if match else ""
 
 
@@ -83,6 +84,7 @@ class Keys:
     doi: str
     arxiv: str
     ident: str
+    citekey: str = ""  # the entry's citation key, as written
 
     @classmethod
     def of(cls, rec: Record) -> Keys:
@@ -90,7 +92,7 @@ class Keys:
         arxiv = arxiv_key(rec.arxiv) or next((k for k in map(arxiv_key, [*rec.links, doi]) if k), "")
         title = title_key(rec.title)
         return cls(paper_id_for(rec.abstract) if rec.abstract else "", title, doi, arxiv,
-                   ident_key(title, rec.authors, rec.year))
+                   ident_key(title, rec.authors, rec.year), (rec.citation_key or "").strip())
 
     def bases(self, rec: Record) -> list[str]:
         """The ids a new paper may take, in order: the abstract's hash (as always), then one
@@ -134,6 +136,7 @@ class Matcher:
     by_arxiv: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     by_abstract: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     by_ident: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # -> [(id, doi, arxiv)]
+    by_citekey: dict[str, list[tuple[str, str, str, str]]] = field(default_factory=dict)  # -> [(id, title, doi, arxiv)]
     ids: set[str] = field(default_factory=set)
 
     def add(self, pid: str, keys: Keys) -> None:
@@ -145,6 +148,8 @@ class Matcher:
                 index.setdefault(key, []).append(entry)
         if keys.ident:
             self.by_ident.setdefault(keys.ident, []).append((pid, keys.doi, keys.arxiv))
+        if keys.citekey and keys.title:
+            self.by_citekey.setdefault(keys.citekey, []).append((pid, keys.title, keys.doi, keys.arxiv))
 
     def find(self, keys: Keys, weak_id: str | None = None) -> str | None:
         for index, key in ((self.by_doi, keys.doi), (self.by_arxiv, keys.arxiv)):
@@ -159,17 +164,27 @@ class Matcher:
             # conference abstract and the article, say.
             if not (doi and keys.doi and doi != keys.doi) and not (arxiv and keys.arxiv and arxiv != keys.arxiv):
                 return pid
+        # Reader's own export read back (perhaps edited in JabRef): the paper's citation key and
+        # title. What a title-only entry without authors, year or DOI can be known by.
+        for pid, title, doi, arxiv in self.by_citekey.get(keys.citekey, ()) if keys.citekey else ():
+            if keys.title == title and not _differ(doi, keys.doi) and not _differ(arxiv, keys.arxiv):
+                return pid
         if weak_id and weak_id in self.ids:  # a title-only entry seen before, exactly
             return weak_id
         return None
 
 
+def _differ(a: str, b: str) -> bool:
+    return bool(a and b and a != b)
+
+
 def lookup_values(keys: Iterable[Keys]) -> dict[str, set[str]]:
     """The values to look the stored papers up by, per key column."""
-    out: dict[str, set[str]] = {"doi": set(), "arxiv": set(), "abstract_key": set(), "ident_key": set()}
+    out: dict[str, set[str]] = {"doi": set(), "arxiv": set(), "abstract_key": set(), "ident_key": set(),
+                                "citation_key": set()}
     for k in keys:
         for column, value in (("doi", k.doi), ("arxiv", k.arxiv), ("abstract_key", k.abstract),
-                              ("ident_key", k.ident)):
+                              ("ident_key", k.ident), ("citation_key", k.citekey if k.title else "")):
             if value:
                 out[column].add(value)
     return out

@@ -204,7 +204,7 @@ class _Resolver:
             for row in q.candidate_rows(conn, lookup_values(self.keys), weak):
                 self.stored.add(row["id"])
                 self.matcher.add(row["id"], Keys(row["abstract_key"], row["title_key"], row["doi"],
-                                                 row["arxiv"], row["ident_key"]))
+                                                 row["arxiv"], row["ident_key"], row["citation_key"]))
             # Ids are never reused: a new paper's id must not be a stored one (its abstract's
             # hash held by a chapter of another title, say).
             self.matcher.ids.update(q.existing_ids(conn, [b for k, r in zip(self.keys, records, strict=True)

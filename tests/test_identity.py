@@ -126,3 +126,27 @@ def test_same_title_author_year_with_different_dois_are_two_publications(lib, tm
     c = _entry("c", "The Effect of Angiotensin II", author="A. van den Hoven", year="2014")
     [s] = lib.import_files([_bib(tmp_path, "t.bib", [a, b, c])], index=False)
     assert (s.new, s.duplicates) == (2, 1)
+
+
+def test_reader_export_read_back_is_the_same_papers(lib, tmp_path):
+    """Title-only entries without authors, year or DOI (web pages, tweets) are known again by
+    their citation key and title when Reader's own BibTeX export comes back; a percent-encoded
+    DOI is the DOI."""
+    from reader.models import ExportKind
+
+    assert doi_key("10.1061/x:doi%5C:10.1/y") == doi_key("10.1061/x:doi\\:10.1/y")
+    src = _bib(tmp_path, "web.bib", [
+        _entry("web1", "Canceling | ContraPoints - YouTube"),
+        _entry("web2", "Canceling | ContraPoints - YouTube", howpublished="elsewhere"),  # a repeat
+        _entry("web3", "Spatial Ability in Learning Engineering Mechanics", doi="10.1061/a:doi\\\\:10.1/b"),
+    ])
+    lib.import_files([src], index=False)
+    before = sorted(lib.paper_ids())
+    out = tmp_path / "out.bib"
+    lib.export_citations(out, None, ExportKind.BIBTEX)
+    [summary] = lib.import_files([out], index=False)
+    assert summary.new == 0 and sorted(lib.paper_ids()) == before
+    # Another paper under a reused key but another title stays apart.
+    key = lib.papers(before)[0].citation_key
+    [other] = lib.import_files([_bib(tmp_path, "other.bib", [_entry(key, "A Different Page")])], index=False)
+    assert other.new == 1

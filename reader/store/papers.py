@@ -334,14 +334,14 @@ def delete_papers(conn: sqlite3.Connection, ids: Sequence[str], seq: int) -> Non
         )
 
 
-IDENTITY_COLUMNS = ("doi", "arxiv", "abstract_key", "ident_key")
+IDENTITY_COLUMNS = ("doi", "arxiv", "abstract_key", "ident_key", "citation_key")
 
 
 def candidate_rows(conn: sqlite3.Connection, values: dict[str, set[str]], ids: Sequence[str]) -> list[sqlite3.Row]:
-    """The identity keys of stored papers sharing a DOI, arXiv id, abstract or title + first
-    author + year with `values` (per column), or having one of `ids`."""
+    """The identity keys of stored papers sharing a DOI, arXiv id, abstract, title + first
+    author + year or citation key with `values` (per column), or having one of `ids`."""
     found: dict[str, sqlite3.Row] = {}
-    cols = "id, abstract_key, title_key, doi, arxiv, ident_key"
+    cols = "id, abstract_key, title_key, doi, arxiv, ident_key, citation_key"
     for column in IDENTITY_COLUMNS:
         for part in chunks(sorted(values.get(column, ()))):
             for r in conn.execute(f"SELECT {cols} FROM papers WHERE {column} IN ({marks(len(part))})", part):
