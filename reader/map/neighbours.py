@@ -17,7 +17,7 @@ SEED = 20
 def _top(sims: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the k largest (column, similarity), most similar first."""
     k = min(k, sims.shape[1])
-    part = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+    part = np.argpartition(sims, sims.shape[1] - k, axis=1)[:, -k:]  # no negated copy
     vals = np.take_along_axis(sims, part, axis=1)
     order = np.argsort(-vals, axis=1, kind="stable")
     return np.take_along_axis(part, order, axis=1), np.take_along_axis(vals, order, axis=1)
@@ -84,10 +84,13 @@ def approximate(vectors: np.ndarray, k: int, *, cancelled: CancelCheck = None) -
         who = members[c]
         if len(who) == 0:
             continue
-        near = np.unique(probes[who].ravel())
+        near = np.unique(probes[who].ravel())  # holds c: a paper's first probe is its home
         cand = np.concatenate([members[j] for j in near])
         block = vectors[who] @ vectors[cand].T
-        block[cand[None, :] == who[:, None]] = -np.inf
+        # Each paper's own column: the home cell's members sit in cand as one run, in order
+        # (not a who x cand comparison, as big as the block).
+        at = sum(len(members[j]) for j in near if j < c)
+        block[np.arange(len(who)), at + np.arange(len(who))] = -np.inf
         top, vals = _top(block, k)
         got = top.shape[1]
         idx[who, :got] = cand[top]

@@ -148,12 +148,15 @@ _MARKS = {r: _disc(r) for r in range(0, 6)}
 _RINGS = {r: _ring(r) for r in range(2, 8)}
 
 
-def _stamp(buf: np.ndarray, x: np.ndarray, y: np.ndarray, colour: int | np.ndarray, offsets: Sequence[tuple[int, int]]) -> None:
-    h, w = buf.shape
+PAD = 16  # the buffer's hidden border: a mark (offsets <= 7) of any point within 8 px lands in it
+
+
+def _stamp(flat: np.ndarray, at: np.ndarray, stride: int, colour: int | np.ndarray,
+           offsets: Sequence[tuple[int, int]]) -> None:
+    """Write a mark at each flat pixel index `at` of the padded buffer: one add and one
+    scatter per offset, no bounds masks (the border takes what falls off the picture)."""
     for dx, dy in offsets:
-        xx, yy = x + dx, y + dy
-        ok = (xx >= 0) & (xx < w) & (yy >= 0) & (yy < h)
-        buf[yy[ok], xx[ok]] = colour[ok] if isinstance(colour, np.ndarray) else colour
+        flat[at + (dy * stride + dx)] = colour
 
 
 @dataclass
@@ -172,14 +175,16 @@ def radius_for(zoom: float, n: int) -> int:
 
 class Canvas:
     """The pixel buffer a frame is drawn into, kept between frames (allocating and copying
-    4 MB a frame was most of a frame's time)."""
+    4 MB a frame was most of a frame's time), with a PAD-pixel border so marks near an edge
+    need no clipping."""
 
     def __init__(self) -> None:
         self.buf = np.zeros((0, 0), dtype=np.uint32)
 
     def take(self, width: int, height: int, background: int) -> np.ndarray:
-        if self.buf.shape != (height, width):
-            self.buf = np.empty((height, width), dtype=np.uint32)
+        shape = (height + 2 * PAD, width + 2 * PAD)
+        if self.buf.shape != shape:
+            self.buf = np.empty(shape, dtype=np.uint32)
         self.buf.fill(background)
         return self.buf
 
@@ -190,16 +195,19 @@ def raster(pic: MapPicture, cam: Camera, width: int, height: int, pal: Palette, 
     drawn back to front: dimmed, skipped, read, unread, tagged, starred, then hits and the
     selection rings on top. Opaque RGB32: blitted as is, no alpha conversion."""
     buf = (canvas or Canvas()).take(width, height, pal.background)
+    stride = width + 2 * PAD
+    flat = buf.reshape(-1)
     if len(pic):
         sxy = np.rint(cam.to_screen(pic.xy)).astype(np.int64)
         inside = (sxy[:, 0] >= -8) & (sxy[:, 0] < width + 8) & (sxy[:, 1] >= -8) & (sxy[:, 1] < height + 8)
         if marks.visible is not None:
             inside &= marks.visible
+        at = (sxy[:, 1] + PAD) * stride + (sxy[:, 0] + PAD)  # flat index in the padded buffer
         r = radius_for(cam.zoom, len(pic))
         lit = marks.hits
         dimmed = inside & ~lit if lit is not None else np.zeros(len(pic), dtype=bool)
         if dimmed.any():
-            _stamp(buf, sxy[dimmed, 0], sxy[dimmed, 1], pal.dim, _MARKS[max(0, r - 1)])
+            _stamp(flat, at[dimmed], stride, pal.dim, _MARKS[max(0, r - 1)])
         live = inside & ~dimmed
         tag_colours = np.array(pal.tags, dtype=np.uint32)
         for state in (SKIPPED, READ, UNREAD, TAGGED, STARRED):
@@ -208,14 +216,14 @@ def raster(pic: MapPicture, cam: Camera, width: int, height: int, pal: Palette, 
                 continue
             colour: int | np.ndarray = tag_colours[pic.tag[sel]] if state == TAGGED else pal.states[state]
             size = r + 1 if state == STARRED else max(0, r - 1) if state == SKIPPED else r
-            _stamp(buf, sxy[sel, 0], sxy[sel, 1], colour, _MARKS[size])
+            _stamp(flat, at[sel], stride, colour, _MARKS[size])
         if lit is not None and (inside & lit).any():
-            sel = inside & lit
-            _stamp(buf, sxy[sel, 0], sxy[sel, 1], pal.hit, _RINGS[r + 2])
+            _stamp(flat, at[inside & lit], stride, pal.hit, _RINGS[r + 2])
         if marks.selected is not None and (inside & marks.selected).any():
-            sel = inside & marks.selected
-            _stamp(buf, sxy[sel, 0], sxy[sel, 1], pal.selected, _RINGS[r + 2])
-    return QImage(buf.data, width, height, width * 4, QImage.Format.Format_RGB32), buf
+            _stamp(flat, at[inside & marks.selected], stride, pal.selected, _RINGS[r + 2])
+    # The image is the buffer's interior: its rows start PAD pixels in, `stride` pixels apart.
+    interior = flat[PAD * stride + PAD:]
+    return QImage(interior.data, width, height, stride * 4, QImage.Format.Format_RGB32), buf
 
 
 _sizes: dict[tuple[bool, str, str], tuple[float, float]] = {}  # label boxes measured once
