@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -38,8 +40,15 @@ def test_list_json_shape(tmp_path):
 
 
 def test_show_every_seed_paper_is_clean(data_dir):
+    # In one process (56 subprocesses took 90 s); `reader show` itself runs as a subprocess above.
+    from reader import cli
+
     for pid in _ids(data_dir):
-        text = run(data_dir, "show", pid[:8]).stdout
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert cli.run(["--data-dir", str(data_dir), "show", pid[:8]]) == 0
+        text = out.getvalue()
+        assert pid[:8] in text or text.strip(), pid
         for raw in ("$", "\\mathbf", "\\textit", "\\%", "**"):
             assert raw not in text, (pid, raw, text)
 
