@@ -13,7 +13,7 @@ from reader.models import ImportFormat, ParseResult, Problem, Record
 
 from .backup import BACKUP_FORMAT, parse_backup
 from .base import MAX_JSON_DEPTH, Importer, collect, first_line
-from .fields import record_from_mapping
+from .fields import plausible_year, record_from_mapping
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".jsonlines")
 _MAX_INT_DIGITS = 20  # longer integers stay text: no year or offset has more digits
@@ -98,7 +98,7 @@ def filename_defaults(path: str) -> dict[str, Any]:
     if not match or match.group(1) not in _KNOWN_VENUES:
         return {}
     year = int(match.group(2))
-    return {"venue": _KNOWN_VENUES[match.group(1)], "year": year if 1900 <= year <= 2100 else None}
+    return {"venue": _KNOWN_VENUES[match.group(1)], "year": year if plausible_year(year) else None}
 
 
 def _iter_lines(text: str) -> Iterator[str]:
