@@ -56,3 +56,6 @@ class Importer:
     # MAX_RECORDS before parsing, so a file of millions of junk entries is refused at once.
     bound: Callable[[str], int] = lambda text: text.count("\n") + 1
     line_based: bool = True  # MAX_LINE_CHARS applies (JSON and XML may sit on one line)
+    # A file with one of the extensions is this format even when its content does not say so.
+    # False for plain text: in a folder, a README.txt beside the exports is not a paper file.
+    claims_extension: bool = True
