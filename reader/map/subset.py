@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -90,21 +91,24 @@ class RefitCache:
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self.size = size
         self._views: OrderedDict[str, MapView] = OrderedDict()
+        self._lock = threading.Lock()  # a cancelled layout job may still be finishing beside a new one
         self.computed = 0  # refits laid out (not found here): the tests read it
 
     def get(self, data: MapData, conn: sqlite3.Connection, ids: Sequence[str], *,
             progress: Progress = None, cancelled: CancelCheck = None) -> MapView:
-        """The refit map of `ids`, laid out only when not kept (safe from one worker at a time)."""
+        """The refit map of `ids`, laid out only when not kept (from any thread)."""
         key = key_for(data, ids)
-        found = self._views.get(key)
-        if found is not None:
-            self._views.move_to_end(key)
-            return _copy(found, len(set(ids)))
+        with self._lock:
+            found = self._views.get(key)
+            if found is not None:
+                self._views.move_to_end(key)
+                return _copy(found, len(set(ids)))
         made = refit(data, conn, ids, progress=progress, cancelled=cancelled)
-        self.computed += 1
-        self._views[key] = made
-        while len(self._views) > self.size:
-            self._views.popitem(last=False)
+        with self._lock:
+            self.computed += 1
+            self._views[key] = made
+            while len(self._views) > self.size:
+                self._views.popitem(last=False)
         return _copy(made, len(set(ids)))
 
 

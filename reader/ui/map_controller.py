@@ -120,8 +120,8 @@ class MapController(QObject):
 
     def reload(self, full: bool = False) -> None:
         """Bring the map up to date (a full layout if asked or due) and draw the current list."""
-        if not self.active and not full:
-            return
+        if (not self.active and not full) or self.window.closing:
+            return  # (a redraw due after the window closed: its runner is shut down)
         lib, root, w = self.library, self.library.paths.root, self.window
         key, ids = self._base()
         view_, known, refit, refits = w.view, self.data, self.refitting, self.refits
@@ -191,7 +191,7 @@ class MapController(QObject):
     def _update_hits(self) -> None:
         pic, w = self.picture, self.window
         query = w.searchBar.query()
-        if pic is None:
+        if pic is None or w.closing:
             return
         if not query:
             self.hit_query = ""

@@ -397,19 +397,22 @@ class MapPage(QWidget):
         self.summary.setObjectName("mapSummary")
         self.summary.setMinimumWidth(0)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.summary.setContentsMargins(4, 0, 4, 0)
         self.buttons: dict[str, QToolButton] = {}
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 0, 4, 0)
-        bar.addWidget(self.summary, 1)
+        # The map's own tools on the left, what acts on the selection on the right.
         for key, text, tip in (("lasso", "Lasso", "Draw a lasso to select (also Ctrl+drag)"),
+                               ("refit", "Refit", "Lay out only the papers of this list"),
+                               ("relayout", "Re-layout", "Lay the whole library out anew"),
                                ("star", "Star", "Star the selected papers"),
                                ("read", "Read", "Mark the selected papers read"),
                                ("tag", "Tag…", "Tag the selected papers"),
                                ("like", "Like these", "Light up the papers most like the selection"),
                                ("triage", "Triage", "Triage the selected papers"),
-                               ("export", "Export…", "Export the selected papers"),
-                               ("refit", "Refit", "Lay out only the papers of this list"),
-                               ("relayout", "Re-layout", "Lay the whole library out anew")):
+                               ("export", "Export…", "Export the selected papers")):
+            if key == "star":
+                bar.addStretch(1)
             button = QToolButton(self)
             button.setText(text)
             button.setToolTip(tip)
@@ -432,7 +435,9 @@ class MapPage(QWidget):
         layout.setSpacing(2)
         layout.addLayout(bar)
         layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.summary)
         layout.addLayout(years)
+        self.setFocusProxy(self.canvas)  # focusing the page (Esc from the search box) focuses the map
         self.set_selection_count(0)
 
     def _year_box(self, name: str, accessible: str) -> QSpinBox:

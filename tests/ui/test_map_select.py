@@ -153,3 +153,20 @@ def test_refit_lays_out_the_subset_only_in_the_refit_view(qtbot, window: MainWin
     again = {pid: tuple(xy) for pid, xy in zip(canvas.picture.ids, canvas.picture.xy.tolist(), strict=True)}
     assert again == placed
     assert controller.refits.computed == 1
+
+
+def test_esc_from_the_search_box_comes_back_to_the_map(qtbot, window: MainWindow):
+    controller = open_map(qtbot, window)
+    key(qtbot, window, Qt.Key.Key_F, CTRL)
+    assert window.searchBox.hasFocus()
+    key(qtbot, window.searchBox, Qt.Key.Key_Escape)
+    qtbot.waitUntil(controller.canvas.hasFocus, timeout=5000)
+    assert not window.table.isVisible()
+
+
+def test_a_redraw_due_after_the_window_closed_queues_nothing(qtbot, window: MainWindow):
+    controller = open_map(qtbot, window)
+    window.library.set_starred(window.model.ids()[:2], True)  # a change: a redraw is due…
+    qtbot.waitUntil(controller._refresh.isActive, timeout=10000)
+    window.close()  # …and the window closes first
+    controller.reload()  # the timer's slot: nothing queued on the shut-down runner (no RuntimeError)
