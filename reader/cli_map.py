@@ -46,6 +46,8 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH", help="the PNG's size (default 1280x800)")
     s.add_argument("--dark", action="store_true", help="paint the PNG on a dark background")
     s.add_argument("--relayout", action="store_true", help="lay the whole library out anew")
+    s.add_argument("--refit", action="store_true",
+                   help="lay out only the chosen papers (from their library places), regions named anew")
 
 
 def _ids(args: argparse.Namespace, lib: Any) -> list[str] | None:
@@ -76,7 +78,7 @@ def _progress() -> Callable[[int, int, str], None] | None:
 
 
 def _map(args: argparse.Namespace, lib: Any, out: TextIO) -> int:
-    from .map import store, view
+    from .map import store, subset, view
     from .map.features import Cancelled
     from .store import map_rows
 
@@ -88,7 +90,9 @@ def _map(args: argparse.Namespace, lib: Any, out: TextIO) -> int:
         return 1
     if sys.stderr.isatty():
         sys.stderr.write("\r" + " " * 66 + "\r")
-    shown = view.subset(data, _ids(args, lib))
+    ids = _ids(args, lib)
+    shown = (subset.refit(data, lib.read_connection(), ids) if args.refit and ids is not None
+             else view.subset(data, ids))
     if args.json:
         text = json.dumps(shown.to_json(), ensure_ascii=False)
         if args.json == "-":

@@ -52,3 +52,20 @@ def test_png_without_the_gui_renderer_says_so(root: Path, tmp_path: Path, capsys
     assert run(["--data-dir", str(root), "map", "--png", str(tmp_path / "m.png")]) != 0
     assert "needs the GUI toolkit" in capsys.readouterr().err
     assert not (tmp_path / "m.png").exists()
+
+
+def test_refit_json_lays_out_only_the_tag(root: Path, tmp_path: Path):
+    whole, kept, refit = tmp_path / "all.json", tmp_path / "kept.json", tmp_path / "refit.json"
+    assert run(["--data-dir", str(root), "map", "--json", str(whole)]) == 0
+    assert run(["--data-dir", str(root), "map", "--query", "learning", "--json", str(kept)]) == 0
+    assert run(["--data-dir", str(root), "map", "--query", "learning", "--refit", "--json", str(refit)]) == 0
+    library_places = {p["id"]: (p["x"], p["y"]) for p in json.loads(whole.read_text())["papers"]}
+    same, fitted = json.loads(kept.read_text()), json.loads(refit.read_text())
+    assert set(fitted) == {"papers", "clusters"}
+    assert [p["id"] for p in fitted["papers"]] == [p["id"] for p in same["papers"]] and len(same["papers"]) > 4
+    assert all(set(p) == {"id", "x", "y", "cluster"} for p in fitted["papers"])
+    assert all(set(c) == {"id", "label", "size", "x", "y"} for c in fitted["clusters"])
+    assert sum(c["size"] for c in fitted["clusters"]) == len(fitted["papers"])
+    assert any((p["x"], p["y"]) != library_places[p["id"]] for p in fitted["papers"])
+    assert run(["--data-dir", str(root), "map", "--json", str(whole)]) == 0  # the library's map is as it was
+    assert {p["id"]: (p["x"], p["y"]) for p in json.loads(whole.read_text())["papers"]} == library_places

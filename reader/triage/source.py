@@ -20,6 +20,8 @@ LEGEND_SIZE = 9
 
 def list_ids(library: TriageLibrary, spec: QueueSpec) -> tuple[list[str], list[str]]:
     """(ids, search terms) of the list `spec` describes: every match of a search, not the first 1000."""
+    if spec.ids:  # chosen papers (a map selection), in their order
+        return list(dict.fromkeys(spec.ids)), []
     view = View(spec.view_kind, spec.view_value)
     if not spec.query:
         return library.paper_ids(view, spec.sort, spec.descending), []

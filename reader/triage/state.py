@@ -21,10 +21,16 @@ class QueueSpec:
     query: str = ""
     sort: str = "added"
     descending: bool = True
+    ids: tuple[str, ...] = ()  # chosen papers (a map selection): the queue is exactly these
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ids", tuple(self.ids))  # a list when read back from JSON
 
     def describe(self) -> str:
         names = {"all": "All papers", "unread": "Unread", "starred": "Starred", "notes": "With notes"}
         where = names.get(self.view_kind) or f"{self.view_kind.capitalize()}: {self.view_value or ''}"
+        if self.ids:
+            where = f"{where} · {len(self.ids):,} chosen on the map"
         return f"{where} · search “{self.query}”" if self.query else where
 
 

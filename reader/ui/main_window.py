@@ -460,8 +460,10 @@ class MainWindow(QMainWindow):
         self.searchBox.selectAll()
 
     def focus_table(self) -> None:
+        """Focus the list, or the map when it is shown in the list's place (Esc, Enter in the search)."""
         self.pane.flush_note()
-        self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        shown = self.map.stack.currentWidget() if getattr(self, "map", None) is not None else None
+        (shown or self.table).setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_tag_input(self) -> None:
         if self.pane.paper_id:

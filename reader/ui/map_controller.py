@@ -5,8 +5,11 @@ out anew with a progress and a cancel in the status bar); pictures are built off
 thread and arrive by signal. The map follows the window: its list (all, a collection, a tag,
 a saved search), the search box (hits lit as you type, the rest dimmed) and every committed
 change (new papers placed, marks redrawn). Clicking a point selects it in the list, so the
-paper pane shows it; a rubber band selects many there, so the list's actions (S, R, T,
-Ctrl+E, the buttons above the map) act on them."""
+paper pane shows it; a rubber band, a lasso or the keys (map_view.py) select many there, so the
+list's actions (S, R, T, Ctrl+E, the buttons above the map) act on them. Triage on a selection
+starts triage over exactly those papers; back from it, the map is as it was left (zoom, pan,
+selection, years). Refit lays out only the list's papers (reader.map.subset, on the runner,
+kept in memory per subset); the library's map stays as it is."""
 
 from __future__ import annotations
 
@@ -15,14 +18,15 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QInputDialog, QMenu, QStackedWidget, QWidget
+from PySide6.QtWidgets import QInputDialog
 
 from reader.events import Change, Changes
-from reader.map import store, view
+from reader.map import store, subset, view
 from reader.map.features import Cancelled
 from reader.store import map_rows
 
 from . import map_render as mr
+from .central_pages import MapWindow, add_view_action, page_stack
 from .map_view import MapPage
 from .operations import papers
 
@@ -34,19 +38,13 @@ LIKE_LIMIT = 50
 class MapController(QObject):
     """Owns the map page and keeps it in step with the window's list and the library."""
 
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: MapWindow) -> None:
+        super().__init__(window.window())
         self.window = window
         self.library = window.library
-        self.page = MapPage(window)
+        self.page = MapPage(window.window())
         self.canvas = self.page.canvas
-        table: QWidget = window.table
-        middle = table.parentWidget()
-        assert middle is not None and middle.layout() is not None  # the window's list column
-        self.stack = QStackedWidget(middle)
-        self.stack.setObjectName("listStack")
-        middle.layout().replaceWidget(table, self.stack)  # type: ignore[union-attr]
-        self.stack.addWidget(table)
+        self.stack = page_stack(window.table, "listStack")  # the list column: list or map
         self.stack.addWidget(self.page)
         self.data: store.MapData | None = None
         self.picture: mr.MapPicture | None = None
@@ -54,16 +52,15 @@ class MapController(QObject):
         self.hit_query = ""
         self.layout_task: Any = None
         self.generation = 0  # bumped with each picture shown (tests wait on it)
+        self.refits = subset.RefitCache()
+        self._fit_next = False  # the places change (refit on or off): fit the camera to them
 
-        self.action = QAction("&Map", window)
+        self.action = QAction("&Map", window.window())
         self.action.setObjectName("mapAction")
         self.action.setShortcut(QKeySequence("Ctrl+M"))
         self.action.setCheckable(True)
         self.action.triggered.connect(lambda _=False: self.toggle())
-        window.addAction(self.action)
-        if isinstance(getattr(window, "shortcut_actions", None), list):
-            window.shortcut_actions.append(self.action)
-        self._view_menu().addAction(self.action)
+        add_view_action(window, self.action)
 
         self._refresh = QTimer(self)
         self._refresh.setSingleShot(True)
@@ -80,16 +77,12 @@ class MapController(QObject):
         b["tag"].clicked.connect(self.ask_tag)
         b["like"].clicked.connect(self.more_like_these)
         b["export"].clicked.connect(lambda: window.transfer.ask_export())
+        b["triage"].clicked.connect(self.open_in_triage)
+        b["refit"].toggled.connect(self._refit_toggled)
         b["relayout"].clicked.connect(lambda: self.reload(full=True))
         window.model.modelReset.connect(self._list_changed)
         window.changes.changed.connect(self._changed)
-
-    def _view_menu(self) -> QMenu:
-        for action in self.window.menuBar().actions():
-            menu = action.menu()
-            if isinstance(menu, QMenu) and action.text().replace("&", "") == "View":
-                return menu
-        return self.window.menuBar().addMenu("&View")
+        window.triage.action.toggled.connect(self._triage_toggled)
 
     # ------------------------------------------------------------------ open / close
     @property
@@ -127,18 +120,20 @@ class MapController(QObject):
 
     def reload(self, full: bool = False) -> None:
         """Bring the map up to date (a full layout if asked or due) and draw the current list."""
-        if not self.active and not full:
-            return
+        if (not self.active and not full) or self.window.closing:
+            return  # (a redraw due after the window closed: its runner is shut down)
         lib, root, w = self.library, self.library.paths.root, self.window
         key, ids = self._base()
-        view_, known = w.view, self.data
+        view_, known, refit, refits = w.view, self.data, self.refitting, self.refits
 
         def job(task: Any) -> tuple[store.MapData, mr.MapPicture]:
             data = store.current(lib, root, full=full, known=known, progress=task.progress,
                                  cancelled=task.cancelled)
             shown_ids = ids if ids is not None else lib.paper_ids(view_)
-            marks = map_rows.map_marks(lib.read_connection())
-            return data, mr.MapPicture(view.subset(data, shown_ids), marks)
+            conn = lib.read_connection()
+            shown = (refits.get(data, conn, shown_ids, progress=task.progress, cancelled=task.cancelled)
+                     if refit else view.subset(data, shown_ids))
+            return data, mr.MapPicture(shown, map_rows.map_marks(conn))
 
         def done(out: tuple[store.MapData, mr.MapPicture]) -> None:
             self.layout_task = None
@@ -159,17 +154,23 @@ class MapController(QObject):
         self.layout_task = w.runner.background(job, done, failed, label="Making the map", with_task=True)
 
     def show_picture(self, picture: mr.MapPicture) -> None:
+        """Show a new picture keeping the view: zoom and pan, selection, the years' range."""
         old = self.picture
         selected = set(self.selected_ids()) if old is not None else set()
+        years = (self.page.fromYear.value(), self.page.toYear.value()) if old is not None else None
         self.picture = picture
-        self.canvas.set_picture(picture, refit=old is None or len(old) == 0)
+        self.canvas.set_picture(picture, refit=old is None or len(old) == 0 or self._fit_next)
+        self._fit_next = False
         self.canvas.set_selected(np.array([pid in selected for pid in picture.ids], dtype=bool))
+        self.page.set_selection_count(len(selected & set(picture.ids)))
         self.page.years.set_years(picture.year)
-        self._reset_years(picture)
+        self._reset_years(picture, years)
         n = len(picture)
         regions = sum(1 for s in picture.view.spots if s.level == 0 and s.label)
         missing = f" ({picture.view.missing} not placed yet)" if picture.view.missing else ""
-        self.page.summary.setText(f"{n:,} papers{missing} · {regions} labelled regions · Shift+drag to select")
+        refit = " · refit: laid out on their own" if self.refitting else ""
+        self.page.summary.setText(f"{n:,} papers{missing} · {regions} labelled regions{refit} · "
+                                  "Shift+drag or Ctrl+drag to select")
         self.generation += 1
         self.hit_query = ""
         self._update_hits()
@@ -190,7 +191,7 @@ class MapController(QObject):
     def _update_hits(self) -> None:
         pic, w = self.picture, self.window
         query = w.searchBar.query()
-        if pic is None:
+        if pic is None or w.closing:
             return
         if not query:
             self.hit_query = ""
@@ -220,7 +221,9 @@ class MapController(QObject):
         self.canvas.set_hits(mask)
 
     # ------------------------------------------------------------------ years
-    def _reset_years(self, pic: mr.MapPicture) -> None:
+    def _reset_years(self, pic: mr.MapPicture, kept: tuple[int, int] | None = None) -> None:
+        """The year boxes span the picture's years; a range chosen before (`kept`) stays
+        where it still fits (a redraw after a change is not a new list)."""
         known = pic.year[pic.year > 0]
         low, high = (int(known.min()), int(known.max())) if len(known) else (0, 0)
         for box, value in ((self.page.fromYear, low), (self.page.toYear, high)):
@@ -230,6 +233,8 @@ class MapController(QObject):
             box.blockSignals(False)
         self.page.years.set_range(low, high)
         self.canvas.set_visible_points(None)
+        if kept is not None and len(known) and (low, high) != kept and low <= kept[0] <= kept[1] <= high:
+            self.set_years(*kept)
 
     def set_years(self, low: int, high: int) -> None:
         for box, value in ((self.page.fromYear, low), (self.page.toYear, high)):
@@ -284,11 +289,30 @@ class MapController(QObject):
         n = len(wanted)
         w.statusBar().showMessage(f"{n:,} papers selected on the map" if n > 1 else "", 4000)
 
+    # ------------------------------------------------------------------ triage, refit
+    def open_in_triage(self) -> None:
+        """Triage exactly the selected papers (in the map's order, or best first as triage is set)."""
+        ids = self.selected_ids()
+        if ids:
+            self.window.triage.open(ids)
+
+    def _triage_toggled(self, on: bool) -> None:
+        if not on and self.active:  # back from triage: to the map, as it was left
+            QTimer.singleShot(0, lambda: self.canvas.setFocus(Qt.FocusReason.OtherFocusReason))
+
+    @property
+    def refitting(self) -> bool:
+        return self.page.buttons["refit"].isChecked()
+
+    def _refit_toggled(self, _on: bool) -> None:
+        self._fit_next = True  # other places: fit them
+        self.reload()
+
     def ask_tag(self) -> None:
         ids = self.selected_ids()
         if not ids:
             return
-        tag, ok = QInputDialog.getText(self.window, "Tag the selected papers", f"Tag for {len(ids):,} papers:")
+        tag, ok = QInputDialog.getText(self.window.window(), "Tag the selected papers", f"Tag for {len(ids):,} papers:")
         if ok and tag.strip():
             papers.add_tags(self.window.ops, ids, [tag.strip()])
 
@@ -308,11 +332,9 @@ class MapController(QObject):
         w.runner.read("map-like", job, done, w.handle_error)
 
 
-def install_map(window: Any) -> MapController:
+def install_map(window: MapWindow) -> MapController:
     """Add View → Map (Ctrl+M) to the main window; the map and the paper list share the middle."""
     existing = getattr(window, "map", None)
     if isinstance(existing, MapController):
         return existing
-    controller = MapController(window)
-    window.map = controller
-    return controller
+    return MapController(window)  # the window keeps it as `map`

@@ -1,19 +1,23 @@
 """The map widgets: the canvas (`mapView`), the year histogram under it, and the page holding both.
 
 The canvas draws a MapPicture (map_render.py) and says what the user did by signals: a paper
-clicked, papers selected with a rubber band (Shift+drag), a key. It holds no library: the
-controller (map_controller.py) gives it pictures and reads back its selection."""
+clicked, papers selected with a rubber band (Shift+drag), a lasso (Ctrl/Alt+drag, or any drag
+while the Lasso button is on) or the keys (Ctrl+A every shown paper, L the lit ones,
+Ctrl+Shift+A none). It holds no library: the controller (map_controller.py) gives it pictures
+and reads back its selection."""
 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QKeyEvent,
     QMouseEvent,
     QPainter,
     QPaintEvent,
+    QPen,
+    QPolygonF,
     QResizeEvent,
     QWheelEvent,
 )
@@ -34,21 +38,48 @@ from . import map_render as mr
 PAN_STEP = 60  # pixels per arrow key
 ZOOM_STEP = 1.25
 HOVER_PIXELS = 8  # how near the pointer a point must be to be hovered or clicked
+LASSO_STEP = 3  # pixels the pointer moves before the lasso gets another corner
+LASSO_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+
+
+def inside_polygon(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
+    """Which of `points` (n x 2) lie inside `polygon` (m x 2, closed implicitly), by the even-odd
+    rule: a ray to the right crosses its edges an odd number of times. Vectorised per edge, and
+    only over the points within the polygon's bounding box (a small lasso over 50k points)."""
+    out = np.zeros(len(points), dtype=bool)
+    if len(polygon) < 3 or len(points) == 0:
+        return out
+    lo, hi = polygon.min(axis=0), polygon.max(axis=0)
+    near = np.flatnonzero((points[:, 0] >= lo[0]) & (points[:, 0] <= hi[0])
+                          & (points[:, 1] >= lo[1]) & (points[:, 1] <= hi[1]))
+    x, y = points[near, 0], points[near, 1]
+    odd = np.zeros(len(near), dtype=bool)
+    x0, y0 = polygon[:, 0], polygon[:, 1]
+    x1, y1 = np.roll(x0, -1), np.roll(y0, -1)
+    for ax, ay, bx, by in zip(x0.tolist(), y0.tolist(), x1.tolist(), y1.tolist(), strict=True):
+        if ay == by:
+            continue  # a horizontal edge: no crossing with a horizontal ray
+        spans = (ay > y) != (by > y)
+        cross = ax + (y - ay) * (bx - ax) / (by - ay)
+        odd ^= spans & (x < cross)
+    out[near] = odd
+    return out
 
 
 class MapCanvas(QWidget):
-    """Points, labels, zoom/pan with mouse and keys (+/-, arrows, 0 = fit), click and rubber band."""
+    """Points, labels, zoom/pan with mouse and keys (+/-, arrows, 0 = fit), click, rubber band, lasso."""
 
     paperClicked = Signal(str)
-    papersSelected = Signal(list)  # ids inside the rubber band
+    papersSelected = Signal(list)  # ids inside the rubber band or the lasso, or chosen by a key
     frameDrawn = Signal(float)  # milliseconds (the benchmark reads it)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mapView")
         self.setAccessibleName("Map of the papers")
-        self.setAccessibleDescription("Papers placed by similarity; +/- zoom, arrows pan, 0 fits, "
-                                      "Shift+drag selects, click opens a paper")
+        self.setAccessibleDescription("Papers placed by similarity; +/- zoom, arrows pan, 0 fits; "
+                                      "Shift+drag selects a rectangle, Ctrl+drag a lasso; Ctrl+A selects "
+                                      "every shown paper, L the lit ones, Ctrl+Shift+A none; click opens a paper")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
         self.setMinimumSize(QSize(320, 240))
@@ -64,6 +95,8 @@ class MapCanvas(QWidget):
         self._drag_camera: tuple[float, float] | None = None
         self._band: QRubberBand | None = None
         self._band_from: QPoint | None = None
+        self.lasso_mode = False  # the page's Lasso button: a plain drag draws a lasso
+        self.lasso: list[QPointF] | None = None  # the lasso being drawn (screen points)
         self._hover_timer = QTimer(self)
         self._hover_timer.setSingleShot(True)
         self._hover_timer.setInterval(60)
@@ -134,6 +167,27 @@ class MapCanvas(QWidget):
             inside &= self.marks.visible
         return [pic.ids[i] for i in np.flatnonzero(inside)]
 
+    def ids_in_polygon(self, corners: list[QPointF]) -> list[str]:
+        """The shown papers inside a lasso of screen points."""
+        pic = self.picture
+        if pic is None or len(corners) < 3:
+            return []
+        polygon = np.array([(p.x(), p.y()) for p in corners], dtype=np.float64)
+        inside = inside_polygon(self.camera.to_screen(pic.xy), polygon)
+        if self.marks.visible is not None:
+            inside &= self.marks.visible
+        return [pic.ids[i] for i in np.flatnonzero(inside)]
+
+    def shown_ids(self, lit_only: bool = False) -> list[str]:
+        """Every paper shown (the year filter's), or only the lit ones (search hits, like these)."""
+        pic = self.picture
+        if pic is None:
+            return []
+        keep = np.ones(len(pic), dtype=bool) if self.marks.visible is None else self.marks.visible.copy()
+        if lit_only:
+            keep &= self.marks.hits if self.marks.hits is not None else False
+        return [pic.ids[i] for i in np.flatnonzero(keep)]
+
     # ------------------------------------------------------------------ painting
     def paintEvent(self, event: QPaintEvent) -> None:
         import time
@@ -149,6 +203,14 @@ class MapCanvas(QWidget):
             return
         self.labels = mr.paint(painter, self.picture, self.camera, self.width(), self.height(), pal,
                                self.marks, self.font(), self._pixels)
+        if self.lasso is not None and len(self.lasso) > 1:
+            outline = QColor(pal.label)
+            fill = QColor(pal.label)
+            fill.setAlpha(28)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(QPen(outline, 1.5, Qt.PenStyle.DashLine))
+            painter.setBrush(fill)
+            painter.drawPolygon(QPolygonF(self.lasso))
         if self.hasFocus():
             painter.setPen(QColor(pal.label))
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -165,7 +227,11 @@ class MapCanvas(QWidget):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self.setFocus(Qt.FocusReason.MouseFocusReason)
         pos = event.position().toPoint()
-        if event.button() == Qt.MouseButton.LeftButton and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+        modifiers = event.modifiers()
+        left = event.button() == Qt.MouseButton.LeftButton
+        if left and (modifiers & LASSO_MODIFIERS or (self.lasso_mode and not modifiers & Qt.KeyboardModifier.ShiftModifier)):
+            self.lasso = [event.position()]
+        elif left and modifiers & Qt.KeyboardModifier.ShiftModifier:
             self._band_from = pos
             if self._band is None:
                 self._band = QRubberBand(QRubberBand.Shape.Rectangle, self)
@@ -177,7 +243,12 @@ class MapCanvas(QWidget):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         pos = event.position().toPoint()
-        if self._band_from is not None and self._band is not None:
+        if self.lasso is not None:
+            last = self.lasso[-1]
+            if abs(last.x() - pos.x()) + abs(last.y() - pos.y()) >= LASSO_STEP:
+                self.lasso.append(event.position())
+                self.update()
+        elif self._band_from is not None and self._band is not None:
             self._band.setGeometry(QRect(self._band_from, pos).normalized())
         elif self._drag_from is not None and self._drag_camera is not None:
             self.camera.ox = self._drag_camera[0] + pos.x() - self._drag_from.x()
@@ -189,6 +260,11 @@ class MapCanvas(QWidget):
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         pos = event.position().toPoint()
+        if self.lasso is not None:
+            corners, self.lasso = [*self.lasso, event.position()], None
+            self.update()
+            self.papersSelected.emit(self.ids_in_polygon(corners))
+            return
         if self._band_from is not None and self._band is not None:
             rect = QRect(self._band_from, pos).normalized()
             self._band.hide()
@@ -216,6 +292,14 @@ class MapCanvas(QWidget):
     # ------------------------------------------------------------------ keys
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
+        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if key == Qt.Key.Key_A and ctrl:  # every shown paper; with Shift, none
+            none = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            self.papersSelected.emit([] if none else self.shown_ids())
+            return
+        if key == Qt.Key.Key_L and not ctrl:
+            self.papersSelected.emit(self.shown_ids(lit_only=True))
+            return
         moves = {Qt.Key.Key_Left: (PAN_STEP, 0), Qt.Key.Key_Right: (-PAN_STEP, 0),
                  Qt.Key.Key_Up: (0, PAN_STEP), Qt.Key.Key_Down: (0, -PAN_STEP)}
         if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
@@ -313,16 +397,22 @@ class MapPage(QWidget):
         self.summary.setObjectName("mapSummary")
         self.summary.setMinimumWidth(0)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.summary.setContentsMargins(4, 0, 4, 0)
         self.buttons: dict[str, QToolButton] = {}
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 0, 4, 0)
-        bar.addWidget(self.summary, 1)
-        for key, text, tip in (("star", "Star", "Star the selected papers"),
+        # The map's own tools on the left, what acts on the selection on the right.
+        for key, text, tip in (("lasso", "Lasso", "Draw a lasso to select (also Ctrl+drag)"),
+                               ("refit", "Refit", "Lay out only the papers of this list"),
+                               ("relayout", "Re-layout", "Lay the whole library out anew"),
+                               ("star", "Star", "Star the selected papers"),
                                ("read", "Read", "Mark the selected papers read"),
                                ("tag", "Tag…", "Tag the selected papers"),
                                ("like", "Like these", "Light up the papers most like the selection"),
-                               ("export", "Export…", "Export the selected papers"),
-                               ("relayout", "Re-layout", "Lay the whole library out anew")):
+                               ("triage", "Triage", "Triage the selected papers"),
+                               ("export", "Export…", "Export the selected papers")):
+            if key == "star":
+                bar.addStretch(1)
             button = QToolButton(self)
             button.setText(text)
             button.setToolTip(tip)
@@ -330,6 +420,9 @@ class MapPage(QWidget):
             button.setAccessibleName(tip)
             self.buttons[key] = button
             bar.addWidget(button)
+        for key in ("lasso", "refit"):
+            self.buttons[key].setCheckable(True)
+        self.buttons["lasso"].toggled.connect(self._lasso_toggled)
         years = QHBoxLayout()
         years.setContentsMargins(4, 0, 4, 2)
         years.addWidget(self.years, 1)
@@ -342,7 +435,9 @@ class MapPage(QWidget):
         layout.setSpacing(2)
         layout.addLayout(bar)
         layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.summary)
         layout.addLayout(years)
+        self.setFocusProxy(self.canvas)  # focusing the page (Esc from the search box) focuses the map
         self.set_selection_count(0)
 
     def _year_box(self, name: str, accessible: str) -> QSpinBox:
@@ -352,6 +447,10 @@ class MapPage(QWidget):
         box.setRange(0, 2200)
         return box
 
+    def _lasso_toggled(self, on: bool) -> None:
+        self.canvas.lasso_mode = on
+        self.canvas.setCursor(Qt.CursorShape.CrossCursor if on else Qt.CursorShape.ArrowCursor)
+
     def set_selection_count(self, n: int) -> None:
-        for key in ("star", "read", "tag", "like", "export"):
+        for key in ("star", "read", "tag", "like", "triage", "export"):
             self.buttons[key].setEnabled(n > 0)

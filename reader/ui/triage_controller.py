@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QStackedWidget, QWidget
 
 from reader.store.views import View
 from reader.triage import source
@@ -18,6 +18,7 @@ from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue
 from reader.triage.state import QueueSpec, ResumeState, resume_ids
 
 from . import triage_summary as summary
+from .central_pages import TriageWindow, add_view_action, page_stack
 from .operations import papers, scope
 from .paper_model import SORT_KEYS
 from .paper_pane import HIT_STYLES, highlight_css
@@ -39,17 +40,16 @@ RANK_DELAY_MS = 30
 class TriageController(QObject):
     """Owns the triage view and its queue; every write goes through the window's undoable methods."""
 
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: TriageWindow) -> None:
+        super().__init__(window.window())
         self.window = window
         self.library = window.library
-        self.view = TriageView(window)
-        self.stack = QStackedWidget(window)
-        self.stack.setObjectName("centralStack")
-        self.library_page: QWidget = window.takeCentralWidget()
-        self.stack.addWidget(self.library_page)
+        self.view = TriageView(window.window())
+        page = window.centralWidget()
+        assert page is not None  # the library page, built before triage
+        self.library_page = page
+        self.stack = page_stack(page, "centralStack")
         self.stack.addWidget(self.view)
-        window.setCentralWidget(self.stack)
 
         self.queue: TriageQueue | None = None
         self.spec = QueueSpec()
@@ -71,15 +71,12 @@ class TriageController(QObject):
         self._closed = False
         self.ranking = TriageRanking(self)
 
-        self.action = QAction("&Triage", window)
+        self.action = QAction("&Triage", window.window())
         self.action.setObjectName("triageAction")
         self.action.setShortcut(QKeySequence("Ctrl+T"))
         self.action.setCheckable(True)
         self.action.triggered.connect(lambda _=False: self.toggle())
-        window.addAction(self.action)
-        if isinstance(getattr(window, "shortcut_actions", None), list):
-            window.shortcut_actions.append(self.action)
-        self._view_menu().addAction(self.action)
+        add_view_action(window, self.action)
 
         self._timers: dict[str, QTimer] = {}
         self._timer("read", READ_FLUSH_MS, self.flush_reads)
@@ -114,13 +111,6 @@ class TriageController(QObject):
         timer.setInterval(ms)
         timer.timeout.connect(slot)
         self._timers[name] = timer
-
-    def _view_menu(self) -> QMenu:
-        for action in self.window.menuBar().actions():
-            menu = action.menu()
-            if isinstance(menu, QMenu) and action.text().replace("&", "") == "View":
-                return menu
-        return self.window.menuBar().addMenu("&View")
 
     # ------------------------------------------------------------------ state
     @property
@@ -172,18 +162,19 @@ class TriageController(QObject):
         else:
             self.open()
 
-    def open(self) -> None:
-        """Show triage on the window's current list, resuming the saved queue when it is the same list."""
+    def open(self, ids: Sequence[str] | None = None) -> None:
+        """Show triage on the window's current list (or on exactly `ids`: a map selection),
+        resuming the saved queue when it is the same list."""
         w = self.window
         w.pane.flush_note()
         started = time.perf_counter()
-        spec = self.current_spec()
+        spec = self.current_spec() if ids is None else replace(self.current_spec(), ids=tuple(ids))
         saved = self.saved_state()
         resume = saved if saved is not None and (saved.open or (saved.spec == spec and not saved.finished)) else None
         if resume is not None:
             spec = resume.spec
         # The table's own ids when they are the whole list (so "as listed" is what the user saw).
-        shown = list(w.model.ids()) if resume is None and not scope.list_truncated(w.list_scope()) else None
+        shown = list(w.model.ids()) if resume is None and not ids and not scope.list_truncated(w.list_scope()) else None
         # A new queue keeps the order the user chose last (this session, or the saved one).
         last = self.queue.order if self.queue else (saved.order if saved is not None else LISTED)
         order = resume.order if resume is not None else last
@@ -580,13 +571,11 @@ class TriageController(QObject):
         self.ranking.set_order(order)
 
 
-def install_triage(window: Any) -> TriageController:
+def install_triage(window: TriageWindow) -> TriageController:
     """Add View → Triage (Ctrl+T) to the main window; the library view and triage share the centre.
 
     The main window calls it once; a second call returns the same controller."""
     existing = getattr(window, "triage", None)
     if isinstance(existing, TriageController):
         return existing
-    controller = TriageController(window)
-    window.triage = controller
-    return controller
+    return TriageController(window)  # the window keeps it as `triage`
