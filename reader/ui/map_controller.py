@@ -18,9 +18,9 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMenu, QStackedWidget, QWidget
 
 from reader.events import Change, Changes
+from reader.map import marks as map_marks
 from reader.map import store, view
 from reader.map.features import Cancelled
-from reader.store import map_rows
 
 from . import map_render as mr
 from .map_view import MapPage
@@ -137,7 +137,7 @@ class MapController(QObject):
             data = store.current(lib, root, full=full, known=known, progress=task.progress,
                                  cancelled=task.cancelled)
             shown_ids = ids if ids is not None else lib.paper_ids(view_)
-            marks = map_rows.map_marks(lib.read_connection())
+            marks = map_marks.current(lib.read_connection(), root)
             return data, mr.MapPicture(view.subset(data, shown_ids), marks)
 
         def done(out: tuple[store.MapData, mr.MapPicture]) -> None:
@@ -156,7 +156,7 @@ class MapController(QObject):
         if self.layout_task is not None:
             self.layout_task.cancel()
         self.canvas.set_message("Making the map…")
-        self.layout_task = w.runner.background(job, done, failed, label="Making the map", with_task=True)
+        self.layout_task = w.runner.layout(job, done, failed, label="Making the map", with_task=True)
 
     def show_picture(self, picture: mr.MapPicture) -> None:
         old = self.picture
