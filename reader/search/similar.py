@@ -28,7 +28,10 @@ MAX_DF_SHARE = 0.3  # terms in more of the papers are not walked: weak signal, l
 MAX_DF_SHARE_ONE = 0.5
 SMALL_LIBRARY = 50  # ... unless in at most this many (a small library: every term counts)
 POSTINGS_BUDGET = 12_000  # postings read per call; the heaviest terms are read first
-TIME_BUDGET = 0.15  # seconds walking postings; later (lighter) terms are skipped past it
+# A backstop only: the postings budget bounds the work, so the same library gives the same list
+# whatever the machine's load (at 0.15 s a busy machine cut the walk at different terms, and
+# best-first triage and "like these" got worse under load). A whole call at 50k: ~85 ms CPU.
+TIME_BUDGET = 1.0  # seconds walking postings; later (lighter) terms are skipped past it
 # Terms of one paper only are left out of every vector (as min_df=2 would): they match
 # nothing, and in the norm they only push down papers with rare words.
 MIN_DF = 2
