@@ -173,3 +173,26 @@ def test_warm_up_of_an_empty_index_is_quiet(tmp_path: Path, caplog: pytest.LogCa
     assert not caplog.records
     assert index.related(num(1), limit=3)
     index.close()
+
+
+def test_a_busy_machine_gets_the_same_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The postings budget bounds the walk, not the clock: with each term 50 ms slower (a loaded
+    machine) the list is the same. At a 0.15 s budget the walk stopped after a few terms, so
+    best-first triage and "like these" got worse with the load."""
+    monkeypatch.setattr(similar, "MAX_DF_SHARE", 1.0)
+    docs = corpus(120, 3)
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(docs, stamp=1)
+    seeds = [num(3), num(9), num(40)]
+    quiet = index.more_like(seeds, limit=30)
+
+    class SlowClock:
+        now = 0.0
+
+        def perf_counter(self) -> float:
+            self.now += 0.05
+            return self.now
+
+    monkeypatch.setattr(similar, "time", SlowClock())
+    assert index.more_like(seeds, limit=30) == quiet
+    index.close()
