@@ -56,7 +56,7 @@ def next_papers(lib: Library, query: str, order: str, limit: int) -> list[dict[s
     why: dict[str, str] = {}
     interest: dict[str, str] = {}
     if order == BEST_FIRST:
-        best = BestFirst(lib)
+        best = BestFirst(lib, lib.paths.root)
         best.build()
         ranking, why = best.rank(ids, best.decisions(), why=limit)
         ids, interest = ranking.order, ranking.interest_of

@@ -1,15 +1,17 @@
 """Best first that learns: one library's features (built once, again when papers arrive), the
 user's decisions, and the ranking and why-lines of `interests.Learner`.
 
-Thread use: `build` runs on a worker of its own (seconds at 50k papers: the words of every
-abstract), `rank` on the ranking worker; a new build swaps the learner in one assignment."""
+Thread use: `build` runs on a worker of its own (at 50k papers: seconds from the word counts
+kept in the library folder, `feature_store`; more the first time, counting every abstract's
+words), `rank` on the ranking worker; a new build swaps the learner in one assignment."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Collection, Sequence
+from pathlib import Path
 
-from reader.triage.features import build
+from reader.triage import feature_store
 from reader.triage.interests import Decisions, Learner, Ranking
 from reader.triage.ports import Learning
 
@@ -19,8 +21,9 @@ WHY_AHEAD = 40  # why-lines computed with each ranking: the cards prefetched nex
 class BestFirst:
     """Holds the learner of one library between decisions (a derived value, never stored)."""
 
-    def __init__(self, library: Learning) -> None:
+    def __init__(self, library: Learning, folder: Path | None = None) -> None:
         self.library = library
+        self.folder = folder  # the library folder, where the word counts are kept (None: not kept)
         self.learner: Learner | None = None
         self._lock = threading.Lock()
 
@@ -33,9 +36,9 @@ class BestFirst:
         return all(pid in index for pid in ids)
 
     def build(self) -> None:
-        """(Re)build the features from the library's texts."""
+        """(Re)build the features from the library's stored counts or texts."""
         with self._lock:  # two builds at once would only do the work twice
-            self.learner = Learner(build(self.library.paper_texts()))
+            self.learner = Learner(feature_store.current(self.library, self.folder))
 
     def ensure(self, ids: Collection[str]) -> Learner:
         if not self.covers(ids):

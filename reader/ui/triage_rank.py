@@ -19,7 +19,7 @@ class TriageRanking:
 
     def __init__(self, controller: Any) -> None:
         self.c = controller
-        self.best = BestFirst(controller.library)
+        self.best = BestFirst(controller.library, controller.library.paths.root)
         self.decisions: Decisions | None = None  # the store's, with this session's decisions on top
         self.why: dict[str, str] = {}  # paper -> its why-line, from the ranking that placed it
         self.interest: dict[str, str] = {}
