@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from reader.triage import feature_store
-from reader.triage.interests import Decisions, Learner, Ranking
+from reader.triage.interests import ASK_EVERY, ASKED, Decisions, Learner, Ranking
 from reader.triage.ports import Learning
 
 WHY_AHEAD = 40  # why-lines computed with each ranking: the cards prefetched next
@@ -49,11 +49,16 @@ class BestFirst:
     def decisions(self) -> Decisions:
         return Decisions.from_signals(self.library.triage_signals())
 
-    def rank(self, candidates: Sequence[str], decisions: Decisions, *, why: int = WHY_AHEAD) -> tuple[Ranking, dict[str, str]]:
-        """(the ranking, why-lines of its first `why` papers); the features must be built."""
+    def rank(self, candidates: Sequence[str], decisions: Decisions, *, why: int = WHY_AHEAD,
+             ask_every: int = ASK_EVERY, shown: int = 0) -> tuple[Ranking, dict[str, str]]:
+        """(the ranking, why-lines of its first `why` papers); the features must be built.
+        An asked paper's line says so first."""
         learner = self.learner
         if learner is None:
             raise RuntimeError("best first: the features are not built yet")
-        ranking = learner.rank(candidates, decisions)
-        lines = {pid: learner.why(pid, ranking.interest_of.get(pid)) for pid in ranking.order[:why]}
+        ranking = learner.rank(candidates, decisions, ask_every=ask_every, shown=shown)
+        lines = {}
+        for pid in ranking.order[:why]:
+            line = learner.why(pid, ranking.interest_of.get(pid))
+            lines[pid] = " · ".join(filter(None, (ASKED, line))) if pid in ranking.asked else line
         return ranking, lines
