@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -333,9 +334,9 @@ def timing(sizes: Sequence[int]) -> None:
             rows.append((r["id"], r["title"], r["abstract"], True))
     for size in sizes:
         texts = rows[:size]
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         features = build(texts)
-        built = time.perf_counter() - t
+        built, built_cpu = time.perf_counter() - t, time.process_time() - c
         rng = random.Random(1)
         ids = [p for p, _, _, _ in texts]
         picks = rng.sample(ids, 160)
@@ -354,7 +355,8 @@ def timing(sizes: Sequence[int]) -> None:
             learner.rank(tail[n + 1:], d)
             times[kind].append((time.perf_counter() - t) * 1000)
             cpu[kind].append((time.process_time() - c) * 1000)
-        print(f"{size:>6,} papers (3 interests, 160 decisions; features built once in {built:.1f} s): re-rank "
+        print(f"{size:>6,} papers (3 interests, 160 decisions; features built once in {built:.1f} s wall, "
+              f"{built_cpu:.1f} s CPU; load average {os.getloadavg()[0]:.1f}): re-rank "
               + "; ".join(f"after a {k} median {statistics.median(v):.0f} ms wall, {statistics.median(cpu[k]):.0f} ms "
                           f"CPU (max {max(v):.0f})" for k, v in times.items()), flush=True)
 
