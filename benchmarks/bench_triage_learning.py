@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -47,6 +48,9 @@ ROUND, SHOWN, CHECK = 10, 100, 50
 START = 2
 MIN_KEYWORDED = 300
 MIN_PAPERS, MAX_SHARE = 10, 0.15
+ASK_EVERY_MEASURED = 10
+# The pools the learner was tuned on this session, and the ones held out (reported apart).
+TUNED = ("ICLR 2018", "COLM 2025", "IJCAI 2020", "IJCAI 2022")
 
 
 @dataclass
@@ -192,13 +196,14 @@ def svc_ranker(matrix, ids: list[str]) -> Ranker:
     return rank
 
 
-def ours_ranker(features: Features, moved_on_weight: float = 0.0) -> Ranker:
+def ours_ranker(features: Features, moved_on_weight: float = 0.0, ask_every: int = 0) -> Ranker:
     learner = Learner(features, moved_on_weight=moved_on_weight)
 
     def rank(candidates: list[str], positives: dict, skipped: list, moved: list) -> list[str]:
         d = Decisions(skipped=set(skipped), tags={k: list(v) for k, v in positives.items()},
                       moved_on=set(moved))
-        return learner.rank(candidates, d).order
+        shown = len(skipped) + len(moved) + sum(len(v) for v in positives.values()) - START * len(positives)
+        return learner.rank(candidates, d, ask_every=ask_every, shown=shown).order
 
     return rank
 
@@ -246,6 +251,7 @@ def run_pool(pool: Pool, readers: int, seed: int) -> dict:
             res["moved"] = {w: [simulate(ours_ranker(features, w), r, ids, pool, skip=False) for r in one]
                             for w in (0.0, 0.3)}
             res["moved"]["svc-skip"] = res["one"]["ours"]
+            res["ask"] = [simulate(ours_ranker(features, ask_every=ASK_EVERY_MEASURED), r, ids, pool) for r in one]
         finally:
             lib.close()
     return res
@@ -275,6 +281,10 @@ def report(results: list[dict]) -> None:
         print(f"{r['pool']:12} {r['papers']:>6} {r['readers']:>3} | "
               + " ".join(f"{a:5.1f}/{b:5.1f}" for a, b in cells.values()) + f" | {ratio:.2f}x")
     print(f"mean over pools: ours / better reference at 50 shown = {statistics.mean(ratios):.2f}x (target >= 1.1x)")
+    for label, keep in (("tuned on", True), ("held out", False)):
+        part = [q for r, q in zip(results, ratios, strict=True) if (r["pool"] in TUNED) == keep]
+        if part:
+            print(f"  pools {label}: {statistics.mean(part):.2f}x over {len(part)}")
 
     print("\nTwo-interest readers (keywords no paper shares): found in the first 50 / 100 (both interests)")
     print(f"{'pool':12} {'pairs':>5} | {'random':>11} {'centroid':>11} {'svc':>11} {'ours':>11} | "
@@ -300,6 +310,14 @@ def report(results: list[dict]) -> None:
               f"  weak negative (0.3) {mean_found(m[0.3], CHECK):5.1f}/{mean_found(m[0.3], SHOWN):5.1f}"
               f"  (skipping with X: {mean_found(m['svc-skip'], CHECK):5.1f}/{mean_found(m['svc-skip'], SHOWN):5.1f})")
 
+    print(f"\nAsk where unsure (every {ASK_EVERY_MEASURED}th paper the least sure): ours, found in the first 50 / 100")
+    for r in results:
+        a, o = r["ask"], r["one"]["ours"]
+        print(f"{r['pool']:12} asking {mean_found(a, CHECK):5.1f}/{mean_found(a, SHOWN):5.1f}  "
+              f"not asking {mean_found(o, CHECK):5.1f}/{mean_found(o, SHOWN):5.1f}")
+    aa = [mean_found(r["ask"], n) / max(mean_found(r["one"]["ours"], n), 1e-9) for r in results for n in (CHECK, SHOWN)]
+    print(f"asking / not asking: {statistics.mean(aa[0::2]):.3f}x at 50 shown, {statistics.mean(aa[1::2]):.3f}x at 100")
+
     t = [x for r in results for x in r["timings"]]
     print(f"\nours: re-rank (train every interest + order the pool) median {statistics.median(t):.1f} ms, "
           f"max {max(t):.1f} ms over {len(t)} rounds (pools of {min(r['papers'] for r in results)}–"
@@ -316,9 +334,9 @@ def timing(sizes: Sequence[int]) -> None:
             rows.append((r["id"], r["title"], r["abstract"], True))
     for size in sizes:
         texts = rows[:size]
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         features = build(texts)
-        built = time.perf_counter() - t
+        built, built_cpu = time.perf_counter() - t, time.process_time() - c
         rng = random.Random(1)
         ids = [p for p, _, _, _ in texts]
         picks = rng.sample(ids, 160)
@@ -337,7 +355,8 @@ def timing(sizes: Sequence[int]) -> None:
             learner.rank(tail[n + 1:], d)
             times[kind].append((time.perf_counter() - t) * 1000)
             cpu[kind].append((time.process_time() - c) * 1000)
-        print(f"{size:>6,} papers (3 interests, 160 decisions; features built once in {built:.1f} s): re-rank "
+        print(f"{size:>6,} papers (3 interests, 160 decisions; features built once in {built:.1f} s wall, "
+              f"{built_cpu:.1f} s CPU; load average {os.getloadavg()[0]:.1f}): re-rank "
               + "; ".join(f"after a {k} median {statistics.median(v):.0f} ms wall, {statistics.median(cpu[k]):.0f} ms "
                           f"CPU (max {max(v):.0f})" for k, v in times.items()), flush=True)
 

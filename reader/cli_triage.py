@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .cli_args import positive_int
 from .triage import source
 from .triage.best import BestFirst
-from .triage.interests import GENERAL
+from .triage.interests import ASK_EVERY, GENERAL
 from .triage.queue import BEST_FIRST, LISTED, UNREAD_FIRST
 from .triage.state import QueueSpec
 
@@ -36,6 +36,9 @@ def add_parsers(sub: Any) -> None:
                    help="best first (learned from your stars, tags and skips), as listed, or unread first")
     n.add_argument("--limit", type=positive_int, default=10)
     n.add_argument("--json", action="store_true")
+    n.add_argument("--ask-every", type=int, default=ASK_EVERY, metavar="N",
+                   help="best first: every N-th paper is one the model is least sure about (0: never; "
+                        f"default {ASK_EVERY})")
 
 
 def _skip(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
@@ -44,7 +47,7 @@ def _skip(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
     return 0
 
 
-def next_papers(lib: Library, query: str, order: str, limit: int) -> list[dict[str, Any]]:
+def next_papers(lib: Library, query: str, order: str, limit: int, ask_every: int = ASK_EVERY) -> list[dict[str, Any]]:
     """The queue's next `limit` papers: the list of `query` less the papers decided already
     (read, skipped, starred or tagged: moving on in the window marks read), in `order` (best
     first: the learner, as the window's queue re-ranks after each decision)."""
@@ -55,11 +58,12 @@ def next_papers(lib: Library, query: str, order: str, limit: int) -> list[dict[s
                                                       or rows[pid].tags)]
     why: dict[str, str] = {}
     interest: dict[str, str] = {}
+    asked: set[str] = set()
     if order == BEST_FIRST:
-        best = BestFirst(lib)
+        best = BestFirst(lib, lib.paths.root)
         best.build()
-        ranking, why = best.rank(ids, best.decisions(), why=limit)
-        ids, interest = ranking.order, ranking.interest_of
+        ranking, why = best.rank(ids, best.decisions(), why=limit, ask_every=max(0, ask_every))
+        ids, interest, asked = ranking.order, ranking.interest_of, ranking.asked
     else:
         ids = source.order_ids(lib, ids, order)
     out = []
@@ -67,13 +71,13 @@ def next_papers(lib: Library, query: str, order: str, limit: int) -> list[dict[s
         r = rows[pid]
         name = interest.get(pid)
         out.append({"id": pid, "title": r.title, "venue": r.venue, "year": r.year, "starred": r.starred,
-                    "tags": list(r.tags), "why": why.get(pid, ""),
+                    "tags": list(r.tags), "why": why.get(pid, ""), "asked": pid in asked,
                     "interest": None if name is None else ("starred" if name == GENERAL else name)})
     return out
 
 
 def _triage(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
-    items = next_papers(lib, args.query, ORDER_NAMES[args.order], args.limit)
+    items = next_papers(lib, args.query, ORDER_NAMES[args.order], args.limit, args.ask_every)
     if args.json:
         print(json.dumps(items, ensure_ascii=False, indent=1), file=out)
         return 0

@@ -56,3 +56,8 @@ def test_triage_next_leaves_out_decided_papers_and_says_why(capsys, data_dir) ->
     assert any(t in items[0]["why"] for t in titles)
     code, out = cli(capsys, data_dir, "triage", "next", "--order", "listed", "--limit", "3")
     assert code == 0 and len(out.strip().splitlines()) == 3
+    assert (data_dir / "triage_features.npz").exists()  # the word counts, kept for the next run
+    code, out = cli(capsys, data_dir, "triage", "next", "--limit", "10", "--ask-every", "5", "--json")
+    items = json.loads(out)
+    assert [it["asked"] for it in items].count(True) == 2 and items[4]["asked"] and items[9]["asked"]
+    assert items[4]["why"].startswith("asked: the model is unsure")

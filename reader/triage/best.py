@@ -1,16 +1,18 @@
 """Best first that learns: one library's features (built once, again when papers arrive), the
 user's decisions, and the ranking and why-lines of `interests.Learner`.
 
-Thread use: `build` runs on a worker of its own (seconds at 50k papers: the words of every
-abstract), `rank` on the ranking worker; a new build swaps the learner in one assignment."""
+Thread use: `build` runs on a worker of its own (at 50k papers: seconds from the word counts
+kept in the library folder, `feature_store`; more the first time, counting every abstract's
+words), `rank` on the ranking worker; a new build swaps the learner in one assignment."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Collection, Sequence
+from pathlib import Path
 
-from reader.triage.features import build
-from reader.triage.interests import Decisions, Learner, Ranking
+from reader.triage import feature_store
+from reader.triage.interests import ASK_EVERY, ASKED, Decisions, Learner, Ranking
 from reader.triage.ports import Learning
 
 WHY_AHEAD = 40  # why-lines computed with each ranking: the cards prefetched next
@@ -19,8 +21,9 @@ WHY_AHEAD = 40  # why-lines computed with each ranking: the cards prefetched nex
 class BestFirst:
     """Holds the learner of one library between decisions (a derived value, never stored)."""
 
-    def __init__(self, library: Learning) -> None:
+    def __init__(self, library: Learning, folder: Path | None = None) -> None:
         self.library = library
+        self.folder = folder  # the library folder, where the word counts are kept (None: not kept)
         self.learner: Learner | None = None
         self._lock = threading.Lock()
 
@@ -33,9 +36,9 @@ class BestFirst:
         return all(pid in index for pid in ids)
 
     def build(self) -> None:
-        """(Re)build the features from the library's texts."""
+        """(Re)build the features from the library's stored counts or texts."""
         with self._lock:  # two builds at once would only do the work twice
-            self.learner = Learner(build(self.library.paper_texts()))
+            self.learner = Learner(feature_store.current(self.library, self.folder))
 
     def ensure(self, ids: Collection[str]) -> Learner:
         if not self.covers(ids):
@@ -46,11 +49,16 @@ class BestFirst:
     def decisions(self) -> Decisions:
         return Decisions.from_signals(self.library.triage_signals())
 
-    def rank(self, candidates: Sequence[str], decisions: Decisions, *, why: int = WHY_AHEAD) -> tuple[Ranking, dict[str, str]]:
-        """(the ranking, why-lines of its first `why` papers); the features must be built."""
+    def rank(self, candidates: Sequence[str], decisions: Decisions, *, why: int = WHY_AHEAD,
+             ask_every: int = ASK_EVERY, shown: int = 0) -> tuple[Ranking, dict[str, str]]:
+        """(the ranking, why-lines of its first `why` papers); the features must be built.
+        An asked paper's line says so first."""
         learner = self.learner
         if learner is None:
             raise RuntimeError("best first: the features are not built yet")
-        ranking = learner.rank(candidates, decisions)
-        lines = {pid: learner.why(pid, ranking.interest_of.get(pid)) for pid in ranking.order[:why]}
+        ranking = learner.rank(candidates, decisions, ask_every=ask_every, shown=shown)
+        lines = {}
+        for pid in ranking.order[:why]:
+            line = learner.why(pid, ranking.interest_of.get(pid))
+            lines[pid] = " · ".join(filter(None, (ASKED, line))) if pid in ranking.asked else line
         return ranking, lines

@@ -12,6 +12,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 
@@ -34,6 +35,11 @@ INTEREST_HEAD = 2000  # papers whose interest a ranking names (the next ones sho
 WHY_TITLES = 2
 WHY_WORDS = 3
 TITLE_CHARS = 48
+# Ask where unsure: every ASK_EVERY-th paper shown (0: never) is the one the model is least
+# sure about, the paper nearest its boundary between the positives and the skipped papers.
+ASK_EVERY = 0
+ASK_AHEAD = 3  # asked papers placed ahead in one ranking (the next ASK_AHEAD x ASK_EVERY papers)
+ASKED = "asked: the model is unsure"
 
 
 @dataclass
@@ -100,6 +106,7 @@ class Ranking:
     order: list[str]
     interest_of: dict[str, str]
     models: dict[str, Model]
+    asked: set[str] = field(default_factory=set)  # placed because the model is unsure of them
 
 
 class Learner:
@@ -110,6 +117,7 @@ class Learner:
         self.moved_on_weight = moved_on_weight
         self.models: dict[str, Model] = {}
         self.positives: dict[str, list[str]] = {}
+        self.negatives = np.zeros(0, np.int64)  # rows of the skipped papers of the last fit
         self._parts: dict[tuple[str, bytes], Part] = {}
         # Presumed negatives: one fixed sample of the library (an interest's own positives left
         # out), so an interest's model changes only when its positives do.
@@ -140,19 +148,52 @@ class Learner:
         if not models and len(negatives):
             models[GENERAL] = centroid_model(f, np.zeros(0, np.int64), negatives)  # rejects push similar down
         self._parts = cache
-        self.models, self.positives = models, interests
+        self.models, self.positives, self.negatives = models, interests, negatives
         return models
 
-    def rank(self, candidates: Sequence[str], decisions: Decisions) -> Ranking:
+    def rank(self, candidates: Sequence[str], decisions: Decisions, *, ask_every: int = ASK_EVERY,
+             shown: int = 0) -> Ranking:
         """`candidates` best first: each interest's own order, interleaved one paper each in
-        turn; papers the features lack (or without an abstract) follow in their given order."""
+        turn; papers the features lack (or without an abstract) follow in their given order.
+        With `ask_every`, the papers that will be the ask_every-th, 2 x ask_every-th… shown
+        (`shown` papers were shown before these) are the ones the model is least sure about."""
         self.fit(decisions)
-        return self.order(candidates)
+        ranking = self.order(candidates)
+        if ask_every > 0:
+            self.ask(ranking, ask_every, shown)
+        return ranking
+
+    def ask(self, ranking: Ranking, every: int, shown: int) -> None:
+        """Move the least sure papers to the asked slots of `ranking`: the papers scored most
+        like the skipped ones (the level where the model was wrong; the positives' own scores are
+        inflated by training on them). None before a skip."""
+        f = self.features
+        if not len(self.negatives) or not self.models:
+            return
+        order = ranking.order
+        rows = _rows_of(f, order)
+        known = np.flatnonzero(rows >= 0)
+        if not len(known):
+            return
+        margin = np.full(len(known), -np.inf)
+        for model in self.models.values():
+            s = model.scores(f)
+            margin = np.maximum(margin, s[rows[known]] - float(np.median(s[self.negatives])))
+        doubt = np.full(len(order), np.inf)
+        doubt[known] = np.abs(margin)  # nearest any interest's boundary
+        slots = [p for p in range(min(len(order), every * ASK_AHEAD)) if (shown + p + 1) % every == 0]
+        for p in slots:
+            pick = p + int(np.argmin(doubt[p:]))
+            if not np.isfinite(doubt[pick]):
+                break
+            order.insert(p, order.pop(pick))
+            doubt = np.insert(np.delete(doubt, pick), p, np.inf)
+            ranking.asked.add(order[p])
 
     def order(self, candidates: Sequence[str]) -> Ranking:
         f = self.features
         candidates = list(dict.fromkeys(candidates))
-        rows = np.array([f.index.get(pid, -1) for pid in candidates], dtype=np.int64)
+        rows = _rows_of(f, candidates)
         known = rows >= 0
         if known.any():
             known &= ~f.empty[np.where(known, rows, 0)]  # no words (a title-only paper): last
@@ -172,10 +213,11 @@ class Learner:
             best_key[better], owner[better] = key[better], i
         sorter = np.argsort(best_key, kind="stable")
         ranked = at[sorter]
-        order = [candidates[j] for j in ranked]
-        order += [candidates[j] for j in np.flatnonzero(~known)]
+        pick = candidates.__getitem__
+        order = list(map(pick, ranked.tolist()))
+        order += map(pick, np.flatnonzero(~known).tolist())
         head = sorter[:INTEREST_HEAD]  # a dict of all 50k would cost more than the ranking
-        interest_of = {candidates[at[n]]: names[owner[n]] for n in head}
+        interest_of = dict(zip(order, (names[i] for i in owner[head].tolist()), strict=False))
         return Ranking(order, interest_of, self.models)
 
     def why(self, pid: str, interest: str | None = None) -> str:
@@ -206,6 +248,11 @@ class Learner:
         if not parts and not len(model.positives):
             parts.append("unlike the papers you skipped")
         return " · ".join(parts)
+
+
+def _rows_of(f: Features, ids: Sequence[str]) -> np.ndarray:
+    """The feature row of each id (-1 for one the features lack), at C speed."""
+    return np.fromiter(map(f.index.get, ids, repeat(-1)), dtype=np.int64, count=len(ids))
 
 
 def _sample(pool: np.ndarray) -> np.ndarray:

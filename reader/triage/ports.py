@@ -3,6 +3,7 @@ triage never imports it, and tests can hand in a stand-in)."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
@@ -45,6 +46,9 @@ class TriageLibrary(Similar, Protocol):
 
 class Learning(Protocol):
     """What the learning best-first order reads: every paper's words and the user's decisions."""
+
+    def read_connection(self) -> sqlite3.Connection:
+        """This thread's read connection (the change sequence that stamps the stored counts)."""
 
     def paper_texts(self) -> list[tuple[str, str, str, bool]]:
         """(id, title, plain abstract, the title is the paper's own) of every paper."""

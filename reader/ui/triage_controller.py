@@ -338,6 +338,7 @@ class TriageController(QObject):
             return
         self._dark = dark
         self.cards.clear()  # hit and highlight colours are part of the rendered HTML
+        self.view.restyle()
         if self.active:
             self.show_current()
 

@@ -9,9 +9,11 @@ from typing import Any
 
 from reader.triage import source
 from reader.triage.best import BestFirst
-from reader.triage.interests import Decisions
+from reader.triage.interests import ASK_EVERY, Decisions
 from reader.triage.queue import BEST_FIRST, LISTED, full_tail
 from reader.triage.ranking import rank_like
+
+ASK_EVERY_KEY = "triage/askEvery"  # every how many papers best first asks where unsure (0: never)
 
 
 class TriageRanking:
@@ -19,7 +21,7 @@ class TriageRanking:
 
     def __init__(self, controller: Any) -> None:
         self.c = controller
-        self.best = BestFirst(controller.library)
+        self.best = BestFirst(controller.library, controller.library.paths.root)
         self.decisions: Decisions | None = None  # the store's, with this session's decisions on top
         self.why: dict[str, str] = {}  # paper -> its why-line, from the ranking that placed it
         self.interest: dict[str, str] = {}
@@ -92,10 +94,11 @@ class TriageRanking:
         seeds = source.merge_seeds(c.recent_seeds, c.seed_base, c.dropped_seeds)
         lib, best = c.library, self.best
         seen_then, version, decided_at = q.seen, q.version, self._decided_at
+        ask_every = self.ask_every()
 
         def job() -> tuple[list[str], dict[str, str], dict[str, str]]:
             if decisions is not None:
-                ranking, why = best.rank(tail, decisions)
+                ranking, why = best.rank(tail, decisions, ask_every=ask_every, shown=seen_then)
                 return full_tail(ranking.order, tail), why, ranking.interest_of
             return full_tail(rank_like(lib, seeds, tail), tail), {}, {}
 
@@ -112,6 +115,13 @@ class TriageRanking:
             c.rank_done()
 
         c.window.runner.read("triage-rank", job, done, c.window.handle_error)
+
+    def ask_every(self) -> int:
+        """Every how many papers best first asks where it is unsure (the setting; 0: never)."""
+        try:
+            return max(0, int(self.c.window.app_settings.value(ASK_EVERY_KEY, ASK_EVERY)))
+        except (TypeError, ValueError):
+            return ASK_EVERY
 
     def _remember(self, why: dict[str, str], interest: dict[str, str]) -> None:
         """Keep the lines of the papers seen (they never move) and take the new ones."""

@@ -256,6 +256,12 @@ class TriageView(QWidget):
         return summary_page
 
     # -- showing ---------------------------------------------------------------------------
+    def restyle(self) -> None:
+        """After a theme change: the next `show_card` renders the abstract and the links again
+        (Qt resolves a link's colour when the rich text is set, so old text keeps the old theme's)."""
+        self._html = ""
+        self.linksLabel.clear()
+
     def show_card(self, card: Card | None) -> None:
         """Put `card` on screen (the abstract's HTML is already rendered)."""
         same = card is not None and self.card is not None and card.id == self.card.id

@@ -97,3 +97,26 @@ def test_papers_without_words_or_features_come_last_in_their_order() -> None:
     d = Decisions(starred={"g00"})
     order = lrn.rank(["zz-new", "e00", *[t[0] for t in texts[1:60]]], d).order
     assert order[-2:] == ["zz-new", "e00"]
+
+
+def test_ask_where_unsure_places_the_least_sure_paper_and_says_so() -> None:
+    from reader.triage.best import BestFirst
+    from reader.triage.interests import ASKED
+
+    lrn, ids = learner()
+    d = Decisions(starred={"g00", "g01"}, skipped={"s00"})
+    tail = [p for p in ids if p not in d.decided()]
+    plain = lrn.rank(tail, d)
+    assert not plain.asked
+    asked = lrn.rank(tail, d, ask_every=4, shown=1)  # the 4th paper shown is the 3rd of the tail
+    assert len(asked.asked) == 3 and asked.order[2] in asked.asked and asked.order[6] in asked.asked
+    assert sorted(asked.order) == sorted(plain.order)
+    # The asked papers are the ones nearest the boundary, not the best: not from the top of the plain order.
+    assert not asked.asked & set(plain.order[:3])
+    best = BestFirst.__new__(BestFirst)
+    best.learner = lrn
+    _ranking, lines = best.rank(tail, d, ask_every=4, shown=1, why=8)
+    assert lines[asked.order[2]].startswith(ASKED)
+    assert not lines[asked.order[0]].startswith(ASKED)
+    # Before any skip there is no boundary: nothing asked.
+    assert not lrn.rank(tail, Decisions(starred={"g00", "g01"}), ask_every=4).asked

@@ -246,3 +246,37 @@ def test_best_first_learns_and_says_why(qtbot, window: MainWindow, library: Libr
     title = library.paper(starred).title
     assert ctl.view.whyLabel.isVisibleTo(ctl.view)
     assert "you starred" in ctl.view.whyLabel.text() and title[:20] in ctl.view.whyLabel.text()
+
+
+def test_asked_card_says_so_and_a_theme_change_renders_the_card_again(qtbot, window: MainWindow,
+                                                                       library: Library) -> None:
+    from reader.triage.interests import ASKED
+    from reader.ui.triage_rank import ASK_EVERY_KEY
+
+    window.app_settings.setValue(ASK_EVERY_KEY, 2)
+    try:
+        ctl = open_triage(qtbot, window)
+        q = ctl.queue
+        assert q is not None
+        ctl.view.orderCombo.setCurrentIndex(2)  # best first
+        qtbot.waitUntil(lambda: q.order == "best_first", timeout=5000)
+        press(qtbot, ctl, K.Key_S)
+        press(qtbot, ctl, K.Key_J)
+        qtbot.waitUntil(lambda: ctl.ranking.learned_ranks > 0, timeout=30000)
+        settle(qtbot, window)
+        press(qtbot, ctl, K.Key_X)  # a skip: now the model has a boundary to be unsure about
+        settle(qtbot, window)
+        lines = []
+        for _ in range(4):
+            lines.append(ctl.view.whyLabel.text())
+            press(qtbot, ctl, K.Key_J)
+            settle(qtbot, window)
+        assert any(line.startswith(f"Why: {ASKED}") for line in lines), lines
+    finally:
+        window.app_settings.remove(ASK_EVERY_KEY)
+    set_html: list[str] = []
+    original = ctl.view.abstractView.setHtml
+    ctl.view.abstractView.setHtml = lambda text: (set_html.append(text), original(text))  # type: ignore[method-assign]
+    window.apply_theme("dark")
+    qtbot.waitUntil(lambda: bool(set_html), timeout=5000)  # the same card, rendered in the new theme's links
+    window.apply_theme("light")
