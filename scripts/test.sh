@@ -8,4 +8,10 @@ bash scripts/install.sh --if-changed
 .venv/bin/ruff check reader tests benchmarks scripts packaging
 .venv/bin/mypy
 export QT_QPA_PLATFORM=offscreen
-exec .venv/bin/python -m pytest "$@"
+# The tests run in worker processes (pytest-xdist), one per core up to four, each taking whole
+# files (--dist loadfile: a module's shared fixtures are built once, in one worker). Every test
+# keeps to its own tmp_path, and each worker has its own offscreen QApplication.
+# READER_TEST_WORKERS=0 runs them all in this process.
+workers="${READER_TEST_WORKERS:-$(nproc)}"
+[ "$workers" -le 4 ] || workers=4
+exec .venv/bin/python -m pytest -n "$workers" --dist loadfile "$@"

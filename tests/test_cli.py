@@ -29,7 +29,7 @@ def data_dir(tmp_path_factory):
 
 
 def _ids(data_dir):
-    return [p["id"] for p in json.loads(run(data_dir, "list", "--json").stdout)]
+    return [p["id"] for p in json.loads(in_process(data_dir, "list", "--json"))]
 
 
 def test_list_json_shape(tmp_path):
@@ -39,44 +39,52 @@ def test_list_json_shape(tmp_path):
     assert {"id", "title", "venue", "year", "starred", "read", "tags", "method"} <= set(items[0])
 
 
-def test_show_every_seed_paper_is_clean(data_dir):
-    # In one process (56 subprocesses took 90 s); `reader show` itself runs as a subprocess above.
+def in_process(data_dir, *args) -> str:
+    """What `reader ARGS` prints, run by `cli.run` in this process (exit status 0 checked)."""
     from reader import cli
 
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = cli.run(["--data-dir", str(data_dir), *args])
+    assert code == 0, (args, code)
+    return out.getvalue()
+
+
+def test_show_every_seed_paper_is_clean(data_dir):
+    # In one process (56 subprocesses took 90 s); `reader show` itself runs as a subprocess above.
     for pid in _ids(data_dir):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            assert cli.run(["--data-dir", str(data_dir), "show", pid[:8]]) == 0
-        text = out.getvalue()
+        text = in_process(data_dir, "show", pid[:8])
         assert pid[:8] in text or text.strip(), pid
         for raw in ("$", "\\mathbf", "\\textit", "\\%", "**"):
             assert raw not in text, (pid, raw, text)
 
 
 def test_search_star_tag_note_flow(data_dir, tmp_path):
-    hits = json.loads(run(data_dir, "search", "sparse attention", "--json").stdout)
+    # In one process, as `cli.run` (16 subprocesses took most of a minute); the commands run as
+    # subprocesses in the other tests of this file.
+    hits = json.loads(in_process(data_dir, "search", "sparse attention", "--json"))
     pid = hits[0]["id"]
     assert "score" in hits[0] and hits[0]["method"] == "SpargeAttn"
-    run(data_dir, "star", pid[:6])
-    run(data_dir, "tag", pid[:6], "attention", "to-read")
-    run(data_dir, "note", pid[:6], "--text", "Read the kernel section.")
-    run(data_dir, "read", pid[:6])
-    assert [h["id"] for h in json.loads(run(data_dir, "search", "is:starred", "--json").stdout)] == [pid]
-    assert [h["id"] for h in json.loads(run(data_dir, "search", "tag:to-read", "--json").stdout)] == [pid]
-    assert [h["id"] for h in json.loads(run(data_dir, "search", "note:kernel", "--json").stdout)] == [pid]
-    starred = json.loads(run(data_dir, "list", "--starred", "--json").stdout)
+    in_process(data_dir, "star", pid[:6])
+    in_process(data_dir, "tag", pid[:6], "attention", "to-read")
+    in_process(data_dir, "note", pid[:6], "--text", "Read the kernel section.")
+    in_process(data_dir, "read", pid[:6])
+    assert [h["id"] for h in json.loads(in_process(data_dir, "search", "is:starred", "--json"))] == [pid]
+    assert [h["id"] for h in json.loads(in_process(data_dir, "search", "tag:to-read", "--json"))] == [pid]
+    assert [h["id"] for h in json.loads(in_process(data_dir, "search", "note:kernel", "--json"))] == [pid]
+    starred = json.loads(in_process(data_dir, "list", "--starred", "--json"))
     assert [s["id"] for s in starred] == [pid] and starred[0]["tags"] == ["attention", "to-read"]
     out = tmp_path / "list.md"
-    run(data_dir, "export", "markdown", str(out), "--starred", "--with-abstracts")
+    in_process(data_dir, "export", "markdown", str(out), "--starred", "--with-abstracts")
     text = out.read_text(encoding="utf-8")
     assert "★" in text and "Read the kernel section." in text and "to-read" in text
     folder = tmp_path / "per"
-    run(data_dir, "export", "markdown", str(folder), "--tag", "attention", "--per-paper")
+    in_process(data_dir, "export", "markdown", str(folder), "--tag", "attention", "--per-paper")
     assert len(list(folder.glob("*.md"))) == 1
-    related = json.loads(run(data_dir, "related", pid[:8], "--json").stdout)
+    related = json.loads(in_process(data_dir, "related", pid[:8], "--json"))
     assert related and pid not in [r["id"] for r in related]
-    run(data_dir, "unstar", pid)
-    assert json.loads(run(data_dir, "search", "is:starred", "--json").stdout) == []
+    in_process(data_dir, "unstar", pid)
+    assert json.loads(in_process(data_dir, "search", "is:starred", "--json")) == []
 
 
 def test_user_errors_exit_1_with_one_line(data_dir, tmp_path):
@@ -168,9 +176,9 @@ def test_search_json_has_snippets(data_dir):
 
 def test_highlight_colour_by_name_or_old_hex(data_dir):
     pid = _ids(data_dir)[0]
-    run(data_dir, "highlight", pid, "0", "4", "--color", "green")
-    run(data_dir, "highlight", pid, "5", "9", "--color", "#ffe066")  # the old default still works
-    shown = json.loads(run(data_dir, "show", pid, "--json").stdout)
+    in_process(data_dir, "highlight", pid, "0", "4", "--color", "green")
+    in_process(data_dir, "highlight", pid, "5", "9", "--color", "#ffe066")  # the old default still works
+    shown = json.loads(in_process(data_dir, "show", pid, "--json"))
     assert [h["color"] for h in shown["highlights"]][:2] == ["green", "yellow"]
     bad = run(data_dir, "highlight", pid, "0", "4", "--color", "red", check=False)
     assert bad.returncode == 2 and "unknown colour 'red'" in bad.stderr

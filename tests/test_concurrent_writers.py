@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from reader.services import Library
+
+WRITES = 8  # per process; each is a write plus an index update that may meet the other's lock
 
 
 def _reader(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -18,25 +21,29 @@ def _reader(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_two_writers_at_once_both_succeed_and_every_write_lands(tmp_path: Path) -> None:
     data_dir = tmp_path / "lib"
-    listed = _reader(data_dir, "list", "--json")
-    assert listed.returncode == 0, listed.stderr
-    ids = [p["id"] for p in json.loads(listed.stdout)][:16]
+    # The library and its index are made here, in-process: only the writers need processes of their own.
+    lib = Library.open(data_dir)
+    lib.sync_index()
+    ids = lib.paper_ids()[:2 * WRITES]
+    lib.close()
 
     def writer(kind: int) -> list[subprocess.CompletedProcess[str]]:
         mine = ids[kind::2]
-        out = []
-        for pid in mine:  # each command is a write plus an index update that may meet the other's lock
-            out.append(_reader(data_dir, "star", pid) if kind == 0 else _reader(data_dir, "tag", pid, "both"))
-        return out
+        return [_reader(data_dir, "star", pid) if kind == 0 else _reader(data_dir, "tag", pid, "both")
+                for pid in mine]
 
     with ThreadPoolExecutor(2) as pool:
         results = [r for batch in pool.map(writer, (0, 1)) for r in batch]
     failed = [(r.args[3:], r.returncode, r.stderr) for r in results if r.returncode != 0]
     assert failed == []
     assert not any("internal error" in r.stderr for r in results)
-    papers = {p["id"]: p for p in json.loads(_reader(data_dir, "list", "--json").stdout)}
-    assert all(papers[pid]["starred"] for pid in ids[0::2])
-    assert all("both" in papers[pid]["tags"] for pid in ids[1::2])
-    # the index caught up: searches see every change
-    found = json.loads(_reader(data_dir, "search", "is:starred", "--json", "--limit", "100").stdout)
-    assert {h["id"] for h in found} >= set(ids[0::2])
+    lib = Library.open(data_dir)
+    try:
+        papers = {p.id: p for p in lib.papers(ids)}
+        assert all(papers[pid].starred for pid in ids[0::2])
+        assert all("both" in papers[pid].tags for pid in ids[1::2])
+        lib.sync_index()  # as `reader search` does: the index catches up, searches see every change
+        found = {h.id for h in lib.search("is:starred", limit=100).hits}
+        assert found >= set(ids[0::2])
+    finally:
+        lib.close()

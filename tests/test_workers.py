@@ -62,13 +62,13 @@ def test_no_worker_outlives_a_killed_import(tmp_path: Path) -> None:
         workers |= {c for c in _children(proc.pid) if _alive(c)}
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30  # generous: a spawned worker still importing on a busy machine
         while time.monotonic() < deadline and any(_alive(w) for w in workers):
             time.sleep(0.1)
         left = [w for w in workers if _alive(w)]
         for w in left:
             os.kill(w, signal.SIGKILL)
-        assert left == [], f"{len(left)} worker(s) still running 5 s after kill -9"
+        assert left == [], f"{len(left)} worker(s) still running 30 s after kill -9"
     finally:
         if proc.poll() is None:
             proc.kill()
