@@ -263,9 +263,9 @@ def frames_part(lib_dir: Path) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
+    from reader.map import marks as map_marks
     from reader.map import store, view
     from reader.services import Library
-    from reader.store import map_rows
     from reader.ui.map_render import MapPicture
     from reader.ui.map_view import MapCanvas
 
@@ -274,7 +274,7 @@ def frames_part(lib_dir: Path) -> None:
     t = time.perf_counter()
     data = store.load(store.path_for(lib_dir))
     assert data is not None, "lay the library out first (--parts scale)"
-    picture = MapPicture(view.subset(data), map_rows.map_marks(lib.read_connection()))
+    picture = MapPicture(view.subset(data), map_marks.current(lib.read_connection(), lib_dir))
     t_open = time.perf_counter() - t
     canvas = MapCanvas()
     canvas.resize(1280, 760)

@@ -16,9 +16,9 @@ from typing import Any, TextIO
 
 from .errors import ReaderError
 
-# (map view, marks by id, output file, width, height, dark) -> None; numpy loads only when
+# (map view, the marks (map_rows.MapMarks), output file, width, height, dark) -> None; numpy loads only when
 # the command runs (the CLI's start stays quick).
-PngRenderer = Callable[[Any, dict[str, Any], Path, int, int, bool], None]
+PngRenderer = Callable[[Any, Any, Path, int, int, bool], None]
 _png_renderer: PngRenderer | None = None
 _SIZE = re.compile(r"^(\d{2,5})x(\d{2,5})$")
 

@@ -13,6 +13,7 @@ from .store import highlights as hl
 from .store import notes, searches
 from .store import papers as q
 from .store import tags as tg
+from .store import venues as venue_store
 
 # What an undo's restore may have put back: any of a paper's state, or the paper itself.
 _RESTORED = frozenset({Change.STAR, Change.READ, Change.SKIP, Change.TAG, Change.NOTE, Change.HIGHLIGHT,
@@ -226,6 +227,10 @@ class Edits(LibraryBase):
             if present:
                 q.delete_papers(self._wconn, [i for i in remove_ids if i in present], seq)
             tg.drop_unused(self._wconn)
+            if any(snap.venue for snap in snapshots):
+                # A row is written with its spelling's own venue key; the key the library folds
+                # that spelling into (an acronym, a full name) depends on the other papers.
+                venue_store.refold(self._wconn)
         self._committed(_RESTORED, [snap.id for snap in snapshots] + list(present))
 
     def save_search(self, name: str, query: str) -> int:

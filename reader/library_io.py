@@ -48,11 +48,12 @@ class ImportExport(LibraryBase):
         self, paths: Iterable[str | Path], *, progress: Progress = None, cancelled: CancelCheck = None,
         index: bool = True,
     ) -> list[ImportSummary]:
-        """Import each file in its own transaction; a rejected file writes nothing."""
+        """Import each file in its own transaction; a rejected file writes nothing. A folder
+        stands for the paper files in it (not its sub-folders); its own summary, first, names
+        what it passed over."""
         from .importers import display_name, parse_file
 
-        files = [Path(p) for p in paths]
-        summaries: list[ImportSummary] = []
+        files, summaries = _expand_folders([Path(p) for p in paths])
         for n, path in enumerate(files):
             if cancelled and cancelled():
                 break
@@ -229,12 +230,41 @@ def _write_chunks_atomic(path: Path, chunks: Iterable[str]) -> Path:
     return path
 
 
+def _expand_folders(paths: list[Path]) -> tuple[list[Path], list[ImportSummary]]:
+    """The files to import, each folder replaced by its paper files, and a summary for each
+    folder that passed something over (or held no paper file: then it is its error)."""
+    from .importers import display_name
+    from .importers.folders import paper_files
+
+    files: list[Path] = []
+    notes: list[ImportSummary] = []
+    for path in paths:
+        if not path.is_dir():
+            files.append(path)
+            continue
+        name = display_name(path)
+        try:
+            taken, passed = paper_files(path)
+        except ReaderError as exc:
+            notes.append(ImportSummary(path=name, format="folder", error=str(exc)))
+            continue
+        if not taken:
+            what = f" (passed over {count_noun(len(passed), 'file')})" if passed else ""
+            notes.append(ImportSummary(path=name, format="folder",
+                                       error=f"{name}: no paper files in this folder{what}"))
+        elif passed:
+            notes.append(ImportSummary(path=name, format="folder", passed_over=passed))
+        files.extend(taken)
+    return files, notes
+
+
 def summarize(summaries: Sequence[ImportSummary]) -> str:
     new = sum(s.new for s in summaries)
     dup = sum(s.duplicates for s in summaries)
     skipped = sum(len(s.skipped) for s in summaries)
     bare = sum(s.without_abstract for s in summaries)
     errors = sum(1 for s in summaries if s.error)
+    passed = sum(len(s.passed_over or ()) for s in summaries)
     return (f"{count_noun(sum(s.entries for s in summaries), 'entry')}: {new:,} new, "
             f"{count_noun(dup, 'duplicate')}, {bare:,} without abstract, {skipped:,} rejected, "
-            f"{count_noun(errors, 'file')} refused")
+            f"{count_noun(errors, 'file')} refused" + (f", {passed:,} passed over" if passed else ""))

@@ -211,12 +211,19 @@ class ImportSummary:
     entries: int = 0  # records read from the file (kept or rejected)
     without_abstract: int = 0  # of the kept ones: title-only papers
     merged: int = 0  # of the duplicates: stored papers that gained fields from the file
+    # A folder's own summary (before its files'): the names in it that are not paper files.
+    passed_over: list[str] | None = None
 
     def describe(self) -> str:
         """One line: "lib.bib: 5,137 entries: 5,120 new, 12 duplicates, 3,101 without
         abstract, 5 rejected — first: line 812 unbalanced brace"."""
         if self.error:
             return self.error
+        if self.passed_over is not None:
+            names = ", ".join(self.passed_over[:5]) + (", …" if len(self.passed_over) > 5 else "")
+            return (f"{self.path}: passed over {count_noun(len(self.passed_over), 'file')} that "
+                    f"{'is not a paper file' if len(self.passed_over) == 1 else 'are not paper files'}"
+                    + (f" ({names})" if names else ""))
         parts = [f"{self.new:,} new", count_noun(self.duplicates, "duplicate")]
         if self.without_abstract:
             parts.append(f"{self.without_abstract:,} without abstract")

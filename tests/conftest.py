@@ -1,5 +1,5 @@
 """Shared pytest setup: Qt runs offscreen, GUI tests are auto-marked `gui`; `lib` is a library of
-the bundled seeds, indexed (tests/vault has its own, not indexed)."""
+the bundled seeds, indexed (tests/vault has its own, not indexed); `bare_lib` an empty one."""
 
 from __future__ import annotations
 
@@ -29,5 +29,15 @@ def lib(tmp_path):
 
     library = Library.open(tmp_path / "lib")
     library.sync_index()
+    yield library
+    library.close()
+
+
+@pytest.fixture()
+def bare_lib(tmp_path):
+    """An empty library (no seeds imported), closed after the test."""
+    from reader.services import Library
+
+    library = Library.open(tmp_path / "lib", seed_if_empty=False)
     yield library
     library.close()

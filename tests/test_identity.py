@@ -5,20 +5,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from reader.identity import Keys, Matcher, arxiv_key, doi_key, first_author_key, titles_agree
 from reader.models import Record
-from reader.services import Library
 
 BOOK = "This edited volume brings together essays on the history of optics and the physics of light. " * 2
-
-
-@pytest.fixture
-def lib(tmp_path):
-    library = Library.open(tmp_path / "lib", seed_if_empty=False)
-    yield library
-    library.close()
 
 
 def _bib(tmp_path, name: str, entries: list[str]):
@@ -55,80 +45,80 @@ def test_a_shared_doi_with_unrelated_titles_is_two_papers():
                                  doi="https://doi.org/10.1/X"))) == "a"
 
 
-def test_book_chapters_sharing_an_abstract_stay_apart(lib, tmp_path):
+def test_book_chapters_sharing_an_abstract_stay_apart(bare_lib, tmp_path):
     chapters = [_entry(f"ch{i}", f"Chapter {i}: {topic}", BOOK, author=f"Author{i}, A.", year="1999")
                 for i, topic in enumerate(["Lenses", "Mirrors", "Prisms", "Waves", "Colour"], 1)]
     seedlike = _entry("book", None, BOOK)  # the abstract alone (no real title): the same book
-    [s] = lib.import_files([_bib(tmp_path, "book.bib", [*chapters, seedlike])], index=False)
+    [s] = bare_lib.import_files([_bib(tmp_path, "book.bib", [*chapters, seedlike])], index=False)
     assert (s.new, s.duplicates) == (5, 1)
-    titles = sorted(lib.paper(pid).title for pid in s.new_ids)
+    titles = sorted(bare_lib.paper(pid).title for pid in s.new_ids)
     assert titles == [f"Chapter {i}: {t}" for i, t in
                       enumerate(["Lenses", "Mirrors", "Prisms", "Waves", "Colour"], 1)]
     assert len(set(s.new_ids)) == 5
     # Importing the same file again adds nothing.
-    [again] = lib.import_files([_bib(tmp_path, "book.bib", [*chapters, seedlike])], index=False)
+    [again] = bare_lib.import_files([_bib(tmp_path, "book.bib", [*chapters, seedlike])], index=False)
     assert (again.new, again.duplicates) == (0, 6)
 
 
-def test_a_duplicate_fills_what_the_stored_paper_lacks_and_keeps_the_users_work(lib, tmp_path):
-    [s] = lib.import_files([_bib(tmp_path, "a.bib", [_entry("k", "Attention Is All You Need",
+def test_a_duplicate_fills_what_the_stored_paper_lacks_and_keeps_the_users_work(bare_lib, tmp_path):
+    [s] = bare_lib.import_files([_bib(tmp_path, "a.bib", [_entry("k", "Attention Is All You Need",
                                                              doi="10.5555/3295222")])], index=False)
     (pid,) = s.new_ids
-    lib.set_starred([pid], True)
-    lib.add_tags([pid], ["nlp"])
-    lib.set_note(pid, "read this")
+    bare_lib.set_starred([pid], True)
+    bare_lib.add_tags([pid], ["nlp"])
+    bare_lib.set_note(pid, "read this")
     abstract = "The dominant sequence transduction models are based on complex recurrent networks."
     later = _entry("vaswani2017", "Attention is all you need", abstract, doi="https://doi.org/10.5555/3295222",
                    author="Vaswani, Ashish", year="2017", journal="NeurIPS")
-    [d] = lib.import_files([_bib(tmp_path, "b.bib", [later])], index=False)
+    [d] = bare_lib.import_files([_bib(tmp_path, "b.bib", [later])], index=False)
     assert (d.new, d.duplicates, d.merged) == (0, 1, 1)
-    paper = lib.paper(pid)
+    paper = bare_lib.paper(pid)
     assert paper.abstract == abstract and paper.year == 2017 and paper.venue == "NeurIPS"
     assert paper.authors == ["Ashish Vaswani"] and paper.title == "Attention Is All You Need"
     assert paper.starred and paper.tags == ["nlp"] and paper.note == "read this"
     assert sorted(paper.collections) == ["a", "b"] and paper.sources == ["a.bib", "b.bib"]
 
 
-def test_title_first_author_and_year_match_without_doi(lib, tmp_path):
+def test_title_first_author_and_year_match_without_doi(bare_lib, tmp_path):
     one = _entry("x1", "Deep Residual Learning", "Deeper neural networks are more difficult to train. " * 2,
                  author="He, Kaiming and Zhang, X", year="2016")
     two = _entry("x2", "Deep residual learning.", "A different abstract text from another database export.",
                  author="Kaiming He", year="2016")
     other_year = _entry("x3", "Deep residual learning", author="He, Kaiming", year="2015")
-    [s] = lib.import_files([_bib(tmp_path, "r.bib", [one, two, other_year])], index=False)
+    [s] = bare_lib.import_files([_bib(tmp_path, "r.bib", [one, two, other_year])], index=False)
     assert (s.new, s.duplicates) == (2, 1)
 
 
-def test_title_only_entries_without_author_or_year_are_kept_apart_by_key(lib, tmp_path):
+def test_title_only_entries_without_author_or_year_are_kept_apart_by_key(bare_lib, tmp_path):
     a, b = _entry("intro1", "Introduction"), _entry("intro2", "Introduction")
-    [s] = lib.import_files([_bib(tmp_path, "t.bib", [a, b])], index=False)
+    [s] = bare_lib.import_files([_bib(tmp_path, "t.bib", [a, b])], index=False)
     assert (s.new, s.duplicates, s.without_abstract) == (2, 0, 2)
-    [again] = lib.import_files([_bib(tmp_path, "t.bib", [a, b])], index=False)
+    [again] = bare_lib.import_files([_bib(tmp_path, "t.bib", [a, b])], index=False)
     assert (again.new, again.duplicates) == (0, 2)
 
 
-def test_arxiv_id_matches_across_formats(lib, tmp_path):
+def test_arxiv_id_matches_across_formats(bare_lib, tmp_path):
     bib = _entry("p", "Some Preprint", eprint="2101.00001", archiveprefix="arXiv")
     jsonl = tmp_path / "p.jsonl"
     jsonl.write_text(json.dumps({"title": "Some preprint (v2)", "url": "https://arxiv.org/abs/2101.00001v2",
                                  "abstract": "An abstract long enough to be one, about preprints."}) + "\n")
-    [a] = lib.import_files([_bib(tmp_path, "p.bib", [bib])], index=False)
-    [b] = lib.import_files([jsonl], index=False)
+    [a] = bare_lib.import_files([_bib(tmp_path, "p.bib", [bib])], index=False)
+    [b] = bare_lib.import_files([jsonl], index=False)
     assert (a.new, b.new, b.duplicates) == (1, 0, 1)
-    assert lib.paper(a.new_ids[0]).abstract.startswith("An abstract long enough")
+    assert bare_lib.paper(a.new_ids[0]).abstract.startswith("An abstract long enough")
 
 
-def test_same_title_author_year_with_different_dois_are_two_publications(lib, tmp_path):
+def test_same_title_author_year_with_different_dois_are_two_publications(bare_lib, tmp_path):
     # asreview_baseline.ris: a conference abstract (JVIR) and the PLoS ONE article of one title.
     a = _entry("a", "The effect of angiotensin II", author="van den Hoven, A.", year="2014", doi="10.1016/j.jvir.1")
     b = _entry("b", "The effect of angiotensin II.", author="van den Hoven, Andor", year="2014",
                doi="10.1371/journal.pone.2")
     c = _entry("c", "The Effect of Angiotensin II", author="A. van den Hoven", year="2014")
-    [s] = lib.import_files([_bib(tmp_path, "t.bib", [a, b, c])], index=False)
+    [s] = bare_lib.import_files([_bib(tmp_path, "t.bib", [a, b, c])], index=False)
     assert (s.new, s.duplicates) == (2, 1)
 
 
-def test_reader_export_read_back_is_the_same_papers(lib, tmp_path):
+def test_reader_export_read_back_is_the_same_papers(bare_lib, tmp_path):
     """Title-only entries without authors, year or DOI (web pages, tweets) are known again by
     their citation key and title when Reader's own BibTeX export comes back; a percent-encoded
     DOI is the DOI."""
@@ -140,13 +130,13 @@ def test_reader_export_read_back_is_the_same_papers(lib, tmp_path):
         _entry("web2", "Canceling | ContraPoints - YouTube", howpublished="elsewhere"),  # a repeat
         _entry("web3", "Spatial Ability in Learning Engineering Mechanics", doi="10.1061/a:doi\\\\:10.1/b"),
     ])
-    lib.import_files([src], index=False)
-    before = sorted(lib.paper_ids())
+    bare_lib.import_files([src], index=False)
+    before = sorted(bare_lib.paper_ids())
     out = tmp_path / "out.bib"
-    lib.export_citations(out, None, ExportKind.BIBTEX)
-    [summary] = lib.import_files([out], index=False)
-    assert summary.new == 0 and sorted(lib.paper_ids()) == before
+    bare_lib.export_citations(out, None, ExportKind.BIBTEX)
+    [summary] = bare_lib.import_files([out], index=False)
+    assert summary.new == 0 and sorted(bare_lib.paper_ids()) == before
     # Another paper under a reused key but another title stays apart.
-    key = lib.papers(before)[0].citation_key
-    [other] = lib.import_files([_bib(tmp_path, "other.bib", [_entry(key, "A Different Page")])], index=False)
+    key = bare_lib.papers(before)[0].citation_key
+    [other] = bare_lib.import_files([_bib(tmp_path, "other.bib", [_entry(key, "A Different Page")])], index=False)
     assert other.new == 1

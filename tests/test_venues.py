@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reader.models import ViewKind
+from reader.services import View
 from reader.venues import fold_keys, group_venues, venue_name
 
 
@@ -45,3 +47,25 @@ def test_group_venues_counts_and_names_each_venue_by_its_commonest_spelling():
             ("jmlr", "JMLR", 1), ("", "", 9)]
     venues = group_venues(rows)
     assert [(v.key, v.name, v.count) for v in venues] == [("uist", "UIST", 5), ("jmlr", "JMLR", 1)]
+
+
+UIST_SHORT = "UIST '13: Proceedings of the 26th Annual ACM Symposium on User Interface Software and Technology"
+UIST_LONG = "Proceedings of the 30th Annual ACM Symposium on User Interface Software and Technology"
+
+
+def test_an_undone_delete_puts_the_paper_back_in_its_folded_venue(bare_lib, tmp_path):
+    # The long spelling has its own key; it joins "uist" only through the library's other entries.
+    abstract = "An abstract long enough to be kept, about pointing with pens on tablets, number {}."
+    entries = [f"@inproceedings{{k{i},\n  title = {{Paper {i}}},\n  abstract = {{{abstract.format(i)}}},\n"
+               f"  booktitle = {{{venue}}},\n  year = {{2017}}\n}}\n" for i, venue in enumerate([UIST_SHORT, UIST_LONG])]
+    path = tmp_path / "uist.bib"
+    path.write_text("".join(entries), encoding="utf-8")
+    [summary] = bare_lib.import_files([path], index=False)
+    uist = View(ViewKind.VENUE, "uist")
+    assert sorted(bare_lib.paper_ids(uist)) == sorted(summary.new_ids)
+    long_id = next(p.id for p in bare_lib.papers(summary.new_ids) if p.venue == UIST_LONG)
+    [snapshot] = bare_lib.snapshot([long_id])
+    bare_lib.delete_papers([long_id])
+    bare_lib.restore([snapshot])  # what Ctrl+Z does
+    assert sorted(bare_lib.paper_ids(uist)) == sorted(summary.new_ids)
+    assert [(v.key, v.count) for v in bare_lib.venues()] == [("uist", 2)]

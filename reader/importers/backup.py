@@ -18,7 +18,7 @@ from reader.models import (
 )
 from reader.text.reanchor import reanchor_quoted
 
-from .base import MAX_RECORDS
+from .base import collect
 from .fields import clean_abstract
 
 BACKUP_FORMAT = "reader-backup"
@@ -125,6 +125,25 @@ def check_paper(paper: Any) -> dict[str, Any]:
     return clean
 
 
+def _paper_record(number: int, paper: Any) -> Record | Problem:
+    """One backup paper as a Record carrying its full saved state (Record.backup)."""
+    try:
+        clean = check_paper(paper)
+    except _Invalid as exc:
+        return Problem(None, f"record {number}: {exc}")
+    return Record(
+        abstract=clean_abstract(clean["abstract"]) or "",
+        title=clean["title"],
+        authors=clean["authors"],
+        year=clean["year"],
+        venue=clean["venue"],
+        url=clean["links"][0] if clean["links"] else None,
+        links=clean["links"],
+        line=number,
+        backup=clean,
+    )
+
+
 def parse_backup(data: dict[str, Any], path: str) -> ParseResult:
     """Records carrying each paper's full saved state in Record.backup, plus saved searches."""
     version = data.get("version")
@@ -137,28 +156,7 @@ def parse_backup(data: dict[str, Any], path: str) -> ParseResult:
     papers = data.get("papers")
     if not isinstance(papers, list):
         raise InputFileError(path, 'Reader backup without a "papers" list')
-    if len(papers) > MAX_RECORDS:
-        raise InputFileError(path, f"too many papers ({len(papers):,}; the limit is {MAX_RECORDS:,})")
-    result = ParseResult(path=path, format=ImportFormat.BACKUP)
-    for number, paper in enumerate(papers, start=1):
-        try:
-            clean = check_paper(paper)
-        except _Invalid as exc:
-            result.problems.append(Problem(None, f"record {number}: {exc}"))
-            continue
-        result.records.append(
-            Record(
-                abstract=clean_abstract(clean["abstract"]) or "",
-                title=clean["title"],
-                authors=clean["authors"],
-                year=clean["year"],
-                venue=clean["venue"],
-                url=clean["links"][0] if clean["links"] else None,
-                links=clean["links"],
-                line=number,
-                backup=clean,
-            )
-        )
+    result = collect(ParseResult(path=path, format=ImportFormat.BACKUP), papers, _paper_record, what="papers")
     searches = data.get("saved_searches") or []
     if not isinstance(searches, list):
         result.problems.append(Problem(None, "saved_searches is not a list"))

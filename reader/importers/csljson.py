@@ -16,7 +16,7 @@ from reader.errors import InputFileError
 from reader.models import EntryType, ImportFormat, ParseResult, Problem, Record
 from reader.text.citekeys import key_problem
 
-from .base import MAX_RECORDS, Importer
+from .base import Importer, collect
 from .fields import (
     abstract_or_empty,
     clean_abstract,
@@ -109,21 +109,16 @@ def _record(item: Mapping[str, Any], number: int) -> Record | Problem:
     )
 
 
+def _item(number: int, item: Any) -> Record | Problem:
+    return _record(item, number) if isinstance(item, Mapping) else Problem(None, f"item {number}: not a JSON object")
+
+
 def parse_csljson(text: str, path: str) -> ParseResult:
     """The items of a CSL-JSON array; an item that is not an object, or has no abstract, is a problem."""
     data = load_json(text, path)
     if not isinstance(data, list):
         raise InputFileError(path, "not CSL-JSON: expected a JSON array of items")
-    if len(data) > MAX_RECORDS:
-        raise InputFileError(path, f"too many records ({len(data):,}; the limit is {MAX_RECORDS:,})")
-    result = ParseResult(path=path, format=ImportFormat.CSLJSON)
-    for number, item in enumerate(data, start=1):
-        found = _record(item, number) if isinstance(item, Mapping) else Problem(None, f"item {number}: not a JSON object")
-        if isinstance(found, Problem):
-            result.problems.append(found)
-        else:
-            result.records.append(found)
-    return result
+    return collect(ParseResult(path=path, format=ImportFormat.CSLJSON), data, _item)
 
 
 IMPORTER = Importer(ImportFormat.CSLJSON, "CSL-JSON", (".csljson",), looks_like_csljson, parse_csljson,

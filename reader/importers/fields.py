@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
-from reader.models import NO_TITLE_OR_ABSTRACT, Problem, Record
+from reader.models import NO_TITLE_OR_ABSTRACT, YEAR_MIN, Problem, Record
 
 MIN_ABSTRACT_CHARS = 20
 NO_ABSTRACT = NO_TITLE_OR_ABSTRACT  # an entry without an abstract is kept when it has a title
@@ -69,8 +70,13 @@ def is_abstract(text: str | None) -> bool:
     return False
 
 
+def plausible_year(year: int) -> bool:
+    """From 1000 (old papers are cited too: Darwin 1859) to next year (in press, forthcoming)."""
+    return YEAR_MIN <= year <= date.today().year + 1
+
+
 def parse_year(value: Any) -> int | None:
-    """An int year in 1900-2100 from an int, '2019' or a date like '2019-05-01'; else None."""
+    """A plausible year (plausible_year) from an int, '2019' or a date like '2019-05-01'; else None."""
     return year_and_note(value)[0]
 
 
@@ -90,7 +96,7 @@ def year_and_note(value: Any) -> tuple[int | None, str | None]:
         if not match:
             return None, f"year {_shown(text)} ignored"
         year = int(match.group(1))
-    if 1900 <= year <= 2100:
+    if plausible_year(year):
         return year, None
     return None, f"year {_shown(value)} ignored"
 

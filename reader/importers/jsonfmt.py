@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from reader.errors import InputFileError
-from reader.models import ImportFormat, ParseResult, Problem
+from reader.models import ImportFormat, ParseResult, Problem, Record
 
 from .backup import BACKUP_FORMAT, parse_backup
-from .base import MAX_JSON_DEPTH, MAX_RECORDS, Importer, first_line
-from .fields import record_from_mapping
+from .base import MAX_JSON_DEPTH, Importer, collect, first_line
+from .fields import plausible_year, record_from_mapping
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".jsonlines")
 _MAX_INT_DIGITS = 20  # longer integers stay text: no year or offset has more digits
@@ -98,7 +98,7 @@ def filename_defaults(path: str) -> dict[str, Any]:
     if not match or match.group(1) not in _KNOWN_VENUES:
         return {}
     year = int(match.group(2))
-    return {"venue": _KNOWN_VENUES[match.group(1)], "year": year if 1900 <= year <= 2100 else None}
+    return {"venue": _KNOWN_VENUES[match.group(1)], "year": year if plausible_year(year) else None}
 
 
 def _iter_lines(text: str) -> Iterator[str]:
@@ -173,22 +173,18 @@ def parse_json(text: str, path: str) -> ParseResult:
         raise InputFileError(
             path, 'no papers found: expected a JSON array or an object with a "papers" list'
         )
-    if len(items) > MAX_RECORDS:
-        raise InputFileError(path, f"too many records ({len(items):,}; the limit is {MAX_RECORDS:,})")
-    result = ParseResult(path=path, format=ImportFormat.JSON)
     defaults = filename_defaults(path)
-    for number, obj in enumerate(items, start=1):
+
+    def one(number: int, obj: Any) -> Record | Problem:
         where = f"record {number}"
         if not isinstance(obj, dict):
-            result.problems.append(Problem(None, f"{where}: not a JSON object"))
-            continue
+            return Problem(None, f"{where}: not a JSON object")
         item = record_from_mapping(obj, line=None, where=where, defaults=defaults)
-        if isinstance(item, Problem):
-            result.problems.append(item)
-        else:
+        if isinstance(item, Record):
             item.line = number
-            result.records.append(item)
-    return result
+        return item
+
+    return collect(ParseResult(path=path, format=ImportFormat.JSON), items, one)
 
 
 def _first_line_is_object(text: str) -> bool:

@@ -34,12 +34,18 @@ def importer_for(fmt: str) -> Importer:
     raise KeyError(fmt)
 
 
+def sniffed(path: str | Path, text: str) -> Importer | None:
+    """The first importer whose sniffer recognises the decoded text (told the extension)."""
+    ext = Path(path).suffix.lower()
+    return next((importer for importer in IMPORTERS if importer.sniff(text, ext)), None)
+
+
 def detect(path: str | Path, text: str) -> Importer | None:
     """The importer for decoded text: content first, then the extension; None when neither knows it."""
     ext = Path(path).suffix.lower()
-    for importer in IMPORTERS:
-        if importer.sniff(text, ext):
-            return importer
+    found = sniffed(path, text)
+    if found is not None:
+        return found
     for importer in IMPORTERS:
         if ext and ext in importer.extensions:
             return importer

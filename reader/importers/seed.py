@@ -67,4 +67,4 @@ def looks_like_seed(text: str, ext: str) -> bool:
 # Plain text is taken as seed abstracts only from a text file or under a "VENUE YEAR" header,
 # so a stray README, script or /etc/shadow is refused instead of imported as junk papers.
 IMPORTER = Importer(ImportFormat.SEED, "Seed text", (".txt", ".text"), looks_like_seed, parse_seed,
-                    bound=lambda text: text.count("\n\n") + 1)
+                    bound=lambda text: text.count("\n\n") + 1, claims_extension=False)

@@ -9,12 +9,15 @@ input (fixed seed, documents in id order)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from reader.search.schema import similarity_words
+
+from .memory import give_back
 
 MIN_DF = 2
 MAX_DF_SHARE = 0.5  # words in more of the papers say little of a subject
@@ -23,6 +26,7 @@ OVERSAMPLE = 10
 POWER_ITERATIONS = 1  # each more adds two sparse products (a third of the SVD time at 50k)
 SEED = 20
 CHUNK_FLOATS = 4_000_000  # the gathered rows of one chunk of a sparse product (16 MB)
+COUNT_BLOCK = 2_000  # papers whose words are counted at once (tfidf)
 
 Progress = Callable[[int, int, str], None] | None
 CancelCheck = Callable[[], bool] | None
@@ -88,56 +92,90 @@ class Vocabulary:
         return {w: i for i, w in enumerate(self.words)}
 
 
-def tokens(texts: Sequence[str]) -> list[list[str]]:
-    return [similarity_words(t) if t else [] for t in texts]
+def tokens(texts: Iterable[str]) -> Iterator[list[str]]:
+    """Each text's similarity words, one text at a time (50k papers' word lists held at once
+    were 60 MB of Python strings that the allocator never gave back)."""
+    return (similarity_words(t) if t else [] for t in texts)
 
 
 def _weigh(ptr: np.ndarray, ind: np.ndarray, tfs: np.ndarray, vocab: Vocabulary) -> Sparse:
     """Sublinear tf x idf, each row of unit length (an empty row stays zero)."""
     data = (1 + np.log(tfs.astype(np.float32))) * vocab.idf[ind] if len(tfs) else np.zeros(0, np.float32)
     n = len(ptr) - 1
-    row_of = np.repeat(np.arange(n), np.diff(ptr))
+    row_of = np.repeat(np.arange(n, dtype=np.int32), np.diff(ptr))
     norms = np.sqrt(np.bincount(row_of, weights=data.astype(np.float64) ** 2, minlength=n))
     data = (data / np.maximum(norms[row_of], 1e-12)).astype(np.float32)
     return Sparse(ptr.astype(np.int64), ind.astype(np.int32), data, len(vocab.words))
 
 
-def tfidf(docs: Sequence[Sequence[str]]) -> tuple[Vocabulary, Sparse]:
-    """The vocabulary (words in at least MIN_DF papers and at most MAX_DF_SHARE of them, all
-    when few papers) and the TF-IDF rows of `docs`. Counted with numpy over one array of word
-    numbers, not a dictionary per paper (50k abstracts: seconds, not a minute)."""
-    n = len(docs)
+def _count(docs: Iterable[Sequence[str]]) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray, int]:
+    """(word numbers, row, word, count, papers) of each distinct (paper, word), papers in order, read in
+    one pass over `docs`; a block of COUNT_BLOCK papers is counted at a time, so no array of
+    every word occurrence is held."""
     numbers: dict[str, int] = {}
-    flat = np.fromiter((numbers.setdefault(w, len(numbers)) for doc in docs for w in doc), dtype=np.int64)
-    lengths = np.fromiter((len(doc) for doc in docs), dtype=np.int64, count=n)
+    rows: list[np.ndarray] = []
+    cols: list[np.ndarray] = []
+    tfs: list[np.ndarray] = []
+    flat = array("q")
+    lengths = array("q")
+    first = 0
+
+    def flush() -> None:
+        if not lengths:
+            return
+        start = np.repeat(np.arange(first, first + len(lengths), dtype=np.int64), np.asarray(lengths))
+        keys, counts = np.unique(start << 32 | np.asarray(flat, dtype=np.int64), return_counts=True)
+        rows.append((keys >> 32).astype(np.int32))
+        cols.append((keys & 0xFFFFFFFF).astype(np.int32))
+        tfs.append(counts.astype(np.int32))
+
+    for doc in docs:
+        flat.extend([numbers.setdefault(w, len(numbers)) for w in doc])
+        lengths.append(len(doc))
+        if len(lengths) == COUNT_BLOCK:
+            flush()
+            first += len(lengths)
+            del flat[:], lengths[:]
+    flush()
+    n = first + len(lengths)
+    empty = np.zeros(0, np.int32)
+
+    def join(parts: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(parts) if parts else empty
+
+    return numbers, join(rows), join(cols), join(tfs), n
+
+
+def tfidf(docs: Iterable[Sequence[str]]) -> tuple[Vocabulary, Sparse]:
+    """The vocabulary (words in at least MIN_DF papers and at most MAX_DF_SHARE of them, all
+    when few papers) and the TF-IDF rows of `docs` (read once, in order). Counted with numpy
+    over blocks of word numbers, not a dictionary per paper (50k abstracts: seconds)."""
+    numbers, rows, cols, tfs, n = _count(docs)
     terms = max(1, len(numbers))
-    flat += np.repeat(np.arange(n, dtype=np.int64) * terms, lengths)
-    keys, tfs = np.unique(flat, return_counts=True)
-    del flat
-    rows, cols = (keys // terms).astype(np.int32), (keys % terms).astype(np.int32)
-    del keys
-    tfs = tfs.astype(np.int32)
     df = np.bincount(cols, minlength=terms)
     top = max(MIN_DF, int(n * MAX_DF_SHARE)) if n >= 20 else n
     names = np.array(list(numbers), dtype=object)
+    del numbers
     kept = np.flatnonzero((df >= MIN_DF) & (df <= top))
     kept = kept[np.argsort(names[kept].astype(str), kind="stable")] if len(kept) else kept
-    new_number = np.full(terms, -1, dtype=np.int64)
-    new_number[kept] = np.arange(len(kept))
+    new_number = np.full(terms, -1, dtype=np.int32)
+    new_number[kept] = np.arange(len(kept), dtype=np.int32)
     idf = (np.log((1 + n) / (1 + df[kept].astype(np.float64))) + 1).astype(np.float32)
     vocab = Vocabulary([str(w) for w in names[kept]], idf)
-    mapped = new_number[cols].astype(np.int32)
+    del names
+    mapped = new_number[cols]
     del cols
     keep = mapped >= 0
     rows, mapped, tfs = rows[keep], mapped[keep], tfs[keep]
+    del keep
     order = np.lexsort((mapped, rows))  # rows, then words in the vocabulary's order
     rows, mapped, tfs = rows[order], mapped[order], tfs[order]
-    del order, keep
+    del order
     ptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n))])
     return vocab, _weigh(ptr, mapped, tfs, vocab)
 
 
-def matrix(docs: Sequence[Sequence[str]], vocab: Vocabulary) -> Sparse:
+def matrix(docs: Iterable[Sequence[str]], vocab: Vocabulary) -> Sparse:
     """The TF-IDF rows of a few papers in an existing vocabulary (new papers placed on a map)."""
     index = vocab.index()
     indptr = [0]
@@ -167,6 +205,16 @@ class Features:
     matrix: Sparse | None = None  # the TF-IDF rows (labels count words in them); not stored
 
 
+def _gaussian(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
+    """rng.standard_normal((rows, cols)) as float32, drawn in row blocks (the same numbers: one
+    stream) so the float64 draw of 100k words x 74 is never whole (60 MB)."""
+    out = np.empty((rows, cols), dtype=np.float32)
+    step = max(1, CHUNK_FLOATS // max(1, cols))
+    for start in range(0, rows, step):
+        out[start:start + step] = rng.standard_normal((min(step, rows - start), cols))
+    return out
+
+
 def svd(x: Sparse, d: int, *, seed: int = SEED, cancelled: CancelCheck = None) -> np.ndarray:
     """The top-d right singular vectors of x (d x cols), by randomized range finding."""
     k = min(d + OVERSAMPLE, x.cols, x.rows)
@@ -174,7 +222,7 @@ def svd(x: Sparse, d: int, *, seed: int = SEED, cancelled: CancelCheck = None) -
         return np.zeros((0, x.cols), dtype=np.float32)
     rng = np.random.default_rng(seed)
     xt = x.transpose()
-    q = np.linalg.qr(x.dot(rng.standard_normal((x.cols, k)).astype(np.float32)))[0]
+    q = np.linalg.qr(x.dot(_gaussian(rng, x.cols, k)))[0]
     for _ in range(POWER_ITERATIONS):
         check(cancelled)
         q = np.linalg.qr(xt.dot(q))[0]
@@ -192,19 +240,22 @@ def unit_rows(v: np.ndarray) -> np.ndarray:
     return (v / np.maximum(norms, 1e-12)).astype(np.float32)
 
 
-def features(texts: Sequence[str], *, d: int = DIMENSIONS, cancelled: CancelCheck = None,
+def features(texts: Iterable[str], *, d: int = DIMENSIONS, cancelled: CancelCheck = None,
              progress: Progress = None) -> Features:
-    """The reduced TF-IDF vectors of `texts` (one per paper, in the given order)."""
+    """The reduced TF-IDF vectors of `texts` (one per paper, in the given order; read once,
+    so a generator of rows never holds every abstract)."""
     if progress:
         progress(0, 4, "Reading the papers' words")
     docs = tokens(texts)
     check(cancelled)
     vocab, x = tfidf(docs)
     del docs
+    give_back()
     if progress:
         progress(1, 4, "Reducing the words")
     components = svd(x, d, cancelled=cancelled)
     vectors = unit_rows(x.dot(np.ascontiguousarray(components.T)))
+    give_back()
     return Features(vectors, vocab, components, x)
 
 

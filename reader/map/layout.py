@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .features import CancelCheck, Progress, check
+from .memory import give_back
 from .neighbours import exact, knn
 
 K = 15
@@ -65,13 +66,17 @@ def fuzzy_graph(idx: np.ndarray, sim: np.ndarray) -> tuple[np.ndarray, np.ndarra
     keep = np.isfinite(w) & (w > 0) & (heads != tails)
     heads, tails, w = heads[keep], tails[keep], w[keep]
     # Fuzzy union of the two directions: a + b - ab.
-    key = heads * n + tails
-    rev = tails * n + heads
-    both = np.concatenate([key, rev])
-    ws = np.concatenate([w, w])
+    # One sort; the runs of equal pairs read off it (np.unique would sort a second copy).
+    both = np.concatenate([heads * n + tails, tails * n + heads])
+    del heads, tails
     order = np.argsort(both, kind="stable")
-    both, ws = both[order], ws[order]
-    uniq, start, count = np.unique(both, return_index=True, return_counts=True)
+    both = both[order]
+    ws = np.concatenate([w, w])[order]
+    del order
+    start = np.flatnonzero(np.concatenate([[True], both[1:] != both[:-1]]))
+    uniq = both[start]
+    count = np.diff(np.append(start, len(both)))
+    del both
     first = ws[start]
     second = np.where(count > 1, ws[np.minimum(start + 1, len(ws) - 1)], 0.0)
     weight = first + second - first * second
@@ -168,6 +173,8 @@ def layout(vectors: np.ndarray, *, seed: int = SEED, epochs: int | None = None,
     # A small library's 15 nearest are a quarter of it, and its map a uniform cloud: fewer.
     idx, sim = knn(vectors, min(K, n - 1, max(5, n // 8)), cancelled=cancelled)
     heads, tails, weights = fuzzy_graph(idx, sim)
+    del idx, sim
+    give_back()
     xy = initial(vectors)
     xy = optimise(xy, heads, tails, weights, epochs=epochs or epochs_for(n), seed=seed,
                   progress=progress, cancelled=cancelled)

@@ -10,6 +10,7 @@ from .features import CancelCheck, check
 
 EXACT_MAX = 15_000  # above: the cell search (bench_map.py --scale: recall of the 15 nearest ≈ 0.9)
 BLOCK = 512
+BLOCK_FLOATS = 2_000_000  # similarities computed at once by the cell search (8 MB)
 PROBES = 6  # cells searched per paper
 SEED = 20
 
@@ -86,15 +87,21 @@ def approximate(vectors: np.ndarray, k: int, *, cancelled: CancelCheck = None) -
             continue
         near = np.unique(probes[who].ravel())  # holds c: a paper's first probe is its home
         cand = np.concatenate([members[j] for j in near])
-        block = vectors[who] @ vectors[cand].T
         # Each paper's own column: the home cell's members sit in cand as one run, in order
         # (not a who x cand comparison, as big as the block).
         at = sum(len(members[j]) for j in near if j < c)
-        block[np.arange(len(who)), at + np.arange(len(who))] = -np.inf
-        top, vals = _top(block, k)
-        got = top.shape[1]
-        idx[who, :got] = cand[top]
-        sim[who, :got] = vals
+        cand_vectors = vectors[cand]
+        # A big cell's rows in slices: a block stays under BLOCK_FLOATS (an uneven cell of
+        # 2,000 papers x 10,000 candidates was an 80 MB block).
+        step = max(1, BLOCK_FLOATS // max(1, len(cand)))
+        for s0 in range(0, len(who), step):
+            part = who[s0:s0 + step]
+            block = vectors[part] @ cand_vectors.T
+            block[np.arange(len(part)), at + s0 + np.arange(len(part))] = -np.inf
+            top, vals = _top(block, k)
+            got = top.shape[1]
+            idx[part, :got] = cand[top]
+            sim[part, :got] = vals
     return idx, sim
 
 

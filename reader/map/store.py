@@ -13,7 +13,7 @@ import os
 import sqlite3
 import tempfile
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -21,10 +21,12 @@ from typing import Protocol
 import numpy as np
 
 from reader.store import changes, map_rows
+from reader.store.sql import read_snapshot
 
 from . import clusters as cl
 from . import layout as lay
 from .features import CancelCheck, Features, Progress, Vocabulary, check, features, project
+from .memory import give_back
 
 FILE_NAME = "map.npz"
 VERSION = 1
@@ -113,13 +115,20 @@ def _texts(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, str]:
 
 
 def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: CancelCheck = None) -> MapData:
-    """A full layout of every paper of the library."""
-    stamp = changes.current_seq(conn)
-    ids = map_rows.all_ids(conn)
-    found = _texts(conn, ids)
-    ids = [i for i in ids if i in found]
-    texts = [found[i] for i in ids]
-    feats = features(texts, cancelled=cancelled, progress=progress)
+    """A full layout of every paper of the library (one read snapshot: the stamp, the ids and
+    the words agree even while another process writes)."""
+    ids: list[str] = []
+    hashes: list[int] = []
+
+    def texts() -> Iterator[str]:  # streamed: ids and hashes kept, the words only counted
+        for pid, text in map_rows.all_texts(conn):
+            ids.append(pid)
+            hashes.append(_hash(text))
+            yield text
+
+    with read_snapshot(conn):
+        stamp = changes.current_seq(conn)
+        feats = features(texts(), cancelled=cancelled, progress=progress)
     check(cancelled)
 
     def step(done: int, total: int, message: str) -> None:
@@ -127,14 +136,14 @@ def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: Can
             progress(1 + done * 2 // max(total, 1), 4, message)
 
     xy = lay.layout(feats.vectors, progress=step, cancelled=cancelled)
+    give_back()
     if progress:
         progress(3, 4, "Naming the regions")
     assert feats.matrix is not None
     coarse, fine, found_clusters = cl.cluster(xy, feats.matrix, feats.vocab.words)
-    hashes = np.array([_hash(t) for t in texts], dtype=np.int64)
     return MapData(ids, xy, coarse.astype(np.int32), fine.astype(np.int32), found_clusters,
-                   feats.vectors.astype(np.float16), hashes, feats.vocab, feats.components.astype(np.float16),
-                   stamp, len(ids))
+                   feats.vectors.astype(np.float16), np.array(hashes, dtype=np.int64), feats.vocab,
+                   feats.components.astype(np.float16), stamp, len(ids))
 
 
 def _nearest_clusters(data: MapData, new_vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

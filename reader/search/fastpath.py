@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 import threading
 from typing import Any
 
 import whoosh
 from whoosh.codec.whoosh3 import W3LeafMatcher, W3PerDocReader, W3PerDocWriter
 from whoosh.fields import NUMERIC
-from whoosh.filedb.filestore import RamStorage
+from whoosh.filedb.filestore import FileStorage, RamStorage
 from whoosh.filedb.filetables import OrderedHashWriter
 from whoosh.index import FileIndex
 from whoosh.reading import SegmentReader
@@ -106,12 +107,18 @@ _SAMPLE: list[dict[str, Any]] = [
 
 
 class _RamStorage(RamStorage):
-    """RamStorage whose writers' temporary folders are private: Whoosh names them after the
-    index ("MAIN.tmp") in the system temp folder, so two processes checking at once shared one
-    folder and the first to finish deleted it under the other (whose fast path then went off)."""
+    """RamStorage whose writers spill into a folder of this check's own: Whoosh names its
+    spill folder after the index ("MAIN.tmp") in the system temp folder, so two processes
+    checking at once shared it and the first to finish deleted it under the other (whose fast
+    path then went off); and it never removes the folder, so each start left one behind."""
+
+    def __init__(self, spill: str) -> None:
+        super().__init__()
+        self._spill = spill
 
     def temp_storage(self, name=None):
-        return super().temp_storage(None)  # a random name
+        path = tempfile.mkdtemp(suffix=".tmp", dir=self._spill)
+        return FileStorage(path).create()
 
 
 def round_trip() -> str | None:
@@ -119,17 +126,18 @@ def round_trip() -> str | None:
     both raw and through the public API: the same terms, frequencies, postings and length
     bytes, or the reason they differ."""
     # In memory: files cost ~2 ms each to create on a busy disk, and a commit makes dozens.
-    bulk = _RamStorage().create_index(build_schema())
-    w = BulkWriter(bulk, codec=bulk_codec())
-    for d in _SAMPLE:
-        w.add_document(**doc_fields(d))
-    w.commit(mergetype=CLEAR)
-    public = _RamStorage().create_index(build_schema())
-    with public.writer() as pw:  # Whoosh's own writer, compressed blocks (like updates)
+    with tempfile.TemporaryDirectory(prefix="reader-selfcheck-") as spill:
+        bulk = _RamStorage(spill).create_index(build_schema())
+        w = BulkWriter(bulk, codec=bulk_codec())
         for d in _SAMPLE:
-            pw.add_document(**doc_fields(d))
-    with bulk.reader() as rb, public.reader() as rp:
-        return _compare(_leaf(rb), _leaf(rp))
+            w.add_document(**doc_fields(d))
+        w.commit(mergetype=CLEAR)
+        public = _RamStorage(spill).create_index(build_schema())
+        with public.writer() as pw:  # Whoosh's own writer, compressed blocks (like updates)
+            for d in _SAMPLE:
+                pw.add_document(**doc_fields(d))
+        with bulk.reader() as rb, public.reader() as rp:
+            return _compare(_leaf(rb), _leaf(rp))
 
 
 def _leaf(reader) -> SegmentReader:

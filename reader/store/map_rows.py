@@ -8,21 +8,33 @@ from typing import NamedTuple
 
 from .sql import chunks, marks
 
+TEXT_BATCH = 2_000
+
+
+UNREAD, READ, STARRED, TAGGED, SKIPPED = range(5)  # a paper's state on the map, by precedence
+
 
 class MapMarks(NamedTuple):
-    """One paper's state as the map draws it (a named tuple: 50k frozen dataclasses took
-    half a second to build at every map open)."""
+    """Every paper's state as the map draws it, column by column from one query (no object
+    per paper: 50k of them took half a second to build at every map open)."""
 
-    year: int | None
-    read: bool
-    starred: bool
-    skipped: bool
-    tags: tuple[str, ...]
-    title: str = ""
+    ids: tuple[str, ...]
+    year: tuple[int, ...]  # 0: unknown
+    state: tuple[int, ...]  # UNREAD .. SKIPPED: starred over tagged over skipped over read
+    tag: tuple[str, ...]  # the first tag by name ("": none)
+    title: tuple[str, ...]
+
+    def row_of(self) -> dict[str, int]:
+        return dict(zip(self.ids, range(len(self.ids)), strict=True))
 
 
 def all_ids(conn: sqlite3.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT id FROM papers ORDER BY id")]
+
+
+def _text(title: str | None, source: str | None, abstract: str | None) -> str:
+    head = "" if source == "derived" else (title or "")
+    return f"{head}\n{abstract or ''}"
 
 
 def texts(conn: sqlite3.Connection, ids: Sequence[str]) -> Iterator[tuple[str, str]]:
@@ -31,25 +43,58 @@ def texts(conn: sqlite3.Connection, ids: Sequence[str]) -> Iterator[tuple[str, s
     for part in chunks(list(ids)):
         rows = conn.execute(
             f"SELECT id, title, title_source, abstract_text FROM papers WHERE id IN ({marks(len(part))})", part)
-        for pid, title, source, abstract in rows:
-            head = "" if source == "derived" else (title or "")
-            yield pid, f"{head}\n{abstract or ''}"
+        for pid, title, source, abstract in rows.fetchall():  # fetchall: no Python step per row
+            yield pid, _text(title, source, abstract)
+
+
+def all_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
+    """(id, words as `texts` gives them) of every paper in id order, read TEXT_BATCH rows at a
+    time: a full layout never holds every abstract at once."""
+    rows = conn.cursor()
+    rows.execute("SELECT id, title, title_source, abstract_text FROM papers ORDER BY id")
+    while batch := rows.fetchmany(TEXT_BATCH):
+        for pid, title, source, abstract in batch:
+            yield pid, _text(title, source, abstract)
 
 
 def _columns(conn: sqlite3.Connection) -> set[str]:
     return {r[1] for r in conn.execute("PRAGMA table_info(papers)")}
 
 
-def map_marks(conn: sqlite3.Connection) -> dict[str, MapMarks]:
-    """Every paper's year, read/starred/skipped state, tags and title (a skipped column may not exist yet)."""
-    skipped = "skipped" if "skipped" in _columns(conn) else "0"
-    tags: dict[str, list[str]] = {}
-    for pid, name in conn.execute(
-            "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id ORDER BY t.name"):
-        tags.setdefault(pid, []).append(name)
-    rows = conn.cursor()
-    rows.row_factory = None  # plain tuples: sqlite3.Row objects cost more than the query
-    rows.execute(f"SELECT id, year, read, starred, {skipped}, title FROM papers")
-    none: tuple[str, ...] = ()
-    return {pid: MapMarks(year, bool(read), bool(starred), bool(skip), tuple(tags.get(pid, none)), title)
-            for pid, year, read, starred, skip, title in rows}
+_MARKS_SQL = (
+    "SELECT p.id, COALESCE(p.year, 0),"
+    " CASE WHEN p.starred THEN {starred} WHEN ft.tag IS NOT NULL THEN {tagged}"
+    " WHEN {skipped} THEN {skip} WHEN p.read THEN {read} ELSE {unread} END,"
+    " COALESCE(ft.tag, ''), COALESCE(p.title, '')"
+    " FROM papers p LEFT JOIN (SELECT pt.paper_id AS pid, MIN(t.name) AS tag FROM paper_tags pt"
+    " JOIN tags t ON t.id = pt.tag_id {tag_where} GROUP BY pt.paper_id) ft ON ft.pid = p.id {where}")
+
+
+def _marks_query(conn: sqlite3.Connection, tag_where: str = "", where: str = "") -> str:
+    skipped = "p.skipped" if "skipped" in _columns(conn) else "0"
+    return _MARKS_SQL.format(starred=STARRED, tagged=TAGGED, skipped=skipped, skip=SKIPPED, read=READ,
+                             unread=UNREAD, tag_where=tag_where, where=where)
+
+
+def _columnar(rows: list[tuple]) -> MapMarks:
+    if not rows:
+        return MapMarks((), (), (), (), ())
+    ids, year, state, tag, title = zip(*rows, strict=True)
+    return MapMarks(ids, year, state, tag, title)
+
+
+def map_marks(conn: sqlite3.Connection) -> MapMarks:
+    """Every paper's year, state, first tag and title (a skipped column may not exist yet).
+    A scan of the whole papers table (half a second at 50k: the rows hold the abstracts);
+    reader.map.marks keeps a derived copy and reads only the papers changed since."""
+    return _columnar(conn.execute(_marks_query(conn)).fetchall())
+
+
+def marks_of(conn: sqlite3.Connection, ids: Sequence[str]) -> MapMarks:
+    """The marks of the given papers that exist (any order)."""
+    rows: list[tuple] = []
+    for part in chunks(list(ids)):
+        inside = f"IN ({marks(len(part))})"
+        rows += conn.execute(_marks_query(conn, f"WHERE pt.paper_id {inside}", f"WHERE p.id {inside}"),
+                             [*part, *part]).fetchall()
+    return _columnar(rows)

@@ -193,7 +193,7 @@ def import_summary_text(summaries: Sequence[ImportSummary], max_problems: int = 
     new = sum(s.new for s in summaries)
     dup = sum(s.duplicates for s in summaries)
     lines = [f"Imported {count_noun(new, 'new paper')} ({count_noun(dup, 'duplicate')}) "
-             f"from {count_noun(len(summaries), 'file')}."]
+             f"from {count_noun(sum(s.passed_over is None for s in summaries), 'file')}."]
     for s in summaries:
         if s.error:
             lines.append(f"✗ {s.error}")

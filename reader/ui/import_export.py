@@ -185,36 +185,29 @@ class ImportExport(QObject):
     def copy_bibtex(self) -> Task | None:
         """Edit → Copy as BibTeX: the entries of the papers a bulk action covers, on the clipboard."""
         lib = self.ctx.library
-        ids = scope.bulk_ids(lib, self.list_scope())
-        if not ids:
-            return None
-        get = ids_getter(ids)
-
-        def done(out: tuple[int, str]) -> None:
-            count, text = out
-            QApplication.clipboard().setText(text)
-            self.ctx.notify(f"Copied {count_noun(count, 'paper')} as BibTeX", 4000)
-
-        def job() -> tuple[int, str]:
-            return len(get()), lib.citations_text(get(), ExportKind.BIBTEX)
-
-        return self.ctx.runner.write(job, done, self.ctx.on_error)
+        return self._copy("BibTeX", lambda ids: lib.citations_text(ids, ExportKind.BIBTEX))
 
     def copy_markdown(self) -> Task | None:
         """Edit → Copy as Markdown: the papers a bulk action covers, as a reading list on the clipboard."""
         lib = self.ctx.library
-        ids = scope.bulk_ids(lib, self.list_scope())
+        return self._copy("Markdown", lambda ids: lib.reading_list_markdown(ids, title="Reading list"))
+
+    def _copy(self, what: str, text_of: Callable[[list[str]], str]) -> Task | None:
+        """Put `text_of(ids)` of the papers a bulk action covers on the clipboard (made on the
+        writer, after pending saves) and say how many papers it holds; None when none is chosen."""
+        ids = scope.bulk_ids(self.ctx.library, self.list_scope())
         if not ids:
             return None
-        self.pane.flush_note()
+        self.pane.flush_note()  # as for an export: the note being typed is saved first
         get = ids_getter(ids)
+
+        def job() -> tuple[int, str]:
+            chosen = get()
+            return len(chosen), text_of(chosen)
 
         def done(out: tuple[int, str]) -> None:
             count, text = out
             QApplication.clipboard().setText(text)
-            self.ctx.notify(f"Copied {count_noun(count, 'paper')} as Markdown", 4000)
-
-        def job() -> tuple[int, str]:
-            return len(get()), lib.reading_list_markdown(get(), title="Reading list")
+            self.ctx.notify(f"Copied {count_noun(count, 'paper')} as {what}", 4000)
 
         return self.ctx.runner.write(job, done, self.ctx.on_error)

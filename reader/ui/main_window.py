@@ -263,6 +263,7 @@ class MainWindow(QMainWindow):
         dark = themes.apply_theme(app, theme) if isinstance(app, QApplication) else False
         self.pane.dark = dark
         self.pane.render_abstract()
+        self.pane.render_links()
         if getattr(self, "map", None) is not None:
             self.map.set_dark(dark)
 

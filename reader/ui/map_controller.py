@@ -21,9 +21,9 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog
 
 from reader.events import Change, Changes
+from reader.map import marks as map_marks
 from reader.map import store, subset, view
 from reader.map.features import Cancelled
-from reader.store import map_rows
 
 from . import map_render as mr
 from .central_pages import MapWindow, add_view_action, page_stack
@@ -133,7 +133,7 @@ class MapController(QObject):
             conn = lib.read_connection()
             shown = (refits.get(data, conn, shown_ids, progress=task.progress, cancelled=task.cancelled)
                      if refit else view.subset(data, shown_ids))
-            return data, mr.MapPicture(shown, map_rows.map_marks(conn))
+            return data, mr.MapPicture(shown, map_marks.current(conn, root))
 
         def done(out: tuple[store.MapData, mr.MapPicture]) -> None:
             self.layout_task = None
@@ -151,7 +151,7 @@ class MapController(QObject):
         if self.layout_task is not None:
             self.layout_task.cancel()
         self.canvas.set_message("Making the map…")
-        self.layout_task = w.runner.background(job, done, failed, label="Making the map", with_task=True)
+        self.layout_task = w.runner.layout(job, done, failed, label="Making the map", with_task=True)
 
     def show_picture(self, picture: mr.MapPicture) -> None:
         """Show a new picture keeping the view: zoom and pan, selection, the years' range."""

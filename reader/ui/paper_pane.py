@@ -193,6 +193,7 @@ class PaperPane(QWidget):
         self.codeLinks.setWordWrap(True)
         self.codeLinks.setTextFormat(Qt.TextFormat.RichText)
         self.codeLinks.linkActivated.connect(lambda url: self.linkActivated.emit(QUrl(url)))
+        self._links: list[str] = []
 
         top = QWidget(self)
         top_layout = QVBoxLayout(top)
@@ -299,7 +300,8 @@ class PaperPane(QWidget):
             self.titleEdit.clear()
             self.metaLabel.clear()
             self.abstractView.setHtml("<p style='color:gray'>Select a paper.</p>")
-            self.codeLinks.clear()
+            self._links = []
+            self.render_links()
             self.tagEditor.set_tags([])
             self.highlightList.clear()
             self.relatedList.clear()
@@ -321,10 +323,8 @@ class PaperPane(QWidget):
         self.render_abstract()
         links = list(paper.code_links)
         links += [u for u in paper.links if u not in links]
-        self.codeLinks.setText(
-            " · ".join(f"<a href='{html.escape(u, quote=True)}'>{html.escape(_short(u))}</a>" for u in links[:6])
-        )
-        self.codeLinks.setVisible(bool(links))
+        self._links = links[:6]
+        self.render_links()
         self.highlightList.clear()
         for h in paper.highlights:
             text = f"“{h.quote}”"
@@ -342,6 +342,15 @@ class PaperPane(QWidget):
             self._set_note(paper.id, note)  # same paper: only when nothing unsaved is typed
         if self.previewButton.isChecked():
             self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
+
+    def render_links(self) -> None:
+        """The links line, in the current palette's link colour (a label's rich text takes the
+        colour when set: after a theme switch the old one stayed, dark blue on dark)."""
+        self.codeLinks.clear()
+        self.codeLinks.setText(
+            " · ".join(f"<a href='{html.escape(u, quote=True)}'>{html.escape(_short(u))}</a>" for u in self._links)
+        )
+        self.codeLinks.setVisible(bool(self._links))
 
     def render_abstract(self) -> None:
         if not self.paper:

@@ -1,4 +1,5 @@
-"""Background task runner: one serialized writer, latest-wins readers, results back on the GUI thread."""
+"""Background task runner: one serialized writer, an index channel, a layout channel, latest-wins
+readers; results back on the GUI thread."""
 
 from __future__ import annotations
 
@@ -52,6 +53,10 @@ class TaskRunner(QObject):
         super().__init__(parent)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="reader-writer")
         self._indexer = ThreadPoolExecutor(1, thread_name_prefix="reader-index")
+        # Map layouts (up to a minute at 50k) on their own thread: index catch-up never waits
+        # behind one. Cancelled at shutdown so closing the window does not wait for it either.
+        self._layouts = ThreadPoolExecutor(1, thread_name_prefix="reader-layout")
+        self._layout_tasks: set[Task] = set()
         self._readers: dict[str, ThreadPoolExecutor] = {}
         self._generations: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -83,6 +88,27 @@ class TaskRunner(QObject):
     ) -> Task:
         """Queue a long job that must not hold up the writer (index sync) on its own thread."""
         return self._submit(self._indexer, fn, on_done, on_error, label, with_task)
+
+    def layout(
+        self,
+        fn: Callable[..., Any],
+        on_done: Callback = None,
+        on_error: ErrorCallback = None,
+        *,
+        label: str | None = None,
+        with_task: bool = False,
+    ) -> Task:
+        """Queue a map layout on the layout thread (beside index upkeep, not behind it)."""
+        task = self._submit(self._layouts, fn, on_done, on_error, label, with_task)
+        with self._lock:
+            self._layout_tasks.add(task)
+        assert task.future is not None
+        task.future.add_done_callback(lambda _f: self._forget_layout(task))
+        return task
+
+    def _forget_layout(self, task: Task) -> None:
+        with self._lock:
+            self._layout_tasks.discard(task)
 
     def _submit(self, pool: ThreadPoolExecutor, fn: Callable[..., Any], on_done: Callback,
                 on_error: ErrorCallback, label: str | None, with_task: bool) -> Task:
@@ -172,5 +198,10 @@ class TaskRunner(QObject):
             self.invalidate(gen_channel)
         for pool in self._readers.values():
             pool.shutdown(wait=wait, cancel_futures=True)
+        with self._lock:
+            running = list(self._layout_tasks)
+        for task in running:
+            task.cancel()
+        self._layouts.shutdown(wait=wait, cancel_futures=True)
         self._indexer.shutdown(wait=wait)
         self._writer.shutdown(wait=wait)

@@ -9,7 +9,7 @@ from reader.importers.fields import parse_year, split_authors
 
 @pytest.mark.parametrize(
     ("value", "year"),
-    [(2019, 2019), ("2019", 2019), ("May 2001", 2001), (1850, None), ("12345", None),
+    [(2019, 2019), ("2019", 2019), ("May 2001", 2001), (1850, 1850), (999, None), ("12345", None),
      (None, None), (True, None), ("n.d.", None), (2020.0, 2020)],
 )
 def test_parse_year(value, year):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import date
 
 import bibtexparser
 import rispy
@@ -38,7 +39,7 @@ _PAPER = st.fixed_dictionaries({
     "title": _sentence(2, 12),
     "abstract": _sentence(12, 60).filter(lambda text: len(text) >= 40),  # the importers' minimum is 20
     "authors": st.lists(_AUTHOR, min_size=1, max_size=5, unique=True),
-    "year": st.integers(1900, 2030),
+    "year": st.integers(1000, date.today().year + 1),  # what importers take (fields.plausible_year)
 })
 
 

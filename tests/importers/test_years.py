@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 
 import pytest
 
@@ -63,3 +64,23 @@ def test_the_import_summary_lists_ignored_years(tmp_path) -> None:
         lib.close()
     assert summary.new == 2 and [str(n) for n in summary.notes] == ["record 1: year -5 ignored"]
     assert "1 with values ignored" in summary.describe()
+
+
+NEXT = date.today().year + 1
+
+
+@pytest.mark.parametrize(("make", "fmt"), [(_json, "json"), (_csv, "csv"), (_bibtex, "bibtex"), (_ris, "ris")])
+def test_old_and_forthcoming_years_are_kept(make, fmt: str) -> None:
+    # Darwin's Origin (1859) and Newton's Principia (1687) are cited; so is next year's paper in press.
+    result = parse_text(make([1859, 1687, 1000, NEXT, 999, NEXT + 1]), f"papers.{fmt}", fmt)
+    assert [r.year for r in result.records] == [1859, 1687, 1000, NEXT, None, None]
+    assert [str(n).split(": ", 1)[1] for n in result.notes] == ["year 999 ignored", f"year {NEXT + 1} ignored"]
+
+
+def test_csljson_date_parts_and_paperlists_names_take_old_years() -> None:
+    items = [{"type": "book", "title": "On the Origin of Species", "issued": {"date-parts": [[1859, 11, 24]]}}]
+    assert [r.year for r in parse_text(json.dumps(items), "refs.csljson", "csljson").records] == [1859]
+    from reader.importers.jsonfmt import filename_defaults
+
+    assert filename_defaults("icml1899.json")["year"] == 1899
+    assert filename_defaults(f"icml{NEXT + 1}.json")["year"] is None

@@ -34,7 +34,7 @@ NEW = [
 
 
 def test_tfidf_rows_match_the_per_paper_projection():
-    docs = features.tokens(["graph neural network graph", "neural image model", "graph image model image", ""])
+    docs = list(features.tokens(["graph neural network graph", "neural image model", "graph image model image", ""]))
     vocab, x = features.tfidf(docs)
     again = features.matrix(docs, vocab)
     assert vocab.words == sorted(vocab.words)
@@ -143,8 +143,14 @@ def test_marks_read_the_states(library: Library):
     pid = map_rows.all_ids(library.read_connection())[0]
     library.set_starred([pid], True)
     library.add_tags([pid], ["gnn"])
-    m = map_rows.map_marks(library.read_connection())[pid]
-    assert m.starred and m.tags == ("gnn",) and not m.skipped and m.title
+    other = map_rows.all_ids(library.read_connection())[1]
+    library.add_tags([other], ["zeta", "alpha"])
+    library.set_read([other], True)
+    marks = map_rows.map_marks(library.read_connection())
+    row = marks.row_of()
+    assert marks.state[row[pid]] == map_rows.STARRED and marks.tag[row[pid]] == "gnn" and marks.title[row[pid]]
+    # Tagged over read, and the first tag by name.
+    assert marks.state[row[other]] == map_rows.TAGGED and marks.tag[row[other]] == "alpha"
 
 
 def test_a_cancelled_layout_stops_and_writes_nothing(library: Library):

@@ -210,3 +210,5 @@ def test_self_check_keeps_to_a_temp_folder_of_its_own(tmp_path, monkeypatch) -> 
     (tmp_path / "MAIN.tmp").write_text("another process's", encoding="utf-8")
     assert fastpath.round_trip() is None
     assert (tmp_path / "MAIN.tmp").read_text(encoding="utf-8") == "another process's"
+    # and it leaves nothing behind (each start used to leave an empty spill folder in /tmp)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["MAIN.tmp"]

@@ -7,6 +7,7 @@ import numpy as np
 from PySide6.QtGui import QImage
 
 from reader.map.view import MapView
+from reader.store.map_rows import MapMarks
 from reader.ui import map_render as mr
 
 W, H = 64, 48
@@ -47,7 +48,7 @@ def test_marks_at_and_past_the_edges_are_clipped_like_the_reference(qapp):
     n = len(spots)
     view = MapView([f"p{i}" for i in range(n)], sxy.astype(np.float32), np.zeros(n, np.int32),
                    np.zeros(n, np.int32), [], 0)
-    pic = mr.MapPicture(view, {})
+    pic = mr.MapPicture(view, MapMarks((), (), (), (), ()))
     pal = mr.palette(False)
     selected = np.zeros(n, dtype=bool)
     selected[[0, 3, 6, 7]] = True  # rings of radius r + 2: the widest marks drawn

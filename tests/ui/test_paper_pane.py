@@ -53,3 +53,33 @@ def test_user_text_never_reaches_a_tooltip_as_rich_text(qtbot, window: MainWindo
             stack += [item.child(i) for i in range(item.childCount())]
     assert any("&lt;img" in t for t in tips)  # the hostile text did reach tooltips, escaped
     assert not any("<img" in t for t in tips)
+
+
+def _shows_colour(label, colour) -> bool:
+    """Whether some pixel of the label is (nearly) `colour` (anti-aliased text has a few exact ones)."""
+    image = label.grab().toImage()
+    want = (colour.red(), colour.green(), colour.blue())
+    for y in range(image.height()):
+        for x in range(image.width()):
+            c = image.pixelColor(x, y)
+            if max(abs(c.red() - want[0]), abs(c.green() - want[1]), abs(c.blue() - want[2])) <= 24:
+                return True
+    return False
+
+
+def test_links_take_the_new_themes_colour(qtbot, window: MainWindow) -> None:
+    """A theme switch used to leave the links line in the old link colour (dark blue on dark)."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    window.apply_theme("light")
+    for pid in list(window.model.ids()):  # a seed with code links
+        window.select_paper(pid)
+        if window.pane.codeLinks.text():
+            break
+    assert window.pane.codeLinks.text()
+    window.apply_theme("dark")
+    qtbot.wait(20)  # the palette reaches the widgets by events
+    link = QApplication.palette().color(QPalette.ColorRole.Link)
+    assert _shows_colour(window.pane.codeLinks, link)
+    window.apply_theme("light")

@@ -91,3 +91,45 @@ def test_cancel_flag_and_progress(qtbot) -> None:
     qtbot.waitUntil(lambda: out == ["stopped"])
     assert seen == [(1, 10, "step")]
     runner.shutdown()
+
+
+def test_index_upkeep_runs_while_a_layout_runs(qtbot) -> None:
+    """A map layout has its own thread: an index catch-up queued after it completes while
+    the layout is still going (on one shared background thread it waited for the layout)."""
+    runner = TaskRunner()
+    started, release = threading.Event(), threading.Event()
+    indexed: list[str] = []
+    laid_out: list[str] = []
+
+    def slow_layout(task) -> str:
+        started.set()
+        while not release.wait(0.01):
+            if task.cancelled():
+                raise RuntimeError("cancelled")
+        return "layout"
+
+    runner.layout(slow_layout, laid_out.append, label="Making the map", with_task=True)
+    assert started.wait(5)
+    runner.background(lambda: "index", indexed.append, label="Updating the index")
+    qtbot.waitUntil(lambda: indexed == ["index"], timeout=5000)
+    assert laid_out == [] and not release.is_set()  # the layout still running meanwhile
+    release.set()
+    qtbot.waitUntil(lambda: laid_out == ["layout"], timeout=5000)
+    runner.shutdown()
+
+
+def test_shutdown_cancels_a_running_layout(qtbot) -> None:
+    runner = TaskRunner()
+    started = threading.Event()
+    stopped: list[bool] = []
+
+    def endless(task) -> None:
+        started.set()
+        while not task.cancelled():
+            time.sleep(0.01)
+        stopped.append(True)
+
+    runner.layout(endless, with_task=True)
+    assert started.wait(5)
+    runner.shutdown(wait=True)  # returns: the layout saw its cancel flag
+    assert stopped == [True]
