@@ -62,9 +62,10 @@ def refit(data: MapData, conn: sqlite3.Connection, ids: Sequence[str], *, progre
     vectors = unit_rows(data.vectors[rows].astype(np.float32))
     # The layout's own steps (layout.layout, but from the library places instead of the
     # principal axes): a subset refit starts where its papers sit on the whole map.
-    idx, sim = knn(vectors, min(lay.K, n - 1, max(5, n // 8)), cancelled=cancelled)
+    idx, sim = knn(vectors, min(lay.K, n - 1, max(5, n // 8)), cancelled=cancelled)  # layout.layout's k
     heads, tails, weights = lay.fuzzy_graph(idx, sim)
     start = lay.fit_box(data.xy[rows].astype(np.float32))
+
     def step(done: int, total: int, message: str) -> None:
         if progress:
             progress(done * 3 // max(total, 1), 4, message)

@@ -168,7 +168,9 @@ class MapController(QObject):
         n = len(picture)
         regions = sum(1 for s in picture.view.spots if s.level == 0 and s.label)
         missing = f" ({picture.view.missing} not placed yet)" if picture.view.missing else ""
-        refit = " · refit: laid out on their own" if self.refitting else ""
+        whole = self.data is not None and n + picture.view.missing >= len(self.data.ids)
+        refit = (" · refit: the whole library is its own layout" if whole else " · refit: laid out on their own") \
+            if self.refitting else ""
         self.page.summary.setText(f"{n:,} papers{missing} · {regions} labelled regions{refit} · "
                                   "Shift+drag or Ctrl+drag to select")
         self.generation += 1

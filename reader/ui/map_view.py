@@ -44,25 +44,31 @@ LASSO_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltM
 
 def inside_polygon(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
     """Which of `points` (n x 2) lie inside `polygon` (m x 2, closed implicitly), by the even-odd
-    rule: a ray to the right crosses its edges an odd number of times. Vectorised per edge, and
-    only over the points within the polygon's bounding box (a small lasso over 50k points)."""
+    rule: a ray to the right crosses its edges an odd number of times. The points are sorted by
+    y once, so an edge tests only the points level with it (a long lasso over 50k points is
+    about n crossings' work, not n x m)."""
     out = np.zeros(len(points), dtype=bool)
     if len(polygon) < 3 or len(points) == 0:
         return out
     lo, hi = polygon.min(axis=0), polygon.max(axis=0)
     near = np.flatnonzero((points[:, 0] >= lo[0]) & (points[:, 0] <= hi[0])
                           & (points[:, 1] >= lo[1]) & (points[:, 1] <= hi[1]))
-    x, y = points[near, 0], points[near, 1]
-    odd = np.zeros(len(near), dtype=bool)
+    order = near[np.argsort(points[near, 1], kind="stable")]
+    xs, ys = points[order, 0], points[order, 1]
+    odd = np.zeros(len(order), dtype=bool)
     x0, y0 = polygon[:, 0], polygon[:, 1]
     x1, y1 = np.roll(x0, -1), np.roll(y0, -1)
     for ax, ay, bx, by in zip(x0.tolist(), y0.tolist(), x1.tolist(), y1.tolist(), strict=True):
         if ay == by:
             continue  # a horizontal edge: no crossing with a horizontal ray
-        spans = (ay > y) != (by > y)
+        # The edge spans y in [min, max): the half-open rule counts a shared corner once.
+        start, stop = np.searchsorted(ys, (min(ay, by), max(ay, by)), side="left")
+        if start == stop:
+            continue
+        y = ys[start:stop]
         cross = ax + (y - ay) * (bx - ax) / (by - ay)
-        odd ^= spans & (x < cross)
-    out[near] = odd
+        odd[start:stop] ^= xs[start:stop] < cross
+    out[order] = odd
     return out
 
 

@@ -39,6 +39,8 @@ def _triangle(canvas) -> list[QPoint]:
 def _expected(canvas, corners: list[QPoint]) -> set[str]:
     polygon = np.array([(p.x(), p.y()) for p in corners], dtype=float)
     inside = inside_polygon(canvas.camera.to_screen(canvas.picture.xy), polygon)
+    if canvas.marks.visible is not None:
+        inside &= canvas.marks.visible  # out of the year range: not selectable
     return {canvas.picture.ids[i] for i in np.flatnonzero(inside)}
 
 
@@ -95,8 +97,14 @@ def test_keys_select_every_shown_paper_the_lit_ones_and_none(qtbot, window: Main
 
 
 def test_triage_on_a_selection_and_back_to_the_map_as_it_was(qtbot, window: MainWindow):
+    lib = window.library
+    with lib.write_transaction() as (conn, _seq):  # some older papers, for a year range to keep
+        conn.execute("UPDATE papers SET year = 2001 WHERE id IN (?, ?, ?)", lib.paper_ids()[:3])
     controller = open_map(qtbot, window)
     canvas = controller.canvas
+    controller.page.fromYear.setValue(2002)  # the 2001 papers hidden
+    hidden = canvas.marks.visible
+    assert hidden is not None and hidden.sum() == len(canvas.picture) - 3
     canvas.setFocus()
     key(qtbot, canvas, Qt.Key.Key_Plus)
     key(qtbot, canvas, Qt.Key.Key_Right)
@@ -115,13 +123,13 @@ def test_triage_on_a_selection_and_back_to_the_map_as_it_was(qtbot, window: Main
     qtbot.keyClick(triage.view.focusWidget() or triage.view, Qt.Key.Key_J)  # one decision: marks it read
     qtbot.keyClick(triage.view.focusWidget() or triage.view, Qt.Key.Key_Escape)
     assert not triage.active and controller.active and canvas.isVisible()
-    lib = window.library
     qtbot.waitUntil(lambda: order[0] in lib.paper_ids(View("read")), timeout=20000)
     before = controller.generation
     qtbot.waitUntil(lambda: controller.generation > before, timeout=20000)  # redrawn after the write
     qtbot.waitUntil(lambda: not window.runner.busy, timeout=20000)
     assert (canvas.camera.scale, canvas.camera.ox, canvas.camera.oy) == camera
     assert controller.selected_ids() == order
+    assert controller.page.fromYear.value() == 2002 and canvas.marks.visible.sum() == len(canvas.picture) - 3
     qtbot.waitUntil(canvas.hasFocus, timeout=5000)
 
 
