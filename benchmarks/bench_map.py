@@ -1,6 +1,6 @@
 """The map's quality, speed and memory, against same-run references (scikit-learn, umap-learn).
 
-Usage: python benchmarks/bench_map.py [--parts pools,scale,frames] [--scale 3300,50090] [--lib DIR]
+Usage: python benchmarks/bench_map.py [--parts pools,scale,frames,gui-open,gui-layout] [--scale 3300,50090] [--lib DIR]
 
 - pools: every keyword-labelled pool (ICLR 2018 from raw_paperlists/iclr2018.json, then each
   venue of papers.jsonl with >= 300 keyworded papers), imported abstract-only (title-less, as
@@ -16,6 +16,9 @@ Usage: python benchmarks/bench_map.py [--parts pools,scale,frames] [--scale 3300
   papers.jsonl title-less, lay them out (time, peak RSS added by the layout), load the stored
   map and show it whole (the open, cached), delete 10 papers and import them again, bringing the
   map up to date after each (time, how far the others moved: must be 0).
+- gui-open, gui-layout: the main window (offscreen) over the largest --scale library of --lib:
+  View → Map from the stored layout, timed from the key to the picture painted, p50/p95 of
+  --opens opens; or a full re-layout from the window; peak RSS added by each.
 - frames: the map canvas offscreen at 1280x760 over the largest --scale library of --lib (laid
   out by the scale part): the open from the stored map, and pan/zoom frame times (p50, p95).
 scikit-learn and umap-learn are references only (`pip install .[bench]`); Reader uses numpy.
@@ -33,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -296,6 +300,89 @@ def frames_part(lib_dir: Path) -> None:
     lib.close()
 
 
+def _vm_rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return rss_mb()
+
+
+def gui_child(lib_dir: Path, mode: str, opens: int) -> None:
+    """The window's map over a laid-out library, in its own process: `open` = View → Map from
+    the stored layout (no map in memory: as after a restart) `opens` times, each timed from the
+    key to the picture painted; `layout` = a full re-layout from the window. RSS added is the
+    highest RSS sampled meanwhile over the window's RSS before the first open."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QApplication
+
+    from reader.services import Library
+    from reader.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    lib = Library.open(lib_dir, seed_if_empty=False)
+    window = MainWindow(lib, theme="light")
+    window.resize(1280, 800)
+    window.show()
+
+    def wait(cond, timeout: float = 600.0) -> None:
+        end = time.perf_counter() + timeout
+        while not cond():
+            app.processEvents()
+            if time.perf_counter() > end:
+                raise TimeoutError("the window did not get there")
+            time.sleep(0.002)
+
+    wait(lambda: window.index_ready and not window.runner.busy and window.model.rowCount() > 0)
+    for _ in range(20):
+        app.processEvents()
+    controller = window.map
+    base = _vm_rss_mb()
+    high = [base]
+    sampling = [True]
+
+    def sample() -> None:  # the window's RSS every 20 ms (ru_maxrss may hold the start's peak)
+        while sampling[0]:
+            high[0] = max(high[0], _vm_rss_mb())
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    times: list[float] = []
+    for _ in range(opens if mode == "open" else 1):
+        controller.data = None  # nothing in memory: the stored map is read, as after a restart
+        controller.picture = None
+        before = controller.generation
+        t = time.perf_counter()
+        if mode == "open":
+            controller.open()
+        else:
+            controller.stack.setCurrentWidget(controller.page)
+            controller.reload(full=True)
+        wait(lambda b=before: controller.generation > b)
+        controller.canvas.repaint()
+        QCoreApplication.processEvents()
+        times.append(time.perf_counter() - t)
+        if os.environ.get("BENCH_MAP_TRACE"):
+            print(f"  open {len(times)}: {times[-1] * 1000:.0f} ms, RSS {_vm_rss_mb():.0f} MB, "
+                  f"load {os.getloadavg()[0]:.1f}", flush=True)
+        controller.close()
+        for _ in range(5):
+            app.processEvents()
+    sampling[0] = False
+    sampler.join()
+    added = high[0] - base
+    ms = sorted(x * 1000 for x in times)
+    p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+    what = f"{len(ms)} opens from the stored map" if mode == "open" else "a full layout"
+    print(f"[gui] {len(controller.picture or ()):,} papers, {what}: p50 {statistics.median(ms):.0f} ms, "
+          f"p95 {p95:.0f} ms (each: {', '.join(f'{x:.0f}' for x in ms)}); RSS added (peak) {added:.0f} MB; "
+          f"load average {os.getloadavg()[0]:.1f}", flush=True)
+    window.close()
+    window.runner.shutdown()
+    lib.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--parts", default="pools,scale")
@@ -305,11 +392,17 @@ def main() -> None:
     ap.add_argument("--no-refs", action="store_true", help="pools: Reader's map only (no UMAP, t-SNE)")
     ap.add_argument("--reuse", action="store_true", help="scale: keep a library's stored map (no layout)")
     ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--gui-child", choices=("open", "layout"), help=argparse.SUPPRESS)
+    ap.add_argument("--opens", type=int, default=7, help="gui: how many opens to time")
     a = ap.parse_args()
     if not PAPERS.exists():
         sys.exit(f"corpus not found: {PAPERS}")
     if a.child:
         scale_child(a.child, a.lib, a.reuse)
+        return
+    sizes = [int(s) for s in a.scale.split(",")]
+    if a.gui_child:
+        gui_child(a.lib / f"lib{sizes[-1]}", a.gui_child, a.opens)
         return
     parts = set(a.parts.split(","))
     with tempfile.TemporaryDirectory() as tmp:
@@ -318,8 +411,11 @@ def main() -> None:
         if "scale" in parts:
             scale_part([int(s) for s in a.scale.split(",")], a.lib, a.reuse)
         if "frames" in parts:
-            sizes = [int(s) for s in a.scale.split(",")]
             frames_part((a.lib or Path(tmp)) / f"lib{sizes[-1]}")
+        for mode in ("open", "layout"):
+            if f"gui-{mode}" in parts:  # each in its own process: its own peak RSS
+                subprocess.run([sys.executable, __file__, "--gui-child", mode, "--lib", str(a.lib or Path(tmp)),
+                                "--scale", a.scale, "--opens", str(a.opens)], check=True)
 
 
 if __name__ == "__main__":
