@@ -6,6 +6,8 @@ controller (map_controller.py) gives it pictures and reads back its selection.""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -230,6 +232,16 @@ class MapCanvas(QWidget):
             super().keyPressEvent(event)
 
 
+def year_ticks(count: int, bar_width: float, label_width: float) -> list[int]:
+    """The bars (0..count-1) labelled with their year: every one when the bars are wide enough,
+    else every k-th, the last always (only the two ends were labelled: hard to read a range)."""
+    if count <= 0:
+        return []
+    step = max(1, math.ceil(label_width / max(bar_width, 1.0)))
+    last = count - 1
+    return [i for i in range(0, last, step) if last - i >= step] + [last]
+
+
 class YearBar(QWidget):
     """A histogram of the shown papers' years; drag across it (or use the two boxes) to keep a range."""
 
@@ -239,7 +251,7 @@ class YearBar(QWidget):
         super().__init__(parent)
         self.setObjectName("mapYears")
         self.setAccessibleName("Papers per year")
-        self.setMinimumHeight(44)
+        self.setMinimumHeight(56)  # bars of 42 px: 30 were hard to compare at 1024 x 640
         self.counts: dict[int, int] = {}
         self.low = self.high = 0
         self.years: list[int] = []
@@ -280,9 +292,11 @@ class YearBar(QWidget):
             inside = self.low <= year <= self.high
             painter.fillRect(int(i * w) + 1, int(h - bar) + 2, max(1, int(w) - 1), int(bar), accent if inside else muted)
         painter.setPen(pal.text().color())
-        painter.drawText(2, self.height() - 2, str(self.years[0]))
-        last = str(self.years[-1])
-        painter.drawText(self.width() - self.fontMetrics().horizontalAdvance(last) - 2, self.height() - 2, last)
+        for i in year_ticks(len(self.years), w, self.fontMetrics().horizontalAdvance("2000") + 8):
+            text = str(self.years[i])
+            tw = self.fontMetrics().horizontalAdvance(text)
+            x = min(max(2, int(i * w + (w - tw) / 2)), self.width() - tw - 2)
+            painter.drawText(x, self.height() - 2, text)
         painter.end()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -313,10 +327,11 @@ class MapPage(QWidget):
         self.summary.setObjectName("mapSummary")
         self.summary.setMinimumWidth(0)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.summary.setContentsMargins(6, 0, 6, 0)
         self.buttons: dict[str, QToolButton] = {}
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 0, 4, 0)
-        bar.addWidget(self.summary, 1)
+        bar.addStretch(1)  # the summary has its own row: beside six buttons it was cut at 1024 px
         for key, text, tip in (("star", "Star", "Star the selected papers"),
                                ("read", "Read", "Mark the selected papers read"),
                                ("tag", "Tag…", "Tag the selected papers"),
@@ -341,6 +356,7 @@ class MapPage(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addLayout(bar)
+        layout.addWidget(self.summary)
         layout.addWidget(self.canvas, 1)
         layout.addLayout(years)
         self.set_selection_count(0)
