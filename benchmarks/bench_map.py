@@ -13,7 +13,7 @@ Usage: python benchmarks/bench_map.py [--parts pools,scale,frames,gui-open,gui-l
   Labels: each label word in >= 40% of its cluster's abstracts and, among the other papers,
   in at most a quarter of that share (shares, not counts: the rest of the pool is bigger).
 - scale: in a subprocess per size (its own peak RSS): import the first N abstracts of
-  papers.jsonl title-less, lay them out (time, peak RSS added by the layout), load the stored
+  papers.jsonl title-less, lay them out (time, CPU, peak RSS added by the layout, sampled), load the stored
   map and show it whole (the open, cached), delete 10 papers and import them again, bringing the
   map up to date after each (time, how far the others moved: must be 0).
 - gui-open, gui-layout: the main window (offscreen) over the largest --scale library of --lib:
@@ -53,6 +53,42 @@ ICLR = CORPORA / "raw_paperlists" / "iclr2018.json"
 
 def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _vm_rss_mb() -> float:
+    """The process's resident memory now (Linux), else its peak so far."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return rss_mb()
+
+
+class RssPeak:
+    """The highest RSS over the RSS at entry, sampled every 20 ms on a thread while inside."""
+
+    def __enter__(self) -> RssPeak:
+        self.base = self.high = _vm_rss_mb()
+        self._on = True
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self) -> None:
+        while self._on:
+            self.high = max(self.high, _vm_rss_mb())
+            time.sleep(0.02)
+
+    def __exit__(self, *exc: object) -> None:
+        self._on = False
+        self._thread.join()
+        self.high = max(self.high, _vm_rss_mb())
+
+    @property
+    def added(self) -> float:
+        return self.high - self.base
 
 
 def load_records(limit: int | None = None) -> list[dict]:
@@ -216,14 +252,14 @@ def scale_child(n: int, lib_dir: Path, reuse: bool) -> None:
     conn = lib.read_connection()
     total = lib.counts().total
     map_rows.texts(conn, map_rows.all_ids(conn)[:1])
-    before = rss_mb()
-    t = time.perf_counter()
-    data = store.load(store.path_for(lib_dir)) if reuse else None
-    laid_out = data is None
-    if data is None:
-        data = store.current(lib, lib_dir, full=True)
-    t_layout = time.perf_counter() - t
-    peak = rss_mb() - before
+    with RssPeak() as rss:  # sampled: ru_maxrss may still hold the import's or the open's peak
+        t, cpu = time.perf_counter(), time.process_time()
+        data = store.load(store.path_for(lib_dir)) if reuse else None
+        laid_out = data is None
+        if data is None:
+            data = store.current(lib, lib_dir, full=True)
+        t_layout, cpu_layout = time.perf_counter() - t, time.process_time() - cpu
+    peak = rss.added
     t = time.perf_counter()
     loaded = store.load(store.path_for(lib_dir))
     assert loaded is not None
@@ -246,7 +282,7 @@ def scale_child(n: int, lib_dir: Path, reuse: bool) -> None:
     moved = max((float(np.abs(after.xy[pos[p]] - data.xy[i]).max()) for i, p in enumerate(data.ids)
                  if p not in back), default=0.0)
     size_mb = store.path_for(lib_dir).stat().st_size / 1e6
-    layout = (f"layout {t_layout:5.1f} s, peak RSS added {peak:5.0f} MB" if laid_out
+    layout = (f"layout {t_layout:5.1f} s ({cpu_layout:.1f} s CPU), peak RSS added {peak:5.0f} MB" if laid_out
               else "layout: the stored one (--reuse)")
     print(f"  {total:>6,} papers: {layout}; open (cached) {t_open * 1000:5.0f} ms ({len(shown.ids):,} shown); "
           f"-10 papers {t_drop * 1000:5.0f} ms, +10 {t_add * 1000:5.0f} ms ({len(after.ids) - len(fewer.ids)} "
@@ -300,11 +336,6 @@ def frames_part(lib_dir: Path) -> None:
     lib.close()
 
 
-def _vm_rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return rss_mb()
 
 
 def gui_child(lib_dir: Path, mode: str, opens: int) -> None:
@@ -337,46 +368,37 @@ def gui_child(lib_dir: Path, mode: str, opens: int) -> None:
     for _ in range(20):
         app.processEvents()
     controller = window.map
-    base = _vm_rss_mb()
-    high = [base]
-    sampling = [True]
-
-    def sample() -> None:  # the window's RSS every 20 ms (ru_maxrss may hold the start's peak)
-        while sampling[0]:
-            high[0] = max(high[0], _vm_rss_mb())
-            time.sleep(0.02)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
     times: list[float] = []
-    for _ in range(opens if mode == "open" else 1):
-        controller.data = None  # nothing in memory: the stored map is read, as after a restart
-        controller.picture = None
-        before = controller.generation
-        t = time.perf_counter()
-        if mode == "open":
-            controller.open()
-        else:
-            controller.stack.setCurrentWidget(controller.page)
-            controller.reload(full=True)
-        wait(lambda b=before: controller.generation > b)
-        controller.canvas.repaint()
-        QCoreApplication.processEvents()
-        times.append(time.perf_counter() - t)
-        if os.environ.get("BENCH_MAP_TRACE"):
-            print(f"  open {len(times)}: {times[-1] * 1000:.0f} ms, RSS {_vm_rss_mb():.0f} MB, "
-                  f"load {os.getloadavg()[0]:.1f}", flush=True)
-        controller.close()
-        for _ in range(5):
-            app.processEvents()
-    sampling[0] = False
-    sampler.join()
-    added = high[0] - base
+    cpu: list[float] = []
+    with RssPeak() as rss:  # the window's RSS (ru_maxrss may hold the start's peak)
+        for _ in range(opens if mode == "open" else 1):
+            controller.data = None  # nothing in memory: the stored map is read, as after a restart
+            controller.picture = None
+            before = controller.generation
+            t, c = time.perf_counter(), time.process_time()
+            if mode == "open":
+                controller.open()
+            else:
+                controller.stack.setCurrentWidget(controller.page)
+                controller.reload(full=True)
+            wait(lambda b=before: controller.generation > b)
+            controller.canvas.repaint()
+            QCoreApplication.processEvents()
+            times.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
+            if os.environ.get("BENCH_MAP_TRACE"):
+                print(f"  open {len(times)}: {times[-1] * 1000:.0f} ms, RSS {_vm_rss_mb():.0f} MB, "
+                      f"load {os.getloadavg()[0]:.1f}", flush=True)
+            controller.close()
+            for _ in range(5):
+                app.processEvents()
+    added = rss.added
     ms = sorted(x * 1000 for x in times)
     p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
     what = f"{len(ms)} opens from the stored map" if mode == "open" else "a full layout"
     print(f"[gui] {len(controller.picture or ()):,} papers, {what}: p50 {statistics.median(ms):.0f} ms, "
-          f"p95 {p95:.0f} ms (each: {', '.join(f'{x:.0f}' for x in ms)}); RSS added (peak) {added:.0f} MB; "
+          f"p95 {p95:.0f} ms (each: {', '.join(f'{x:.0f}' for x in ms)}; CPU p50 "
+          f"{statistics.median(cpu) * 1000:.0f} ms); RSS added (peak) {added:.0f} MB; "
           f"load average {os.getloadavg()[0]:.1f}", flush=True)
     window.close()
     window.runner.shutdown()
