@@ -365,8 +365,13 @@ def gui_child(lib_dir: Path, mode: str, opens: int) -> None:
             time.sleep(0.002)
 
     wait(lambda: window.index_ready and not window.runner.busy and window.model.rowCount() > 0)
-    for _ in range(20):
+    settled, last, end = time.perf_counter(), _vm_rss_mb(), time.perf_counter() + 30
+    while time.perf_counter() - settled < 3 and time.perf_counter() < end:  # the window's own warm-up done
         app.processEvents()
+        time.sleep(0.05)
+        now = _vm_rss_mb()
+        if now > last + 1:
+            settled, last = time.perf_counter(), now
     controller = window.map
     times: list[float] = []
     cpu: list[float] = []

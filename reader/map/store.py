@@ -27,7 +27,7 @@ from reader.store.sql import read_snapshot
 from . import clusters as cl
 from . import layout as lay
 from .features import CancelCheck, Features, Progress, Vocabulary, check, features, project
-from .memory import give_back
+from .memory import give_back, map_big_blocks
 
 FILE_NAME = "map.npz"
 VERSION = 1
@@ -168,6 +168,7 @@ def _texts(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, str]:
 def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: CancelCheck = None) -> MapData:
     """A full layout of every paper of the library (one read snapshot: the stamp, the ids and
     the words agree even while another process writes)."""
+    map_big_blocks()
     ids: list[str] = []
     hashes: list[int] = []
 
