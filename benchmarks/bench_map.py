@@ -1,6 +1,6 @@
 """The map's quality, speed and memory, against same-run references (scikit-learn, umap-learn).
 
-Usage: python benchmarks/bench_map.py [--parts pools,scale,frames] [--scale 3300,50090] [--lib DIR]
+Usage: python benchmarks/bench_map.py [--parts pools,scale,frames,gui-open,gui-layout] [--scale 3300,50090] [--lib DIR]
 
 - pools: every keyword-labelled pool (ICLR 2018 from raw_paperlists/iclr2018.json, then each
   venue of papers.jsonl with >= 300 keyworded papers), imported abstract-only (title-less, as
@@ -13,9 +13,12 @@ Usage: python benchmarks/bench_map.py [--parts pools,scale,frames] [--scale 3300
   Labels: each label word in >= 40% of its cluster's abstracts and, among the other papers,
   in at most a quarter of that share (shares, not counts: the rest of the pool is bigger).
 - scale: in a subprocess per size (its own peak RSS): import the first N abstracts of
-  papers.jsonl title-less, lay them out (time, peak RSS added by the layout), load the stored
+  papers.jsonl title-less, lay them out (time, CPU, peak RSS added by the layout, sampled), load the stored
   map and show it whole (the open, cached), delete 10 papers and import them again, bringing the
   map up to date after each (time, how far the others moved: must be 0).
+- gui-open, gui-layout: the main window (offscreen) over the largest --scale library of --lib:
+  View → Map from the stored layout, timed from the key to the picture painted, p50/p95 of
+  --opens opens; or a full re-layout from the window; peak RSS added by each.
 - frames: the map canvas offscreen at 1280x760 over the largest --scale library of --lib (laid
   out by the scale part): the open from the stored map, and pan/zoom frame times (p50, p95).
 scikit-learn and umap-learn are references only (`pip install .[bench]`); Reader uses numpy.
@@ -33,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -49,6 +53,42 @@ ICLR = CORPORA / "raw_paperlists" / "iclr2018.json"
 
 def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _vm_rss_mb() -> float:
+    """The process's resident memory now (Linux), else its peak so far."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return rss_mb()
+
+
+class RssPeak:
+    """The highest RSS over the RSS at entry, sampled every 20 ms on a thread while inside."""
+
+    def __enter__(self) -> RssPeak:
+        self.base = self.high = _vm_rss_mb()
+        self._on = True
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self) -> None:
+        while self._on:
+            self.high = max(self.high, _vm_rss_mb())
+            time.sleep(0.02)
+
+    def __exit__(self, *exc: object) -> None:
+        self._on = False
+        self._thread.join()
+        self.high = max(self.high, _vm_rss_mb())
+
+    @property
+    def added(self) -> float:
+        return self.high - self.base
 
 
 def load_records(limit: int | None = None) -> list[dict]:
@@ -212,14 +252,14 @@ def scale_child(n: int, lib_dir: Path, reuse: bool) -> None:
     conn = lib.read_connection()
     total = lib.counts().total
     map_rows.texts(conn, map_rows.all_ids(conn)[:1])
-    before = rss_mb()
-    t = time.perf_counter()
-    data = store.load(store.path_for(lib_dir)) if reuse else None
-    laid_out = data is None
-    if data is None:
-        data = store.current(lib, lib_dir, full=True)
-    t_layout = time.perf_counter() - t
-    peak = rss_mb() - before
+    with RssPeak() as rss:  # sampled: ru_maxrss may still hold the import's or the open's peak
+        t, cpu = time.perf_counter(), time.process_time()
+        data = store.load(store.path_for(lib_dir)) if reuse else None
+        laid_out = data is None
+        if data is None:
+            data = store.current(lib, lib_dir, full=True)
+        t_layout, cpu_layout = time.perf_counter() - t, time.process_time() - cpu
+    peak = rss.added
     t = time.perf_counter()
     loaded = store.load(store.path_for(lib_dir))
     assert loaded is not None
@@ -242,7 +282,7 @@ def scale_child(n: int, lib_dir: Path, reuse: bool) -> None:
     moved = max((float(np.abs(after.xy[pos[p]] - data.xy[i]).max()) for i, p in enumerate(data.ids)
                  if p not in back), default=0.0)
     size_mb = store.path_for(lib_dir).stat().st_size / 1e6
-    layout = (f"layout {t_layout:5.1f} s, peak RSS added {peak:5.0f} MB" if laid_out
+    layout = (f"layout {t_layout:5.1f} s ({cpu_layout:.1f} s CPU), peak RSS added {peak:5.0f} MB" if laid_out
               else "layout: the stored one (--reuse)")
     print(f"  {total:>6,} papers: {layout}; open (cached) {t_open * 1000:5.0f} ms ({len(shown.ids):,} shown); "
           f"-10 papers {t_drop * 1000:5.0f} ms, +10 {t_add * 1000:5.0f} ms ({len(after.ids) - len(fewer.ids)} "
@@ -296,6 +336,80 @@ def frames_part(lib_dir: Path) -> None:
     lib.close()
 
 
+
+
+def gui_child(lib_dir: Path, mode: str, opens: int) -> None:
+    """The window's map over a laid-out library, in its own process: `open` = View → Map from
+    the stored layout (no map in memory: as after a restart) `opens` times, each timed from the
+    key to the picture painted; `layout` = a full re-layout from the window. RSS added is the
+    highest RSS sampled meanwhile over the window's RSS before the first open."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QApplication
+
+    from reader.services import Library
+    from reader.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    lib = Library.open(lib_dir, seed_if_empty=False)
+    window = MainWindow(lib, theme="light")
+    window.resize(1280, 800)
+    window.show()
+
+    def wait(cond, timeout: float = 600.0) -> None:
+        end = time.perf_counter() + timeout
+        while not cond():
+            app.processEvents()
+            if time.perf_counter() > end:
+                raise TimeoutError("the window did not get there")
+            time.sleep(0.002)
+
+    wait(lambda: window.index_ready and not window.runner.busy and window.model.rowCount() > 0)
+    settled, last, end = time.perf_counter(), _vm_rss_mb(), time.perf_counter() + 30
+    while time.perf_counter() - settled < 3 and time.perf_counter() < end:  # the window's own warm-up done
+        app.processEvents()
+        time.sleep(0.05)
+        now = _vm_rss_mb()
+        if now > last + 1:
+            settled, last = time.perf_counter(), now
+    controller = window.map
+    times: list[float] = []
+    cpu: list[float] = []
+    with RssPeak() as rss:  # the window's RSS (ru_maxrss may hold the start's peak)
+        for _ in range(opens if mode == "open" else 1):
+            controller.data = None  # nothing in memory: the stored map is read, as after a restart
+            controller.picture = None
+            before = controller.generation
+            t, c = time.perf_counter(), time.process_time()
+            if mode == "open":
+                controller.open()
+            else:
+                controller.stack.setCurrentWidget(controller.page)
+                controller.reload(full=True)
+            wait(lambda b=before: controller.generation > b)
+            controller.canvas.repaint()
+            QCoreApplication.processEvents()
+            times.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
+            if os.environ.get("BENCH_MAP_TRACE"):
+                print(f"  open {len(times)}: {times[-1] * 1000:.0f} ms, RSS {_vm_rss_mb():.0f} MB, "
+                      f"load {os.getloadavg()[0]:.1f}", flush=True)
+            controller.close()
+            for _ in range(5):
+                app.processEvents()
+    added = rss.added
+    ms = sorted(x * 1000 for x in times)
+    p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+    what = f"{len(ms)} opens from the stored map" if mode == "open" else "a full layout"
+    print(f"[gui] {len(controller.picture or ()):,} papers, {what}: p50 {statistics.median(ms):.0f} ms, "
+          f"p95 {p95:.0f} ms (each: {', '.join(f'{x:.0f}' for x in ms)}; CPU p50 "
+          f"{statistics.median(cpu) * 1000:.0f} ms); RSS added (peak) {added:.0f} MB; "
+          f"load average {os.getloadavg()[0]:.1f}", flush=True)
+    window.close()
+    window.runner.shutdown()
+    lib.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--parts", default="pools,scale")
@@ -305,11 +419,17 @@ def main() -> None:
     ap.add_argument("--no-refs", action="store_true", help="pools: Reader's map only (no UMAP, t-SNE)")
     ap.add_argument("--reuse", action="store_true", help="scale: keep a library's stored map (no layout)")
     ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--gui-child", choices=("open", "layout"), help=argparse.SUPPRESS)
+    ap.add_argument("--opens", type=int, default=7, help="gui: how many opens to time")
     a = ap.parse_args()
     if not PAPERS.exists():
         sys.exit(f"corpus not found: {PAPERS}")
     if a.child:
         scale_child(a.child, a.lib, a.reuse)
+        return
+    sizes = [int(s) for s in a.scale.split(",")]
+    if a.gui_child:
+        gui_child(a.lib / f"lib{sizes[-1]}", a.gui_child, a.opens)
         return
     parts = set(a.parts.split(","))
     with tempfile.TemporaryDirectory() as tmp:
@@ -318,8 +438,11 @@ def main() -> None:
         if "scale" in parts:
             scale_part([int(s) for s in a.scale.split(",")], a.lib, a.reuse)
         if "frames" in parts:
-            sizes = [int(s) for s in a.scale.split(",")]
             frames_part((a.lib or Path(tmp)) / f"lib{sizes[-1]}")
+        for mode in ("open", "layout"):
+            if f"gui-{mode}" in parts:  # each in its own process: its own peak RSS
+                subprocess.run([sys.executable, __file__, "--gui-child", mode, "--lib", str(a.lib or Path(tmp)),
+                                "--scale", a.scale, "--opens", str(a.opens)], check=True)
 
 
 if __name__ == "__main__":

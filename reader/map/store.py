@@ -12,31 +12,60 @@ from __future__ import annotations
 import os
 import sqlite3
 import tempfile
+import threading
 import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
-from reader.store import changes, map_rows
+from reader.store import changes, map_rows, papers
 from reader.store.sql import read_snapshot
 
 from . import clusters as cl
 from . import layout as lay
 from .features import CancelCheck, Features, Progress, Vocabulary, check, features, project
-from .memory import give_back
+from .memory import give_back, map_big_blocks
 
 FILE_NAME = "map.npz"
 VERSION = 1
 REDO_SHARE = 0.2
+TOUCH_LIMIT = 20_000  # papers the change log is asked for before comparing every id
 
 
 class MapSource(Protocol):
     """What the map needs of a library (reader.services.Library has it)."""
 
     def read_connection(self) -> sqlite3.Connection: ...
+
+
+class StaleMap(Exception):
+    """The map file changed under a map read from it before its vectors were needed."""
+
+
+class _Deferred:
+    """The members only placing new papers needs (vectors, vocabulary, components: 60% of the
+    file), read from the file when first asked for: a map opens without them. The file must
+    still be the one the map was read from (its meta row and token), else StaleMap."""
+
+    def __init__(self, path: Path, meta: tuple[int, ...]) -> None:
+        self.path, self.meta = path, meta
+        self._lock = threading.Lock()
+        self._value: tuple[np.ndarray, Vocabulary, np.ndarray] | None = None
+
+    def get(self) -> tuple[np.ndarray, Vocabulary, np.ndarray]:
+        with self._lock:
+            if self._value is None:
+                try:
+                    with np.load(self.path, allow_pickle=False) as z:
+                        if tuple(int(v) for v in z["meta"]) != self.meta:
+                            raise StaleMap(str(self.path))
+                        self._value = (z["vectors"], Vocabulary(z["words"].tolist(), z["idf"]), z["components"])
+                except (OSError, ValueError, KeyError, IndexError, EOFError, zlib.error) as exc:
+                    raise StaleMap(str(self.path)) from exc
+            return self._value
 
 
 @dataclass
@@ -49,18 +78,37 @@ class MapData:
     coarse: np.ndarray  # n int32
     fine: np.ndarray  # n int32
     clusters: list[cl.Cluster]
-    vectors: np.ndarray  # n x d float16 (places new papers)
+    _vectors: np.ndarray | None  # n x d float16 (places new papers); None: still in the file
     hashes: np.ndarray  # n int64: crc32 of the words, to notice an edited abstract
-    vocab: Vocabulary
-    components: np.ndarray  # d x words float16
+    _vocab: Vocabulary | None
+    _components: np.ndarray | None  # d x words float16
     stamp: int  # the change sequence it reflects
     full_count: int  # papers at the last full layout
     changed: int = 0  # papers placed or dropped since
     _pos: dict[str, int] = field(default_factory=dict, repr=False)
+    _deferred: _Deferred | None = field(default=None, repr=False)
+
+    def _words(self) -> tuple[np.ndarray, Vocabulary, np.ndarray]:
+        if self._vectors is None or self._vocab is None or self._components is None:
+            assert self._deferred is not None, "a map without its vectors"
+            self._vectors, self._vocab, self._components = self._deferred.get()
+        return self._vectors, self._vocab, self._components
+
+    @property
+    def vectors(self) -> np.ndarray:
+        return self._words()[0]
+
+    @property
+    def vocab(self) -> Vocabulary:
+        return self._words()[1]
+
+    @property
+    def components(self) -> np.ndarray:
+        return self._words()[2]
 
     def position(self) -> dict[str, int]:
         if len(self._pos) != len(self.ids):
-            self._pos = {pid: i for i, pid in enumerate(self.ids)}
+            self._pos = dict(zip(self.ids, range(len(self.ids)), strict=True))
         return self._pos
 
     def features(self) -> Features:
@@ -78,7 +126,9 @@ def _hash(text: str) -> int:
 def save(path: Path, data: MapData) -> None:
     """Atomically: a reader never sees half a file."""
     labels = np.array(["\t".join((str(c.level), str(c.id), *c.words)) for c in data.clusters], dtype=np.str_)
-    meta = np.array([VERSION, data.stamp, data.full_count, data.changed], dtype=np.int64)
+    # The token tells this file from another save of the same stamp and counts (_Deferred).
+    token = int.from_bytes(os.urandom(7), "little")
+    meta = np.array([VERSION, data.stamp, data.full_count, data.changed, token], dtype=np.int64)
     fd, tmp = tempfile.mkstemp(prefix=".map-", suffix=".npz", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -93,7 +143,8 @@ def save(path: Path, data: MapData) -> None:
 
 
 def load(path: Path) -> MapData | None:
-    """The stored map, or None when missing, unreadable or of another version (rebuilt then)."""
+    """The stored map, or None when missing, unreadable or of another version (rebuilt then).
+    What only placing new papers needs is read later, when it is (see _Deferred)."""
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = z["meta"]
@@ -103,9 +154,9 @@ def load(path: Path) -> MapData | None:
             for row in z["clusters"].tolist():
                 level, cid, *words = row.split("\t")
                 found.append(cl.Cluster(int(cid), int(level), tuple(words)))
-            return MapData(z["ids"].tolist(), z["xy"], z["coarse"], z["fine"], found, z["vectors"], z["hashes"],
-                           Vocabulary(z["words"].tolist(), z["idf"]), z["components"], int(meta[1]),
-                           int(meta[2]), int(meta[3]))
+            return MapData(z["ids"].tolist(), z["xy"], z["coarse"], z["fine"], found, None, z["hashes"], None, None,
+                           int(meta[1]), int(meta[2]), int(meta[3]),
+                           _deferred=_Deferred(path, tuple(int(v) for v in meta)))
     except (OSError, ValueError, KeyError, IndexError, EOFError, zlib.error):
         return None
 
@@ -117,6 +168,7 @@ def _texts(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, str]:
 def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: CancelCheck = None) -> MapData:
     """A full layout of every paper of the library (one read snapshot: the stamp, the ids and
     the words agree even while another process writes)."""
+    map_big_blocks()
     ids: list[str] = []
     hashes: list[int] = []
 
@@ -155,19 +207,36 @@ def _nearest_clusters(data: MapData, new_vectors: np.ndarray) -> tuple[np.ndarra
     return data.coarse[near], data.fine[near]
 
 
+def _touched(data: MapData, conn: sqlite3.Connection) -> tuple[list[str], list[str]]:
+    """(papers of the map deleted since its stamp, papers written since): from the change log
+    (the `seq` index, the tombstones) when it accounts for the library's count, else by
+    comparing every id (the log says "too many", or something left no trace)."""
+    pos = data.position()
+    touched = changes.touched_since(conn, data.stamp, TOUCH_LIMIT)
+    if touched is not None:
+        exist = papers.existing_ids(conn, list(touched))
+        gone = [pid for pid in touched if pid in pos and pid not in exist]
+        written = [pid for pid in touched if pid in exist]
+        if len(pos) - len(gone) + sum(pid not in pos for pid in written) == papers.count(conn):
+            return gone, written
+    now = set(map_rows.all_ids(conn))
+    return [pid for pid in data.ids if pid not in now], [pid for pid in changes.changed_ids(conn, data.stamp)
+                                                          if pid in now]
+
+
 def refresh(data: MapData, conn: sqlite3.Connection) -> MapData | None:
     """Bring `data` up to the store's change sequence without moving anyone else; None when
     too much changed (a full layout is due)."""
     stamp = changes.current_seq(conn)
     if stamp == data.stamp:
         return data
-    now = set(map_rows.all_ids(conn))
     pos = data.position()
-    gone = [pid for pid in data.ids if pid not in now]
-    written = [pid for pid in changes.changed_ids(conn, data.stamp) if pid in now]
+    gone, written = _touched(data, conn)
     texts = _texts(conn, written)
     fresh = [pid for pid in written if pid in texts and (pid not in pos or data.hashes[pos[pid]] != _hash(texts[pid]))]
     moved = len(gone) + len(fresh)
+    if moved == 0:  # stars, tags, reads: nobody moves, the arrays stay as they are
+        return replace(data, stamp=stamp, _pos=data._pos)
     if data.changed + moved > REDO_SHARE * max(data.full_count, 1):
         return None
     drop = set(gone) | set(fresh)
@@ -201,12 +270,20 @@ def current(source: MapSource, root: Path, *, full: bool = False, known: MapData
     path = path_for(root)
     conn = source.read_connection()
     data = None if full else (known if known is not None else load(path))
-    if data is not None:
-        updated = refresh(data, conn)
+    for _attempt in range(2):
+        if data is None:
+            break
+        try:
+            with read_snapshot(conn):  # the stamp and what changed agree, whoever writes meanwhile
+                updated = refresh(data, conn)
+        except StaleMap:  # saved anew (another process) since `data` was read: start from that
+            data = load(path)
+            continue
         if updated is not None:
             if updated.changed != data.changed:
                 save(path, updated)
             return updated
+        break
     built = build(conn, progress=progress, cancelled=cancelled)
     save(path, built)
     return built

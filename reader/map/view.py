@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress, repeat
 
 import numpy as np
 
@@ -74,11 +75,18 @@ def subset(data: MapData, ids: Sequence[str] | None = None) -> MapView:
         shown = list(data.ids)
         missing = 0
     else:
-        pos = data.position()
-        found = [(pid, pos[pid]) for pid in dict.fromkeys(ids) if pid in pos]
-        shown = [pid for pid, _ in found]
-        rows = np.array([i for _, i in found], dtype=np.int64)
-        missing = len(set(ids)) - len(shown)
+        # Whole columns at C speed (map over dict.get, numpy for the repeats): a list comprehension
+        # per paper took 300 ms of a 50k map's open on a busy machine.
+        ids = list(ids)
+        found = np.fromiter(map(data.position().get, ids, repeat(-1)), dtype=np.int64, count=len(ids))
+        keep = found >= 0
+        _, first = np.unique(found, return_index=True)
+        once = np.zeros(len(ids), dtype=bool)
+        once[first] = True
+        keep &= once  # a paper listed twice is drawn once
+        shown = ids if keep.all() else list(compress(ids, keep.tolist()))
+        rows = found[keep]
+        missing = len({pid for pid, at in zip(ids, found.tolist(), strict=True) if at < 0}) if (found < 0).any() else 0
     xy = data.xy[rows] if len(rows) else np.zeros((0, 2), np.float32)
     coarse = data.coarse[rows] if len(rows) else np.zeros(0, np.int32)
     fine = data.fine[rows] if len(rows) else np.zeros(0, np.int32)

@@ -51,6 +51,7 @@ class MapController(QObject):
         self.base_key: tuple | None = None
         self.hit_query = ""
         self.layout_task: Any = None
+        self.pending = False  # a refresh asked for while a layout runs
         self.generation = 0  # bumped with each picture shown (tests wait on it)
         self.refits = subset.RefitCache()
         self._fit_next = False  # the places change (refit on or off): fit the camera to them
@@ -140,18 +141,32 @@ class MapController(QObject):
             self.data, picture = out
             self.base_key = key
             self.show_picture(picture)
+            if self.pending:
+                self._again()
 
         def failed(exc: BaseException) -> None:
             self.layout_task = None
+            if self.pending and not isinstance(exc, Cancelled):
+                self._again()
             if isinstance(exc, Cancelled):
                 self.canvas.set_message("Map cancelled (View → Map to try again)")
                 return
             w.handle_error(exc)
 
+        if self.layout_task is not None and not full:
+            # Changes during a layout (another process importing) are brought in after it, not
+            # by cancelling it: a layout restarted at every write would never finish.
+            self.pending = True
+            return
         if self.layout_task is not None:
             self.layout_task.cancel()
+        self.pending = False
         self.canvas.set_message("Making the map…")
         self.layout_task = w.runner.layout(job, done, failed, label="Making the map", with_task=True)
+
+    def _again(self) -> None:
+        self.pending = False
+        self.reload()
 
     def show_picture(self, picture: mr.MapPicture) -> None:
         """Show a new picture keeping the view: zoom and pan, selection, the years' range."""

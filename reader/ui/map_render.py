@@ -9,6 +9,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +63,20 @@ def tag_slot(tag: str) -> int:
     return zlib.crc32(tag.encode("utf-8")) % 8
 
 
+class _Titles:
+    """The shown papers' titles, looked up when one is asked for (a hover), not copied at open."""
+
+    def __init__(self, titles: tuple[str, ...], rows: np.ndarray) -> None:
+        self._titles, self._rows = titles, rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, i: int) -> str:
+        row = int(self._rows[i])
+        return self._titles[row] if row >= 0 else ""
+
+
 class MapPicture:
     """The shown papers' places and states as arrays (built off the GUI thread)."""
 
@@ -71,7 +86,7 @@ class MapPicture:
         self.xy = shown.xy.astype(np.float64)
         n = len(self.ids)
         row_of = marks.row_of()
-        rows = np.fromiter((row_of.get(pid, -1) for pid in self.ids), dtype=np.int64, count=n)
+        rows = np.fromiter(map(row_of.get, self.ids, repeat(-1)), dtype=np.int64, count=n)
         known = rows >= 0
         at = np.where(known, rows, 0)
         # Columns gathered with numpy: no Python step per paper but the two above.
@@ -83,8 +98,7 @@ class MapPicture:
             self.year = np.where(known, np.array(marks.year, dtype=np.int32)[at], 0).astype(np.int32)
             tagged = np.flatnonzero(self.state == TAGGED)
             self.tag[tagged] = [tag_slot(marks.tag[i]) for i in rows[tagged]]
-        titles = marks.title
-        self.titles = [titles[i] if i >= 0 else "" for i in rows.tolist()]
+        self.titles = _Titles(marks.title, rows)
         self.position = dict(zip(self.ids, range(n), strict=True))
 
     def __len__(self) -> int:

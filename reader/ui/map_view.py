@@ -8,6 +8,8 @@ and reads back its selection."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PySide6.QtCore import QPoint, QPointF, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -320,6 +322,16 @@ class MapCanvas(QWidget):
             super().keyPressEvent(event)
 
 
+def year_ticks(count: int, bar_width: float, label_width: float) -> list[int]:
+    """The bars (0..count-1) labelled with their year: every one when the bars are wide enough,
+    else every k-th, the last always (only the two ends were labelled: hard to read a range)."""
+    if count <= 0:
+        return []
+    step = max(1, math.ceil(label_width / max(bar_width, 1.0)))
+    last = count - 1
+    return [i for i in range(0, last, step) if last - i >= step] + [last]
+
+
 class YearBar(QWidget):
     """A histogram of the shown papers' years; drag across it (or use the two boxes) to keep a range."""
 
@@ -329,7 +341,7 @@ class YearBar(QWidget):
         super().__init__(parent)
         self.setObjectName("mapYears")
         self.setAccessibleName("Papers per year")
-        self.setMinimumHeight(44)
+        self.setMinimumHeight(56)  # bars of 42 px: 30 were hard to compare at 1024 x 640
         self.counts: dict[int, int] = {}
         self.low = self.high = 0
         self.years: list[int] = []
@@ -370,9 +382,11 @@ class YearBar(QWidget):
             inside = self.low <= year <= self.high
             painter.fillRect(int(i * w) + 1, int(h - bar) + 2, max(1, int(w) - 1), int(bar), accent if inside else muted)
         painter.setPen(pal.text().color())
-        painter.drawText(2, self.height() - 2, str(self.years[0]))
-        last = str(self.years[-1])
-        painter.drawText(self.width() - self.fontMetrics().horizontalAdvance(last) - 2, self.height() - 2, last)
+        for i in year_ticks(len(self.years), w, self.fontMetrics().horizontalAdvance("2000") + 8):
+            text = str(self.years[i])
+            tw = self.fontMetrics().horizontalAdvance(text)
+            x = min(max(2, int(i * w + (w - tw) / 2)), self.width() - tw - 2)
+            painter.drawText(x, self.height() - 2, text)
         painter.end()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:

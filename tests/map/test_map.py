@@ -88,6 +88,34 @@ def test_deleted_papers_leave_and_a_star_moves_nobody(library: Library):
         assert np.array_equal(second.xy[i], first.xy[pos[p]])
 
 
+def test_a_star_keeps_the_arrays_and_a_traceless_delete_is_still_noticed(library: Library):
+    root = library.paths.root
+    first = store.current(library, root)
+    library.set_starred([first.ids[3]], True)
+    starred = store.current(library, root, known=first)
+    assert starred.xy is first.xy and starred.stamp > first.stamp  # nothing recomputed
+    # A paper removed behind the library's back leaves no tombstone: the count disagrees with
+    # the change log, and every id is compared.
+    with library.write_transaction() as (conn, _seq):
+        conn.execute("DELETE FROM papers WHERE id = ?", [first.ids[4]])
+    later = store.current(library, root, known=starred)
+    assert first.ids[4] not in later.ids and len(later.ids) == len(first.ids) - 1
+
+
+def test_a_map_read_before_another_save_goes_on_from_the_newer_file(library: Library, tmp_path: Path):
+    root = library.paths.root
+    store.current(library, root)
+    early = store.load(store.path_for(root))
+    assert early is not None and early._vectors is None  # opened without the vectors
+    _import(library, tmp_path, NEW[:1])
+    newer = store.current(library, root)  # another process brings the file up to date
+    _import(library, tmp_path, NEW[1:])
+    later = store.current(library, root, known=early)  # early's vectors are no longer in the file
+    assert len(later.ids) == len(newer.ids) + 2 == len(early.ids) + 3
+    pos = later.position()
+    assert all(np.array_equal(later.xy[pos[p]], newer.xy[i]) for i, p in enumerate(newer.ids))
+
+
 def test_much_changed_means_a_full_layout(library: Library, tmp_path: Path):
     root = library.paths.root
     first = store.current(library, root)
