@@ -53,10 +53,12 @@ class ImportExport(LibraryBase):
         what it passed over."""
         from .importers import display_name, parse_file
 
-        files, summaries = _expand_folders([Path(p) for p in paths])
+        files, folder_notes = _expand_folders([Path(p) for p in paths])
+        summaries: list[ImportSummary] = []
         for n, path in enumerate(files):
             if cancelled and cancelled():
                 break
+            summaries.extend(folder_notes.pop(n, []))  # a folder's summary stands in its place
             if progress:
                 progress(n, len(files), f"Reading {path.name}")
             summary = ImportSummary(path=display_name(path))
@@ -75,6 +77,8 @@ class ImportExport(LibraryBase):
                 summary.error = (f"{summary.path}: internal error ({type(exc).__name__}); "
                                  "nothing from this file was added")
             summaries.append(summary)
+        if not (cancelled and cancelled()):
+            summaries.extend(note for notes in folder_notes.values() for note in notes)  # folders at the end
         if progress:
             progress(len(files), len(files), "Imported")
         if index:
@@ -230,14 +234,15 @@ def _write_chunks_atomic(path: Path, chunks: Iterable[str]) -> Path:
     return path
 
 
-def _expand_folders(paths: list[Path]) -> tuple[list[Path], list[ImportSummary]]:
-    """The files to import, each folder replaced by its paper files, and a summary for each
-    folder that passed something over (or held no paper file: then it is its error)."""
+def _expand_folders(paths: list[Path]) -> tuple[list[Path], dict[int, list[ImportSummary]]]:
+    """The files to import, each folder replaced by its paper files, and the summaries of the
+    folders that passed something over (or held no paper file: then it is their error), by the
+    index in the files of what comes after them."""
     from .importers import display_name
     from .importers.folders import paper_files
 
     files: list[Path] = []
-    notes: list[ImportSummary] = []
+    notes: dict[int, list[ImportSummary]] = {}
     for path in paths:
         if not path.is_dir():
             files.append(path)
@@ -246,14 +251,14 @@ def _expand_folders(paths: list[Path]) -> tuple[list[Path], list[ImportSummary]]
         try:
             taken, passed = paper_files(path)
         except ReaderError as exc:
-            notes.append(ImportSummary(path=name, format="folder", error=str(exc)))
+            notes.setdefault(len(files), []).append(ImportSummary(path=name, format="folder", error=str(exc)))
             continue
         if not taken:
             what = f" (passed over {count_noun(len(passed), 'file')})" if passed else ""
-            notes.append(ImportSummary(path=name, format="folder",
-                                       error=f"{name}: no paper files in this folder{what}"))
+            notes.setdefault(len(files), []).append(ImportSummary(
+                path=name, format="folder", error=f"{name}: no paper files in this folder{what}"))
         elif passed:
-            notes.append(ImportSummary(path=name, format="folder", passed_over=passed))
+            notes.setdefault(len(files), []).append(ImportSummary(path=name, format="folder", passed_over=passed))
         files.extend(taken)
     return files, notes
 

@@ -9,9 +9,9 @@ bash scripts/install.sh --if-changed
 .venv/bin/mypy
 export QT_QPA_PLATFORM=offscreen
 # The tests run in worker processes (pytest-xdist), one per core up to four, each taking whole
-# files (--dist loadfile: a module's shared fixtures are built once, in one worker). Every test
-# keeps to its own tmp_path, and each worker has its own offscreen QApplication.
-# READER_TEST_WORKERS=0 runs them all in this process.
+# files (--dist loadfile: a module's shared fixtures are built once, in one worker), the slowest
+# files first (SLOW_FILES in tests/conftest.py). Every test keeps to its own tmp_path, and each
+# worker has its own offscreen QApplication. READER_TEST_WORKERS=0 runs them all in this process.
 workers="${READER_TEST_WORKERS:-$(nproc)}"
 [ "$workers" -le 4 ] || workers=4
-exec .venv/bin/python -m pytest -n "$workers" --dist loadfile "$@"
+exec .venv/bin/python -m pytest -n "$workers" --dist loadfile --no-loadscope-reorder "$@"

@@ -16,11 +16,25 @@ GUI_FIXTURES = {"qapp", "qtbot"}
 OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints"
 
 
+# The files that take longest (tens of seconds each, see --durations), handed out first when
+# the suite runs in worker processes (scripts/test.sh: --dist loadfile --no-loadscope-reorder),
+# so that no worker is left alone with one of them at the end.
+SLOW_FILES = (
+    "tests/exporters/test_citations.py", "tests/triage/test_ranking_corpus.py", "tests/test_frozen_bundle.py",
+    "tests/vault/test_fault.py", "tests/vault/test_property.py", "tests/search/test_fastpath.py",
+    "tests/test_packaging.py", "tests/test_cli.py", "tests/test_concurrent_writers.py",
+    "tests/test_import_libraries.py", "tests/store/test_health.py",
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if GUI_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.gui)
             item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # every worker sorts alike: the same collection
+        rank = {name: n for n, name in enumerate(SLOW_FILES)}
+        items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
 
 @pytest.fixture()

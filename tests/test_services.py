@@ -303,7 +303,9 @@ def test_multi_file_import_goes_on_past_bad_files_and_bugs(lib, tmp_path, monkey
         return real(*args, **kwargs)
 
     monkeypatch.setattr(ingest, "store_parsed", flaky)
-    summaries = lib.import_files([good, tmp_path / "missing.txt", tmp_path, boom, later])
+    empty = tmp_path / "empty"  # a folder with no paper file in it
+    empty.mkdir()
+    summaries = lib.import_files([good, tmp_path / "missing.txt", empty, boom, later])
     assert [s.new for s in summaries] == [1, 0, 0, 0, 1]
     assert [bool(s.error) for s in summaries] == [False, True, True, True, False]
     assert "internal error (RuntimeError)" in summaries[3].error and "nothing" in summaries[3].error
