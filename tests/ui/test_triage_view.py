@@ -231,7 +231,8 @@ def test_x_is_not_for_me_stored_and_undone(qtbot, window: MainWindow, library: L
     assert not library.paper(first).read and library.search("is:skipped").ids == []
 
 
-def test_best_first_learns_and_says_why(qtbot, window: MainWindow, library: Library) -> None:
+def _best_first_after_a_star(qtbot, window: MainWindow):
+    """Triage in best-first order, the first paper starred and left, the learned ranking in."""
     ctl = open_triage(qtbot, window)
     q = ctl.queue
     assert q is not None
@@ -242,6 +243,11 @@ def test_best_first_learns_and_says_why(qtbot, window: MainWindow, library: Libr
     press(qtbot, ctl, K.Key_J)
     qtbot.waitUntil(lambda: ctl.ranking.learned_ranks > 0, timeout=30000)
     settle(qtbot, window)
+    return ctl, starred
+
+
+def test_best_first_learns_and_says_why(qtbot, window: MainWindow, library: Library) -> None:
+    ctl, starred = _best_first_after_a_star(qtbot, window)
     press(qtbot, ctl, K.Key_J)  # a paper placed by the learned ranking
     title = library.paper(starred).title
     assert ctl.view.whyLabel.isVisibleTo(ctl.view)
@@ -255,15 +261,7 @@ def test_asked_card_says_so_and_a_theme_change_renders_the_card_again(qtbot, win
 
     window.app_settings.setValue(ASK_EVERY_KEY, 2)
     try:
-        ctl = open_triage(qtbot, window)
-        q = ctl.queue
-        assert q is not None
-        ctl.view.orderCombo.setCurrentIndex(2)  # best first
-        qtbot.waitUntil(lambda: q.order == "best_first", timeout=5000)
-        press(qtbot, ctl, K.Key_S)
-        press(qtbot, ctl, K.Key_J)
-        qtbot.waitUntil(lambda: ctl.ranking.learned_ranks > 0, timeout=30000)
-        settle(qtbot, window)
+        ctl, _ = _best_first_after_a_star(qtbot, window)
         press(qtbot, ctl, K.Key_X)  # a skip: now the model has a boundary to be unsure about
         settle(qtbot, window)
         lines = []
