@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -28,6 +29,7 @@ from reader.store.backups import KEEP_DAILY, daily_backups
 from . import settings
 from . import theme as themes
 from .plain import plain_label
+from .triage_rank import ASK_EVERY_KEY, ask_every
 
 
 class VaultChooser(Protocol):
@@ -76,6 +78,16 @@ class PreferencesDialog(QDialog):
         self.markReadCheck.setObjectName("markReadCheck")
         self.markReadCheck.setChecked(mark_read_on_move(w.app_settings))
         form.addRow("Triage", self.markReadCheck)
+        self.askEverySpin = QSpinBox(self)
+        self.askEverySpin.setObjectName("askEverySpin")
+        self.askEverySpin.setAccessibleName("Ask where unsure, every how many papers")
+        self.askEverySpin.setRange(0, 100)
+        self.askEverySpin.setSpecialValueText("Never")  # 0: measured not to pay, so the default
+        self.askEverySpin.setPrefix("every ")
+        self.askEverySpin.setSuffix(" papers")
+        self.askEverySpin.setToolTip("Best first shows, this often, the paper the model is least sure about")
+        self.askEverySpin.setValue(ask_every(w.app_settings))
+        form.addRow("Ask where unsure", self.askEverySpin)
         form.addRow("Markdown vault", self._vault_row(w))
         form.addRow("Backups", self._backups_row(w))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
@@ -123,6 +135,7 @@ class PreferencesDialog(QDialog):
     def apply(self) -> None:
         w = self._main
         w.app_settings.setValue(settings.MARK_READ_KEY, self.markReadCheck.isChecked())
+        w.app_settings.setValue(ASK_EVERY_KEY, self.askEverySpin.value())
         theme = str(self.themeCombo.currentData())
         if theme != w.theme:
             w.apply_theme(theme)

@@ -16,6 +16,14 @@ from reader.triage.ranking import rank_like
 ASK_EVERY_KEY = "triage/askEvery"  # every how many papers best first asks where unsure (0: never)
 
 
+def ask_every(app_settings: Any) -> int:
+    """The setting: every how many papers best first asks where it is unsure (0: never)."""
+    try:
+        return max(0, int(app_settings.value(ASK_EVERY_KEY, ASK_EVERY)))
+    except (TypeError, ValueError):
+        return ASK_EVERY
+
+
 class TriageRanking:
     """Owned by the TriageController (`controller.ranking`); reads its queue and seeds."""
 
@@ -118,10 +126,7 @@ class TriageRanking:
 
     def ask_every(self) -> int:
         """Every how many papers best first asks where it is unsure (the setting; 0: never)."""
-        try:
-            return max(0, int(self.c.window.app_settings.value(ASK_EVERY_KEY, ASK_EVERY)))
-        except (TypeError, ValueError):
-            return ASK_EVERY
+        return ask_every(self.c.window.app_settings)
 
     def _remember(self, why: dict[str, str], interest: dict[str, str]) -> None:
         """Keep the lines of the papers seen (they never move) and take the new ones."""

@@ -85,9 +85,12 @@ def test_preferences_apply_theme_and_mark_read(qtbot, window: MainWindow) -> Non
     dialog.themeCombo.setCurrentIndex(dialog.themeCombo.findData("dark"))
     dialog.markReadCheck.setChecked(False)
     assert "7" in dialog.backupsLabel.text() and dialog.vaultLabel.text() == "Not connected"
+    assert dialog.askEverySpin.value() == 0 and dialog.askEverySpin.text() == "Never"  # off: it did not pay
+    dialog.askEverySpin.setValue(10)
     dialog.apply()
     assert window.theme == "dark" and window.app_settings.value("theme") == "dark"
     assert not window.triage.mark_read
+    assert window.triage.ranking.ask_every() == 10  # what best first reads
 
 
 def test_about_says_version_licence_and_folder(qtbot, window: MainWindow) -> None:
