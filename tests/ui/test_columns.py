@@ -22,7 +22,7 @@ from reader.ui.paper_model import (
 )
 from reader.ui.paper_pane import TitleEdit
 
-from .helpers import search_now
+from .helpers import import_in_window, search_now
 
 
 def _title_share(window: MainWindow) -> float:
@@ -52,8 +52,7 @@ def test_a_latex_title_renders_in_the_table_and_the_pane(qtbot, window: MainWind
                                "abstract": "An abstract long enough to be imported, about copper oxide."}) + "\n",
                    encoding="utf-8")
 
-    window.transfer.import_paths([src])
-    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    import_in_window(qtbot, window, src)
     pid = next(i for i in library.paper_ids() if "Cu$_2$O" in library.paper(i).title)
     window.select_paper(pid)
     qtbot.waitUntil(lambda: window.pane.paper_id == pid)

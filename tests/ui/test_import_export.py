@@ -12,7 +12,7 @@ from reader.services import Library
 from reader.ui.dialogs import ExportOptions
 from reader.ui.main_window import MainWindow
 
-from .helpers import paper
+from .helpers import import_in_window, paper
 
 
 def test_import_through_dialog_code_path(qtbot, window: MainWindow, library: Library, tmp_path: Path) -> None:
@@ -47,8 +47,7 @@ def test_import_dialog_lists_ignored_values(qtbot, window: MainWindow, tmp_path:
         '{"title": "A paper from the far past", "abstract": "An abstract about ponds and frogs jumping.", "year": -5}\n'
         '{"title": "A paper from later", "abstract": "An abstract about lily pads and long jumps.", "year": 99999}\n',
         encoding="utf-8")
-    window.transfer.import_paths([src])
-    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    import_in_window(qtbot, window, src)
     assert len(window.last_import_summaries[0].notes) == 2
     box = window.findChild(QMessageBox, "importSummary")
     assert box is not None and box.isVisible()
@@ -64,8 +63,7 @@ def test_failed_import_keeps_typed_note(qtbot, window: MainWindow, library: Libr
     qtbot.keyClicks(window.pane.noteEditor, "keep me")
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{nope\n", encoding="utf-8")
-    window.transfer.import_paths([bad])
-    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    import_in_window(qtbot, window, bad)
     assert window.last_import_summaries[0].error
     assert paper(library, pid).note == "keep me"
     window.findChild(QMessageBox, "importSummary").close()

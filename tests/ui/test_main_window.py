@@ -20,7 +20,7 @@ from reader.services import Library, View
 from reader.ui.dialogs import ExportOptions
 from reader.ui.main_window import MainWindow
 
-from .helpers import key, paper
+from .helpers import import_in_window, key, paper
 
 
 def test_object_names_present(window: MainWindow) -> None:
@@ -151,8 +151,7 @@ def test_imported_html_is_shown_as_text(qtbot, window: MainWindow, library: Libr
         '{"title": "A <i>tagged</i> title", "venue": "<b>X</b>", "authors": ["<img src=\'file:///etc/hosts\'>"], '
         '"abstract": "An abstract long enough to be imported, about markup injected into metadata."}\n{broken\n',
         encoding="utf-8")
-    window.transfer.import_paths([src])
-    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    import_in_window(qtbot, window, src)
     pid = next(i for i in library.paper_ids() if library.paper(i).venue == "<b>X</b>")
     window.select_paper(pid)
     qtbot.waitUntil(lambda: window.pane.paper_id == pid)

@@ -15,6 +15,8 @@ from reader.ui.main_window import MainWindow
 from reader.ui.paper_pane import NO_ABSTRACT
 from reader.ui.sidebar import CLOSED, OPEN, VENUES
 
+from .helpers import import_in_window
+
 LONG = "Proceedings of the 33rd Annual ACM Symposium on User Interface Software and Technology Adjunct"
 BIB = "".join(
     f"@inproceedings{{u{i}, title = {{Paper {i}}}, booktitle = {{UIST '{10 + i}: Proceedings of the "
@@ -28,8 +30,7 @@ BIB = "".join(
 def _import(qtbot, window: MainWindow, tmp_path: Path) -> None:
     src = tmp_path / "mylib.bib"
     src.write_text(BIB, encoding="utf-8")
-    window.transfer.import_paths([src])
-    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    import_in_window(qtbot, window, src)
     qtbot.waitUntil(lambda: "UIST" in window.sidebar.venue_names(), timeout=10000)
 
 
