@@ -14,32 +14,42 @@ Elsewhere (macOS, Windows, musl) these calls are not there and this does nothing
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import sys
-from collections.abc import Callable
 
 M_MMAP_THRESHOLD = -3  # mallopt's parameter number (glibc malloc.h)
 MMAP_THRESHOLD = 16 << 20  # blocks from 16 MB up are mapped on their own
 
-_trim: Callable[[int], int] | None = None
-_mallopt: Callable[[int, int], int] | None = None
-if sys.platform.startswith("linux"):
-    try:
-        _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        _trim, _mallopt = _libc.malloc_trim, _libc.mallopt
-    except (OSError, AttributeError):  # not glibc
-        _trim = _mallopt = None
+_libc: ctypes.CDLL | None = None
+_looked = False
 _fixed = False
+
+
+def _glibc() -> ctypes.CDLL | None:
+    """The process's own C library when it is glibc, found on first use: the process's symbols
+    (no `ctypes.util.find_library`, which runs ldconfig in a subprocess, at import)."""
+    global _libc, _looked
+    if not _looked:
+        _looked = True
+        if sys.platform.startswith("linux"):
+            try:
+                libc = ctypes.CDLL(None)
+                if hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt"):  # not musl
+                    _libc = libc
+            except OSError:
+                _libc = None
+    return _libc
 
 
 def map_big_blocks() -> None:
     """Before a layout: big blocks mapped on their own from now on (once per process)."""
     global _fixed
-    if _mallopt is not None and not _fixed:
-        _fixed = bool(_mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
+    libc = _glibc()
+    if libc is not None and not _fixed:
+        _fixed = bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
 
 
 def give_back() -> None:
     """Return the heap's free pages to the system (a few milliseconds)."""
-    if _trim is not None:
-        _trim(0)
+    libc = _glibc()
+    if libc is not None:
+        libc.malloc_trim(0)
