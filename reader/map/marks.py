@@ -9,14 +9,12 @@ the map, it is never the source of truth."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import tempfile
-import zlib
 from pathlib import Path
 
 import numpy as np
 
+from reader.derived_files import READ_ERRORS, save_npz
 from reader.store import changes, map_rows
 from reader.store.map_rows import MapMarks
 from reader.store.sql import read_snapshot
@@ -47,16 +45,10 @@ def _unpack(blob: np.ndarray, n: int) -> tuple[str, ...]:
 
 def save(path: Path, marks: MapMarks, stamp: int) -> None:
     """Atomically (a reader never sees half a file)."""
-    fd, tmp = tempfile.mkstemp(prefix=".map-marks-", suffix=".npz", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, meta=np.array([VERSION, stamp, len(marks.ids)], dtype=np.int64), ids=_pack(marks.ids),
-                     year=np.array(marks.year, dtype=np.int32), state=np.array(marks.state, dtype=np.int8),
-                     tag=_pack(marks.tag), title=_pack(marks.title))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    save_npz(path, ".map-marks-", {
+        "meta": np.array([VERSION, stamp, len(marks.ids)], dtype=np.int64), "ids": _pack(marks.ids),
+        "year": np.array(marks.year, dtype=np.int32), "state": np.array(marks.state, dtype=np.int8),
+        "tag": _pack(marks.tag), "title": _pack(marks.title)})
 
 
 def load(path: Path) -> tuple[MapMarks, int] | None:
@@ -72,7 +64,7 @@ def load(path: Path) -> tuple[MapMarks, int] | None:
             marks = MapMarks(_unpack(z["ids"], n), tuple(year.tolist()), tuple(state.tolist()),
                              _unpack(z["tag"], n), _unpack(z["title"], n))
             return marks, stamp
-    except (OSError, ValueError, KeyError, IndexError, EOFError, UnicodeDecodeError, zlib.error):
+    except READ_ERRORS:
         return None
 
 

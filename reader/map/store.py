@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import tempfile
 import threading
 import zlib
 from collections.abc import Iterator, Sequence
@@ -21,6 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
+from reader.derived_files import READ_ERRORS, save_npz
 from reader.store import changes, map_rows, papers
 from reader.store.sql import read_snapshot
 
@@ -63,7 +63,7 @@ class _Deferred:
                         if tuple(int(v) for v in z["meta"]) != self.meta:
                             raise StaleMap(str(self.path))
                         self._value = (z["vectors"], Vocabulary(z["words"].tolist(), z["idf"]), z["components"])
-                except (OSError, ValueError, KeyError, IndexError, EOFError, zlib.error) as exc:
+                except READ_ERRORS as exc:
                     raise StaleMap(str(self.path)) from exc
             return self._value
 
@@ -129,17 +129,10 @@ def save(path: Path, data: MapData) -> None:
     # The token tells this file from another save of the same stamp and counts (_Deferred).
     token = int.from_bytes(os.urandom(7), "little")
     meta = np.array([VERSION, data.stamp, data.full_count, data.changed, token], dtype=np.int64)
-    fd, tmp = tempfile.mkstemp(prefix=".map-", suffix=".npz", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, meta=meta, ids=np.array(data.ids, dtype=np.str_), xy=data.xy, coarse=data.coarse,
-                     fine=data.fine, clusters=labels, vectors=data.vectors, hashes=data.hashes,
-                     words=np.array(data.vocab.words, dtype=np.str_), idf=data.vocab.idf,
-                     components=data.components)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    save_npz(path, ".map-", {
+        "meta": meta, "ids": np.array(data.ids, dtype=np.str_), "xy": data.xy, "coarse": data.coarse,
+        "fine": data.fine, "clusters": labels, "vectors": data.vectors, "hashes": data.hashes,
+        "words": np.array(data.vocab.words, dtype=np.str_), "idf": data.vocab.idf, "components": data.components})
 
 
 def load(path: Path) -> MapData | None:
@@ -157,7 +150,7 @@ def load(path: Path) -> MapData | None:
             return MapData(z["ids"].tolist(), z["xy"], z["coarse"], z["fine"], found, None, z["hashes"], None, None,
                            int(meta[1]), int(meta[2]), int(meta[3]),
                            _deferred=_Deferred(path, tuple(int(v) for v in meta)))
-    except (OSError, ValueError, KeyError, IndexError, EOFError, zlib.error):
+    except READ_ERRORS:
         return None
 
 

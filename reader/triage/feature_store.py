@@ -11,16 +11,14 @@ A folder that cannot be written only costs the next session the counting again."
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
-import tempfile
-import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from reader.derived_files import READ_ERRORS, save_npz
 from reader.store import changes
 from reader.triage.features import Counts, Features, count, paper_text, text_hash, weigh
 
@@ -64,14 +62,7 @@ def save(path: Path, counts: Counts, stamp: int) -> None:
         arrays[f"{name}_buf"], arrays[f"{name}_ends"] = _pack(getattr(counts, name))
     arrays.update(indptr=counts.indptr, cols=counts.cols, tfs=np.minimum(counts.tfs, TF_MAX).astype(np.uint16),
                   hashes=counts.hashes)
-    fd, tmp = tempfile.mkstemp(prefix=".triage-", suffix=".npz", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)  # type: ignore[arg-type]
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    save_npz(path, ".triage-", arrays)
 
 
 def load(path: Path) -> tuple[Counts, int] | None:
@@ -84,7 +75,7 @@ def load(path: Path) -> tuple[Counts, int] | None:
             ids, titles, terms = (_unpack(z[f"{n}_buf"], z[f"{n}_ends"]) for n in ("ids", "titles", "terms"))
             counts = Counts(ids, titles, terms, z["indptr"].astype(np.int64), z["cols"].astype(np.int32),
                             z["tfs"].astype(np.int32), z["hashes"].astype(np.int64))
-    except (OSError, ValueError, KeyError, IndexError, EOFError, UnicodeDecodeError, zlib.error):
+    except READ_ERRORS:
         return None
     n = len(counts.ids)
     if (len(counts.titles) != n or len(counts.indptr) != n + 1 or len(counts.hashes) != n
