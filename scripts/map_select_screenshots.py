@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
@@ -57,13 +57,7 @@ def _lasso_around(canvas, spot) -> list:
 
 
 def _shoot(app, window, name: str) -> None:
-    out = ROOT / "screenshots"
-    for theme in ("light", "dark"):
-        window.apply_theme(theme)
-        wait(app, lambda: False, timeout=0.4)
-        path = out / f"{name}-{theme}.png"
-        window.grab().save(str(path))
-        print(path)
+    shoot_themes(app, window, ROOT / "screenshots", name)
 
 
 def main() -> int:

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import seeded_window, wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import seeded_window, shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
@@ -56,12 +56,7 @@ def main() -> int:
         wait(app, lambda: window.pane.relatedList.count() > 0, timeout=5)
         window.table.setFocus()
 
-        for theme in ("light", "dark"):
-            window.apply_theme(theme)
-            wait(app, lambda: False, timeout=0.3)
-            path = out / f"reader-{theme}.png"
-            window.grab().save(str(path))
-            print(path)
+        shoot_themes(app, window, out, "reader")
         window.pane.tabs.setCurrentIndex(1)
         window.apply_theme("light")
         wait(app, lambda: False, timeout=0.2)

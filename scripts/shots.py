@@ -27,3 +27,16 @@ def seeded_window(app: Any, folder: Path, theme: str = "light") -> Any:
     window.show()
     wait(app, lambda: window.index_ready and not window.runner.busy)
     return window
+
+
+def shoot_themes(app: Any, window: Any, out: Path, name: str) -> list[Path]:
+    """Grab `window` in the light and the dark theme as `<out>/<name>-<theme>.png` (printed)."""
+    paths = []
+    for theme in ("light", "dark"):
+        window.apply_theme(theme)
+        wait(app, lambda: False, timeout=0.5)
+        path = out / f"{name}-{theme}.png"
+        window.grab().save(str(path))
+        print(path)
+        paths.append(path)
+    return paths

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import seeded_window, wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import seeded_window, shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
@@ -53,12 +53,7 @@ def main() -> int:
         wait(app, lambda: not window.runner.busy)
         wait(app, lambda: False, timeout=0.5)
         triage.view.focus_keys()
-        for theme in ("light", "dark"):
-            window.apply_theme(theme)
-            wait(app, lambda: False, timeout=0.5)
-            path = out / f"triage-{theme}.png"
-            window.grab().save(str(path))
-            print(path)
+        shoot_themes(app, window, out, "triage")
         while triage.queue is not None and not triage.queue.finished:
             triage.run_command("next")
         wait(app, lambda: "read" in triage.view.summaryText.text(), timeout=10)
