@@ -43,6 +43,8 @@ class CitationKeyEdit(QWidget):
         if not self.edit.hasFocus() or not self.edit.isModified():
             self.edit.setText(key)
             self.edit.setModified(False)
+            if not self.edit.hasFocus():
+                self.edit.setCursorPosition(0)  # a long key shows its start (the author), not its end
 
     def revert(self) -> None:
         """Back to the stored key (a refused edit)."""

@@ -85,3 +85,10 @@ def test_export_dialog_offers_the_citation_formats(qtbot, window: MainWindow, li
     assert len(bibtexparser.parse_file(str(tmp_path / "refs.bib")).entries) == listed
     assert len(json.loads((tmp_path / "refs.json").read_text(encoding="utf-8"))) == listed
     assert (tmp_path / "refs.ris").read_text(encoding="utf-8").count("\nER  - ") == listed
+
+
+def test_a_long_key_shows_its_start(qtbot, window: MainWindow) -> None:
+    """The key field showed the end of a long key ("eometric2025framework"): the author was cut."""
+    edit = window.pane.citationKey.edit
+    window.pane.citationKey.set_key("geometric2025frameworkanalyzememorization")
+    assert edit.cursorPosition() == 0
