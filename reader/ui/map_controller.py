@@ -172,7 +172,7 @@ class MapController(QObject):
         """Show a new picture keeping the view: zoom and pan, selection, the years' range."""
         old = self.picture
         selected = set(self.selected_ids()) if old is not None else set()
-        years = (self.page.fromYear.value(), self.page.toYear.value()) if old is not None else None
+        years = self._chosen_years() if old is not None else None
         self.picture = picture
         self.canvas.set_picture(picture, refit=old is None or len(old) == 0 or self._fit_next)
         self._fit_next = False
@@ -252,6 +252,14 @@ class MapController(QObject):
         self.canvas.set_visible_points(None)
         if kept is not None and len(known) and (low, high) != kept and low <= kept[0] <= kept[1] <= high:
             self.set_years(*kept)
+
+    def _chosen_years(self) -> tuple[int, int] | None:
+        """The range the user narrowed the years to, or None while it is the whole span (then
+        papers added with later years must show, not be cut off at the old span's end)."""
+        low, high = self.page.fromYear.value(), self.page.toYear.value()
+        if (low, high) == (self.page.fromYear.minimum(), self.page.toYear.maximum()):
+            return None
+        return low, high
 
     def set_years(self, low: int, high: int) -> None:
         for box, value in ((self.page.fromYear, low), (self.page.toYear, high)):

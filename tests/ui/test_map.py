@@ -149,3 +149,21 @@ def test_reader_map_png(tmp_path: Path, library: Library):
     argb = image.convertToFormat(QImage.Format.Format_ARGB32)  # kept: constBits points into it
     pixels = set(np.frombuffer(argb.constBits(), dtype=np.uint32).tolist())
     assert mr.palette(False).states[mr.UNREAD] in pixels  # the unread seeds' points
+
+
+def test_papers_of_later_years_show_when_no_range_was_chosen(qtbot, window: MainWindow):
+    """A redraw kept the old whole span as if chosen: papers imported with later years (the CLI
+    importing a second library) were hidden behind a To of the old last year."""
+    import copy
+
+    controller = open_map(qtbot, window)
+    last = controller.page.toYear.value()
+    newer = copy.copy(controller.picture)  # the next picture: one paper now of a later year
+    newer.year = newer.year.copy()
+    newer.year[0] = last + 1
+    controller.show_picture(newer)
+    assert controller.page.toYear.maximum() == last + 1 and controller.page.toYear.value() == last + 1
+    assert controller.canvas.marks.visible is None  # nobody hidden
+    controller.page.toYear.setValue(last)  # a range the user chose stays through a redraw
+    controller.show_picture(copy.copy(newer))
+    assert controller.page.toYear.value() == last
