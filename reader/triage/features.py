@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import zlib
 from array import array
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -38,6 +39,7 @@ class Features:
     empty: np.ndarray = field(init=False)  # rows without a kept word
     index: dict[str, int] = field(init=False)
     _mean: np.ndarray | None = field(init=False, default=None)
+    _idf: np.ndarray | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         lengths = np.diff(self.indptr)
@@ -83,6 +85,23 @@ class Features:
         if self._mean is None:
             self._mean = np.bincount(self.indices, weights=self.data, minlength=self.n_terms) / max(len(self.ids), 1)
         return self._mean
+
+    def idf(self) -> np.ndarray:
+        """Each term's smooth idf, as `weigh` used it (memoised)."""
+        if self._idf is None:
+            df = np.bincount(self.indices, minlength=self.n_terms).astype(np.float64)
+            self._idf = (np.log((1 + len(self.ids)) / (1 + df)) + 1).astype(np.float32)
+        return self._idf
+
+    def columns_of(self, text: str) -> np.ndarray:
+        """The vocabulary columns of the words of `text` (a tag's name: "graph-nets", "rl_theory"),
+        found as the papers' words are; words the vocabulary lacks are left out."""
+        found = set()
+        for term in similarity_words(text.replace("_", " ")):
+            at = bisect_left(self.vocab, term)  # the vocabulary is sorted
+            if at < len(self.vocab) and self.vocab[at] == term:
+                found.add(at)
+        return np.array(sorted(found), dtype=np.int64)
 
     def row_terms(self, row: int) -> tuple[np.ndarray, np.ndarray]:
         a, b = self.indptr[row], self.indptr[row + 1]

@@ -142,7 +142,7 @@ class Learner:
             part = self._parts.get(key)
             if part is None:
                 part = interest_parts(f, pos, np.setdiff1d(self._unlabelled, pos, assume_unique=True),
-                                      weak=weak, weak_weight=self.moved_on_weight)
+                                      name=name, weak=weak, weak_weight=self.moved_on_weight)
             cache[key] = part
             models[name] = combine(part, rejected, pos)
         if not models and len(negatives):

@@ -120,3 +120,29 @@ def test_ask_where_unsure_places_the_least_sure_paper_and_says_so() -> None:
     assert not lines[asked.order[0]].startswith(ASKED)
     # Before any skip there is no boundary: nothing asked.
     assert not lrn.rank(tail, Decisions(starred={"g00", "g01"}), ask_every=4).asked
+
+
+def test_a_tags_name_lifts_the_papers_bearing_its_words() -> None:
+    lrn, ids = learner()
+    tail = [p for p in ids if p not in {"g00", "g05"}]
+    bearing = [p for p in tail if p.startswith("g") and "molecule" in papers()[ids.index(p)][2]]
+    assert 4 <= len(bearing) <= 10
+
+    def places(name: str) -> float:
+        order = lrn.rank(tail, Decisions(tags={name: ["g00", "g05"]})).order  # g00 has "molecule", g05 not
+        return float(np.mean([order.index(p) for p in bearing]))
+
+    assert places("molecule") < places("reading list") - 1
+    # A name none of the tagged papers bears says nothing about their words: the same order as none.
+    opaque = lrn.rank(tail, Decisions(tags={"reading list": ["g00", "g05"]})).order
+    assert lrn.rank(tail, Decisions(tags={"speech": ["g00", "g05"]})).order == opaque
+    # The name's words weigh in the why-line like the papers' own.
+    ranking = lrn.rank(tail, Decisions(tags={"molecule": ["g00", "g05"]}))
+    assert "molecule" in lrn.why(ranking.order[0], "molecule").split(" · ")[-1]
+
+
+def test_a_names_words_are_found_as_the_papers_words_are() -> None:
+    f = build(papers())
+    cols = f.columns_of("Graph-Neural_network, zzz unknown")
+    assert [f.vocab[c] for c in cols] == ["graph", "network", "neural"]
+    assert not len(f.columns_of("")) and not len(f.columns_of("the of"))
