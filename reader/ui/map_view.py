@@ -29,13 +29,13 @@ from PySide6.QtWidgets import (
     QRubberBand,
     QSizePolicy,
     QSpinBox,
-    QToolButton,
     QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from . import map_render as mr
+from .map_tools import MapToolbar
 
 PAN_STEP = 60  # pixels per arrow key
 ZOOM_STEP = 1.25
@@ -418,30 +418,9 @@ class MapPage(QWidget):
         self.summary.setMinimumWidth(0)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.summary.setContentsMargins(4, 0, 4, 0)
-        self.buttons: dict[str, QToolButton] = {}
-        bar = QHBoxLayout()
-        bar.setContentsMargins(4, 0, 4, 0)
-        # The map's own tools on the left, what acts on the selection on the right.
-        for key, text, tip in (("lasso", "Lasso", "Draw a lasso to select (also Ctrl+drag)"),
-                               ("refit", "Refit", "Lay out only the papers of this list"),
-                               ("relayout", "Re-layout", "Lay the whole library out anew"),
-                               ("star", "Star", "Star the selected papers"),
-                               ("read", "Read", "Mark the selected papers read"),
-                               ("tag", "Tag…", "Tag the selected papers"),
-                               ("like", "Like these", "Light up the papers most like the selection"),
-                               ("triage", "Triage", "Triage the selected papers"),
-                               ("export", "Export…", "Export the selected papers")):
-            if key == "star":
-                bar.addStretch(1)
-            button = QToolButton(self)
-            button.setText(text)
-            button.setToolTip(tip)
-            button.setObjectName(f"map{key.capitalize()}Button")
-            button.setAccessibleName(tip)
-            self.buttons[key] = button
-            bar.addWidget(button)
-        for key in ("lasso", "refit"):
-            self.buttons[key].setCheckable(True)
+        self.toolbar = MapToolbar(self)
+        self.buttons = self.toolbar.buttons  # by key: the tools, and the selection's (shown or folded)
+        self.selection_actions = self.toolbar.selection_actions
         self.buttons["lasso"].toggled.connect(self._lasso_toggled)
         years = QHBoxLayout()
         years.setContentsMargins(4, 0, 4, 2)
@@ -453,7 +432,7 @@ class MapPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        layout.addLayout(bar)
+        layout.addWidget(self.toolbar)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.summary)
         layout.addLayout(years)
@@ -472,5 +451,4 @@ class MapPage(QWidget):
         self.canvas.setCursor(Qt.CursorShape.CrossCursor if on else Qt.CursorShape.ArrowCursor)
 
     def set_selection_count(self, n: int) -> None:
-        for key in ("star", "read", "tag", "like", "triage", "export"):
-            self.buttons[key].setEnabled(n > 0)
+        self.toolbar.set_selection_count(n)
