@@ -79,9 +79,9 @@ class MapController(QObject):
         act["like"].triggered.connect(self.more_like_these)
         act["export"].triggered.connect(lambda: window.transfer.ask_export())
         act["triage"].triggered.connect(self.open_in_triage)
-        b = self.page.buttons
-        b["refit"].toggled.connect(self._refit_toggled)
-        b["relayout"].clicked.connect(lambda: self.reload(full=True))
+        tools = self.page.tool_actions
+        tools["refit"].toggled.connect(self._refit_toggled)
+        tools["relayout"].triggered.connect(lambda: self.reload(full=True))
         window.model.modelReset.connect(self._list_changed)
         window.changes.changed.connect(self._changed)
         window.triage.action.toggled.connect(self._triage_toggled)
@@ -328,7 +328,7 @@ class MapController(QObject):
 
     @property
     def refitting(self) -> bool:
-        return self.page.buttons["refit"].isChecked()
+        return self.page.tool_actions["refit"].isChecked()
 
     def _refit_toggled(self, _on: bool) -> None:
         self._fit_next = True  # other places: fit them

@@ -90,7 +90,7 @@ class MapCanvas(QWidget):
                                       "every shown paper, L the lit ones, Ctrl+Shift+A none; click opens a paper")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
-        self.setMinimumSize(QSize(320, 240))
+        self.setMinimumSize(QSize(200, 150))  # the page never widens the list column (map_tools.py)
         self.picture: mr.MapPicture | None = None
         self.camera = mr.Camera()
         self.dark = False
@@ -342,6 +342,7 @@ class YearBar(QWidget):
         self.setObjectName("mapYears")
         self.setAccessibleName("Papers per year")
         self.setMinimumHeight(56)  # bars of 42 px: 30 were hard to compare at 1024 x 640
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("2000") + 8)  # one year's label whole
         self.counts: dict[int, int] = {}
         self.low = self.high = 0
         self.years: list[int] = []
@@ -418,10 +419,11 @@ class MapPage(QWidget):
         self.summary.setMinimumWidth(0)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.summary.setContentsMargins(4, 0, 4, 0)
+        self.summary.setWordWrap(True)  # a narrow map: on two lines rather than cut
         self.toolbar = MapToolbar(self)
         self.buttons = self.toolbar.buttons  # by key: the tools, and the selection's (shown or folded)
-        self.selection_actions = self.toolbar.selection_actions
-        self.buttons["lasso"].toggled.connect(self._lasso_toggled)
+        self.tool_actions, self.selection_actions = self.toolbar.tool_actions, self.toolbar.selection_actions
+        self.tool_actions["lasso"].toggled.connect(self._lasso_toggled)
         years = QHBoxLayout()
         years.setContentsMargins(4, 0, 4, 2)
         years.addWidget(self.years, 1)

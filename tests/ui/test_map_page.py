@@ -9,7 +9,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QStyle, QToolButton
 
 from reader.ui.main_window import SPLITTER_SIZES, MainWindow
-from reader.ui.map_tools import SELECTION
+from reader.ui.map_tools import ALL_FOLDED, SELECTION, SELECTION_FOLDED, TOOLS
 from reader.ui.map_view import year_ticks
 
 from .helpers import key
@@ -51,7 +51,7 @@ def _cut_buttons(toolbar) -> list[str]:
 
 
 def test_at_1024_the_map_leaves_the_sidebar_its_width_and_folds_the_selection(qtbot, window: MainWindow):
-    """The nine buttons' width was the list column's minimum (the map page is in its stack even
+    """Narrower, the tools fold too. The nine buttons' width was the list column's minimum (the map page is in its stack even
     while the list shows): at 1024 px the splitter took it from the sidebar, 125 px instead of its
     170, and the section names were cut ("MORE… THESE", "SAV…RCHES")."""
     window.resize(1024, 640)
@@ -68,10 +68,17 @@ def test_at_1024_the_map_leaves_the_sidebar_its_width_and_folds_the_selection(qt
     assert toolbar.more.popupMode() == QToolButton.ToolButtonPopupMode.InstantPopup
     assert toolbar.menu.actions() == [page.buttons[k].defaultAction() for k, _, _ in SELECTION]
     assert toolbar.more.accessibleName() and all(a.objectName() for a in toolbar.menu.actions())
+    assert toolbar.level == SELECTION_FOLDED and all(page.buttons[k].isVisible() for k, _, _ in TOOLS)
+    window.resize(800, 600)  # narrower: the tools fold into the Map menu too; the sidebar stays
+    qtbot.waitUntil(lambda: toolbar.level == ALL_FOLDED)
+    assert window.sidebar.width() >= with_list - 4 and not _sections_cut(window)
+    assert toolbar.tools_button.isVisible() and not any(page.buttons[k].isVisible() for k, _, _ in TOOLS)
+    assert toolbar.tools_menu.actions() == [page.buttons[k].defaultAction() for k, _, _ in TOOLS]
+    assert not _cut_buttons(toolbar) and toolbar.tools_button.accessibleName()
     window.resize(1600, 1000)  # room again: the buttons shown
     qtbot.waitUntil(lambda: not toolbar.folded)
-    assert all(page.buttons[k].isVisible() for k, _, _ in SELECTION) and not toolbar.more.isVisible()
-    assert not _cut_buttons(toolbar)
+    assert all(b.isVisible() for b in page.buttons.values()) and not toolbar.more.isVisible()
+    assert not toolbar.tools_button.isVisible() and not _cut_buttons(toolbar)
 
 
 # The menu really pops up: the offscreen platform says it cannot raise it nor grab the keyboard.
