@@ -72,15 +72,16 @@ class MapController(QObject):
         self.page.years.rangeChanged.connect(self.set_years)
         self.page.fromYear.valueChanged.connect(lambda _v: self._years_typed())
         self.page.toYear.valueChanged.connect(lambda _v: self._years_typed())
-        b = self.page.buttons
-        b["star"].clicked.connect(lambda: papers.set_starred(window.ops, self.selected_ids(), True))
-        b["read"].clicked.connect(lambda: papers.set_read(window.ops, self.selected_ids(), True))
-        b["tag"].clicked.connect(self.ask_tag)
-        b["like"].clicked.connect(self.more_like_these)
-        b["export"].clicked.connect(lambda: window.transfer.ask_export())
-        b["triage"].clicked.connect(self.open_in_triage)
-        b["refit"].toggled.connect(self._refit_toggled)
-        b["relayout"].clicked.connect(lambda: self.reload(full=True))
+        act = self.page.selection_actions  # the buttons' and the Selection menu's
+        act["star"].triggered.connect(lambda: papers.set_starred(window.ops, self.selected_ids(), True))
+        act["read"].triggered.connect(lambda: papers.set_read(window.ops, self.selected_ids(), True))
+        act["tag"].triggered.connect(self.ask_tag)
+        act["like"].triggered.connect(self.more_like_these)
+        act["export"].triggered.connect(lambda: window.transfer.ask_export())
+        act["triage"].triggered.connect(self.open_in_triage)
+        tools = self.page.tool_actions
+        tools["refit"].toggled.connect(self._refit_toggled)
+        tools["relayout"].triggered.connect(lambda: self.reload(full=True))
         window.model.modelReset.connect(self._list_changed)
         window.changes.changed.connect(self._changed)
         window.triage.action.toggled.connect(self._triage_toggled)
@@ -327,7 +328,7 @@ class MapController(QObject):
 
     @property
     def refitting(self) -> bool:
-        return self.page.buttons["refit"].isChecked()
+        return self.page.tool_actions["refit"].isChecked()
 
     def _refit_toggled(self, _on: bool) -> None:
         self._fit_next = True  # other places: fit them

@@ -29,13 +29,13 @@ from PySide6.QtWidgets import (
     QRubberBand,
     QSizePolicy,
     QSpinBox,
-    QToolButton,
     QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from . import map_render as mr
+from .map_tools import MapToolbar
 
 PAN_STEP = 60  # pixels per arrow key
 ZOOM_STEP = 1.25
@@ -90,7 +90,7 @@ class MapCanvas(QWidget):
                                       "every shown paper, L the lit ones, Ctrl+Shift+A none; click opens a paper")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
-        self.setMinimumSize(QSize(320, 240))
+        self.setMinimumSize(QSize(200, 150))  # the page never widens the list column (map_tools.py)
         self.picture: mr.MapPicture | None = None
         self.camera = mr.Camera()
         self.dark = False
@@ -342,6 +342,7 @@ class YearBar(QWidget):
         self.setObjectName("mapYears")
         self.setAccessibleName("Papers per year")
         self.setMinimumHeight(56)  # bars of 42 px: 30 were hard to compare at 1024 x 640
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("2000") + 8)  # one year's label whole
         self.counts: dict[int, int] = {}
         self.low = self.high = 0
         self.years: list[int] = []
@@ -418,31 +419,11 @@ class MapPage(QWidget):
         self.summary.setMinimumWidth(0)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.summary.setContentsMargins(4, 0, 4, 0)
-        self.buttons: dict[str, QToolButton] = {}
-        bar = QHBoxLayout()
-        bar.setContentsMargins(4, 0, 4, 0)
-        # The map's own tools on the left, what acts on the selection on the right.
-        for key, text, tip in (("lasso", "Lasso", "Draw a lasso to select (also Ctrl+drag)"),
-                               ("refit", "Refit", "Lay out only the papers of this list"),
-                               ("relayout", "Re-layout", "Lay the whole library out anew"),
-                               ("star", "Star", "Star the selected papers"),
-                               ("read", "Read", "Mark the selected papers read"),
-                               ("tag", "Tag…", "Tag the selected papers"),
-                               ("like", "Like these", "Light up the papers most like the selection"),
-                               ("triage", "Triage", "Triage the selected papers"),
-                               ("export", "Export…", "Export the selected papers")):
-            if key == "star":
-                bar.addStretch(1)
-            button = QToolButton(self)
-            button.setText(text)
-            button.setToolTip(tip)
-            button.setObjectName(f"map{key.capitalize()}Button")
-            button.setAccessibleName(tip)
-            self.buttons[key] = button
-            bar.addWidget(button)
-        for key in ("lasso", "refit"):
-            self.buttons[key].setCheckable(True)
-        self.buttons["lasso"].toggled.connect(self._lasso_toggled)
+        self.summary.setWordWrap(True)  # a narrow map: on two lines rather than cut
+        self.toolbar = MapToolbar(self)
+        self.buttons = self.toolbar.buttons  # by key: the tools, and the selection's (shown or folded)
+        self.tool_actions, self.selection_actions = self.toolbar.tool_actions, self.toolbar.selection_actions
+        self.tool_actions["lasso"].toggled.connect(self._lasso_toggled)
         years = QHBoxLayout()
         years.setContentsMargins(4, 0, 4, 2)
         years.addWidget(self.years, 1)
@@ -453,7 +434,7 @@ class MapPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        layout.addLayout(bar)
+        layout.addWidget(self.toolbar)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.summary)
         layout.addLayout(years)
@@ -472,5 +453,4 @@ class MapPage(QWidget):
         self.canvas.setCursor(Qt.CursorShape.CrossCursor if on else Qt.CursorShape.ArrowCursor)
 
     def set_selection_count(self, n: int) -> None:
-        for key in ("star", "read", "tag", "like", "triage", "export"):
-            self.buttons[key].setEnabled(n > 0)
+        self.toolbar.set_selection_count(n)

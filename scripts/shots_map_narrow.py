@@ -1,0 +1,58 @@
+"""Save PNGs of the map page on the seeds at 1024×640 (the selection's actions folded into the
+Selection menu) and at 1600×1000 (shown as buttons), light and dark, into screenshots/:
+map-1024-{light,dark}.png, map-1600-{light,dark}.png, and map-1024-menu.png (the menu open)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from shots import seeded_window, shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    from PySide6.QtCore import QTimer
+
+    from reader.ui.app import make_app
+
+    out = ROOT / "screenshots"
+    out.mkdir(exist_ok=True)
+    app = make_app()
+    with tempfile.TemporaryDirectory(prefix="reader-map-narrow-") as tmp:
+        window = seeded_window(app, Path(tmp))
+        ctl = window.map
+        before = ctl.generation
+        ctl.open()
+        wait(app, lambda: ctl.generation > before, timeout=120)
+        ctl.select(list(ctl.picture.ids[:5]))
+        wait(app, lambda: not window.runner.busy)
+        for width, height in ((1024, 640), (1600, 1000)):
+            window.resize(width, height)
+            wait(app, lambda: False, timeout=0.5)
+            print(f"{width}x{height}: splitter {window.splitter.sizes()}, folded {ctl.page.toolbar.folded}")
+            shoot_themes(app, window, out, f"map-{width}")
+        window.apply_theme("light")
+        window.resize(1024, 640)
+        wait(app, lambda: False, timeout=0.5)
+        menu = ctl.page.toolbar.menu
+
+        def grab_menu() -> None:  # the button's click waits on the open menu
+            menu.grab().save(str(out / "map-1024-menu.png"))
+            menu.close()
+
+        QTimer.singleShot(300, grab_menu)
+        ctl.page.toolbar.more.click()
+        window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
