@@ -97,10 +97,13 @@ class Features:
         """The vocabulary columns of the words of `text` (a tag's name: "graph-nets", "rl_theory"),
         found as the papers' words are; words the vocabulary lacks are left out."""
         found = set()
-        for term in similarity_words(text.replace("_", " ")):
-            at = bisect_left(self.vocab, term)  # the vocabulary is sorted
-            if at < len(self.vocab) and self.vocab[at] == term:
-                found.add(at)
+        spaced = _CAMEL.sub(" ", text).replace("_", " ")  # "GraphNets", "graph_nets": two words
+        for term in similarity_words(spaced):
+            # The word, and its plural or singular ("llm" finds "llms", "gans" finds "gan").
+            for form in (term, term[:-1] if term.endswith("s") else term + "s"):
+                at = bisect_left(self.vocab, form)  # the vocabulary is sorted
+                if at < len(self.vocab) and self.vocab[at] == form:
+                    found.add(at)
         return np.array(sorted(found), dtype=np.int64)
 
     def row_terms(self, row: int) -> tuple[np.ndarray, np.ndarray]:
@@ -151,6 +154,7 @@ class _Numbering(dict):
 _WORD_CHARS = "0123456789_abcdefghijklmnopqrstuvwxyz"
 _TO_SPACE = str.maketrans({chr(c): " " for c in range(128) if chr(c) not in _WORD_CHARS + "."})
 # A dot not between two word characters (led by the dot, so the search skips to the dots).
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _LONE_DOT = re.compile(r"\.(?:(?![0-9_a-z])|(?<![0-9_a-z]\.))")
 
 
