@@ -8,8 +8,11 @@ printed beside two references measured in the same run, `python -c pass` and
 `python -c "import sqlite3"`, and as ratios to them. `star` alternates star / unstar of one
 paper so every run writes (and updates the index). With several --tree, the same commands run
 with each tree first on the path (e.g. the main branch's tree beside this one: before/after).
+Bytecode is cached (in a temporary PYTHONPYCACHEPREFIX, as an installed Reader has its .pyc
+files) unless --no-bytecode-cache, which compiles every module in every run.
 
     python benchmarks/bench_cli_start.py [--runs 5] [--papers 0] [--tree DIR ...] [--importtime]
+                                         [--no-bytecode-cache]
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(wall, CPU) seconds of one child process; CPU is its user + system time."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    # cwd: the library's folder, never a source tree (`python -m` puts the cwd first on the path)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300, cwd=env["READER_DATA_DIR"])
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -42,10 +46,16 @@ def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, cpu
 
 
+_PYCACHE: Path | None = None  # where the children keep their bytecode (None: compile every module every run)
+
+
 def _env(tree: Path | None, data_dir: Path) -> dict[str, str]:
     env = dict(os.environ, READER_DATA_DIR=str(data_dir))
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
+    if _PYCACHE is not None:  # as an installed Reader runs: from cached bytecode, the source tree left clean
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(_PYCACHE / (tree.as_posix().strip("/").replace("/", "_") if tree else "python"))
     return env
 
 
@@ -67,14 +77,15 @@ def _library(folder: Path, papers: int) -> tuple[Path, str]:
     """A library with the bundled sample (or n corpus papers) and one paper id to star."""
     lib = folder / "lib"
     env = _env(ROOT, lib)
+    lib.mkdir()
     if papers and CORPUS.exists():
         subprocess.run([sys.executable, "-m", "reader", "import", str(_corpus_file(papers, folder))],
-                       env=env, check=True, capture_output=True)
+                       env=env, check=True, capture_output=True, cwd=lib)
     else:
         if papers:
             print(f"(no corpus at {CORPUS}: the bundled sample instead)")
-        subprocess.run([sys.executable, "-m", "reader", "stats"], env=env, check=True, capture_output=True)
-    listed = subprocess.run([sys.executable, "-m", "reader", "list", "--json"], env=env, check=True,
+        subprocess.run([sys.executable, "-m", "reader", "stats"], env=env, check=True, capture_output=True, cwd=lib)
+    listed = subprocess.run([sys.executable, "-m", "reader", "list", "--json"], env=env, check=True, cwd=lib,
                             capture_output=True, text=True).stdout
     return lib, json.loads(listed)[0]["id"]
 
@@ -93,7 +104,7 @@ def _commands(pid: str) -> dict[str, list[list[str]]]:
 def _importtime(tree: Path, lib: Path, args: list[str], top: int = 12) -> None:
     """The modules that cost most under `python -X importtime` (cumulative, microseconds)."""
     proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "reader", *args], env=_env(tree, lib),
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, cwd=lib)
     rows = []
     for line in proc.stderr.splitlines():
         parts = line.removeprefix("import time:").split("|")
@@ -110,10 +121,14 @@ def main() -> None:
     ap.add_argument("--papers", type=int, default=0, help="corpus papers in the library (0: the bundled sample)")
     ap.add_argument("--tree", action="append", type=Path, help="a source tree to measure (default: this one)")
     ap.add_argument("--importtime", action="store_true", help="also show the costliest imports per command")
+    ap.add_argument("--no-bytecode-cache", action="store_true",
+                    help="compile every module in every run (as under PYTHONDONTWRITEBYTECODE=1)")
     opts = ap.parse_args()
+    global _PYCACHE
     trees = [t.resolve() for t in opts.tree] if opts.tree else [ROOT]
     py = sys.executable
     with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
+        _PYCACHE = None if opts.no_bytecode_cache else Path(tmp) / "pycache"
         lib, pid = _library(Path(tmp), opts.papers)
         jobs: dict[str, tuple[list[list[str]], dict[str, str]]] = {
             "python -c pass": ([[py, "-c", "pass"]], _env(None, lib)),
@@ -130,6 +145,7 @@ def main() -> None:
             for name, (cmds, env) in jobs.items():
                 times[name].append(_timed(cmds[run % len(cmds)], env))
         print(f"{opts.runs} runs each, medians; library: {opts.papers or 'the bundled sample'} papers; "
+              f"bytecode {'compiled every run' if _PYCACHE is None else 'cached'}; "
               f"load average {os.getloadavg()[0]:.1f}")
         ref_wall = statistics.median(w for w, _ in times["python -c pass"])
         ref_cpu = statistics.median(c for _, c in times["python -c pass"])
