@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import html
 import json
 import logging
@@ -443,6 +444,13 @@ COMMANDS: dict[str, Handler] = {
 }
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """One parser for the process: `reader.__main__` asks gui_request, then run, to parse the
+    same arguments (building it takes ~15 ms, most of it argparse's message look-ups)."""
+    return build_parser()
+
+
 def _split_open_paths(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[list[str], list[str]]:
     """`reader FILE...` (e.g. a desktop "Open with"): the GUI opens and imports the files."""
     commands: set[str] = set()
@@ -477,7 +485,7 @@ class GuiRequest:
 
 def gui_request(argv: Sequence[str]) -> GuiRequest | None:
     """What the window should do for these arguments; None when they name a command."""
-    parser = build_parser()
+    parser = _parser()
     argv, open_paths = _split_open_paths(parser, list(argv))
     args = parser.parse_args(argv)
     if args.smoke_test:
@@ -512,7 +520,7 @@ def _import_sqlite_utils_lean() -> None:
 
 def run(argv: Sequence[str]) -> int:
     """Run one command (the window is started by reader.__main__, never from here)."""
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(list(argv))
     if args.command is None or args.smoke_test:
         parser.error("no command given (the window opens with `reader` alone)")
