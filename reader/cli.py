@@ -496,7 +496,7 @@ def gui_request(argv: Sequence[str]) -> GuiRequest | None:
 
 
 # Packages sqlite-utils imports at its own import only to map their scalar types to SQL column
-# types when a table is made from values: numpy costs ~0.3 s, a third of a command's start.
+# types when a table is made from values: numpy costs 0.2-0.3 s CPU, a fifth of a command's start.
 # Reader makes its tables from Python types (store/schema.py) and hands sqlite-utils no numpy
 # or pandas values (papers are written with plain SQL), so nothing here needs that mapping.
 _SQLITE_UTILS_EXTRAS = ("numpy", "pandas")
