@@ -6,10 +6,11 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
-    import multiprocessing
+    if getattr(sys, "frozen", False):  # elsewhere freeze_support does nothing: spare a CLI command the import
+        import multiprocessing
 
-    # Frozen builds re-run this entry point for index worker processes.
-    multiprocessing.freeze_support()
+        # Frozen builds re-run this entry point for index worker processes.
+        multiprocessing.freeze_support()
     from .cli import gui_request, run
 
     args = sys.argv[1:] if argv is None else argv

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import html
 import json
 import logging
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__, cli_cite, cli_map, cli_triage
-from .cli_args import positive_int
+from .cli_args import Parser, positive_int, set_command_help
 from .errors import ReaderError, UsageError
 from .models import HighlightColour, Paper, ViewKind
 from .paths import resolve_data_dir
@@ -23,12 +24,6 @@ from .plural import count_noun
 
 if TYPE_CHECKING:
     from .services import Library
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # argparse's default exits 2 too; keep the one-line form
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _colour(text: str) -> HighlightColour:
@@ -45,18 +40,18 @@ def _snippet_text(snippet_html: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .importers import import_help
-
-    p = _Parser(prog="reader", description="Read, triage and annotate research-paper abstracts.")
+    p = Parser(prog="reader", description="Read, triage and annotate research-paper abstracts.")
     p.add_argument("--version", action="version", version=f"Reader {__version__}")
     p.add_argument("--data-dir", metavar="DIR", help="library folder (default: $READER_DATA_DIR or the OS user-data dir)")
     p.add_argument("--smoke-test", action="store_true", help="run the GUI self-test in a temporary library and exit")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
-    s = sub.add_parser("import", help=import_help(), description=import_help())
-    s.add_argument("paths", nargs="+", metavar="PATH")
-    s.add_argument("--verbose", "-v", action="store_true",
-                   help="list every problem (by default: one line per cause, a few examples each)")
+    imp = sub.add_parser("import", help=None)  # the formats' line loads every importer: only for a help
+    p.fill_help_later(lambda: set_command_help(sub, "import", _import_help()))
+    imp.fill_help_later(lambda: setattr(imp, "description", _import_help()))
+    imp.add_argument("paths", nargs="+", metavar="PATH")
+    imp.add_argument("--verbose", "-v", action="store_true",
+                     help="list every problem (by default: one line per cause, a few examples each)")
 
     s = sub.add_parser("list", help="list papers")
     s.add_argument("--starred", action="store_true")
@@ -130,7 +125,7 @@ def _add_related_parser(sub: Any) -> None:
 
 def _add_export_parser(sub: Any) -> None:
     s = sub.add_parser("export", help="export Markdown, a JSON backup, or BibTeX/CSL-JSON/RIS for citing")
-    esub = s.add_subparsers(dest="kind", metavar="KIND", required=True, parser_class=_Parser)
+    esub = s.add_subparsers(dest="kind", metavar="KIND", required=True, parser_class=Parser)
     m = esub.add_parser("markdown", help="a reading list (or a folder with --per-paper)")
     m.add_argument("path")
     g = m.add_mutually_exclusive_group()
@@ -144,6 +139,12 @@ def _add_export_parser(sub: Any) -> None:
     j = esub.add_parser("json", help="a full backup (papers, stars, read state, tags, notes, highlights)")
     j.add_argument("path")
     cli_cite.add_export_parsers(esub)
+
+
+def _import_help() -> str:
+    from .importers import import_help
+
+    return import_help()
 
 
 def _row_json(lib: Library, ids: Sequence[str], scores: dict[str, float] | None = None,
@@ -404,7 +405,7 @@ def _export(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
 # --- vault: two-way sync with a Markdown folder ------------------------------------------------
 def _add_vault_parser(sub: Any) -> None:
     s = sub.add_parser("vault", help="two-way sync with a Markdown folder (an Obsidian-style vault)")
-    vsub = s.add_subparsers(dest="vault_command", metavar="ACTION", required=True, parser_class=_Parser)
+    vsub = s.add_subparsers(dest="vault_command", metavar="ACTION", required=True, parser_class=Parser)
     for name, help_ in (("sync", "sync the library and the vault both ways"),
                         ("status", "show what a sync would do, open conflicts and damaged files")):
         v = vsub.add_parser(name, help=help_)
@@ -443,6 +444,13 @@ COMMANDS: dict[str, Handler] = {
 }
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """One parser for the process: `reader.__main__` asks gui_request, then run, to parse the
+    same arguments (building it takes ~15 ms, most of it argparse's message look-ups)."""
+    return build_parser()
+
+
 def _split_open_paths(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[list[str], list[str]]:
     """`reader FILE...` (e.g. a desktop "Open with"): the GUI opens and imports the files."""
     commands: set[str] = set()
@@ -477,7 +485,7 @@ class GuiRequest:
 
 def gui_request(argv: Sequence[str]) -> GuiRequest | None:
     """What the window should do for these arguments; None when they name a command."""
-    parser = build_parser()
+    parser = _parser()
     argv, open_paths = _split_open_paths(parser, list(argv))
     args = parser.parse_args(argv)
     if args.smoke_test:
@@ -487,13 +495,37 @@ def gui_request(argv: Sequence[str]) -> GuiRequest | None:
     return GuiRequest(resolve_data_dir(args.data_dir), [str(Path(p).resolve()) for p in open_paths])
 
 
+# Packages sqlite-utils imports at its own import only to map their scalar types to SQL column
+# types when a table is made from values: numpy costs 0.2-0.3 s CPU, a fifth of a command's start.
+# Reader makes its tables from Python types (store/schema.py) and hands sqlite-utils no numpy
+# or pandas values (papers are written with plain SQL), so nothing here needs that mapping.
+_SQLITE_UTILS_EXTRAS = ("numpy", "pandas")
+
+
+def _import_sqlite_utils_lean() -> None:
+    """Import sqlite-utils (the store's migrations and transactions) without numpy or pandas,
+    unless they are loaded already; both stay importable afterwards (`reader map`, triage)."""
+    if "sqlite_utils" in sys.modules:
+        return
+    hidden = [name for name in _SQLITE_UTILS_EXTRAS if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # `import name` raises ImportError
+    try:
+        import sqlite_utils  # noqa: F401
+    finally:
+        for name in hidden:
+            if sys.modules.get(name, False) is None:
+                del sys.modules[name]
+
+
 def run(argv: Sequence[str]) -> int:
     """Run one command (the window is started by reader.__main__, never from here)."""
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(list(argv))
     if args.command is None or args.smoke_test:
         parser.error("no command given (the window opens with `reader` alone)")
     data_dir = resolve_data_dir(args.data_dir)
+    _import_sqlite_utils_lean()
     from .logs import setup_logging
     from .services import Library
 

@@ -10,16 +10,24 @@ import json
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .cli_args import positive_int
-from .triage import source
-from .triage.best import BestFirst
-from .triage.interests import ASK_EVERY, GENERAL
-from .triage.queue import BEST_FIRST, LISTED, UNREAD_FIRST
-from .triage.state import QueueSpec
 
 if TYPE_CHECKING:
     from .services import Library
 
-ORDER_NAMES = {"best": BEST_FIRST, "listed": LISTED, "unread": UNREAD_FIRST}
+# The --order choices: triage.queue's order names (triage loads numpy, so only the command imports it).
+ORDERS = ("best", "listed", "unread")
+
+
+def _order(name: str) -> str:
+    from .triage.queue import BEST_FIRST, LISTED, UNREAD_FIRST
+
+    return {"best": BEST_FIRST, "listed": LISTED, "unread": UNREAD_FIRST}[name]
+
+
+def _ask_every_default() -> int:
+    from .triage.interests import ASK_EVERY
+
+    return ASK_EVERY
 
 
 def add_parsers(sub: Any) -> None:
@@ -32,13 +40,14 @@ def add_parsers(sub: Any) -> None:
     n = tsub.add_parser("next", help="the next papers of the triage queue (read, skipped, starred and tagged "
                                       "ones left out)")
     n.add_argument("query", nargs="?", default="", help="a search (default: all papers)")
-    n.add_argument("--order", choices=tuple(ORDER_NAMES), default="best",
+    n.add_argument("--order", choices=ORDERS, default="best",
                    help="best first (learned from your stars, tags and skips), as listed, or unread first")
     n.add_argument("--limit", type=positive_int, default=10)
     n.add_argument("--json", action="store_true")
-    n.add_argument("--ask-every", type=int, default=ASK_EVERY, metavar="N",
-                   help="best first: every N-th paper is one the model is least sure about (0: never; "
-                        f"default {ASK_EVERY})")
+    # default None: triage's ASK_EVERY, read when the command runs (or its help prints)
+    ask = n.add_argument("--ask-every", type=int, default=None, metavar="N")
+    n.fill_help_later(lambda: setattr(ask, "help", "best first: every N-th paper is one the model is least sure "
+                                                   f"about (0: never; default {_ask_every_default()})"))
 
 
 def _skip(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
@@ -47,10 +56,19 @@ def _skip(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
     return 0
 
 
-def next_papers(lib: Library, query: str, order: str, limit: int, ask_every: int = ASK_EVERY) -> list[dict[str, Any]]:
+def next_papers(lib: Library, query: str, order: str, limit: int, ask_every: int | None = None) -> list[dict[str, Any]]:
     """The queue's next `limit` papers: the list of `query` less the papers decided already
     (read, skipped, starred or tagged: moving on in the window marks read), in `order` (best
-    first: the learner, as the window's queue re-ranks after each decision)."""
+    first: the learner, as the window's queue re-ranks after each decision); `ask_every`
+    None is triage's default."""
+    from .triage import source
+    from .triage.best import BestFirst
+    from .triage.interests import ASK_EVERY, GENERAL
+    from .triage.queue import BEST_FIRST
+    from .triage.state import QueueSpec
+
+    if ask_every is None:
+        ask_every = ASK_EVERY
     lib.sync_index()
     ids, _terms = source.list_ids(lib, QueueSpec(query=query))
     rows = lib.rows(ids)
@@ -77,7 +95,7 @@ def next_papers(lib: Library, query: str, order: str, limit: int, ask_every: int
 
 
 def _triage(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
-    items = next_papers(lib, args.query, ORDER_NAMES[args.order], args.limit, args.ask_every)
+    items = next_papers(lib, args.query, _order(args.order), args.limit, args.ask_every)
     if args.json:
         print(json.dumps(items, ensure_ascii=False, indent=1), file=out)
         return 0

@@ -56,10 +56,12 @@ class Library(Edits, ImportExport):
 
     def _refresh_plain_texts(self) -> int:
         """Recompute stored plain texts made by another text-rendering version; returns how many."""
-        from .text import TEXT_VERSION, abstract_plain
+        from .text import TEXT_VERSION
 
         if changes.text_version(self._wconn) == TEXT_VERSION:
             return 0
+        from .text import abstract_plain  # the renderer: loaded only when there is work for it
+
         texts = [(pid, abstract_plain(raw)) for pid, raw in q.abstracts(self._wconn)]
         with self._write() as seq:
             q.set_plain_texts(self._wconn, texts, seq)
