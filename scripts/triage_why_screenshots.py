@@ -39,7 +39,7 @@ def main() -> int:
         diffusion = [p for p in ids if "diffusion" in (library.paper(p).abstract or "").lower()]
         papers.set_starred(window.ops, diffusion[:2], True)
         papers.add_tags(window.ops, [p for p in ids if "reinforcement" in (library.paper(p).abstract or "").lower()][:2],
-                        ["rl"])
+                        ["reinforcement learning"])
         wait(app, lambda: not window.runner.busy)
         triage = install_triage(window)
         triage.open()
