@@ -98,12 +98,12 @@ class Features:
         found as the papers' words are; words the vocabulary lacks are left out."""
         found = set()
         spaced = _CAMEL.sub(" ", text).replace("_", " ")  # "GraphNets", "graph_nets": two words
+        # The words as written: adding each one's plural or singular found fewer papers (3 sets of
+        # readers on the keyword pools: 1.130x against 1.135x the better reference).
         for term in similarity_words(spaced):
-            # The word, and its plural or singular ("llm" finds "llms", "gans" finds "gan").
-            for form in (term, term[:-1] if term.endswith("s") else term + "s"):
-                at = bisect_left(self.vocab, form)  # the vocabulary is sorted
-                if at < len(self.vocab) and self.vocab[at] == form:
-                    found.add(at)
+            at = bisect_left(self.vocab, term)  # the vocabulary is sorted
+            if at < len(self.vocab) and self.vocab[at] == term:
+                found.add(at)
         return np.array(sorted(found), dtype=np.int64)
 
     def row_terms(self, row: int) -> tuple[np.ndarray, np.ndarray]:
