@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt, Signal, SignalInstance
+from PySide6.QtCore import QPoint, QSize, Qt, Signal, SignalInstance
 from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
 from reader.events import Change, Changes
@@ -73,7 +73,8 @@ class Sidebar(QTreeWidget):
         self.setHeaderHidden(True)
         self.setRootIsDecorated(False)
         self.setIndentation(10)
-        self.setUniformRowHeights(True)
+        # Not uniform: the venue filter's row is as tall as a line edit (a text row clipped it).
+        self.setUniformRowHeights(False)
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long venue names keep both ends
         self.header().setStretchLastSection(False)
         self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -104,6 +105,7 @@ class Sidebar(QTreeWidget):
         self._venue_box = QTreeWidgetItem(self._sections[VENUES], ["", ""])
         self._venue_box.setFlags(Qt.ItemFlag.ItemIsEnabled)
         self._venue_box.setFirstColumnSpanned(True)
+        self._venue_box.setSizeHint(0, QSize(-1, self.venueFilter.sizeHint().height() + 2))
         self.setItemWidget(self._venue_box, 0, self.venueFilter)
         self.itemClicked.connect(self._clicked)
         self.itemExpanded.connect(lambda item: self._expanded(item, True))
