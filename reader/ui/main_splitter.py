@@ -2,19 +2,17 @@
 
 QSplitter gives the column without stretch (the sidebar) its width, shares the rest between the
 list and the pane by their current widths, each kept at least at its minimum, and when the
-minimums do not fit takes what is missing from the sidebar. The pane's minimum was 365 px (its
-rows side by side), so below ~745 px the sidebar was squeezed (113 px at 700) and stayed so
-when the window grew again. Now the pane's minimum is a floor that gives way as the window
-narrows: PANE_WIDTH while the list keeps LIST_WIDTH beside it (so 1024 px and wider lay out as
-before), then less, down to PANE_MIN_WIDTH (the pane's rows fold, fold_row.py); only then does
-the list go below LIST_WIDTH, and the sidebar gives width only once the list is at its minimum.
-The sidebar gets its width back when the window widens again."""
+minimums do not fit takes what is missing from the sidebar (and gives it back when the window
+widens). The pane's minimum was 365 px (its rows side by side), so below ~745 px the sidebar
+was squeezed (113 px at 700) and the window could not be narrower than 657 px. Now the pane's
+minimum is a floor that gives way as the window narrows: PANE_WIDTH while the list keeps
+LIST_WIDTH beside it (so 1024 px and wider lay out as before), then less, down to
+PANE_MIN_WIDTH (the pane's rows fold, fold_row.py); only then does the list go below
+LIST_WIDTH, and the sidebar gives width only once the list is at its minimum."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from PySide6.QtCore import QByteArray, QSize, Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QSplitter, QWidget
 
@@ -23,38 +21,19 @@ SIDEBAR, LIST, PANE = range(3)
 PANE_WIDTH = 365  # the pane's rows side by side: its minimum before, its width at 1024 px
 PANE_MIN_WIDTH = 240  # folded rows, the three tabs' names whole
 LIST_WIDTH = 360  # kept by the list before the pane goes narrower: a title of ~190 px beside "Added"
-SIDEBAR_MIN_WIDTH = 120  # the sections' names whole
 
 
 class MainSplitter(QSplitter):
-    """Sidebar, list and pane (added in that order); `sidebar_width` is the width the user gave
-    the sidebar (dragged, restored), which it returns to when there is room."""
+    """Sidebar, list and pane, added in that order."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.setObjectName("mainSplitter")
-        self.sidebar_width = SIZES[SIDEBAR]
-        self.splitterMoved.connect(self._moved)
 
     def column(self, index: int) -> QWidget:
         widget = self.widget(index)
         assert widget is not None
         return widget
-
-    def _moved(self, _pos: int, index: int) -> None:
-        if index == LIST:  # the handle between the sidebar and the list
-            self.sidebar_width = self.sizes()[SIDEBAR]
-
-    def setSizes(self, sizes: Sequence[int]) -> None:  # noqa: N802 - Qt's name
-        super().setSizes(sizes)
-        if sizes and sizes[0] > 0:
-            self.sidebar_width = sizes[0]
-
-    def restoreState(self, state: QByteArray | bytes | bytearray | memoryview) -> bool:  # noqa: N802 - Qt's name
-        restored = super().restoreState(state)
-        if restored and self.count() > PANE and self.sizes()[SIDEBAR] > 0:
-            self.sidebar_width = self.sizes()[SIDEBAR]
-        return restored
 
     def pane_floor(self, width: int) -> int:
         """The pane's minimum in a splitter `width` px wide (the sidebar at its current width)."""
@@ -76,16 +55,3 @@ class MainSplitter(QSplitter):
         if self.count() > PANE:
             self.column(PANE).setMinimumWidth(self.pane_floor(event.size().width()))
         super().resizeEvent(event)
-        if self.count() > PANE:
-            self._sidebar_back()
-
-    def _sidebar_back(self) -> None:
-        """A sidebar squeezed by a narrow window takes its width back from the list's spare."""
-        sizes = self.sizes()
-        short = self.sidebar_width - sizes[SIDEBAR]
-        spare = sizes[LIST] - self.column(LIST).minimumSizeHint().width()
-        give = min(short, spare)
-        if sizes[SIDEBAR] > 0 and give > 0:
-            sizes[SIDEBAR] += give
-            sizes[LIST] -= give
-            super().setSizes(sizes)

@@ -45,8 +45,8 @@ from .context import ListScope, OpContext
 from .dialogs import ask_rebuild
 from .import_export import ImportExport, accepts_drag
 from .index_sync import IndexSync
-from .main_splitter import SIDEBAR_MIN_WIDTH, MainSplitter
 from .main_splitter import SIZES as SPLITTER_SIZES
+from .main_splitter import MainSplitter
 from .map_controller import install_map
 from .note_merge import MERGE_OUTSIDE, NoteMerges
 from .operations import IdsArg, highlights, papers, scope, searches, tags
@@ -244,7 +244,6 @@ class MainWindow(QMainWindow):
         middle_layout.addWidget(self.table, 1)
 
         self.splitter = MainSplitter(self)  # how a narrow window shares its columns
-        self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH)
         for i, (widget, stretch) in enumerate(((self.sidebar, 0), (middle, 3), (self.pane, 2))):
             self.splitter.addWidget(widget)
             self.splitter.setStretchFactor(i, stretch)

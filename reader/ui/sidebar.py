@@ -7,7 +7,16 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QPoint, QSize, Qt, Signal, SignalInstance
-from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QStyle,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QWidget,
+)
 
 from reader.events import Change, Changes
 from reader.models import ViewKind
@@ -94,6 +103,7 @@ class Sidebar(QTreeWidget):
             font.setBold(True)
             font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
             item.setFont(0, font)
+            item.setFirstColumnSpanned(True)  # a name has no count: the whole width
             item.setExpanded(True)
             self._sections[name] = item
         self.venueFilter = QLineEdit(self)
@@ -120,6 +130,15 @@ class Sidebar(QTreeWidget):
         self.current_key = view_key(View())
         self.select_key(self.current_key)
         self.counts: Any = None  # the library's counts as last shown
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """Wide enough for every section's name whole (and a scroll bar): a narrow window's
+        splitter squeezed the sidebar to "MOR…THESE" and "SAV…RCHES"."""
+        hint = super().minimumSizeHint()
+        names = max(QFontMetrics(item.font(0)).horizontalAdvance(item.text(0)) for item in self._sections.values())
+        margins = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1 + self.frameWidth())
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(max(hint.width(), names + margins + bar + 4), hint.height())
 
     # ------------------------------------------------------------------ following the library
     def follow(self, library: Library, runner: TaskRunner, changes: SignalInstance,

@@ -5,7 +5,7 @@ And the dark theme's line edits have a frame one can see (the venue filter had n
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QColor, QFontMetrics, QImage
 from PySide6.QtWidgets import QLineEdit, QWidget
 
 from reader.services import Library
@@ -39,10 +39,19 @@ def test_narrow_window_keeps_the_sidebar_and_gives_way_in_the_pane(qtbot, window
     assert splitter.sizes()[0] == SIZES[0] and splitter.sizes()[2] > PANE_WIDTH
 
 
-def test_a_squeezed_sidebar_gets_its_width_back(qtbot, window: MainWindow) -> None:
-    """Near the minimum the sidebar gives way last; it stayed squeezed once the window grew."""
+def test_near_its_minimum_the_sidebar_gives_way_last_and_keeps_its_names(qtbot, window: MainWindow) -> None:
+    """The window could not be narrower than 657 px; at its minimum now the sidebar is squeezed
+    last, to the width its sections' names need, and gets its width back afterwards."""
     _resize(qtbot, window, 600, 500)
-    assert window.splitter.sizes()[0] < SIZES[0]
+    sizes = window.splitter.sizes()
+    assert SIZES[0] > sizes[0] >= window.sidebar.minimumSizeHint().width()
+    assert sizes[1] == window.splitter.widget(1).minimumSizeHint().width() and sizes[2] == PANE_MIN_WIDTH
+    assert window.minimumSizeHint().width() <= 600
+    tree = window.sidebar
+    for item in (tree.topLevelItem(i) for i in range(tree.topLevelItemCount())):
+        assert item is not None
+        width = QFontMetrics(item.font(0)).horizontalAdvance(item.text(0))
+        assert width <= tree.visualRect(tree.indexFromItem(item, 0)).width() - 4, item.text(0)
     _resize(qtbot, window, 1024, 640)
     assert window.splitter.sizes()[0] == SIZES[0]
 
