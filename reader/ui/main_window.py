@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
     QMessageBox,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -46,6 +45,8 @@ from .context import ListScope, OpContext
 from .dialogs import ask_rebuild
 from .import_export import ImportExport, accepts_drag
 from .index_sync import IndexSync
+from .main_splitter import SIZES as SPLITTER_SIZES
+from .main_splitter import MainSplitter
 from .map_controller import install_map
 from .note_merge import MERGE_OUTSIDE, NoteMerges
 from .operations import IdsArg, highlights, papers, scope, searches, tags
@@ -61,7 +62,6 @@ from .triage_controller import install_triage
 from .vault_sync import VaultSync
 
 RELATED_DELAY_MS = 250
-SPLITTER_SIZES = (170, 730, 380)  # sidebar, list, paper pane at 1280 px: the titles get the room
 
 
 class MainWindow(QMainWindow):
@@ -243,8 +243,7 @@ class MainWindow(QMainWindow):
         middle_layout.addWidget(self.searchBar)
         middle_layout.addWidget(self.table, 1)
 
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.setObjectName("mainSplitter")
+        self.splitter = MainSplitter(self)  # how a narrow window shares its columns
         for i, (widget, stretch) in enumerate(((self.sidebar, 0), (middle, 3), (self.pane, 2))):
             self.splitter.addWidget(widget)
             self.splitter.setStretchFactor(i, stretch)
@@ -261,6 +260,7 @@ class MainWindow(QMainWindow):
         self.theme_actions[theme].setChecked(True)
         app = QApplication.instance()
         dark = themes.apply_theme(app, theme) if isinstance(app, QApplication) else False
+        self.setStyleSheet(themes.line_edit_css(dark))  # dialogs parented here follow it too
         self.pane.dark = dark
         self.pane.render_abstract()
         self.pane.render_links()

@@ -6,9 +6,10 @@ import html
 from functools import partial
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -17,6 +18,8 @@ from PySide6.QtWidgets import (
     QMenu,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QTabWidget,
@@ -30,8 +33,10 @@ from reader.models import HighlightColour, Paper
 from reader.text.render import abstract_html, note_html, title_plain
 
 from .citekey_edit import CitationKeyEdit
+from .fold_row import FoldRow
 from .plain import plain_label, tooltip
 from .tag_editor import TagEditor
+from .title_edit import TitleEdit
 
 NO_ABSTRACT = "No abstract: this entry was imported with its title only."
 NOTE_SAVE_DELAY_MS = 700  # saved ≤ 1 s after typing stops
@@ -45,6 +50,7 @@ HIGHLIGHT_COLOURS = {  # colour -> (light css: the colour's own hex, dark css)
     HighlightColour.PURPLE: (HighlightColour.PURPLE.hex, "#4d3a73"),
 }
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+PANE_SPLIT = (490, 260)  # the paper above the tabs, in the ratio the widgets' size hints gave at 1280 px
 
 
 # Search hits: bold on orange, so they read apart from the (yellow by default) user highlights
@@ -110,6 +116,7 @@ class PaperPane(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes(list(PANE_SPLIT))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
@@ -167,13 +174,18 @@ class PaperPane(QWidget):
         self.highlightComment.setToolTip("Optional comment stored with the next highlight")
         self.highlightComment.returnPressed.connect(lambda: self.request_highlight("yellow"))
 
-        buttons = QHBoxLayout()
-        buttons.setSpacing(6)
-        buttons.addWidget(self.starButton)
-        buttons.addWidget(self.readButton)
-        buttons.addSpacing(12)
-        buttons.addWidget(self.highlightButton)
-        buttons.addWidget(self.highlightComment, 1)
+        marks, highlight = QHBoxLayout(), QHBoxLayout()
+        for row, widgets in ((marks, (self.starButton, self.readButton)),
+                             (highlight, (self.highlightButton, self.highlightComment))):
+            row.setSpacing(6)
+            for widget in widgets:
+                row.addWidget(widget)
+        marks.addStretch(1)  # folded: the buttons keep their size, on the left
+        self.highlightComment.setMinimumWidth(self.fontMetrics().horizontalAdvance("Comment") + 24)
+        buttons = FoldRow(spacing=18)  # a narrow pane: star and read above, highlight below
+        buttons.setObjectName("paneButtons")
+        buttons.addLayout(marks)
+        buttons.addLayout(highlight, 1)
 
         self.tagEditor = TagEditor(self)
         self.tagEditor.tagAdded.connect(self.tagAdded)
@@ -195,12 +207,15 @@ class PaperPane(QWidget):
         self.codeLinks.linkActivated.connect(lambda url: self.linkActivated.emit(QUrl(url)))
         self._links: list[str] = []
 
-        top = QWidget(self)
-        top_layout = QVBoxLayout(top)
+        top = self._paper_part = QWidget(self)
+        top.installEventFilter(self)  # its minimum height follows its width (_fit_paper_part)
+        top_layout = self._paper_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(8, 8, 8, 4)
         top_layout.addWidget(self.titleEdit)
-        meta_row = QHBoxLayout()
+        meta_row = FoldRow()  # a narrow pane: the key below the venue, year and authors
+        meta_row.setObjectName("paneMeta")
         meta_row.addWidget(self.metaLabel, 1)
+        self.metaLabel.setMinimumWidth(self.fontMetrics().averageCharWidth() * 16)
         self.citationKey = CitationKeyEdit(self)
         meta_row.addWidget(self.citationKey, 0, Qt.AlignmentFlag.AlignTop)
         top_layout.addLayout(meta_row)
@@ -208,7 +223,33 @@ class PaperPane(QWidget):
         top_layout.addWidget(self.tagEditor)
         top_layout.addWidget(self.abstractView, 1)
         top_layout.addWidget(self.codeLinks)
-        return top
+        # The abstract takes what room there is, down to three lines; when even that does not fit
+        # (a narrow, short window: folded rows, tags on several lines) the paper scrolls.
+        self.abstractView.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.abstractView.setMinimumHeight(self.fontMetrics().lineSpacing() * 3 + 2 * 8 + 6)
+        scroll = QScrollArea(self)
+        scroll.setObjectName("paperScroll")
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(top)
+        bar = scroll.verticalScrollBar().sizeHint().width()
+        scroll.setMinimumWidth(top.minimumSizeHint().width() + bar)  # never scrolls sideways
+        return scroll
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if watched is self._paper_part and event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest):
+            self._fit_paper_part()
+        return False
+
+    def _fit_paper_part(self) -> None:
+        """The paper's part as tall as its rows need at its width, wrapped tags and folded rows
+        included, so its scroll area scrolls rather than squeezes it: a minimum height counts a
+        row's one line, and the abstract was drawn over the tags' second line."""
+        part = self._paper_part
+        need = self._paper_layout.minimumHeightForWidth(part.width())
+        if need > 0 and need != part.minimumHeight():
+            part.setMinimumHeight(need)
 
     def _build_note_page(self) -> QWidget:
         """The Note tab: Markdown source or its preview, and the save status."""
@@ -265,8 +306,9 @@ class PaperPane(QWidget):
         hl_layout.setContentsMargins(4, 4, 4, 4)
         hl_layout.addWidget(self.highlightList, 1)
         hl_bar = QHBoxLayout()
-        hl_bar.addWidget(QLabel("Double-click a highlight to edit its comment.", self))
-        hl_bar.addStretch(1)
+        hint = QLabel("Double-click a highlight to edit its comment.", self)
+        hint.setWordWrap(True)  # a narrow pane: on two lines
+        hl_bar.addWidget(hint, 1)
         hl_bar.addWidget(self.removeHighlightButton)
         hl_layout.addLayout(hl_bar)
         return hl_page
@@ -535,79 +577,6 @@ class PaperPane(QWidget):
             self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
         self.noteStack.setCurrentIndex(1 if on else 0)
         self.previewButton.setChecked(on)
-
-
-class TitleEdit(QPlainTextEdit):
-    """An editable title that wraps instead of clipping; Enter or leaving it commits.
-
-    Shows the title rendered (`Cu$_2$O` as Cu₂O, like the table) and the stored text, LaTeX
-    and all, while it has the focus: what is edited is what is stored."""
-
-    editingFinished = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        font = QFont(self.font())
-        font.setPointSizeF(font.pointSizeF() * 1.3)
-        font.setBold(True)
-        self.setFont(font)
-        self.setFrameShape(QPlainTextEdit.Shape.NoFrame)
-        self.setPlaceholderText("Title")
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setTabChangesFocus(True)
-        self.document().setDocumentMargin(2)
-        self.document().documentLayout().documentSizeChanged.connect(lambda _: self._fit())
-        self._raw = ""  # the stored title
-        self._editing = False  # the stored text is shown (the field has the focus)
-        self._fit()
-
-    def text(self) -> str:
-        """The title as stored: what is typed while editing, else the one set."""
-        return " ".join(self.toPlainText().split()) if self._editing else " ".join(self._raw.split())
-
-    def setText(self, text: str) -> None:
-        self._raw = text
-        self.setPlainText(text if self._editing else title_plain(text))
-        self.setToolTip(tooltip(title_plain(text)))
-        self._fit()
-
-    def clear(self) -> None:
-        self.setText("")
-
-    def focusInEvent(self, event: Any) -> None:
-        if not self._editing:
-            self._editing = True
-            if self.toPlainText() != self._raw:
-                self.setPlainText(self._raw)  # edit the stored text
-        super().focusInEvent(event)
-
-    def _fit(self) -> None:
-        lines = max(1, min(4, self.document().lineCount() if self.document().blockCount() > 1 else
-                           self._visual_lines()))
-        height = lines * self.fontMetrics().lineSpacing() + 2 * int(self.document().documentMargin()) + 6
-        self.setFixedHeight(height)
-
-    def _visual_lines(self) -> int:
-        layout = self.document().firstBlock().layout()
-        return layout.lineCount() if layout is not None and layout.lineCount() else 1
-
-    def resizeEvent(self, event: Any) -> None:
-        super().resizeEvent(event)
-        self._fit()
-
-    def keyPressEvent(self, event: Any) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self.editingFinished.emit()  # a title is one line
-            return
-        super().keyPressEvent(event)
-
-    def focusOutEvent(self, event: Any) -> None:
-        super().focusOutEvent(event)
-        self.editingFinished.emit()  # reads text() while it still is what was typed
-        self._raw = self.text()
-        self._editing = False
-        self.setPlainText(title_plain(self._raw))
 
 
 def _short(url: str) -> str:

@@ -6,8 +6,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt, Signal, SignalInstance
-from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtCore import QPoint, QSize, Qt, Signal, SignalInstance
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QStyle,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QWidget,
+)
 
 from reader.events import Change, Changes
 from reader.models import ViewKind
@@ -73,7 +82,8 @@ class Sidebar(QTreeWidget):
         self.setHeaderHidden(True)
         self.setRootIsDecorated(False)
         self.setIndentation(10)
-        self.setUniformRowHeights(True)
+        # Not uniform: the venue filter's row is as tall as a line edit (a text row clipped it).
+        self.setUniformRowHeights(False)
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long venue names keep both ends
         self.header().setStretchLastSection(False)
         self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -93,6 +103,7 @@ class Sidebar(QTreeWidget):
             font.setBold(True)
             font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
             item.setFont(0, font)
+            item.setFirstColumnSpanned(True)  # a name has no count: the whole width
             item.setExpanded(True)
             self._sections[name] = item
         self.venueFilter = QLineEdit(self)
@@ -104,6 +115,7 @@ class Sidebar(QTreeWidget):
         self._venue_box = QTreeWidgetItem(self._sections[VENUES], ["", ""])
         self._venue_box.setFlags(Qt.ItemFlag.ItemIsEnabled)
         self._venue_box.setFirstColumnSpanned(True)
+        self._venue_box.setSizeHint(0, QSize(-1, self.venueFilter.sizeHint().height() + 2))
         self.setItemWidget(self._venue_box, 0, self.venueFilter)
         self.itemClicked.connect(self._clicked)
         self.itemExpanded.connect(lambda item: self._expanded(item, True))
@@ -118,6 +130,15 @@ class Sidebar(QTreeWidget):
         self.current_key = view_key(View())
         self.select_key(self.current_key)
         self.counts: Any = None  # the library's counts as last shown
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """Wide enough for every section's name whole (and a scroll bar): a narrow window's
+        splitter squeezed the sidebar to "MOR…THESE" and "SAV…RCHES"."""
+        hint = super().minimumSizeHint()
+        names = max(QFontMetrics(item.font(0)).horizontalAdvance(item.text(0)) for item in self._sections.values())
+        margins = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1 + self.frameWidth())
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(max(hint.width(), names + margins + bar + 4), hint.height())
 
     # ------------------------------------------------------------------ following the library
     def follow(self, library: Library, runner: TaskRunner, changes: SignalInstance,

@@ -1,4 +1,11 @@
-"""Light/dark palettes on the Fusion style, following the system unless the user forces one."""
+"""Light/dark palettes on the Fusion style, following the system unless the user forces one.
+
+Fusion draws a line edit's frame in the window colour darkened by 40 %: on the dark palette that
+is the base colour's own shade, so a line edit on a base background (the sidebar's "Filter
+venues") showed no frame at all until typed in. In the dark theme the window draws its framed
+line edits with a border of their own (`line_edit_css`); the light one keeps Fusion's, which shows.
+The window's style sheet, not the application's: setting that one re-polishes every widget of
+every window, and a window closed but not yet deleted then raised "Signal source has been deleted"."""
 
 from __future__ import annotations
 
@@ -7,6 +14,14 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 THEMES = ("system", "light", "dark")
+# Framed line edits only: a spin box's or an editable combo box's own line edit has no frame.
+# Border and padding add up to what Fusion's frame takes, so every field keeps its size.
+LINE_EDIT_CSS = """
+QLineEdit[frame="true"] { border: 1px solid #606168; border-radius: 2px; padding: 2px 0;
+                          background-color: palette(base); }
+QLineEdit[frame="true"]:focus { border-color: #4f86cc; }
+QLineEdit[frame="true"]:disabled { border-color: #45464c; }
+"""
 
 
 def system_is_dark() -> bool:
@@ -55,3 +70,8 @@ def apply_theme(app: QApplication, theme: str) -> bool:
     dark = theme == "dark" or (theme == "system" and system_is_dark())
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
     return dark
+
+
+def line_edit_css(dark: bool) -> str:
+    """The style sheet of a window in the dark (framed line edits) or the light theme (none)."""
+    return LINE_EDIT_CSS if dark else ""

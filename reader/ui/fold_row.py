@@ -1,0 +1,45 @@
+"""A row that folds into a column when it is narrower than its items: the paper pane's meta and
+button rows, so a narrow pane wraps them onto more lines instead of squeezing or overlapping."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, QSize
+from PySide6.QtWidgets import QBoxLayout, QLayoutItem, QWidget
+
+ROW, COLUMN = QBoxLayout.Direction.LeftToRight, QBoxLayout.Direction.TopToBottom
+
+
+class FoldRow(QBoxLayout):
+    """Its items side by side while they fit at their minimum widths, else one above the other.
+
+    Its minimum width is the folded one whichever way it is laid out now, so the pane's minimum
+    (which the window's splitter reads) does not depend on its current width."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 6, column_spacing: int = 4) -> None:
+        super().__init__(ROW, parent)
+        self._spacing = {ROW: spacing, COLUMN: column_spacing}
+        self.setSpacing(spacing)
+        self.setContentsMargins(0, 0, 0, 0)
+
+    def _items(self) -> list[QLayoutItem]:
+        items = (self.itemAt(i) for i in range(self.count()))
+        return [item for item in items if item is not None and not item.isEmpty()]
+
+    def row_width(self) -> int:
+        """The width the items need side by side."""
+        items = self._items()
+        return sum(item.minimumSize().width() for item in items) + self._spacing[ROW] * max(0, len(items) - 1)
+
+    def folded(self) -> bool:
+        return self.direction() == COLUMN
+
+    def minimumSize(self) -> QSize:
+        column = max((item.minimumSize().width() for item in self._items()), default=0)
+        return QSize(column, super().minimumSize().height())
+
+    def setGeometry(self, rect: QRect) -> None:
+        direction = ROW if rect.width() >= self.row_width() else COLUMN
+        if direction != self.direction():
+            self.setDirection(direction)  # relays the parent out, now with this row's new height
+            self.setSpacing(self._spacing[direction])
+        super().setGeometry(rect)
