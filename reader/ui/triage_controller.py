@@ -334,7 +334,7 @@ class TriageController(QObject):
 
     def _theme_changed(self) -> None:
         dark = is_dark(self.view)
-        if dark == self._dark:
+        if dark == self._dark or self._closed:  # a closed window's library may be closed too
             return
         self._dark = dark
         self.cards.clear()  # hit and highlight colours are part of the rendered HTML

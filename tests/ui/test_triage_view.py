@@ -278,3 +278,20 @@ def test_asked_card_says_so_and_a_theme_change_renders_the_card_again(qtbot, win
     window.apply_theme("dark")
     qtbot.waitUntil(lambda: bool(set_html), timeout=5000)  # the same card, rendered in the new theme's links
     window.apply_theme("light")
+
+
+def test_a_closed_windows_triage_reads_nothing_on_a_theme_change(qtbot, window: MainWindow, library: Library,
+                                                                  monkeypatch) -> None:
+    # Another window's theme switch repaints every window: a closed one's library may be closed.
+    ctl = open_triage(qtbot, window)
+    settle(qtbot, window)
+    window.close()
+    reads: list[object] = []
+    monkeypatch.setattr(library, "papers", lambda *a, **k: reads.append(a) or [])
+    try:
+        window.apply_theme("dark")
+        qtbot.wait(200)
+    finally:
+        window.apply_theme("light")
+    qtbot.wait(100)
+    assert not reads
