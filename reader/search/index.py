@@ -49,7 +49,12 @@ from reader.search.snippets import make_snippet
 from reader.search.stamp import check, read_meta, write_meta
 from reader.search.terms import expansion_budget
 from reader.search.typos import corrected, pending_tables
-from reader.search.writer import bulk_codec, merge_small_segments
+from reader.search.writer import (
+    bulk_codec,
+    merge_small_by_whoosh,
+    merge_small_segments,
+    whoosh_merges,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +81,8 @@ class SearchIndex:
     rebuild_procs: int = min(2, os.cpu_count() or 1)
 
     def __init__(self, index_dir: Path, ix: windex.Index, stamp: int,
-                 was_reset: bool = False, reset_reason: str | None = None) -> None:
+                 was_reset: bool = False, reset_reason: str | None = None,
+                 searcher: Searcher | None = None) -> None:
         self.index_dir = Path(index_dir)
         self._ix = ix
         self.stamp = stamp
@@ -86,7 +92,10 @@ class SearchIndex:
         self._write_lock = threading.Lock()
         # Whoosh searchers share file handles (seek+read), so reads are serialised too.
         self._read_lock = threading.RLock()
-        self._searcher: Searcher | None = ix.searcher()
+        # Opened by the first read (_s), dropped at each commit: a CLI write opens none.
+        self._searcher: Searcher | None = searcher
+        self._closed = False
+        self._wrote = False  # this process committed to the index: close() bounds its segments
         # Bumped at each commit: cached filters and result pages belong to one generation.
         self._generation = 0
         self._filters: dict[str, frozenset[int]] = {}
@@ -120,8 +129,7 @@ class SearchIndex:
                     reason = "the index was built by another version of Reader"
                 else:
                     ix = storage.open_index()
-                    check(ix)
-                    return cls(index_dir, ix, int(meta.get("stamp", -1)))
+                    return cls(index_dir, ix, int(meta.get("stamp", -1)), searcher=check(ix))
             elif any(index_dir.iterdir()):
                 reason = "the index directory holds no usable index"
             else:
@@ -206,13 +214,30 @@ class SearchIndex:
                     raise
             self._after_commit(stamp)
 
+    def _small_segments(self) -> list:
+        return [s for s in TOC.read(self._ix.storage, self._ix.indexname).segments
+                if s.doc_count_all() < SMALL_SEGMENT]
+
+    def settle(self) -> bool:
+        """Merge the smallest segments by Whoosh's rule (writer.merge_small_by_whoosh) as a writing
+        process (a CLI command) exits, so the next one opens few; True if it merged."""
+        with self._write_lock:
+            if not whoosh_merges([s.doc_count_all() for s in self._small_segments()]):
+                return False
+            w = self._ix.writer(timeout=LOCK_WAIT)
+            try:
+                w.commit(mergetype=merge_small_by_whoosh(SMALL_SEGMENT))
+            except BaseException:
+                cancel_quietly(w)
+                raise
+            self._after_commit(self.stamp)
+            return True
+
     def maintain(self) -> bool:
         """Merge the small segments left by update() once there are MERGE_AFTER_SEGMENTS
         of them (~20-30 ms per paper-sized segment). For idle time; returns True if done."""
         with self._write_lock:
-            segments = TOC.read(self._ix.storage, self._ix.indexname).segments
-            small = [s for s in segments if s.doc_count_all() < SMALL_SEGMENT]
-            if len(small) < MERGE_AFTER_SEGMENTS:
+            if len(self._small_segments()) < MERGE_AFTER_SEGMENTS:
                 return False
             w = self._ix.writer(timeout=LOCK_WAIT)
             try:
@@ -228,11 +253,11 @@ class SearchIndex:
         # and replaying changes since then is harmless (updates are by unique id).
         write_meta(self.index_dir, stamp)
         self.stamp = stamp
-        # A new searcher, not Searcher.refresh(): whoosh-reloaded 2.7.5's refresh keeps the
-        # readers of segments that a merge or CLEAR removed (duplicate or stale hits).
-        new = self._ix.searcher()
+        self._wrote = True
+        # The next read opens a new searcher, not Searcher.refresh(): whoosh-reloaded 2.7.5's
+        # refresh keeps the readers of segments that a merge or CLEAR removed (stale hits).
         with self._read_lock:
-            old, self._searcher = self._searcher, new
+            old, self._searcher = self._searcher, None
             self._generation += 1
             self._filters = {}
             self._ids = None
@@ -248,8 +273,11 @@ class SearchIndex:
             return self._s().doc_count()
 
     def _s(self) -> Searcher:
-        if self._searcher is None:
+        """The searcher of the last commit, opened here on first need (caller holds _read_lock)."""
+        if self._closed:
             raise RuntimeError("SearchIndex is closed")
+        if self._searcher is None:
+            self._searcher = self._ix.searcher()
         return self._searcher
 
     def parse(self, query: str) -> ParsedQuery:
@@ -380,7 +408,7 @@ class SearchIndex:
 
         def fetch(start: int, n: int) -> list[Hit]:
             with self._read_lock:
-                if self._generation == gen and self._searcher is not None:
+                if self._generation == gen and not self._closed:
                     order = ranking.order()[start:start + n]
                     return self._hits(self._s(), [(d, ranking.scores[d]) for d in order],
                                       stems, prefixes, snippets=n)
@@ -460,7 +488,7 @@ class SearchIndex:
         steps.append(similar_warm)  # the first related list
         for step in steps:
             with self._read_lock:
-                if self._searcher is None:  # closed meanwhile
+                if self._closed:  # closed meanwhile
                     return
                 try:
                     step(self._s())
@@ -468,10 +496,10 @@ class SearchIndex:
                     logger.warning("search warm-up failed", exc_info=True)
                     return
         with self._read_lock:  # typo tables: the lexicons under the lock, the CPU work outside
-            builds = pending_tables(self._s()) if self._searcher is not None else []
+            builds = pending_tables(self._s()) if not self._closed else []
         for make_table in builds:
             make_table()
-        if self._searcher is not None:
+        if not self._closed:
             self.search("a", limit=50, as_you_type=True)  # opens the stored-field and id columns
 
     def related(self, paper_id: str, *, limit: int = 10) -> list[tuple[str, float]]:
@@ -531,11 +559,15 @@ class SearchIndex:
         return Suggestion(text, hits) if hits else None
 
     def close(self) -> None:
+        """Close; after this process's own writes, its small segments are settled first."""
         try:
+            if self._wrote:
+                self.settle()
             self.maintain()
-        except Exception:  # a failed merge leaves the segments as they were
+        except Exception:  # a failed merge (lock held elsewhere, disk full) leaves them as they were
             pass
         with self._write_lock, self._read_lock:
+            self._closed = True
             if self._searcher is not None:
                 self._searcher.close()
                 self._searcher = None
