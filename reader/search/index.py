@@ -92,9 +92,8 @@ class SearchIndex:
         self._write_lock = threading.Lock()
         # Whoosh searchers share file handles (seek+read), so reads are serialised too.
         self._read_lock = threading.RLock()
-        # Opened by the first read (_s), dropped at each commit: a CLI write opens none.
-        self._searcher: Searcher | None = searcher
-        self._closed = False
+        # The searcher of the last commit (or of the open, the one its check read with).
+        self._searcher: Searcher | None = searcher if searcher is not None else ix.searcher()
         self._wrote = False  # this process committed to the index: close() bounds its segments
         # Bumped at each commit: cached filters and result pages belong to one generation.
         self._generation = 0
@@ -254,10 +253,11 @@ class SearchIndex:
         write_meta(self.index_dir, stamp)
         self.stamp = stamp
         self._wrote = True
-        # The next read opens a new searcher, not Searcher.refresh(): whoosh-reloaded 2.7.5's
-        # refresh keeps the readers of segments that a merge or CLEAR removed (stale hits).
+        # A new searcher, not Searcher.refresh(): whoosh-reloaded 2.7.5's refresh keeps the
+        # readers of segments that a merge or CLEAR removed (duplicate or stale hits).
+        new = self._ix.searcher()
         with self._read_lock:
-            old, self._searcher = self._searcher, None
+            old, self._searcher = self._searcher, new
             self._generation += 1
             self._filters = {}
             self._ids = None
@@ -273,11 +273,8 @@ class SearchIndex:
             return self._s().doc_count()
 
     def _s(self) -> Searcher:
-        """The searcher of the last commit, opened here on first need (caller holds _read_lock)."""
-        if self._closed:
-            raise RuntimeError("SearchIndex is closed")
         if self._searcher is None:
-            self._searcher = self._ix.searcher()
+            raise RuntimeError("SearchIndex is closed")
         return self._searcher
 
     def parse(self, query: str) -> ParsedQuery:
@@ -408,7 +405,7 @@ class SearchIndex:
 
         def fetch(start: int, n: int) -> list[Hit]:
             with self._read_lock:
-                if self._generation == gen and not self._closed:
+                if self._generation == gen and self._searcher is not None:
                     order = ranking.order()[start:start + n]
                     return self._hits(self._s(), [(d, ranking.scores[d]) for d in order],
                                       stems, prefixes, snippets=n)
@@ -488,7 +485,7 @@ class SearchIndex:
         steps.append(similar_warm)  # the first related list
         for step in steps:
             with self._read_lock:
-                if self._closed:  # closed meanwhile
+                if self._searcher is None:  # closed meanwhile
                     return
                 try:
                     step(self._s())
@@ -496,10 +493,10 @@ class SearchIndex:
                     logger.warning("search warm-up failed", exc_info=True)
                     return
         with self._read_lock:  # typo tables: the lexicons under the lock, the CPU work outside
-            builds = pending_tables(self._s()) if not self._closed else []
+            builds = pending_tables(self._s()) if self._searcher is not None else []
         for make_table in builds:
             make_table()
-        if not self._closed:
+        if self._searcher is not None:
             self.search("a", limit=50, as_you_type=True)  # opens the stored-field and id columns
 
     def related(self, paper_id: str, *, limit: int = 10) -> list[tuple[str, float]]:
@@ -567,7 +564,6 @@ class SearchIndex:
         except Exception:  # a failed merge (lock held elsewhere, disk full) leaves them as they were
             pass
         with self._write_lock, self._read_lock:
-            self._closed = True
             if self._searcher is not None:
                 self._searcher.close()
                 self._searcher = None
