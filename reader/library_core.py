@@ -6,6 +6,7 @@ split by responsibility (each reaches the store only through reader.store)."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 import time
@@ -36,6 +37,7 @@ OUTSIDE_INDEX_GRACE = 20.0  # seconds another process gets to index its own writ
 # 200 papers took 13 s to index on a loaded 2-core machine: indexing them here too only fights it)
 _OUTSIDE_IDS = 20_000  # more papers changed elsewhere: Changes.ids empty ("possibly all")
 ALL = View()
+log = logging.getLogger(__name__)
 
 
 class ImportCancelled(Exception):
@@ -92,6 +94,16 @@ class LibraryBase:
         """Whether this Library has opened its index yet (nothing opens it but a use)."""
         return self._index is not None
 
+    def _open_index_quietly(self) -> None:
+        """Before a write: open the index its catch-up updates, so that the index commit follows
+        the store's at once (a window watching this library adopts both in one look: its search
+        re-lists then). A failure is logged; the catch-up tries again and never fails the write."""
+        if self._index is None and not self.read_only:
+            try:
+                _ = self.index
+            except Exception as exc:
+                log.warning("search index not opened (it catches up later): %s: %s", type(exc).__name__, exc)
+
     def _close_index(self) -> None:
         with self._index_lock:
             found, self._index = self._index, None
@@ -117,6 +129,7 @@ class LibraryBase:
         damage = known_damage(self.paths.database)
         if damage is not None:
             raise damage
+        self._open_index_quietly()
         with self._store_lock:
             try:
                 with self._wdb.atomic():

@@ -117,3 +117,14 @@ def test_reads_and_searches_do_not_merge(root) -> None:
     _cli(root, "search", "attention")
     _cli(root, "list")
     assert _segments(root) == before
+
+
+def test_a_write_opens_the_index_before_its_store_commit(root) -> None:
+    # Its index commit then follows the store's within ms: a window watching the library finds
+    # both in one look (and re-lists its search), as when the index was opened with the library.
+    with Library.open(root) as lib:
+        assert not lib.index_opened
+        with lib.write_transaction():
+            assert lib.index_opened
+        lib.index_changed()
+        assert not lib.index_needs_sync()
