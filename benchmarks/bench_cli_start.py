@@ -8,11 +8,15 @@ printed beside two references measured in the same run, `python -c pass` and
 `python -c "import sqlite3"`, and as ratios to them. `star` alternates star / unstar of one
 paper so every run writes (and updates the index). With several --tree, the same commands run
 with each tree first on the path (e.g. the main branch's tree beside this one: before/after).
+--writes N then runs N alternating `reader star` / `reader unstar` commands per tree, each tree
+on its own copy of the library (the index segments a tree's writes leave are its own), the
+trees and `python -c pass` interleaved: a script's loop of writes, with the per-command medians,
+means (the merges' cost is in the mean) and the index segments left.
 Bytecode is cached (in a temporary PYTHONPYCACHEPREFIX, as an installed Reader has its .pyc
 files) unless --no-bytecode-cache, which compiles every module in every run.
 
     python benchmarks/bench_cli_start.py [--runs 5] [--papers 0] [--tree DIR ...] [--importtime]
-                                         [--no-bytecode-cache]
+                                         [--no-bytecode-cache] [--writes N]
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -115,6 +120,41 @@ def _importtime(tree: Path, lib: Path, args: list[str], top: int = 12) -> None:
         print(f"    {micros / 1000:8.1f} ms {name}")
 
 
+def _segments(lib: Path) -> int:
+    return len(list((lib / "index").glob("*.seg")))
+
+
+def _writes(trees: list[Path], lib: Path, pid: str, n: int, tmp: Path) -> None:
+    """n alternating star/unstar commands per tree on its own library copy (see the docstring)."""
+    py = sys.executable
+    libs = {}
+    for k, tree in enumerate(trees):
+        libs[tree] = tmp / f"writes-{k}"
+        shutil.copytree(lib, libs[tree])
+    ref_env = _env(None, lib)
+    times: dict[str, list[tuple[float, float]]] = {"python -c pass": []}
+    most = dict.fromkeys(trees, 0)
+    for i in range(n):
+        times["python -c pass"].append(_timed([py, "-c", "pass"], ref_env))
+        for tree in trees:
+            cmd = [py, "-m", "reader", "star" if i % 2 == 0 else "unstar", pid]
+            times.setdefault(str(tree), []).append(_timed(cmd, _env(tree, libs[tree])))
+            most[tree] = max(most[tree], _segments(libs[tree]))
+    ref_wall = statistics.median(w for w, _ in times["python -c pass"])
+    ref_cpu = statistics.median(c for _, c in times["python -c pass"])
+    print(f"{n} alternating star/unstar commands per tree, interleaved; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'':<36} {'wall ms':>8} {'CPU ms':>8} {'mean wall':>10} {'mean CPU':>9} {'wall/pass':>10} "
+          f"{'CPU/pass':>9} {'segments max/end':>17}")
+    for name, samples in times.items():
+        wall, cpu = statistics.median(w for w, _ in samples), statistics.median(c for _, c in samples)
+        mwall, mcpu = statistics.mean(w for w, _ in samples), statistics.mean(c for _, c in samples)
+        tree = Path(name) if name != "python -c pass" else None
+        segs = f"{most[tree]}/{_segments(libs[tree])}" if tree is not None else ""
+        label = f"[{tree.name}] star|unstar" if tree is not None else name
+        print(f"{label:<36} {wall * 1000:8.0f} {cpu * 1000:8.0f} {mwall * 1000:10.0f} {mcpu * 1000:9.0f} "
+              f"{wall / ref_wall:9.1f}x {cpu / max(ref_cpu, 1e-3):8.1f}x {segs:>17}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=5)
@@ -123,6 +163,8 @@ def main() -> None:
     ap.add_argument("--importtime", action="store_true", help="also show the costliest imports per command")
     ap.add_argument("--no-bytecode-cache", action="store_true",
                     help="compile every module in every run (as under PYTHONDONTWRITEBYTECODE=1)")
+    ap.add_argument("--writes", type=int, default=0,
+                    help="only run this many alternating star/unstar commands per tree (a script's loop)")
     opts = ap.parse_args()
     global _PYCACHE
     trees = [t.resolve() for t in opts.tree] if opts.tree else [ROOT]
@@ -130,6 +172,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
         _PYCACHE = None if opts.no_bytecode_cache else Path(tmp) / "pycache"
         lib, pid = _library(Path(tmp), opts.papers)
+        if opts.writes:
+            for tree in trees:  # one warm-up each (the .pyc files), on a copy left aside
+                shutil.copytree(lib, Path(tmp) / "warm", dirs_exist_ok=True)
+                _timed([py, "-m", "reader", "star", pid], _env(tree, Path(tmp) / "warm"))
+            _writes(trees, lib, pid, opts.writes, Path(tmp))
+            return
         jobs: dict[str, tuple[list[list[str]], dict[str, str]]] = {
             "python -c pass": ([[py, "-c", "pass"]], _env(None, lib)),
             "python -c 'import sqlite3'": ([[py, "-c", "import sqlite3"]], _env(None, lib)),

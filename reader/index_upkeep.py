@@ -42,12 +42,16 @@ def disk_stamp(index_dir: Path) -> int | None:
 class IndexUpkeep:
     """Brings one library's index up to its store's change sequence; one sync at a time."""
 
-    def __init__(self, index: SearchIndex, reader: Callable[[], sqlite3.Connection],
+    def __init__(self, index: Callable[[], SearchIndex], reader: Callable[[], sqlite3.Connection],
                  read_only: Callable[[], bool]) -> None:
-        self.index = index
+        self._index = index  # opens the library's index on first use
         self._reader = reader
         self._read_only = read_only
         self._lock = threading.Lock()
+
+    @property
+    def index(self) -> SearchIndex:
+        return self._index()
 
     def needs_sync(self) -> bool:
         return self.index.stamp != changes.current_seq(self._reader())
@@ -101,7 +105,8 @@ class IndexUpkeep:
         if stamp == seq:
             return
         changed, deleted = count_changed(conn, max(stamp, 0))
-        if stamp < 0 or stamp > seq or changed > max(_REBUILD_THRESHOLD, self.index.doc_count // 2):
+        # doc_count last: it opens a searcher on every segment, which a small catch-up never needs
+        if stamp < 0 or stamp > seq or (changed > _REBUILD_THRESHOLD and changed > self.index.doc_count // 2):
             self._rebuild(conn, seq, progress, cancelled)
             return
         ids = changes.changed_ids(conn, stamp)

@@ -6,6 +6,7 @@ split by responsibility (each reaches the store only through reader.store)."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 import time
@@ -36,6 +37,7 @@ OUTSIDE_INDEX_GRACE = 20.0  # seconds another process gets to index its own writ
 # 200 papers took 13 s to index on a loaded 2-core machine: indexing them here too only fights it)
 _OUTSIDE_IDS = 20_000  # more papers changed elsewhere: Changes.ids empty ("possibly all")
 ALL = View()
+log = logging.getLogger(__name__)
 
 
 class ImportCancelled(Exception):
@@ -46,11 +48,14 @@ class LibraryBase:
     """What every part of a Library stands on: the writer connection and its lock, a reader
     connection per thread, the index upkeep and the change bus."""
 
-    def __init__(self, paths: LibraryPaths, conn: sqlite3.Connection, index: SearchIndex):
+    def __init__(self, paths: LibraryPaths, conn: sqlite3.Connection, index: SearchIndex | None = None):
         self.paths = paths
         self._wconn = conn
         self._wdb = open_database(conn)
-        self.index = index
+        # The index is opened on first use (a search, a sync, an index write): a command
+        # that only reads the store never loads Whoosh (~250 ms CPU) nor opens its segments.
+        self._index = index
+        self._index_lock = threading.Lock()
         self._store_lock = threading.RLock()
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
@@ -58,13 +63,52 @@ class LibraryBase:
         self._closed = False
         self.read_only = False  # the folder can't be written: reads, searches and exports only
         self._maintenance: threading.Thread | None = None
-        self.upkeep = IndexUpkeep(index, self._reader, lambda: self.read_only)
+        self.upkeep = IndexUpkeep(lambda: self.index, self._reader, lambda: self.read_only)
         self.changes = ChangeBus()  # a Changes after each committed write (reader.events)
         # What this process last saw of other processes' commits (check_outside).
         self._outside_seen = (changes.data_version(conn), changes.current_seq(conn))
         self._outside_lock = threading.RLock()  # a subscriber may look again from its callback
         self._outside_since: float | None = None  # when the index fell behind another process
         self._mine: set[int] = set()  # sequence numbers this process committed since that look
+
+    # ------------------------------------------------------------------ the search index
+    @property
+    def index(self) -> SearchIndex:
+        """The search index, opened at the first call (thread-safe). Opening is where a
+        damaged, outdated or missing index is found and reset (its stamp then asks the next
+        sync, or the next write's catch-up, for a rebuild), so it precedes every search."""
+        found = self._index
+        if found is None:
+            with self._index_lock:
+                found = self._index
+                if found is None:
+                    if self._closed:
+                        raise RuntimeError("the library is closed")
+                    from .search import SearchIndex
+
+                    found = self._index = SearchIndex.open(self.paths.index_dir)
+        return found
+
+    @property
+    def index_opened(self) -> bool:
+        """Whether this Library has opened its index yet (nothing opens it but a use)."""
+        return self._index is not None
+
+    def _open_index_quietly(self) -> None:
+        """Before a write: open the index its catch-up updates, so that the index commit follows
+        the store's at once (a window watching this library adopts both in one look: its search
+        re-lists then). A failure is logged; the catch-up tries again and never fails the write."""
+        if self._index is None and not self.read_only:
+            try:
+                _ = self.index
+            except Exception as exc:
+                log.warning("search index not opened (it catches up later): %s: %s", type(exc).__name__, exc)
+
+    def _close_index(self) -> None:
+        with self._index_lock:
+            found, self._index = self._index, None
+        if found is not None:
+            found.close()
 
     # ------------------------------------------------------------------ connections
     def _reader(self) -> sqlite3.Connection:
@@ -85,6 +129,7 @@ class LibraryBase:
         damage = known_damage(self.paths.database)
         if damage is not None:
             raise damage
+        self._open_index_quietly()
         with self._store_lock:
             try:
                 with self._wdb.atomic():

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .models import ViewKind
-from .search.results import SearchResults
 from .store.views import View
+
+if TYPE_CHECKING:  # a type only: importing reader.search loads Whoosh, which `reader list` never needs
+    from .search.results import SearchResults
 
 SEARCH_LIMIT = 1000  # a word search lists its best matches; filters-only queries list every match
 LIKE_LIMIT = 200  # a "more like these" view lists the papers most like its seeds, best first

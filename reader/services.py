@@ -29,17 +29,15 @@ class Library(Edits, ImportExport):
     # ------------------------------------------------------------------ lifecycle
     @classmethod
     def open(cls, data_dir: Path | str, *, seed_if_empty: bool = True) -> Library:
-        """Open (creating and migrating as needed) the library in data_dir; fast, no indexing."""
-        from .search import SearchIndex
-
+        """Open (creating and migrating as needed) the library in data_dir; fast, no indexing.
+        The search index is opened (and checked) on first use: see LibraryBase.index."""
         if Path(data_dir).exists() and not Path(data_dir).is_dir():
             raise ReaderError(f"{data_dir} is a file, not a library folder")
         from .store.health import open_store
 
         paths = LibraryPaths(Path(data_dir))
         store = open_store(paths)  # damage checks, read-only fallback, migrations, daily backup
-        index = SearchIndex.open(paths.index_dir)
-        lib = cls(paths, store.conn, index)
+        lib = cls(paths, store.conn)
         lib.read_only, lib._maintenance = store.read_only, store.maintenance
         if not lib.read_only:
             try:
@@ -83,7 +81,7 @@ class Library(Edits, ImportExport):
                     except Exception:  # a reader on another thread may already be gone
                         pass
                 self._readers.clear()
-            self.index.close()
+            self._close_index()
             if self._maintenance is not None:
                 cancel = getattr(self._maintenance, "cancel", None)
                 if not finish_backup and cancel is not None:

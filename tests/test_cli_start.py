@@ -35,6 +35,8 @@ with open(report, "w", encoding="utf-8") as f:
 NOT_FOR_A_WRITE = ("numpy", "pandas", "reader.triage", "reader.map", "reader.importers", "reader.exporters",
                    "reader.vault", "bibtexparser", "rispy", "markdown", "reader.text.render", "reader.text.extract")
 RENDERING = ("markdown", "reader.text.render")  # `reader show` renders the abstract
+# The search index, opened only by what uses it (a search, a sync, an index write).
+NOT_FOR_A_READ = ("whoosh", "reader.search.index", "reader.search.segment_ids")
 # A help only formats text: no store, no index, no numpy (the import formats' line does read
 # the importers, which is what it prints).
 NOT_FOR_HELP = ("numpy", "sqlite_utils", "whoosh", "reader.services", "reader.store", "reader.search",
@@ -101,6 +103,28 @@ def test_reads_import_only_what_they_need(tmp_path, library, command) -> None:
     needs = RENDERING if command[0] == "show" else ()
     assert code == 0 and out.strip()
     assert [m for m in loaded(modules, NOT_FOR_A_WRITE) if not loaded({m}, needs)] == []
+    # Only a search opens the index: the others read the store alone, without Whoosh.
+    assert bool(loaded(modules, NOT_FOR_A_READ)) == (command[0] == "search")
+
+
+@pytest.mark.parametrize("command", [["list", "--starred"], ["list", "--tag", "x", "--json"], ["stats"], ["show", "{pid}"]])
+def test_store_reads_leave_a_damaged_index_alone_and_a_search_repairs_it(tmp_path, library, command) -> None:
+    root, pid = library
+    with Library.open(root) as lib:
+        lib.set_starred([pid], True)
+    damaged = {}
+    for f in (root / "index").iterdir():
+        if f.suffix == ".seg":
+            f.write_bytes(b"garbage")
+        damaged[f.name] = f.read_bytes()
+    code, modules, out = probe(tmp_path, "--data-dir", str(root), *[a.format(pid=pid) for a in command])
+    assert code == 0 and loaded(modules, NOT_FOR_A_READ) == []
+    assert {f.name: f.read_bytes() for f in (root / "index").iterdir()} == damaged  # never opened
+    code, _, out = probe(tmp_path, "--data-dir", str(root), "search", "is:starred", "--json")
+    assert code == 0 and [p["id"] for p in json.loads(out)] == [pid]  # reset at open, rebuilt by the sync
+    with Library.open(root) as lib:
+        assert not lib.index_needs_sync() and lib.search("is:starred").ids == [pid]
+        lib.set_starred([pid], False)
 
 
 def test_numpy_still_loads_for_the_commands_that_need_it(tmp_path, library) -> None:

@@ -49,7 +49,12 @@ from reader.search.snippets import make_snippet
 from reader.search.stamp import check, read_meta, write_meta
 from reader.search.terms import expansion_budget
 from reader.search.typos import corrected, pending_tables
-from reader.search.writer import bulk_codec, merge_small_segments
+from reader.search.writer import (
+    bulk_codec,
+    merge_small_by_whoosh,
+    merge_small_segments,
+    whoosh_merges,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +81,8 @@ class SearchIndex:
     rebuild_procs: int = min(2, os.cpu_count() or 1)
 
     def __init__(self, index_dir: Path, ix: windex.Index, stamp: int,
-                 was_reset: bool = False, reset_reason: str | None = None) -> None:
+                 was_reset: bool = False, reset_reason: str | None = None,
+                 searcher: Searcher | None = None) -> None:
         self.index_dir = Path(index_dir)
         self._ix = ix
         self.stamp = stamp
@@ -86,7 +92,9 @@ class SearchIndex:
         self._write_lock = threading.Lock()
         # Whoosh searchers share file handles (seek+read), so reads are serialised too.
         self._read_lock = threading.RLock()
-        self._searcher: Searcher | None = ix.searcher()
+        # The searcher of the last commit (or of the open, the one its check read with).
+        self._searcher: Searcher | None = searcher if searcher is not None else ix.searcher()
+        self._wrote = False  # this process committed to the index: close() bounds its segments
         # Bumped at each commit: cached filters and result pages belong to one generation.
         self._generation = 0
         self._filters: dict[str, frozenset[int]] = {}
@@ -120,8 +128,7 @@ class SearchIndex:
                     reason = "the index was built by another version of Reader"
                 else:
                     ix = storage.open_index()
-                    check(ix)
-                    return cls(index_dir, ix, int(meta.get("stamp", -1)))
+                    return cls(index_dir, ix, int(meta.get("stamp", -1)), searcher=check(ix))
             elif any(index_dir.iterdir()):
                 reason = "the index directory holds no usable index"
             else:
@@ -206,13 +213,30 @@ class SearchIndex:
                     raise
             self._after_commit(stamp)
 
+    def _small_segments(self) -> list:
+        return [s for s in TOC.read(self._ix.storage, self._ix.indexname).segments
+                if s.doc_count_all() < SMALL_SEGMENT]
+
+    def settle(self) -> bool:
+        """Merge the smallest segments by Whoosh's rule (writer.merge_small_by_whoosh) as a writing
+        process (a CLI command) exits, so the next one opens few; True if it merged."""
+        with self._write_lock:
+            if not whoosh_merges([s.doc_count_all() for s in self._small_segments()]):
+                return False
+            w = self._ix.writer(timeout=LOCK_WAIT)
+            try:
+                w.commit(mergetype=merge_small_by_whoosh(SMALL_SEGMENT))
+            except BaseException:
+                cancel_quietly(w)
+                raise
+            self._after_commit(self.stamp)
+            return True
+
     def maintain(self) -> bool:
         """Merge the small segments left by update() once there are MERGE_AFTER_SEGMENTS
         of them (~20-30 ms per paper-sized segment). For idle time; returns True if done."""
         with self._write_lock:
-            segments = TOC.read(self._ix.storage, self._ix.indexname).segments
-            small = [s for s in segments if s.doc_count_all() < SMALL_SEGMENT]
-            if len(small) < MERGE_AFTER_SEGMENTS:
+            if len(self._small_segments()) < MERGE_AFTER_SEGMENTS:
                 return False
             w = self._ix.writer(timeout=LOCK_WAIT)
             try:
@@ -228,6 +252,7 @@ class SearchIndex:
         # and replaying changes since then is harmless (updates are by unique id).
         write_meta(self.index_dir, stamp)
         self.stamp = stamp
+        self._wrote = True
         # A new searcher, not Searcher.refresh(): whoosh-reloaded 2.7.5's refresh keeps the
         # readers of segments that a merge or CLEAR removed (duplicate or stale hits).
         new = self._ix.searcher()
@@ -531,9 +556,12 @@ class SearchIndex:
         return Suggestion(text, hits) if hits else None
 
     def close(self) -> None:
+        """Close; after this process's own writes, its small segments are settled first."""
         try:
+            if self._wrote:
+                self.settle()
             self.maintain()
-        except Exception:  # a failed merge leaves the segments as they were
+        except Exception:  # a failed merge (lock held elsewhere, disk full) leaves them as they were
             pass
         with self._write_lock, self._read_lock:
             if self._searcher is not None:

@@ -9,17 +9,20 @@ from itertools import islice
 from pathlib import Path
 
 from whoosh import index as windex
+from whoosh.searching import Searcher
 
 from reader.search.schema import SCHEMA_VERSION, build_schema
 
 STAMP_FILE = "reader-stamp.json"
 
 
-def check(ix: windex.Index) -> None:
-    """Touch every segment's files so a damaged index fails here, not in the first search."""
+def check(ix: windex.Index) -> Searcher:
+    """Touch every segment's files so a damaged index fails here, not in the first search;
+    returns the searcher it read them with, open (the index's first reads reuse it)."""
     if set(ix.schema.names()) != set(build_schema().names()):
         raise ValueError("schema differs")
-    with ix.searcher() as s:
+    s = ix.searcher()
+    try:
         r = s.reader()
         s.doc_count()
         for fn in ("title", "abstract"):
@@ -27,6 +30,10 @@ def check(ix: windex.Index) -> None:
         if r.doc_count_all():
             s.stored_fields(0)
             r.column_reader("id")[0]
+    except BaseException:
+        s.close()
+        raise
+    return s
 
 
 def read_meta(index_dir: Path) -> dict | None:

@@ -551,3 +551,56 @@ def test_bulk_index_is_compressed(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setitem(SearchIndex.rebuild_options, "codec", W3Codec(compression=0))
     plain = size(tmp_path / "plain")
     assert compressed < 0.75 * plain, (compressed, plain)
+
+
+def test_whoosh_merge_rule() -> None:
+    from reader.search.writer import whoosh_merges
+
+    assert not whoosh_merges([1, 1, 1, 1])  # MERGE_SMALL needs five segments
+    assert whoosh_merges([1, 1, 1, 1, 1]) and whoosh_merges([1, 1, 1, 1, 50, 400])
+    assert not whoosh_merges([1, 1, 1, 1, 51, 60])  # the five smallest hold too many together
+    assert whoosh_merges([1, 1, 1, 1, 1, 51, 60])
+
+
+def test_settle_merges_the_smallest_segments_and_never_a_big_one(tmp_path: Path, monkeypatch) -> None:
+    import reader.search.index as sidx
+
+    monkeypatch.setattr(sidx, "SMALL_SEGMENT", 50)
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(synthetic(80), stamp=1)
+    big = {s.segment_id() for s in index._ix._segments()}
+    assert not index.settle()  # one big segment: nothing to do, no writer opened
+    counts = []
+    for i in range(30):  # one paper, changed again and again, then new ones (as CLI writes leave them)
+        index.update([doc(5000 + (i if i >= 20 else 0), "x", f"marker{i}word")], stamp=2 + i)
+        index.settle()
+        segs = index._ix._segments()
+        counts.append(len(segs))
+        assert big <= {s.segment_id() for s in segs}
+    assert max(counts[:20]) <= 1 + 4 and max(counts) < 1 + sidx.MERGE_AFTER_SEGMENTS, counts
+    assert index.doc_count == 80 + 11 and index.stamp == 31
+    assert ids(index.search("marker19word")) == [num(5000)] and ids(index.search("marker3word")) == []
+    assert ids(index.search("marker25word")) == [num(5025)]
+    index.close()
+
+
+def test_close_settles_only_after_this_process_wrote(tmp_path: Path) -> None:
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(DOCS[:1], stamp=1)
+    for i in range(5):
+        index.update([doc(200 + i, "t", f"words {i}")], stamp=2 + i)
+    index.close()  # it wrote: five of the six small segments are merged (MERGE_SMALL's five smallest)
+    again = SearchIndex.open(tmp_path / "ix")
+    assert len(again._ix._segments()) == 2 and again.doc_count == 6
+    again.close()
+    for i in range(5):
+        w = SearchIndex.open(tmp_path / "ix")
+        w.update([doc(300 + i, "t", f"more {i}")], stamp=10 + i)
+        w._wrote = False  # as if another process had written these
+        w.close()
+    reader = SearchIndex.open(tmp_path / "ix")
+    assert ids(reader.search("more")) and reader.doc_count == 11 and len(reader._ix._segments()) == 7
+    reader.close()  # wrote nothing: leaves them (the window's idle merge is maintain())
+    last = SearchIndex.open(tmp_path / "ix")
+    assert len(last._ix._segments()) == 7
+    last.close()
