@@ -283,7 +283,7 @@ def test_asked_card_says_so_and_a_theme_change_renders_the_card_again(qtbot, win
 def test_a_closed_windows_triage_reads_nothing_on_a_theme_change(qtbot, window: MainWindow, library: Library,
                                                                   monkeypatch) -> None:
     # Another window's theme switch repaints every window: a closed one's library may be closed.
-    ctl = open_triage(qtbot, window)
+    open_triage(qtbot, window)
     settle(qtbot, window)
     window.close()
     reads: list[object] = []
