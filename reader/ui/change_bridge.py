@@ -15,7 +15,7 @@ import threading
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from reader.events import OUTSIDE, Changes
+from reader.events import OUTSIDE, Change, Changes
 from reader.services import Library
 
 from .tasks import TaskRunner
@@ -42,7 +42,7 @@ class ChangeBridge(QObject):
     """`changed(Changes)` on the GUI thread for every committed write, local or from another process."""
 
     changed = Signal(object)  # Changes
-    outsideIndexed = Signal()  # noqa: N815 - a look that found outside changes also brought the index up
+    outsideIndexed = Signal()  # noqa: N815 - the index took up another process's changes
     _arrived = Signal(object)  # from any thread; queued to the bridge's (GUI) thread
 
     def __init__(self, library: Library, runner: TaskRunner, parent: QObject | None = None, *,
@@ -83,7 +83,12 @@ class ChangeBridge(QObject):
         if not items or self._closed:
             return
         self.delivered += 1
-        self.changed.emit(merge_changes(items))
+        merged = merge_changes(items)
+        self.changed.emit(merged)
+        if any(Change.INDEX in c.kinds and c.origin == OUTSIDE for c in items):
+            # The index holds another process's changes now: perhaps a look after the one that
+            # found its store commit (it had not committed its index yet), so said here, not there.
+            self.outsideIndexed.emit()
 
     # ------------------------------------------------------------------ other processes
     def poll(self) -> None:
@@ -107,7 +112,6 @@ class ChangeBridge(QObject):
         self._polling.discard(lane)
         if found is not None and not self._closed:
             self.outside_seen += 1
-            self.outsideIndexed.emit()  # check_outside indexed after publishing: searches may find more
 
     def _outside_failed(self, lane: int, exc: BaseException) -> None:
         # A locked or busy database is retried on the next tick; nothing was written.

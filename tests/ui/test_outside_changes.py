@@ -157,3 +157,27 @@ def test_an_outside_change_reaches_the_vault(qtbot, window: MainWindow, data_dir
     # The scheduler follows outside changes like the window's own: the file is written.
     qtbot.waitUntil(lambda: (p := file_of(folder, pid)) is not None
                     and "written by a script" in p.read_text(encoding="utf-8"), timeout=VISIBLE_MS + 3000)
+
+
+def test_a_search_is_run_again_when_the_index_takes_up_outside_changes_a_look_later(
+        qtbot, window: MainWindow, library: Library, data_dir: Path, tmp_path: Path, monkeypatch) -> None:
+    # The look that finds another process's store commit may come before its index commit: the
+    # index is then taken up by a later look, and the search on screen must be run again then.
+    src = tmp_path / "outside.jsonl"
+    src.write_text("\n".join(PAPERS) + "\n", encoding="utf-8")
+    search_now(qtbot, window, "tadpoles")
+    qtbot.waitUntil(lambda: window.model.rowCount() == 0, timeout=VISIBLE_MS)
+    upkeep = library.upkeep
+    real = upkeep.after_outside
+    looks: list[bool] = []
+
+    def late(*, catch_up: bool) -> None:
+        looks.append(catch_up)
+        if len(looks) > 1:  # the first look finds the store's commit, not yet the index's
+            real(catch_up=catch_up)
+
+    monkeypatch.setattr(upkeep, "after_outside", late)
+    run_cli(qtbot, data_dir, "import", str(src))
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1
+                    and window.model.row_data(0).title == "Outside paper about tadpoles", timeout=VISIBLE_MS * 2)
+    assert len(looks) > 1
