@@ -358,7 +358,7 @@ def timing(sizes: Sequence[int]) -> None:
         rng = random.Random(1)
         ids = [p for p, _, _, _ in texts]
         picks = rng.sample(ids, 160)
-        d = Decisions(starred=set(picks[:20]), skipped=set(picks[40:160]), tags={"a": picks[20:30], "b": picks[30:40]})
+        d = Decisions(starred=set(picks[:20]), skipped=set(picks[40:160]), tags={"graph neural networks": picks[20:30], "diffusion": picks[30:40]})
         learner = Learner(features)
         tail = [p for p in ids if p not in set(picks)]
         learner.rank(tail, d)
@@ -366,7 +366,7 @@ def timing(sizes: Sequence[int]) -> None:
         for n in range(12):  # a skip, then a star (with the interest's tag), in turn
             kind = "star" if n % 2 else "skip"
             if kind == "star":
-                d.tag(tail[n], "a", True)
+                d.tag(tail[n], "graph neural networks", True)  # a name with words: its part is trained too
             else:
                 d.skip(tail[n], True)
             t, c = time.perf_counter(), time.process_time()
