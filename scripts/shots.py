@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def prepare() -> Path:
+    """Offscreen Qt without error dialogs, the repository importable: the screenshots folder (made)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    out = ROOT / "screenshots"
+    out.mkdir(exist_ok=True)
+    return out
 
 
 def wait(app: Any, condition: Any, timeout: float = 30.0) -> None:

@@ -4,18 +4,13 @@ map-1024-{light,dark}.png, map-1600-{light,dark}.png, and map-1024-menu.png (the
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 from pathlib import Path
 
-from shots import seeded_window, shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import prepare, seeded_window, shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+OUT = prepare()  # before Qt is imported: offscreen
 
 
 def main() -> int:
@@ -23,8 +18,7 @@ def main() -> int:
 
     from reader.ui.app import make_app
 
-    out = ROOT / "screenshots"
-    out.mkdir(exist_ok=True)
+    out = OUT
     app = make_app()
     with tempfile.TemporaryDirectory(prefix="reader-map-narrow-") as tmp:
         window = seeded_window(app, Path(tmp))

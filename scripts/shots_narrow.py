@@ -10,13 +10,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import seeded_window, shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import prepare, seeded_window, shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+OUT = prepare()  # before Qt is imported: offscreen
 SIZES = ((700, 500), (800, 600), (1024, 640), (1600, 1000))
 
 
@@ -25,8 +21,7 @@ def main() -> int:
     from reader.ui.operations import highlights, papers
     from reader.ui.paper_model import COL_TITLE
 
-    out = ROOT / "screenshots"
-    out.mkdir(exist_ok=True)
+    out = OUT
     with tempfile.TemporaryDirectory(prefix="reader-narrow-") as tmp:
         os.environ["READER_CONFIG_DIR"] = str(Path(tmp) / "config")  # no saved geometry or splitter
         app = make_app()
