@@ -173,8 +173,9 @@ class Part:
     scores: np.ndarray
 
     @classmethod
-    def of(cls, features: Features, weights: np.ndarray) -> Part:
-        raw = features.scores(weights)
+    def of(cls, features: Features, weights: np.ndarray, raw: np.ndarray | None = None) -> Part:
+        """`raw`: every paper's score by `weights`, when the caller has it already."""
+        raw = features.scores(weights) if raw is None else raw
         mean, spread = float(raw.mean()), float(raw.std()) or 1.0
         return cls(weights / np.float32(spread), (raw - np.float32(mean)) / np.float32(spread))
 
@@ -202,11 +203,12 @@ def name_part(features: Features, name: str, positives: np.ndarray) -> tuple[flo
         return None
     query = np.zeros(features.n_terms, np.float32)
     query[cols] = features.idf()[cols]
-    bearing = float(np.mean(features.scores(query)[positives] > 0))
+    raw = features.scores(query)
+    bearing = float(np.mean(raw[positives] > 0))
     if not bearing:
         return None
     weight = NAME_WEIGHT * NAME_PRIOR / (NAME_PRIOR + len(positives)) * bearing
-    return weight, Part.of(features, query)
+    return weight, Part.of(features, query, raw)
 
 
 def reject_part(features: Features, negatives: np.ndarray) -> Part | None:
