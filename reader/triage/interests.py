@@ -16,6 +16,7 @@ from itertools import repeat
 
 import numpy as np
 
+from reader.text import title_plain
 from reader.triage.features import Features
 from reader.triage.learner import (
     UNLABELLED,
@@ -264,5 +265,5 @@ def _sample(pool: np.ndarray) -> np.ndarray:
 
 
 def _short(title: str) -> str:
-    title = " ".join(title.split())
+    title = " ".join(title_plain(title).split())  # as the list shows it: "Cu₂O", not "Cu$_2$O"
     return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip() + "…"

@@ -147,3 +147,12 @@ def test_a_names_words_are_found_as_the_papers_words_are() -> None:
     assert [f.vocab[c] for c in cols] == ["graph", "network", "neural"]
     assert [f.vocab[c] for c in f.columns_of("GraphNetwork")] == ["graph", "network"]
     assert not len(f.columns_of("")) and not len(f.columns_of("the of"))
+
+
+def test_why_shows_a_titles_math_as_the_list_does() -> None:
+    texts = [(pid, "Oxidation of Cu$_2$O films" if pid == "g00" else title, text, own)
+             for pid, title, text, own in papers()]
+    lrn = Learner(build(texts))
+    d = Decisions(starred={"g00"})
+    ranking = lrn.rank([t[0] for t in texts[1:]], d)
+    assert "“Oxidation of Cu₂O films”" in lrn.why(ranking.order[0], ranking.interest_of[ranking.order[0]])
