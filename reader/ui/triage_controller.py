@@ -35,6 +35,7 @@ READ_FLUSH_MAX = 200
 NOTE_SAVE_MS = 700
 SAVE_STATE_MS = 1000
 RANK_DELAY_MS = 30
+WHY_LOOKAHEAD = 8  # best first ranks again when one of the next 8 papers has no why-line
 
 
 class TriageController(QObject):
@@ -287,6 +288,17 @@ class TriageController(QObject):
         self.view.set_legend(self.legend, card.tags if card else [])
         self.update_progress()
         self.prefetch()
+        self._why_ahead()
+
+    def _why_ahead(self) -> None:
+        """Moving on without deciding ranks nothing: before the why-lines of the last ranking run
+        out (it has them for its first WHY_AHEAD papers), rank again for the next ones."""
+        q = self.queue
+        if q is None or q.order != BEST_FIRST or not self.ranking.learned_ranks:
+            return
+        ahead = q.ids[q.seen : q.position + 1 + WHY_LOOKAHEAD]
+        if any(pid not in self.ranking.why for pid in ahead) and not self._timers["rank"].isActive():
+            self._timers["rank"].start()
 
     def update_progress(self) -> None:
         q = self.queue

@@ -295,3 +295,16 @@ def test_a_closed_windows_triage_reads_nothing_on_a_theme_change(qtbot, window: 
         window.apply_theme("light")
     qtbot.wait(100)
     assert not reads
+
+
+def test_moving_on_past_the_ranked_why_lines_ranks_again_for_the_next(qtbot, window: MainWindow,
+                                                                      library: Library) -> None:
+    from reader.triage.best import WHY_AHEAD
+
+    ctl, _starred = _best_first_after_a_star(qtbot, window)
+    for _ in range(WHY_AHEAD + 4):  # J past every paper the first ranking gave a why-line
+        press(qtbot, ctl, K.Key_J)
+        settle(qtbot, window)
+    q = ctl.queue
+    assert q is not None and q.position > WHY_AHEAD + 2
+    assert ctl.view.whyLabel.isVisibleTo(ctl.view) and "you starred" in ctl.view.whyLabel.text()
