@@ -37,10 +37,10 @@ def main() -> int:
     from PySide6.QtCore import QElapsedTimer, Qt, QTimer
     from PySide6.QtTest import QTest
 
-    from reader.services import Library, View
+    from reader.library import Library, View
     from reader.ui.app import make_app
-    from reader.ui.main_window import MainWindow
-    from reader.ui.triage_controller import install_triage
+    from reader.ui.triage.controller import install_triage
+    from reader.ui.window.main_window import MainWindow
 
     app = make_app()
     lib = Library.open(CACHE, seed_if_empty=False)

@@ -41,7 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reader.services import Library, View  # noqa: E402
+from reader.library import Library, View  # noqa: E402
 from reader.triage.features import Features, build  # noqa: E402
 from reader.triage.interests import Decisions, Learner  # noqa: E402
 from reader.triage.ranking import rank_like  # noqa: E402

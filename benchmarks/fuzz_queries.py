@@ -18,7 +18,7 @@ import traceback
 from pathlib import Path
 
 from reader.errors import ReaderError
-from reader.services import Library
+from reader.library import Library
 
 CORPUS = (Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml_conference_corpus"
           / "papers_neurips_icml_iclr.csv")

@@ -41,8 +41,8 @@ def _corpus_file(tmp: Path, n: int) -> Path | None:
 
 
 def shoot(app, folder: Path, label: str, out: Path, source: Path | None) -> None:
-    from reader.services import Library
-    from reader.ui.main_window import MainWindow
+    from reader.library import Library
+    from reader.ui.window.main_window import MainWindow
 
     library = Library.open(folder, seed_if_empty=source is None)
     if source is not None:

@@ -24,7 +24,7 @@ PAPERS = 3300
 
 
 def _library(folder: Path):
-    from reader.services import Library
+    from reader.library import Library
 
     if not CORPUS.exists():
         return Library.open(folder / "lib")
@@ -64,9 +64,9 @@ def main() -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from reader.services import View
+    from reader.library import View
     from reader.ui.app import make_app
-    from reader.ui.main_window import MainWindow
+    from reader.ui.window.main_window import MainWindow
 
     (ROOT / "screenshots").mkdir(exist_ok=True)
     app = make_app()

@@ -18,8 +18,8 @@ SIZES = ((700, 500), (800, 600), (1024, 640), (1600, 1000))
 
 def main() -> int:
     from reader.ui.app import make_app
+    from reader.ui.list.model import COL_TITLE
     from reader.ui.operations import highlights, papers
-    from reader.ui.paper_model import COL_TITLE
 
     out = OUT
     with tempfile.TemporaryDirectory(prefix="reader-narrow-") as tmp:

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 def main() -> int:
     from reader.ui.app import make_app
     from reader.ui.operations import papers
-    from reader.ui.triage_controller import install_triage
+    from reader.ui.triage.controller import install_triage
 
     out = ROOT / "screenshots"
     out.mkdir(exist_ok=True)

@@ -24,8 +24,8 @@ def main() -> int:
     from reader.triage.queue import BEST_FIRST
     from reader.ui.app import make_app
     from reader.ui.operations import papers
-    from reader.ui.triage_controller import install_triage
-    from reader.ui.triage_rank import ASK_EVERY_KEY
+    from reader.ui.triage.controller import install_triage
+    from reader.ui.triage.rank import ASK_EVERY_KEY
 
     out = ROOT / "screenshots"
     out.mkdir(exist_ok=True)

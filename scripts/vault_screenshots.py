@@ -71,10 +71,10 @@ def main() -> int:
     from PySide6.QtCore import QSize
     from PySide6.QtWidgets import QTextBrowser
 
-    from reader.services import Library
+    from reader.library import Library
     from reader.ui.app import make_app
-    from reader.ui.main_window import MainWindow
     from reader.ui.operations import highlights, papers
+    from reader.ui.window.main_window import MainWindow
 
     docs = ROOT / "docs"
     app = make_app()

@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 from reader.events import OUTSIDE, Change, Changes
-from reader.services import View
+from reader.library import View
 
 
 def _reader(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -112,7 +112,8 @@ def test_an_index_the_other_process_wrote_is_adopted_without_indexing_again(lib,
 
 
 def test_unindexed_outside_writes_are_indexed_here_after_the_grace(lib, monkeypatch):
-    from reader import index_upkeep, library_core
+    from reader import index_upkeep
+    from reader.library import core as library_core
 
     a = lib.paper_ids()[0]
     _reader(lib.paths.root, "star", a)

@@ -16,7 +16,7 @@ import threading
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from reader.events import OUTSIDE, Change, Changes
-from reader.services import Library
+from reader.library import Library
 
 from .tasks import TaskRunner
 

@@ -63,13 +63,13 @@ def run_smoke_test() -> int:
 
 def _drive(tmp: Path, problems: list[str]) -> None:
     from reader.bundled import seed_files
+    from reader.library import Library
     from reader.models import ExportKind
-    from reader.services import Library
 
     from .app import make_app
-    from .dialogs import ExportOptions
-    from .main_window import MainWindow
+    from .dialogs.common import ExportOptions
     from .operations.papers import toggle_star
+    from .window.main_window import MainWindow
 
     os.environ["READER_CONFIG_DIR"] = str(tmp / "config")  # the user's own settings stay untouched
     app = make_app()

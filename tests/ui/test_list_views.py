@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from reader.library import View
 from reader.listing import Listing
-from reader.services import View
-from reader.ui.main_window import MainWindow
-from reader.ui.paper_model import KEPT, NEW, RELISTED, SORTED, PaperModel, listing_change
+from reader.ui.list.model import KEPT, NEW, RELISTED, SORTED, PaperModel, listing_change
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import search_now
 

@@ -11,14 +11,14 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
+from reader.library import Library
 from reader.models import ImportSummary
 from reader.plural import count_noun
-from reader.services import Library
-from reader.ui import libraries, settings
-from reader.ui.about import AboutDialog
-from reader.ui.dialogs import import_summary_text
-from reader.ui.main_window import MainWindow
-from reader.ui.preferences import PreferencesDialog
+from reader.ui.dialogs.about import AboutDialog
+from reader.ui.dialogs.common import import_summary_text
+from reader.ui.dialogs.preferences import PreferencesDialog
+from reader.ui.window import libraries, settings
+from reader.ui.window.main_window import MainWindow
 
 
 def test_old_per_library_settings_move_to_the_global_file_once(tmp_path: Path) -> None:
