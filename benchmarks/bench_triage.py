@@ -18,7 +18,7 @@ os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_gui import CACHE, build_cache, spin, wait  # noqa: E402
+from bench_gui import CACHE, build_cache, spin, wait
 
 HELD_STEPS = 3300  # one conference, J held down
 PACED_STEPS = 300  # J pressed at a reading pace, with the event loop running between presses

@@ -39,7 +39,7 @@ def bench(jsonl: Path, n: int, workdir: Path, *, first_target: float | None, unc
             dst.write(line)
     lib = Library.open(workdir / "lib", seed_if_empty=False)
     # The search index is derived and not what is measured here: keep it out of the way.
-    lib._index_changes = lambda: None  # type: ignore[method-assign]  # noqa: SLF001
+    lib._index_changes = lambda: None  # type: ignore[method-assign]
     try:
         t0 = time.perf_counter()
         lib.import_files([sample], index=False)

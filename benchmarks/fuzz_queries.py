@@ -95,7 +95,7 @@ def main() -> int:
                     found.page(0, 50)
                 except ReaderError:
                     pass
-                except Exception:  # noqa: BLE001 - counting internal errors is the point
+                except Exception:  # counting internal errors is the point
                     internal += 1
                     if internal <= 5:
                         print(f"query {query[:200]!r} (as_you_type={as_you_type}):", file=sys.stderr)

@@ -9,7 +9,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
 
-import pytest  # noqa: E402
+import pytest
 
 GUI_FIXTURES = {"qapp", "qtbot"}
 # The offscreen platform plugin warns about a feature it lacks; not a problem of the app.

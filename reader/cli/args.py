@@ -36,7 +36,7 @@ class Parser(argparse.ArgumentParser):
 def set_command_help(sub: Any, name: str, text: str) -> None:
     """The one-line help of subcommand `name` in its parent's command list (argparse keeps
     the list's entries apart from the subparsers themselves)."""
-    for action in sub._choices_actions:  # noqa: SLF001 - where add_parser(help=...) puts it
+    for action in sub._choices_actions:  # where add_parser(help=...) puts it
         if action.dest == name:
             action.help = text
 

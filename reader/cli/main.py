@@ -457,7 +457,7 @@ def _parser() -> argparse.ArgumentParser:
 def _split_open_paths(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[list[str], list[str]]:
     """`reader FILE...` (e.g. a desktop "Open with"): the GUI opens and imports the files."""
     commands: set[str] = set()
-    for action in parser._actions:  # noqa: SLF001 - argparse keeps the subcommands here
+    for action in parser._actions:  # argparse keeps the subcommands here
         if isinstance(action, argparse._SubParsersAction):
             commands.update(action.choices)
     rest, paths, i = [], [], 0

@@ -104,7 +104,7 @@ def test_an_empty_listing_replaces_the_rows_even_with_more_to_fetch(qapp) -> Non
     hits (a paged listing: `more` set) kept the previous rows on screen."""
 
     class Lib:
-        def rows(self, ids):  # noqa: ANN001, ANN202
+        def rows(self, ids):
             return {}
 
     model = PaperModel(Lib())

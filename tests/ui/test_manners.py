@@ -155,7 +155,7 @@ def test_a_cancelled_import_says_so_and_leaves_nothing(qtbot, window: MainWindow
     src = tmp_path / "many.jsonl"
     src.write_text("".join(json.dumps({"title": f"P {i}", "abstract": f"Abstract {i} long enough to import here."})
                            + "\n" for i in range(300)), encoding="utf-8")
-    window.runner.write(lambda: window.runner.drain)  # noqa: B023 - keep the writer busy a moment
+    window.runner.write(lambda: window.runner.drain)  # keep the writer busy a moment
     task = window.transfer.import_paths([src])
     task.cancel()  # before (or while) it runs
     qtbot.waitUntil(lambda: bool(window.last_import_text), timeout=20000)

@@ -145,9 +145,9 @@ class ListHost(IndexState, Protocol):
     @property
     def table(self) -> QTableView: ...
     @property
-    def searchBar(self) -> QueryBar: ...  # noqa: N802 - the window's attribute names
+    def searchBar(self) -> QueryBar: ...  # the window's attribute names
     @property
-    def searchBox(self) -> QLineEdit: ...  # noqa: N802
+    def searchBox(self) -> QLineEdit: ...
     @property
     def sidebar(self) -> Sidebar: ...
     def refresh_list(self) -> None: ...
@@ -202,7 +202,7 @@ def update(w: ListHost, state: EmptyState, query: str) -> None:
         w.runner.read("suggest", compute, done, lambda _exc: None)
 
 
-def suggest(lib, query: str, view: View) -> tuple[str, int] | None:  # noqa: ANN001 - a Library
+def suggest(lib, query: str, view: View) -> tuple[str, int] | None:  # a Library
     """A corrected query with its hit count (off the GUI thread), or None.
 
     Library.suggest (every word corrected at once, with its count) where the library has it;

@@ -37,7 +37,7 @@ class SearchHost(Protocol):
     def table(self) -> QTableView: ...
 
     @property
-    def relevanceAction(self) -> QAction: ...  # noqa: N802 - the window's attribute name
+    def relevanceAction(self) -> QAction: ...  # the window's attribute name
 
     # Whether the index is catching up (empty_state.IndexState): then titles are matched in SQL.
     @property

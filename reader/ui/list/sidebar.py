@@ -131,7 +131,7 @@ class Sidebar(QTreeWidget):
         self.select_key(self.current_key)
         self.counts: Any = None  # the library's counts as last shown
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+    def minimumSizeHint(self) -> QSize:  # Qt's name
         """Wide enough for every section's name whole (and a scroll bar): a narrow window's
         splitter squeezed the sidebar to "MOR…THESE" and "SAV…RCHES"."""
         hint = super().minimumSizeHint()

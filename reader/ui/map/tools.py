@@ -98,10 +98,10 @@ class MapToolbar(QWidget):
         """The selection's actions are in the Selection menu."""
         return self.level >= SELECTION_FOLDED
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+    def minimumSizeHint(self) -> QSize:  # Qt's name
         return QSize(self.width_at(ALL_FOLDED), super().minimumSizeHint().height())
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         return QSize(self.width_at(SHOWN), super().sizeHint().height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:

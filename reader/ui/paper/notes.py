@@ -70,7 +70,7 @@ def save_notes_on_quit(ctx: OpContext, pane: PaperPane, merges: NoteMerges, time
 
         try:
             ctx.runner.write_sync(write, timeout)
-        except Exception as exc:  # noqa: BLE001 - whatever failed, the text must survive
+        except Exception as exc:  # whatever failed, the text must survive
             path = write_recovered_note(lib.paths.root, pid, text)
             if path is None:
                 sys.stderr.write(f"reader: the note of paper {pid} could not be saved ({exc}):\n{text}\n")

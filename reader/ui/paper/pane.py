@@ -237,7 +237,7 @@ class PaperPane(QWidget):
         scroll.setMinimumWidth(top.minimumSizeHint().width() + bar)  # never scrolls sideways
         return scroll
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt's name
         if watched is self._paper_part and event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest):
             self._fit_paper_part()
         return False

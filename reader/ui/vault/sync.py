@@ -321,7 +321,7 @@ class VaultSync(QObject):
                 self._vault_changed.emit()
                 return
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt's name
         if obj is self.ctx.parent and event.type() == QEvent.Type.Close:
             self.shutdown()
         return False

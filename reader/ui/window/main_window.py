@@ -72,7 +72,7 @@ class MainWindow(QMainWindow):
     # Built in _build_widgets:
     pane: PaperPane
     status: StatusBar
-    searchBar: SearchBar  # noqa: N815 - its objectName
+    searchBar: SearchBar  # its objectName
 
     def __init__(self, library: Library, *, theme: str | None = None) -> None:
         super().__init__()
@@ -141,15 +141,15 @@ class MainWindow(QMainWindow):
         return self.menus.theme_actions
 
     @property
-    def undoAction(self) -> QAction:  # noqa: N802 - Qt-style names, as the actions' object names
+    def undoAction(self) -> QAction:  # Qt-style names, as the actions' object names
         return self.menus.undo
 
     @property
-    def redoAction(self) -> QAction:  # noqa: N802
+    def redoAction(self) -> QAction:
         return self.menus.redo
 
     @property
-    def relevanceAction(self) -> QAction:  # noqa: N802
+    def relevanceAction(self) -> QAction:
         return self.menus.relevance
 
     @property
@@ -524,7 +524,7 @@ class MainWindow(QMainWindow):
             task.cancel()  # an import/sync in progress stops between batches
         try:
             self.runner.drain(60.0)
-        except Exception as exc:  # noqa: BLE001 - never keep the user from quitting
+        except Exception as exc:  # never keep the user from quitting
             sys.stderr.write(f"reader: waiting for pending writes failed: {exc}\n")
         # The results of those writes reach the pane only through the event loop, which is
         # ending: write every note not confirmed stored once more, synchronously.

@@ -41,7 +41,7 @@ class MainSplitter(QSplitter):
         hard = max(PANE_MIN_WIDTH, self.column(PANE).minimumSizeHint().width())
         return max(hard, min(PANE_WIDTH, room))
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+    def minimumSizeHint(self) -> QSize:  # Qt's name
         """With the pane at its narrowest, not at its floor of the moment: the window's minimum
         counted the floor, which kept a resize from 1280 to 700 px at 707."""
         hint = super().minimumSizeHint()
@@ -51,7 +51,7 @@ class MainSplitter(QSplitter):
             hint.setWidth(hint.width() - pane.minimumWidth() + min(hard, pane.minimumWidth()))
         return hint
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt's name
         if self.count() > PANE:
             self.column(PANE).setMinimumWidth(self.pane_floor(event.size().width()))
         super().resizeEvent(event)
