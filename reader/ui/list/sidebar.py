@@ -4,6 +4,7 @@ files and their groups), venues (filterable), tags and saved searches; sections 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QPoint, QSize, Qt, Signal, SignalInstance
@@ -19,8 +20,9 @@ from PySide6.QtWidgets import (
 )
 
 from reader.events import Change, Changes
-from reader.library import Library, View
+from reader.library import Counts, Library, View
 from reader.models import ViewKind
+from reader.venues import Venue
 
 from ..tasks import TaskRunner
 from ..widgets.plain import tooltip
@@ -59,6 +61,17 @@ def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
 
 def view_key(view: View) -> str:
     return f"{view.kind}:{view.value or ''}"
+
+
+@dataclass(frozen=True)
+class SidebarData:
+    """What the sidebar shows, read in one go off the GUI thread."""
+
+    counts: Counts
+    collections: list[tuple[str, int]]
+    tags: list[tuple[str, int]]
+    saved: list[dict]
+    venues: list[Venue]
 
 
 class Sidebar(QTreeWidget):
@@ -156,16 +169,15 @@ class Sidebar(QTreeWidget):
     def refresh(self) -> None:
         lib = self._library
 
-        def compute() -> tuple:
-            return lib.counts(), lib.collections(), lib.tags(), lib.saved_searches(), lib.venues()
+        def compute() -> SidebarData:
+            return SidebarData(lib.counts(), lib.collections(), lib.tags(), lib.saved_searches(), lib.venues())
 
         self._runner.read("sidebar", compute, self._refreshed, self._on_error)
 
-    def _refreshed(self, out: tuple) -> None:
-        counts, collections, tag_counts, saved, venues = out
-        self.counts = counts
-        self.update_data(counts, collections, tag_counts, saved, venues)
-        self.summaryChanged.emit(counts, [name for name, _ in tag_counts])
+    def _refreshed(self, out: SidebarData) -> None:
+        self.counts = out.counts
+        self.update_data(out.counts, out.collections, out.tags, out.saved, out.venues)
+        self.summaryChanged.emit(out.counts, [name for name, _ in out.tags])
 
     def _add(self, parent: QTreeWidgetItem, name: str, count: int | None, key: tuple) -> QTreeWidgetItem:
         item = QTreeWidgetItem(parent, [name, "" if count is None else str(count)])

@@ -13,6 +13,7 @@ kept in memory per subset); the library's map stays as it is."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,14 @@ from .page import MapPage
 REFRESH_MS = 400  # a burst of changes (an import, J-J-J) redraws once
 HITS_LIMIT = 20_000
 LIKE_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class MapLoaded:
+    """A layout job's result: the library's map and the picture of the papers shown."""
+
+    data: mapfile.MapData
+    picture: mr.MapPicture
 
 
 class MapController(QObject):
@@ -128,18 +137,18 @@ class MapController(QObject):
         key, ids = self._base()
         view_, known, refit, refits = w.view, self.data, self.refitting, self.refits
 
-        def job(task: Any) -> tuple[mapfile.MapData, mr.MapPicture]:
+        def job(task: Any) -> MapLoaded:
             data = mapfile.current(lib, root, full=full, known=known, progress=task.progress,
                                  cancelled=task.cancelled)
             shown_ids = ids if ids is not None else lib.paper_ids(view_)
             conn = lib.read_connection()
             shown = (refits.get(data, conn, shown_ids, progress=task.progress, cancelled=task.cancelled)
                      if refit else view.subset(data, shown_ids))
-            return data, mr.MapPicture(shown, map_marks.current(conn, root))
+            return MapLoaded(data, mr.MapPicture(shown, map_marks.current(conn, root)))
 
-        def done(out: tuple[mapfile.MapData, mr.MapPicture]) -> None:
+        def done(out: MapLoaded) -> None:
             self.layout_task = None
-            self.data, picture = out
+            self.data, picture = out.data, out.picture
             self.base_key = key
             self.show_picture(picture)
             if self.pending:

@@ -10,9 +10,10 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QKeySequence
 
-from reader.store.views import View
+from reader.library import View
 from reader.triage import source
 from reader.triage.cards import Card, build_cards
+from reader.triage.interests import Decisions
 from reader.triage.pace import Pace, progress_text
 from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue
 from reader.triage.state import QueueSpec, ResumeState, resume_ids
@@ -22,6 +23,7 @@ from ..operations import papers, scope
 from ..paper.pane import HIT_STYLES, highlight_css
 from ..window.pages import TriageWindow, add_view_action, page_stack
 from . import summary
+from .fetched import Fetched, Opened
 from .rank import TriageRanking
 from .view import TriageView, is_dark
 
@@ -189,7 +191,7 @@ class TriageController(QObject):
         shown_terms = list(w.pane.terms)
         best = self.ranking.best
 
-        def job() -> dict[str, Any]:
+        def job() -> Opened:
             listed, terms = source.list_ids(lib, spec) if shown is None else (shown, shown_terms)
             if resume is not None:
                 existing = set(lib.paper_ids(View()))
@@ -202,22 +204,22 @@ class TriageController(QObject):
                 queue = TriageQueue(source.order_ids(lib, listed, order, recent), order=order)
             cards = build_cards(lib, queue.around(1, 4), terms, style, css)  # the rest: prefetch
             starred, seeds = source.interest(lib, queue.ids)
-            return {"queue": queue, "listed": listed, "terms": terms, "cards": cards, "starred": starred,
-                    "seeds": seeds, "tags": source.top_tags(lib), "names": [name for name, _ in lib.tags()],
-                    "decisions": best.decisions()}
+            return Opened(queue, listed, terms, Fetched(cards, starred, seeds, source.top_tags(lib),
+                                                        [name for name, _ in lib.tags()], best.decisions()))
 
-        def ready(out: dict[str, Any]) -> None:
+        def ready(out: Opened) -> None:
+            got = out.fetched
             self.spec = spec
-            self.queue = out["queue"]
-            self.listed = out["listed"]
-            self.terms = out["terms"]
-            self.cards = out["cards"]
-            self.starred = out["starred"]
-            self.seed_base = out["seeds"]
-            self.legend = source.stable_legend(self.legend, out["tags"])
-            self.view.tagEditor.set_known_tags(out["names"])
+            self.queue = out.queue
+            self.listed = out.listed
+            self.terms = out.terms
+            self.cards = got.cards
+            self.starred = got.starred
+            self.seed_base = got.seeds
+            self.legend = source.stable_legend(self.legend, got.tags)
+            self.view.tagEditor.set_known_tags(got.names)
             self.pace = Pace()
-            self.ranking.stored(out["decisions"])
+            self.ranking.stored(got.decisions)
             self.show_current()
             self.open_ms = (time.perf_counter() - started) * 1000
             self.save_state()
@@ -523,7 +525,7 @@ class TriageController(QObject):
         # Re-rank once the restore is stored (it is queued on the writer), from the stored decisions.
         best = self.ranking.best
 
-        def restored(decisions: Any) -> None:
+        def restored(decisions: Decisions) -> None:
             self.ranking.stored(decisions)
             self._timers["rank"].start()
 
@@ -545,23 +547,22 @@ class TriageController(QObject):
         terms, style, css, queue_ids = list(self.terms), self._hit_style(), self._css(), list(q.ids)
         best = self.ranking.best
 
-        def job() -> dict[str, Any]:
+        def job() -> Fetched:
             starred, seeds = source.interest(lib, queue_ids)
-            return {"cards": build_cards(lib, ids, terms, style, css), "starred": starred, "seeds": seeds,
-                    "tags": source.top_tags(lib), "names": [n for n, _ in lib.tags()],
-                    "decisions": best.decisions()}
+            return Fetched(build_cards(lib, ids, terms, style, css), starred, seeds, source.top_tags(lib),
+                           [n for n, _ in lib.tags()], best.decisions())
 
-        def done(out: dict[str, Any]) -> None:
+        def done(out: Fetched) -> None:
             if gen != self._edit_gen or self.queue is not q:
                 return  # the user decided again meanwhile: that write's refetch follows
-            self.cards.update(out["cards"])
-            self.ranking.stored(out["decisions"])
-            self.starred = out["starred"]
-            self.seed_base = out["seeds"]
-            self.legend = source.stable_legend(self.legend, out["tags"])
-            self.view.tagEditor.set_known_tags(out["names"])
+            self.cards.update(out.cards)
+            self.ranking.stored(out.decisions)
+            self.starred = out.starred
+            self.seed_base = out.seeds
+            self.legend = source.stable_legend(self.legend, out.tags)
+            self.view.tagEditor.set_known_tags(out.names)
             current = q.current
-            if self.active and current is not None and current in out["cards"]:
+            if self.active and current is not None and current in out.cards:
                 card = self.cards[current]
                 self.view.show_flags(card)
                 self.view.set_legend(self.legend, card.tags)

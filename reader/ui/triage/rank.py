@@ -5,6 +5,7 @@ the GUI thread; the unseen tail is swapped in whole, so the paper on screen neve
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from reader.triage import source
@@ -22,6 +23,15 @@ def ask_every(app_settings: Any) -> int:
         return max(0, int(app_settings.value(ASK_EVERY_KEY, ASK_EVERY)))
     except (TypeError, ValueError):
         return ASK_EVERY
+
+
+@dataclass(frozen=True)
+class Reranked:
+    """A re-rank's result: the queue's new tail, and per paper its why-line and its interest."""
+
+    tail: list[str]
+    why: dict[str, str]
+    interest: dict[str, str]
 
 
 class TriageRanking:
@@ -104,14 +114,14 @@ class TriageRanking:
         seen_then, version, decided_at = q.seen, q.version, self._decided_at
         ask_every = self.ask_every()
 
-        def job() -> tuple[list[str], dict[str, str], dict[str, str]]:
+        def job() -> Reranked:
             if decisions is not None:
                 ranking, why = best.rank(tail, decisions, ask_every=ask_every, shown=seen_then)
-                return full_tail(ranking.order, tail), why, ranking.interest_of
-            return full_tail(rank_like(lib, seeds, tail), tail), {}, {}
+                return Reranked(full_tail(ranking.order, tail), why, ranking.interest_of)
+            return Reranked(full_tail(rank_like(lib, seeds, tail), tail), {}, {})
 
-        def done(out: tuple[list[str], dict[str, str], dict[str, str]]) -> None:
-            new_tail, why, interest = out
+        def done(out: Reranked) -> None:
+            new_tail, why, interest = out.tail, out.why, out.interest
             if c.queue is not q or q.order != BEST_FIRST:
                 return
             q.apply_tail(seen_then, version, new_tail)

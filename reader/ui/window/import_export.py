@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,14 @@ def accepts_drag(event: QDragEnterEvent) -> None:
         event.acceptProposedAction()
 
 
+@dataclass(frozen=True)
+class Copied:
+    """A copy job's result: how many papers the text holds, and the text for the clipboard."""
+
+    count: int
+    text: str
+
+
 class ImportExport(QObject):
     """The window's import and export flows; the list redraws itself from the change events."""
 
@@ -47,7 +56,7 @@ class ImportExport(QObject):
         self.tag_names = tag_names
         self.last_import_summaries: list = []
         self.last_import_text = ""
-        self.last_export: Any = None
+        self.last_export: int | Path | list[Path] | None = None
         self.export_options: ExportOptions | None = None
 
     def ask_import(self) -> None:
@@ -162,7 +171,7 @@ class ImportExport(QObject):
         lib, chosen = self.ctx.library, options
         ids = self.scope_ids(options)
 
-        def job() -> Any:
+        def job() -> int | Path | list[Path]:
             if ExportKind(chosen.kind).citing:  # callers may pass the plain value ("json")
                 return lib.export_citations(path, ids(), ExportKind(chosen.kind), with_notes=chosen.with_notes)
             if chosen.kind == ExportKind.JSON:
@@ -172,7 +181,7 @@ class ImportExport(QObject):
             return lib.export_reading_list(path, ids(), title=chosen.title, group_by=chosen.group_by,
                                            with_abstracts=chosen.with_abstracts)
 
-        def done(result: Any) -> None:
+        def done(result: int | Path | list[Path]) -> None:
             self.last_export = result
             if isinstance(result, int):  # a bibliography: how many papers it holds
                 self.ctx.notify(f"Exported {count_noun(result, 'paper')} to {path}", 8000)
@@ -201,13 +210,12 @@ class ImportExport(QObject):
         self.pane.flush_note()  # as for an export: the note being typed is saved first
         get = ids_getter(ids)
 
-        def job() -> tuple[int, str]:
+        def job() -> Copied:
             chosen = get()
-            return len(chosen), text_of(chosen)
+            return Copied(len(chosen), text_of(chosen))
 
-        def done(out: tuple[int, str]) -> None:
-            count, text = out
-            QApplication.clipboard().setText(text)
-            self.ctx.notify(f"Copied {count_noun(count, 'paper')} as {what}", 4000)
+        def done(out: Copied) -> None:
+            QApplication.clipboard().setText(out.text)
+            self.ctx.notify(f"Copied {count_noun(out.count, 'paper')} as {what}", 4000)
 
         return self.ctx.runner.write(job, done, self.ctx.on_error)
