@@ -6,7 +6,7 @@ import hashlib
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from .plural import count_noun
 
@@ -432,3 +432,36 @@ class Paper:
             highlights=[Highlight.from_dict(h) for h in d.get("highlights") or []],
             citation_key=d.get("citation_key") or "", entry_type=d.get("entry_type") or "",
         )
+
+
+# ------------------------------------------------------------------ the Library's records
+# Typed records the Library returns; plain dicts (JSON and test comparisons as before), typed for mypy.
+class SavedSearch(TypedDict):
+    """A saved search (Library.saved_searches)."""
+
+    id: int
+    name: str
+    query: str
+
+
+class ImportLogEntry(TypedDict):
+    """One imported file (Library.imports_log): the imports table's row."""
+
+    id: int
+    path: str
+    format: str
+    imported_at: str
+    new: int
+    duplicates: int
+    skipped: int
+    problems: str  # a JSON list of the problems' texts
+
+
+class TriageSignals(TypedDict):
+    """What the user told triage, in one read (Library.triage_signals)."""
+
+    starred: list[str]
+    skipped: list[str]
+    read: list[str]  # read, neither starred nor skipped
+    tagged: dict[str, list[str]]  # each tag's papers
+    noted: list[str]  # with a note or a highlight

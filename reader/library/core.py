@@ -12,13 +12,13 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import ReaderError, classify_sqlite_error
 from ..events import LOCAL, OUTSIDE, Change, ChangeBus, Changes
 from ..index_upkeep import CancelCheck, IndexUpkeep, Progress
 from ..listing import like_ids
-from ..models import Paper, ViewKind
+from ..models import ImportLogEntry, Paper, SavedSearch, TriageSignals, ViewKind
 from ..paths import LibraryPaths
 from ..store import changes, import_log, open_connection, open_database, searches
 from ..store import papers as q
@@ -269,7 +269,7 @@ class LibraryBase:
         """(id, title, plain abstract, own title?) of every paper: what triage's learner reads."""
         return q.texts(self._reader())
 
-    def triage_signals(self) -> dict[str, Any]:
+    def triage_signals(self) -> TriageSignals:
         """Starred, skipped, read, tagged and annotated papers (store/papers.signals)."""
         return q.signals(self._reader())
 
@@ -309,7 +309,7 @@ class LibraryBase:
     def tags(self) -> list[tuple[str, int]]:
         return tg.name_counts(self._reader())
 
-    def saved_searches(self) -> list[dict]:
+    def saved_searches(self) -> list[SavedSearch]:
         return searches.all_searches(self._reader())
 
     def search(self, query: str, *, view: View | None = None, limit: int | None = 1000,
@@ -340,5 +340,5 @@ class LibraryBase:
         given papers and `exclude` are left out, and title-only papers unless `title_only`."""
         return self.index.more_like(ids, limit=limit, exclude=exclude, title_only=title_only)
 
-    def imports_log(self) -> list[dict]:
+    def imports_log(self) -> list[ImportLogEntry]:
         return import_log.entries(self._reader())

@@ -6,6 +6,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
+from ..models import ImportLogEntry
 from .sql import now_iso
 
 
@@ -20,9 +21,12 @@ def log_import(
     )
 
 
-def entries(conn: sqlite3.Connection) -> list[dict[str, object]]:
+def entries(conn: sqlite3.Connection) -> list[ImportLogEntry]:
     """Every import, oldest first."""
-    return [dict(r) for r in conn.execute("SELECT * FROM imports ORDER BY id")]
+    return [ImportLogEntry(id=r[0], path=r[1], format=r[2], imported_at=r[3], new=r[4], duplicates=r[5],
+                           skipped=r[6], problems=r[7])
+            for r in conn.execute("SELECT id, path, format, imported_at, new, duplicates, skipped, problems "
+                                  "FROM imports ORDER BY id")]
 
 
 def any_import(conn: sqlite3.Connection) -> bool:

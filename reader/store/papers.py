@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..identity import arxiv_key, doi_key, ident_key, title_key
-from ..models import Paper, TitleSource, paper_id_for
+from ..models import Paper, TitleSource, TriageSignals, paper_id_for
 from ..venues import venue_name
 from . import groups, notes, tags
 from . import highlights as hl
@@ -382,7 +382,7 @@ def texts(conn: sqlite3.Connection) -> list[tuple[str, str, str, bool]]:
         "SELECT id, title, abstract_text, title_source FROM papers ORDER BY rowid")]
 
 
-def signals(conn: sqlite3.Connection) -> dict[str, Any]:
+def signals(conn: sqlite3.Connection) -> TriageSignals:
     """What the user told triage, in one read: starred, skipped and read (not starred/skipped)
     ids, each tag's papers, and the papers with a note or a highlight."""
     starred: list[str] = []
@@ -397,4 +397,4 @@ def signals(conn: sqlite3.Connection) -> dict[str, Any]:
         tagged.setdefault(name, []).append(pid)
     noted = [r[0] for r in conn.execute(
         "SELECT paper_id FROM notes UNION SELECT paper_id FROM highlights")]
-    return {"starred": starred, "skipped": skipped, "read": read, "tagged": tagged, "noted": noted}
+    return TriageSignals(starred=starred, skipped=skipped, read=read, tagged=tagged, noted=noted)

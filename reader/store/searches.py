@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 
+from ..models import SavedSearch
 from .sql import now_iso
 
 
-def all_searches(conn: sqlite3.Connection) -> list[dict[str, object]]:
+def all_searches(conn: sqlite3.Connection) -> list[SavedSearch]:
     """Every saved search as {id, name, query}, by name."""
     return [
-        dict(r)
+        SavedSearch(id=r[0], name=r[1], query=r[2])
         for r in conn.execute("SELECT id, name, query FROM saved_searches ORDER BY name COLLATE NOCASE")
     ]
 

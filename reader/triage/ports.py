@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
-from reader.models import Paper
+from reader.models import Paper, TriageSignals
 from reader.search.results import SearchResults
 from reader.store.papers import Counts, PaperRow
 from reader.store.views import View
@@ -53,5 +53,5 @@ class Learning(Protocol):
     def paper_texts(self) -> list[tuple[str, str, str, bool]]:
         """(id, title, plain abstract, the title is the paper's own) of every paper."""
 
-    def triage_signals(self) -> dict[str, Any]:
+    def triage_signals(self) -> TriageSignals:
         """Starred, skipped, read, tagged (tag -> ids) and annotated paper ids."""

@@ -3,9 +3,49 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from reader.plural import count_noun
+
+
+# The report's entries: typed records that stay plain dicts, so the report is JSON as it is.
+class Written(TypedDict):
+    path: str
+    id: str
+    new: bool  # a file made for a paper that had none
+
+
+class TakenFromVault(TypedDict):
+    path: str
+    id: str
+    parts: list[str]  # what the vault changed: title, note, tags, star, read
+
+
+class Conflict(TypedDict):
+    path: str
+    id: str
+
+
+class Damaged(TypedDict):
+    path: str
+    reason: str
+
+
+class Trashed(TypedDict):
+    id: str
+    path: str
+    to: str
+
+
+class Recreated(TypedDict):
+    id: str
+    path: str
+
+
+class Skipped(TypedDict):
+    path: str
+    id: str | None  # None: a transient failure before the file's id was read
+    reason: str
 
 
 @dataclass
@@ -14,13 +54,13 @@ class SyncReport:
     query: str
     dry_run: bool = False
     last_sync_at: str | None = None
-    written: list[dict[str, Any]] = field(default_factory=list)  # {path, id, new}
-    taken_from_vault: list[dict[str, Any]] = field(default_factory=list)  # {path, id, parts}
-    conflicts: list[dict[str, Any]] = field(default_factory=list)  # {path, id}: unresolved notes
-    damaged: list[dict[str, Any]] = field(default_factory=list)  # {path, reason}
-    trashed: list[dict[str, Any]] = field(default_factory=list)  # {id, path, to}
-    recreated: list[dict[str, Any]] = field(default_factory=list)  # {id, path}
-    skipped: list[dict[str, Any]] = field(default_factory=list)  # {path, id, reason}
+    written: list[Written] = field(default_factory=list)
+    taken_from_vault: list[TakenFromVault] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)  # unresolved notes
+    damaged: list[Damaged] = field(default_factory=list)
+    trashed: list[Trashed] = field(default_factory=list)
+    recreated: list[Recreated] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
     unchanged: int = 0
     files: int = 0  # Reader files in the vault after the sync
     seconds: float = 0.0
@@ -48,8 +88,8 @@ class SyncReport:
             lines.append(f"  from vault: {t['path']} ({', '.join(t['parts'])})")
         for r in self.recreated:
             lines.append(f"  recreated (deleted in the vault, still in the query): {r['path']}")
-        for t in self.trashed:
-            lines.append(f"  paper deleted in Reader, file moved: {t['path']} -> {t['to']}")
+        for moved in self.trashed:
+            lines.append(f"  paper deleted in Reader, file moved: {moved['path']} -> {moved['to']}")
         for c in self.conflicts:
             lines.append(f"  conflict (note edited on both sides; remove the ⚠️ lines when merged): {c['path']}")
         for d in self.damaged:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from reader.events import Change, Changes
 from reader.library import Counts, Library, View
-from reader.models import ViewKind
+from reader.models import SavedSearch, ViewKind
 from reader.venues import Venue
 
 from ..tasks import TaskRunner
@@ -70,7 +70,7 @@ class SidebarData:
     counts: Counts
     collections: list[tuple[str, int]]
     tags: list[tuple[str, int]]
-    saved: list[dict]
+    saved: list[SavedSearch]
     venues: list[Venue]
 
 
@@ -248,7 +248,7 @@ class Sidebar(QTreeWidget):
             return view_key(key[1])
         return f"search:{key[1]['id']}"
 
-    def update_data(self, counts: Any, collections: list, tags: list, searches: list[dict],
+    def update_data(self, counts: Any, collections: list, tags: list, searches: list[SavedSearch],
                     venues: list | None = None) -> None:
         """Rebuild the dynamic sections and the counts, keeping the selection, silently."""
         self.blockSignals(True)
