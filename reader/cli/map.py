@@ -79,14 +79,14 @@ def _progress() -> Callable[[int, int, str], None] | None:
 
 def _map(args: argparse.Namespace, lib: Any, out: TextIO) -> int:
     from ..map import mapfile, subset, view
-    from ..map.features import Cancelled
+    from ..map.features import LayoutCancelled
     from ..store import map_rows
 
     if args.png and _png_renderer is None:
         raise ReaderError("map --png needs the GUI toolkit (PySide6); run it as `reader map ...`")
     try:
         data = mapfile.current(lib, lib.paths.root, full=args.relayout, progress=_progress())
-    except Cancelled:  # pragma: no cover - nothing cancels a CLI run
+    except LayoutCancelled:  # pragma: no cover - nothing cancels a CLI run
         return 1
     if sys.stderr.isatty():
         sys.stderr.write("\r" + " " * 66 + "\r")

@@ -4,6 +4,15 @@
 responsibility: `core` (connections, the one-transaction write, index upkeep, change events,
 reads), `edits` (the user's changes) and `io` (imports and exports)."""
 
-from .facade import SORT_KEYS, Counts, ImportCancelled, Library, PaperRow, View, summarize
+from .facade import (
+    KEEP_DAILY,
+    SORT_KEYS,
+    Counts,
+    ImportCancelled,
+    Library,
+    PaperRow,
+    View,
+    summarize,
+)
 
-__all__ = ["Counts", "ImportCancelled", "Library", "PaperRow", "SORT_KEYS", "View", "summarize"]
+__all__ = ["KEEP_DAILY", "Counts", "ImportCancelled", "Library", "PaperRow", "SORT_KEYS", "View", "summarize"]

@@ -11,19 +11,20 @@ from pathlib import Path
 from ..errors import ReaderError
 from ..listing import SEARCH_LIMIT, Listing, list_papers
 from ..paths import LibraryPaths
-from ..store import changes, import_log
+from ..store import backups, changes, import_log
 from ..store import papers as q
+from ..store.backups import KEEP_DAILY
 from ..store.connection import close_writer
 from ..store.papers import Counts, PaperRow
 from ..store.views import SORT_KEYS, View
 from .core import ALL, ImportCancelled
 from .edits import Edits
-from .io import ImportExport, summarize
+from .io import LibraryIO, summarize
 
-__all__ = ["Counts", "ImportCancelled", "Library", "PaperRow", "SORT_KEYS", "View", "summarize"]
+__all__ = ["KEEP_DAILY", "Counts", "ImportCancelled", "Library", "PaperRow", "SORT_KEYS", "View", "summarize"]
 
 
-class Library(Edits, ImportExport):
+class Library(Edits, LibraryIO):
     """One library folder: the SQLite store (source of truth) and its derived Whoosh index."""
 
     # ------------------------------------------------------------------ lifecycle
@@ -94,6 +95,11 @@ class Library(Edits, ImportExport):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def daily_backups(self) -> list[Path]:
+        """The library's daily backups, oldest first (the newest KEEP_DAILY are kept)."""
+        folder = self.paths.backups_dir
+        return backups.daily_backups(folder) if folder.is_dir() else []
 
     # ------------------------------------------------------------------ listing
     def listing(self, query: str = "", view: View = ALL, sort: str = "added", descending: bool = True, *,

@@ -33,7 +33,7 @@ _IMPORT_PROGRESS_EVERY = 1000
 _EXPORT_BATCH = 500  # papers read at a time by the citation exports
 
 
-class ImportExport(LibraryBase):
+class LibraryIO(LibraryBase):
     """Files in, Markdown and backups out (services.Library inherits them)."""
 
     def import_seeds(self, *, index: bool = True) -> list[ImportSummary]:

@@ -32,13 +32,13 @@ Progress = Callable[[int, int, str], None] | None
 CancelCheck = Callable[[], bool] | None
 
 
-class Cancelled(Exception):
+class LayoutCancelled(Exception):
     """The layout was cancelled between steps."""
 
 
 def check(cancelled: CancelCheck) -> None:
     if cancelled is not None and cancelled():
-        raise Cancelled
+        raise LayoutCancelled
 
 
 @dataclass
@@ -196,7 +196,7 @@ def matrix(docs: Iterable[Sequence[str]], vocab: Vocabulary) -> Sparse:
 
 
 @dataclass
-class Features:
+class MapFeatures:
     """The papers' reduced vectors (unit rows) and what projects a new paper the same way."""
 
     vectors: np.ndarray  # papers x d, float32, unit length (zero for a paper without words)
@@ -241,7 +241,7 @@ def unit_rows(v: np.ndarray) -> np.ndarray:
 
 
 def features(texts: Iterable[str], *, d: int = DIMENSIONS, cancelled: CancelCheck = None,
-             progress: Progress = None) -> Features:
+             progress: Progress = None) -> MapFeatures:
     """The reduced TF-IDF vectors of `texts` (one per paper, in the given order; read once,
     so a generator of rows never holds every abstract)."""
     if progress:
@@ -256,10 +256,10 @@ def features(texts: Iterable[str], *, d: int = DIMENSIONS, cancelled: CancelChec
     components = svd(x, d, cancelled=cancelled)
     vectors = unit_rows(x.dot(np.ascontiguousarray(components.T)))
     give_back()
-    return Features(vectors, vocab, components, x)
+    return MapFeatures(vectors, vocab, components, x)
 
 
-def project(texts: Sequence[str], feats: Features) -> np.ndarray:
+def project(texts: Sequence[str], feats: MapFeatures) -> np.ndarray:
     """New papers' vectors in the space of `feats` (its vocabulary and components)."""
     x = matrix(tokens(texts), feats.vocab)
     return unit_rows(x.dot(np.ascontiguousarray(feats.components.T)))

@@ -26,7 +26,7 @@ from reader.store.sql import read_snapshot
 
 from . import clusters as cl
 from . import layout as lay
-from .features import CancelCheck, Features, Progress, Vocabulary, check, features, project
+from .features import CancelCheck, MapFeatures, Progress, Vocabulary, check, features, project
 from .memory import give_back, map_big_blocks
 
 FILE_NAME = "map.npz"
@@ -111,8 +111,8 @@ class MapData:
             self._pos = dict(zip(self.ids, range(len(self.ids)), strict=True))
         return self._pos
 
-    def features(self) -> Features:
-        return Features(self.vectors.astype(np.float32), self.vocab, self.components.astype(np.float32))
+    def features(self) -> MapFeatures:
+        return MapFeatures(self.vectors.astype(np.float32), self.vocab, self.components.astype(np.float32))
 
 
 def path_for(root: Path) -> Path:

@@ -16,8 +16,10 @@ import numpy as np
 
 from reader.derived_files import READ_ERRORS, save_npz
 from reader.store import changes, map_rows
-from reader.store.map_rows import MapMarks
+from reader.store.map_rows import READ, SKIPPED, STARRED, TAGGED, UNREAD, MapMarks
 from reader.store.sql import read_snapshot
+
+__all__ = ["READ", "SKIPPED", "STARRED", "TAGGED", "UNREAD", "MapMarks", "current", "load", "path_for", "save"]
 
 FILE_NAME = "map-marks.npz"
 VERSION = 1

@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from reader.triage import feature_store
-from reader.triage.interests import ASK_EVERY, ASKED, Decisions, Learner, Ranking
+from reader.triage.interests import ASK_EVERY, ASKED, Decisions, InterestRanking, Learner
 from reader.triage.ports import Learning
 
 WHY_AHEAD = 40  # why-lines computed with each ranking: the cards prefetched next
@@ -50,7 +50,7 @@ class BestFirst:
         return Decisions.from_signals(self.library.triage_signals())
 
     def rank(self, candidates: Sequence[str], decisions: Decisions, *, why: int = WHY_AHEAD,
-             ask_every: int = ASK_EVERY, shown: int = 0) -> tuple[Ranking, dict[str, str]]:
+             ask_every: int = ASK_EVERY, shown: int = 0) -> tuple[InterestRanking, dict[str, str]]:
         """(the ranking, why-lines of its first `why` papers); the features must be built.
         An asked paper's line says so first."""
         learner = self.learner

@@ -20,7 +20,7 @@ import numpy as np
 
 from reader.derived_files import READ_ERRORS, save_npz
 from reader.store import changes
-from reader.triage.features import Counts, Features, count, paper_text, text_hash, weigh
+from reader.triage.features import Features, TermCounts, count, paper_text, text_hash, weigh
 
 FILE_NAME = "triage_features.npz"
 VERSION = 1
@@ -55,7 +55,7 @@ def _unpack(buffer: np.ndarray, ends: np.ndarray) -> list[str]:
     return [raw[a:b].decode("utf-8", "surrogatepass") for a, b in zip(starts, ends.tolist(), strict=True)]
 
 
-def save(path: Path, counts: Counts, stamp: int) -> None:
+def save(path: Path, counts: TermCounts, stamp: int) -> None:
     """Atomically: a reader never sees half a file."""
     arrays: dict[str, np.ndarray] = {"meta": np.array([VERSION, stamp], dtype=np.int64)}
     for name in ("ids", "titles", "terms"):
@@ -65,7 +65,7 @@ def save(path: Path, counts: Counts, stamp: int) -> None:
     save_npz(path, ".triage-", arrays)
 
 
-def load(path: Path) -> tuple[Counts, int] | None:
+def load(path: Path) -> tuple[TermCounts, int] | None:
     """(the stored counts, their stamp), or None when missing, unreadable or of another version."""
     try:
         with np.load(path, allow_pickle=False) as z:
@@ -73,7 +73,7 @@ def load(path: Path) -> tuple[Counts, int] | None:
             if int(meta[0]) != VERSION:
                 return None
             ids, titles, terms = (_unpack(z[f"{n}_buf"], z[f"{n}_ends"]) for n in ("ids", "titles", "terms"))
-            counts = Counts(ids, titles, terms, z["indptr"].astype(np.int64), z["cols"].astype(np.int32),
+            counts = TermCounts(ids, titles, terms, z["indptr"].astype(np.int64), z["cols"].astype(np.int32),
                             z["tfs"].astype(np.int32), z["hashes"].astype(np.int64))
     except READ_ERRORS:
         return None
@@ -85,7 +85,7 @@ def load(path: Path) -> tuple[Counts, int] | None:
     return counts, int(meta[1])
 
 
-def _rows(c: Counts, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _rows(c: TermCounts, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(lengths, cols, tfs) of the given rows of `c`, in that order."""
     starts, lengths = c.indptr[rows], np.diff(c.indptr)[rows]
     if not lengths.sum():
@@ -95,7 +95,7 @@ def _rows(c: Counts, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return lengths, c.cols[at], c.tfs[at]
 
 
-def update(old: Counts, texts: Sequence[tuple[str, str, str, bool]]) -> Counts:
+def update(old: TermCounts, texts: Sequence[tuple[str, str, str, bool]]) -> TermCounts:
     """The counts of `texts` (every paper, in the store's order), reusing `old`'s for the papers
     whose text has not changed."""
     hashes = np.fromiter((text_hash(paper_text(t, a, own)) for _pid, t, a, own in texts), dtype=np.int64,
@@ -123,7 +123,7 @@ def update(old: Counts, texts: Sequence[tuple[str, str, str, bool]]) -> Counts:
     offsets = np.repeat(src_start - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
     gather = np.arange(int(lengths.sum())) + offsets
     indptr = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    return Counts([t[0] for t in texts], [t[1] for t in texts], terms, indptr, cols[gather], tfs[gather], hashes)
+    return TermCounts([t[0] for t in texts], [t[1] for t in texts], terms, indptr, cols[gather], tfs[gather], hashes)
 
 
 def current(source: FeatureSource, root: Path | None) -> Features:

@@ -118,7 +118,7 @@ def build(texts: Sequence[tuple[str, str, str, bool]]) -> Features:
 
 
 @dataclass
-class Counts:
+class TermCounts:
     """Every paper's raw word counts (all words, before the document-frequency cut): what the
     features are weighed from, and what `feature_store` keeps so a new paper costs its own words only."""
 
@@ -168,7 +168,7 @@ def lowered_words(text: str) -> list[str]:
     return low.translate(_TO_SPACE).split()
 
 
-def count(texts: Sequence[tuple[str, str, str, bool]]) -> Counts:
+def count(texts: Sequence[tuple[str, str, str, bool]]) -> TermCounts:
     """The raw word counts of (id, title, plain abstract, own title) rows. Each word is numbered
     once per occurrence (a dict lookup), the stop list and accent folding of
     `similarity_words` applied once per distinct word, the counting done by numpy."""
@@ -195,11 +195,11 @@ def count(texts: Sequence[tuple[str, str, str, bool]]) -> Counts:
     keys, tfs = np.unique(rows[kept] * width + nums[kept], return_counts=True)
     doc = keys // width
     indptr = np.concatenate(([0], np.cumsum(np.bincount(doc, minlength=n)))).astype(np.int64)
-    return Counts([t[0] for t in texts], [t[1] for t in texts], list(term_of),
+    return TermCounts([t[0] for t in texts], [t[1] for t in texts], list(term_of),
                   indptr, (keys % width).astype(np.int32), tfs.astype(np.int32), hashes)
 
 
-def weigh(c: Counts) -> Features:
+def weigh(c: TermCounts) -> Features:
     """TF-IDF features of counts: the vocabulary (words in MIN_DF papers up to MAX_DF_SHARE of
     them, sorted), (1 + ln tf) x smooth idf, unit rows."""
     n = len(c.ids)

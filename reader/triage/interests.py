@@ -101,7 +101,7 @@ def _ids(signals: Mapping[str, object], key: str) -> Iterable[str]:
 
 
 @dataclass
-class Ranking:
+class InterestRanking:
     """A best-first order of candidates, the interest that placed each and the models."""
 
     order: list[str]
@@ -153,7 +153,7 @@ class Learner:
         return models
 
     def rank(self, candidates: Sequence[str], decisions: Decisions, *, ask_every: int = ASK_EVERY,
-             shown: int = 0) -> Ranking:
+             shown: int = 0) -> InterestRanking:
         """`candidates` best first: each interest's own order, interleaved one paper each in
         turn; papers the features lack (or without an abstract) follow in their given order.
         With `ask_every`, the papers that will be the ask_every-th, 2 x ask_every-th… shown
@@ -164,7 +164,7 @@ class Learner:
             self.ask(ranking, ask_every, shown)
         return ranking
 
-    def ask(self, ranking: Ranking, every: int, shown: int) -> None:
+    def ask(self, ranking: InterestRanking, every: int, shown: int) -> None:
         """Move the least sure papers to the asked slots of `ranking`: the papers scored most
         like the skipped ones (the level where the model was wrong; the positives' own scores are
         inflated by training on them). None before a skip."""
@@ -191,7 +191,7 @@ class Learner:
             doubt = np.insert(np.delete(doubt, pick), p, np.inf)
             ranking.asked.add(order[p])
 
-    def order(self, candidates: Sequence[str]) -> Ranking:
+    def order(self, candidates: Sequence[str]) -> InterestRanking:
         f = self.features
         candidates = list(dict.fromkeys(candidates))
         rows = _rows_of(f, candidates)
@@ -199,7 +199,7 @@ class Learner:
         if known.any():
             known &= ~f.empty[np.where(known, rows, 0)]  # no words (a title-only paper): last
         if not self.models or not known.any():
-            return Ranking(candidates, {}, self.models)
+            return InterestRanking(candidates, {}, self.models)
         names = list(self.models)
         at = np.flatnonzero(known)
         sub = rows[at]
@@ -219,7 +219,7 @@ class Learner:
         order += map(pick, np.flatnonzero(~known).tolist())
         head = sorter[:INTEREST_HEAD]  # a dict of all 50k would cost more than the ranking
         interest_of = dict(zip(order, (names[i] for i in owner[head].tolist()), strict=False))
-        return Ranking(order, interest_of, self.models)
+        return InterestRanking(order, interest_of, self.models)
 
     def why(self, pid: str, interest: str | None = None) -> str:
         """One line from the model: "like “A” and “B” you starred · graph, molecule"."""

@@ -28,7 +28,7 @@ _BYTES = 256 << 20
 
 
 @dataclass(frozen=True)
-class Entry:
+class JournalEntry:
     base: list[Any] | None  # the base merged against (None: a file the sync created)
     vault: list[Any] | None  # the vault parts merged (title, note, tags, starred, read)
     # Hashes of the parts (title, note, tag key, starred, read) the file may hold from Reader: what
@@ -50,23 +50,23 @@ def written_key(parts: Parts) -> list[Any]:
     return [digest(parts.title), digest(parts.note), list(tag_key(parts.tags)), parts.starred, parts.read]
 
 
-def entry(base: Base | None, vault: Parts | None, final: Parts, held: Parts | None = None) -> Entry:
+def entry(base: Base | None, vault: Parts | None, final: Parts, held: Parts | None = None) -> JournalEntry:
     v = None if vault is None else [vault.title, vault.note, list(vault.tags), vault.starred, vault.read]
-    return Entry(base_key(base), v, [written_key(final)] + ([written_key(held)] if held is not None else []))
+    return JournalEntry(base_key(base), v, [written_key(final)] + ([written_key(held)] if held is not None else []))
 
 
-def load(root: Path) -> dict[str, Entry]:
+def load(root: Path) -> dict[str, JournalEntry]:
     """The journal a crashed sync left (empty when there is none or it cannot be read)."""
     if not os.path.lexists(root / JOURNAL):  # the usual case: not even an open
         return {}
     try:
         data = json.loads(files.read_bytes(root / JOURNAL, _BYTES)[0].decode("utf-8"))
-        return {str(pid): Entry(e["base"], e["vault"], e["written"]) for pid, e in data.items()}
+        return {str(pid): JournalEntry(e["base"], e["vault"], e["written"]) for pid, e in data.items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
 
 
-def save(root: Path, entries: dict[str, Entry]) -> None:
+def save(root: Path, entries: dict[str, JournalEntry]) -> None:
     tmp, _ = files._write_tmp(root / JOURNAL, json.dumps({k: e.to_json() for k, e in entries.items()}).encode())
     os.replace(tmp, root / JOURNAL)
 
@@ -75,7 +75,7 @@ def clear(root: Path) -> None:
     (root / JOURNAL).unlink(missing_ok=True)
 
 
-def recover(e: Entry | None, base: Base | None, vault: Parts) -> tuple[Base | None, Parts]:
+def recover(e: JournalEntry | None, base: Base | None, vault: Parts) -> tuple[Base | None, Parts]:
     """The base and vault parts to merge, given what a crashed sync wrote into this file."""
     if e is None or e.base != base_key(base):
         return base, vault  # no crash, or its sync committed after all

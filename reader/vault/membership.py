@@ -14,6 +14,11 @@ _OR = re.compile(r"\s+OR\s+")
 _TAG = re.compile(r"""^tag:(?:"([^"]+)"|(\S+))$""")
 
 
+def needs_index(query: str) -> bool:
+    """True when the membership query has a part only the search index answers."""
+    return any(alt not in vs.SQL_FILTERS and not alt.startswith("tag:") for alt in alternatives(query))
+
+
 def alternatives(query: str) -> list[str]:
     """The query split at its top-level ORs (not inside parentheses or quotes)."""
     parts: list[str] = []

@@ -12,7 +12,7 @@ from . import document as doc
 from . import files, journal
 from .document import DamagedFile, VaultFile
 from .encoding import UTF8, Encoding, decode, problem
-from .journal import Entry as JournalEntry
+from .journal import JournalEntry
 from .merge import Base, merge
 from .report import SyncReport
 from .snapshot import PaperSnapshot

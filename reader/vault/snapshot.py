@@ -12,7 +12,7 @@ from .library import VaultLibrary
 
 
 @dataclass(frozen=True)
-class Highlight:
+class SnapshotHighlight:
     start: int
     end: int
     quote: str
@@ -37,7 +37,7 @@ class PaperSnapshot:
     read: bool
     tags: tuple[str, ...]
     note: str
-    highlights: tuple[Highlight, ...]
+    highlights: tuple[SnapshotHighlight, ...]
 
 
 def snapshot(paper: Paper) -> PaperSnapshot:
@@ -58,7 +58,7 @@ def snapshot(paper: Paper) -> PaperSnapshot:
         read=bool(paper.read),
         tags=tuple(str(t) for t in paper.tags or ()),
         note=paper.note or "",
-        highlights=tuple(Highlight(int(h.start or 0), int(h.end or 0), h.quote or "", h.comment or "")
+        highlights=tuple(SnapshotHighlight(int(h.start or 0), int(h.end or 0), h.quote or "", h.comment or "")
                          for h in paper.highlights or ()),
     )
 

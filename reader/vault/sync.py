@@ -65,7 +65,7 @@ class _Sync:
     keep: dict[str, FileState] = field(default_factory=dict)  # states carried over (maybe moved)
     drop: list[str] = field(default_factory=list)
     trash: list[tuple[str, files.Entry]] = field(default_factory=list)
-    crashed: dict[str, journal.Entry] = field(default_factory=dict)  # left by an interrupted sync
+    crashed: dict[str, journal.JournalEntry] = field(default_factory=dict)  # left by an interrupted sync
 
     def known(self, pid: str | None) -> bool:
         return pid is not None and (pid in self.seqs or pid in self.states)
@@ -101,6 +101,22 @@ def sync(library: VaultLibrary, vault_dir: str | Path, *, query: str | None = No
 def status(library: VaultLibrary, vault_dir: str | Path, *, query: str | None = None) -> SyncReport:
     """What a sync would do now (nothing is written), with the last sync time and open conflicts."""
     return sync(library, vault_dir, query=query, dry_run=True)
+
+
+def written_stamps(library: VaultLibrary, report: SyncReport) -> dict[str, tuple[int, int]]:
+    """The files a sync wrote, as path -> (mtime_ns, size) from the vault's stored state: how
+    the window's watcher tells its own writes from another program's."""
+    if not report.written:
+        return {}
+    root = Path(report.vault)
+    key = files.vault_key(root, create=False)
+    conn = snapshot.read_connection(library)
+    row = vs.get_vault(conn, key) if key else None
+    if row is None:
+        return {}
+    written = {w["path"] for w in report.written}
+    return {str(root / s.path): (s.mtime_ns, s.size) for s in vs.load_states(conn, row.id).values()
+            if s.path in written}
 
 
 def _run(library: VaultLibrary, root: Path, query: str | None, dry_run: bool, cancelled: Cancelled,

@@ -188,6 +188,6 @@ def test_a_cancelled_layout_stops_and_writes_nothing(library: Library):
     def cancel_soon() -> bool:
         return next(calls) > 3
 
-    with pytest.raises(features.Cancelled):
+    with pytest.raises(features.LayoutCancelled):
         mapfile.current(library, library.paths.root, progress=lambda *a: steps.append(a), cancelled=cancel_soon)
     assert steps and not mapfile.path_for(library.paths.root).exists()

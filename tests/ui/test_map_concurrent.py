@@ -10,7 +10,7 @@ from pathlib import Path
 
 from reader.library import Library
 from reader.map import mapfile
-from reader.map.features import Cancelled
+from reader.map.features import LayoutCancelled
 from reader.store import map_rows
 from reader.ui.window.main_window import MainWindow
 
@@ -27,7 +27,7 @@ def test_a_layout_runs_through_writes_from_another_process(qtbot, window: MainWi
         started.set()  # a long layout, stopping where the real one checks its cancel flag
         while not release.wait(0.01):
             if cancelled is not None and cancelled():
-                raise Cancelled
+                raise LayoutCancelled
         out = real_build(conn, progress=progress, cancelled=cancelled)
         finished.append(len(out.ids))
         return out

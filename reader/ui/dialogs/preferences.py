@@ -22,9 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader.library import Library
+from reader.library import KEEP_DAILY, Library
 from reader.plural import count_noun
-from reader.store.backups import KEEP_DAILY, daily_backups
 
 from ..triage.rank import ASK_EVERY_KEY, ask_every
 from ..widgets import theme as themes
@@ -119,8 +118,7 @@ class PreferencesDialog(QDialog):
         row = QWidget(self)
         box = QHBoxLayout(row)
         box.setContentsMargins(0, 0, 0, 0)
-        folder = w.library.paths.backups_dir
-        kept = len(daily_backups(folder)) if folder.is_dir() else 0
+        folder, kept = w.library.paths.backups_dir, len(w.library.daily_backups())
         self.backupsLabel = plain_label(QLabel(
             f"A copy of the library each day, the newest {KEEP_DAILY} kept ({count_noun(kept, 'backup')} now)", row))
         self.backupsLabel.setObjectName("backupsLabel")

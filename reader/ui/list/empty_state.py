@@ -190,10 +190,10 @@ def update(w: ListHost, state: EmptyState, query: str) -> None:
     message, back = empty_message(w, query, w.view)
     state.show_message(message, back)
     if query and w.index_ready:
-        lib, view = w.library, w.view
+        lib = w.library
 
         def compute() -> tuple[str, int] | None:
-            return suggest(lib, query, view)
+            return suggest(lib, query)
 
         def done(found: tuple[str, int] | None) -> None:
             if found and not w.model.rowCount() and w.searchBar.query() == query:
@@ -202,20 +202,11 @@ def update(w: ListHost, state: EmptyState, query: str) -> None:
         w.runner.read("suggest", compute, done, lambda _exc: None)
 
 
-def suggest(lib, query: str, view: View) -> tuple[str, int] | None:  # a Library
-    """A corrected query with its hit count (off the GUI thread), or None.
-
-    Library.suggest (every word corrected at once, with its count) where the library has it;
-    else the index's did-you-mean, counted here in `view`."""
-    library_suggest = getattr(lib, "suggest", None)
-    if callable(library_suggest):
-        found = library_suggest(query)
-        return (found.text, found.hits) if found is not None and found.hits else None
-    suggestion = lib.index.suggest(query)
-    if not suggestion or suggestion.strip().casefold() == query.strip().casefold():
-        return None
-    hits = lib.search(suggestion, view=view, limit=1).total
-    return (suggestion, hits) if hits else None
+def suggest(lib: Library, query: str) -> tuple[str, int] | None:
+    """A corrected query with its hit count (off the GUI thread), or None: Library.suggest,
+    every word corrected at once, counted in the whole library."""
+    found = lib.suggest(query)
+    return (found.text, found.hits) if found is not None and found.hits else None
 
 
 def install(w: ListHost) -> EmptyState:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QInputDialog
 from reader.events import Change, Changes
 from reader.map import mapfile, subset, view
 from reader.map import marks as map_marks
-from reader.map.features import Cancelled
+from reader.map.features import LayoutCancelled
 
 from ..operations import papers
 from ..window.pages import MapWindow, add_view_action, page_stack
@@ -156,9 +156,9 @@ class MapController(QObject):
 
         def failed(exc: BaseException) -> None:
             self.layout_task = None
-            if self.pending and not isinstance(exc, Cancelled):
+            if self.pending and not isinstance(exc, LayoutCancelled):
                 self._again()
-            if isinstance(exc, Cancelled):
+            if isinstance(exc, LayoutCancelled):
                 self.canvas.set_message("Map cancelled (View → Map to try again)")
                 return
             w.handle_error(exc)

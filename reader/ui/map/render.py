@@ -24,8 +24,8 @@ from PySide6.QtGui import (
     QPainter,
 )
 
+from reader.map.marks import READ, SKIPPED, STARRED, TAGGED, UNREAD, MapMarks
 from reader.map.view import MapView
-from reader.store.map_rows import READ, SKIPPED, STARRED, TAGGED, UNREAD, MapMarks
 
 STATE_NAMES = ("unread", "read", "starred", "tagged", "skipped")
 FINE_ZOOM = 1.6  # the fine clusters' labels join in past this zoom (1 = the whole map fits)

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from PySide6.QtWidgets import QFileDialog
 
-from reader.store.views import View
+from reader.library import View
 from reader.triage import source
 from reader.triage.queue import TriageQueue
 from reader.triage.state import QueueSpec
@@ -15,8 +15,8 @@ from reader.triage.state import QueueSpec
 from .view import TriageView
 
 
-class TriageController(Protocol):
-    """What the summary needs of triage_controller.TriageController (named here, not imported:
+class SummaryHost(Protocol):
+    """What the summary needs of the TriageController (controller.py; named here, not imported:
     the controller imports this module)."""
 
     window: Any
@@ -30,7 +30,7 @@ class TriageController(Protocol):
     def update_progress(self) -> None: ...
 
 
-def show_summary(ctl: TriageController) -> None:
+def show_summary(ctl: SummaryHost) -> None:
     """The queue is done: count what the user did (on the writer) and show the summary page."""
     q = ctl.queue
     if q is None:
@@ -47,7 +47,7 @@ def show_summary(ctl: TriageController) -> None:
     ctl.window.runner.write(lambda: source.summarize(lib, ids), done, ctl.window.handle_error)
 
 
-def ask_export_starred(ctl: TriageController) -> None:
+def ask_export_starred(ctl: SummaryHost) -> None:
     folder = str(ctl.window.settings.value("lastExportFolder", str(Path.home())))
     path, _ = QFileDialog.getSaveFileName(ctl.window, "Export starred as reading list",
                                           str(Path(folder) / "reading-list.md"), "*.md")
@@ -55,7 +55,7 @@ def ask_export_starred(ctl: TriageController) -> None:
         export_starred(ctl, path)
 
 
-def export_starred(ctl: TriageController, path: str | Path) -> None:
+def export_starred(ctl: SummaryHost, path: str | Path) -> None:
     """The queue's starred papers as a Markdown reading list, written on the writer."""
     lib, w, title = ctl.library, ctl.window, f"Reading list — {ctl.spec.describe()}"
 
@@ -67,14 +67,14 @@ def export_starred(ctl: TriageController, path: str | Path) -> None:
                    w.handle_error, label="Exporting")
 
 
-def starred_ids_from(ctl: TriageController, lib: Any) -> list[str]:
+def starred_ids_from(ctl: SummaryHost, lib: Any) -> list[str]:
     q = ctl.queue
     ids = list(q.ids) if q is not None else []
     starred = set(lib.paper_ids(View("starred")))
     return [pid for pid in ids if pid in starred]
 
 
-def open_vault(ctl: TriageController) -> None:
+def open_vault(ctl: SummaryHost) -> None:
     opener = getattr(ctl.window, "open_vault", None)
     if callable(opener):
         opener()

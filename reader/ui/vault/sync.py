@@ -6,10 +6,10 @@ import os
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QToolButton
 from reader import vault
 from reader.errors import ReaderError
 from reader.events import Change, Changes
-from reader.store import vault_state as vs
-from reader.vault import files, snapshot
-from reader.vault.membership import alternatives
+from reader.models import Paper
+from reader.vault.membership import needs_index
+from reader.vault.sync import written_stamps
 from reader.vault.watch import VaultWatcher
 
 from ..change_bridge import ChangeBridge
@@ -33,14 +33,19 @@ from ..undo import SnapshotCommand, push_change
 from ..widgets.status_bar import StatusBar
 from .dialogs import VaultDialog, VaultReportDialog
 
-if TYPE_CHECKING:
-    from reader.models import Paper
-
 WRITE_DELAY_MS = 800  # Reader's own changes go out this long after the last write (≈ 2 s after typing stops)
 FOLDER_KEY, QUERY_KEY = "vault/folder", "vault/query"
 # What a sync may change in the library (VAULT marks the sync's own, which the scheduler skips).
 VAULT_KINDS = frozenset({Change.VAULT, Change.STAR, Change.READ, Change.TAG, Change.NOTE, Change.TITLE})
-SyncResult = tuple[vault.SyncReport, list["Paper"], list["Paper"]]  # the report, papers before and after
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    """A sync job's result: its report, and the papers it changed as they were before and after."""
+
+    report: vault.SyncReport
+    before: list[Paper]
+    after: list[Paper]
 
 
 def status_text(report: vault.SyncReport | None, when: datetime | None, *, running: bool = False,
@@ -57,11 +62,6 @@ def status_text(report: vault.SyncReport | None, when: datetime | None, *, runni
         if count:
             parts.append(f"{count} {word}{'s' if count != 1 else ''}")
     return " · ".join(parts)
-
-
-def needs_index(query: str) -> bool:
-    """True when the membership query has a part only the search index answers."""
-    return any(alt not in vs.SQL_FILTERS and not alt.startswith("tag:") for alt in alternatives(query))
 
 
 def _report_at_exit(exc: BaseException) -> None:
@@ -219,23 +219,14 @@ class VaultSync(QObject):
             self._remember(report, before, after)
             if before:  # what the vault changed reaches the widgets like any committed write
                 lib.changes.publish(Changes.of(VAULT_KINDS, [p.id for p in before]))
-            return report, before, after
+            return SyncResult(report, before, after)
 
         return job
 
     # ------------------------------------------------------------------ results
     def _remember(self, report: vault.SyncReport, before: list[Paper], after: list[Paper]) -> None:
         """On the writer: the files this sync wrote (their events are ours) and the notes it changed."""
-        own: dict[str, tuple[int, int]] = {}
-        if report.written:
-            root = Path(report.vault)
-            conn = snapshot.read_connection(self.ctx.library)
-            key = files.vault_key(root, create=False)
-            row = vs.get_vault(conn, key) if key else None
-            written = {w["path"] for w in report.written}
-            if row is not None:
-                own = {str(root / s.path): (s.mtime_ns, s.size) for s in vs.load_states(conn, row.id).values()
-                       if s.path in written}
+        own = written_stamps(self.ctx.library, report)
         notes_after = {p.id: p.note for p in after}
         with self._lock:
             self._own.update(own)
@@ -245,7 +236,7 @@ class VaultSync(QObject):
                 self.merges.changed_under_editor(p.id, p.note, new, MERGE_VAULT)
 
     def _done(self, out: SyncResult) -> None:
-        report, before, after = out
+        report, before, after = out.report, out.before, out.after
         ctx = self.ctx
         self._task, self.report, self.error = None, report, None
         self.synced_at = datetime.now(UTC)
