@@ -6,13 +6,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+from PySide6.QtCore import QSettings
+
+from reader.library import Library
 from reader.triage import source
 from reader.triage.best import BestFirst
 from reader.triage.interests import ASK_EVERY, Decisions
-from reader.triage.queue import BEST_FIRST, LISTED, full_tail
+from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue, full_tail
 from reader.triage.ranking import rank_like
+
+from ..tasks import TaskRunner
+from .view import TriageView
 
 ASK_EVERY_KEY = "triage/askEvery"  # every how many papers best first asks where unsure (0: never)
 
@@ -34,10 +40,47 @@ class Reranked:
     interest: dict[str, str]
 
 
+class RankingWindow(Protocol):
+    """What the ranking uses of the window: its runner, its errors and the app's settings."""
+
+    @property
+    def runner(self) -> TaskRunner: ...
+    @property
+    def app_settings(self) -> QSettings: ...
+    def handle_error(self, exc: BaseException) -> None: ...
+
+
+class RankingHost(Protocol):
+    """What the ranking reads of the triage controller (its queue, list and seeds) and the one
+    count it keeps there; `rank_done` is called when a new order of the tail is in."""
+
+    ranks_applied: int
+
+    @property
+    def window(self) -> RankingWindow: ...
+    @property
+    def library(self) -> Library: ...
+    @property
+    def view(self) -> TriageView: ...
+    @property
+    def queue(self) -> TriageQueue | None: ...
+    @property
+    def listed(self) -> list[str]: ...
+    @property
+    def recent_seeds(self) -> list[str]: ...
+    @property
+    def seed_base(self) -> list[str]: ...
+    @property
+    def dropped_seeds(self) -> set[str]: ...
+    @property
+    def closed(self) -> bool: ...
+    def rank_done(self) -> None: ...
+
+
 class TriageRanking:
     """Owned by the TriageController (`controller.ranking`); reads its queue and seeds."""
 
-    def __init__(self, controller: Any) -> None:
+    def __init__(self, controller: RankingHost) -> None:
         self.c = controller
         self.best = BestFirst(controller.library, controller.library.paths.root)
         self.decisions: Decisions | None = None  # the store's, with this session's decisions on top
