@@ -351,3 +351,13 @@ def test_no_class_name_used_twice():
             if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
                 seen.setdefault(node.name, []).append(module)
     assert {name: found for name, found in seen.items() if len(found) > 1} == {}
+
+
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_longer_than_the_limit():
+    # A module a newcomer can read in one sitting (issue 32); split by responsibility before this.
+    long = {module: n for module, path in MODULES.items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert long == {}
