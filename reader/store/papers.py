@@ -236,6 +236,7 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
             highlights=hl_map.get(pid, []),
             citation_key=r["citation_key"],
             entry_type=r["entry_type"],
+            status=r["status"],
             position=r["position"],
         ))
     return out
@@ -270,6 +271,7 @@ def paper_to_row(p: Paper, seq: int, abstract_text: str) -> dict[str, Any]:
         "seq": seq,
         "citation_key": p.citation_key,
         "entry_type": p.entry_type,
+        "status": p.status,
         **identity_columns(p),
     }
 
