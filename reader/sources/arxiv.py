@@ -249,7 +249,7 @@ def category_page(client: Client, category: str, query: str = "", *, start: int 
     """One page of a category's submissions, newest first (never from the cache)."""
     search = f"cat:{category}" + (f" AND ({query})" if query.strip() else "")
     resp = client.fetch(ARXIV, "/api/query", query_params(search=search, sort_by="submittedDate",
-                                                          start=start, max_results=page), refresh=True)
+                                                          start=start, max_results=page), cache=False)
     if not resp.ok:
         feed = parse_feed(resp.body, resp.url) if resp.status == 400 else None
         why = feed.error if feed is not None and feed.error else f"answered {resp.status}"
