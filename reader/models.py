@@ -117,6 +117,10 @@ class Record:
     # inproceedings, ...: EntryType values), when the format has them.
     citation_key: str | None = None
     entry_type: str | None = None
+    # Fetched papers (reader/sources): the OpenReview forum id, and how the venue accepted the
+    # paper (oral, spotlight, poster...) when the source says.
+    openreview: str | None = None
+    status: str | None = None
 
     def problem(self) -> str | None:
         """Why this record cannot be stored (wrong type, out of range, too long), or None."""
@@ -257,6 +261,7 @@ class ViewKind(StrEnum):
     TAG = "tag"
     LIKE_STARRED = "like_starred"  # ranked by similarity to the starred papers
     LIKE_TAG = "like_tag"  # ranked by similarity to a tag's papers
+    NEW = "new"  # the followed feeds' papers not yet read or skipped, best first (triage's learner)
 
 
 class ExportKind(StrEnum):
@@ -395,6 +400,7 @@ class Paper:
     highlights: list[Highlight] = field(default_factory=list)
     citation_key: str = ""  # unique in the library; made once when stored (reader.text.citekeys)
     entry_type: str = ""  # an EntryType value, or "" when the source did not say
+    status: str = ""  # how its venue accepted it (oral, spotlight, poster) when a source said
     # Where the store kept it (its rowid: the tie-breaker of the list's order), so an undone
     # delete puts it back in its place. Not the paper's content: not compared, not exported.
     position: int | None = field(default=None, compare=False, repr=False)
@@ -412,6 +418,7 @@ class Paper:
             "note_updated_at": self.note_updated_at,
             "highlights": [h.to_dict(with_id=highlight_ids) for h in self.highlights],
             "citation_key": self.citation_key, "entry_type": self.entry_type,
+            **({"status": self.status} if self.status else {}),  # fetched papers only
         }
 
     @classmethod
@@ -431,6 +438,7 @@ class Paper:
             tags=list(d.get("tags") or []), note=d.get("note") or "", note_updated_at=d.get("note_updated_at"),
             highlights=[Highlight.from_dict(h) for h in d.get("highlights") or []],
             citation_key=d.get("citation_key") or "", entry_type=d.get("entry_type") or "",
+            status=d.get("status") or "",
         )
 
 

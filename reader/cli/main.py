@@ -22,6 +22,7 @@ from ..paths import resolve_data_dir
 from ..plural import count_noun
 from . import cite as cli_cite
 from . import map as cli_map
+from . import sources as cli_sources
 from . import triage as cli_triage
 from .args import Parser, positive_int, set_command_help
 
@@ -111,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_vault_parser(sub)
     cli_triage.add_parsers(sub)
     cli_map.add_parsers(sub)
+    cli_sources.add_parsers(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
     return p
@@ -185,7 +187,7 @@ def _show_text(p: Paper) -> str:
     from ..text import abstract_plain
 
     lines = [p.title, "=" * min(len(p.title), 100)]
-    meta = [x for x in (p.venue, str(p.year or "")) if x]
+    meta = [x for x in (p.venue, str(p.year or ""), f"({p.status})" if p.status else "") if x]
     lines.append(f"id: {p.id}   {' '.join(meta)}")
     if p.citation_key:
         lines.append(f"citation key: {p.citation_key}")
@@ -444,6 +446,7 @@ COMMANDS: dict[str, Handler] = {
     **cli_cite.HANDLERS,
     **cli_triage.HANDLERS,
     **cli_map.HANDLERS,
+    **cli_sources.HANDLERS,
 }
 
 
@@ -521,6 +524,10 @@ def _import_sqlite_utils_lean() -> None:
                 del sys.modules[name]
 
 
+# Commands that bring papers of their own: a new library gets no samples.
+NO_SAMPLES = frozenset({"import", "add", "feed", "venue", "sources"})
+
+
 def run(argv: Sequence[str]) -> int:
     """Run one command (the window is started by reader.__main__, never from here)."""
     parser = _parser()
@@ -544,7 +551,7 @@ def run(argv: Sequence[str]) -> int:
                 return run_restore(data_dir, args.restore, sys.stdout)
             return run_doctor(data_dir, args.recover, sys.stdout)
         # An import into a new library (e.g. restoring a backup) must not bring the samples along.
-        lib = Library.open(data_dir, seed_if_empty=args.command != "import")
+        lib = Library.open(data_dir, seed_if_empty=args.command not in NO_SAMPLES)
         setup_logging(lib.paths.logs_dir)
         return _dispatch(args, lib)
     except BrokenPipeError:  # `reader list | head`

@@ -2,12 +2,14 @@
 
 `Library` (facade.py) is the one door every feature goes through. Its parts, split by
 responsibility: `core` (connections, the one-transaction write, index upkeep, change events,
-reads), `edits` (the user's changes) and `io` (imports and exports)."""
+reads), `edits` (the user's changes), `io` (imports and exports) and `sources` (fetched papers
+and followed feeds)."""
 
 from .facade import (
     KEEP_DAILY,
     SORT_KEYS,
     Counts,
+    FeedRow,
     ImportCancelled,
     Library,
     PaperRow,
@@ -15,4 +17,4 @@ from .facade import (
     summarize,
 )
 
-__all__ = ["KEEP_DAILY", "Counts", "ImportCancelled", "Library", "PaperRow", "SORT_KEYS", "View", "summarize"]
+__all__ = ["KEEP_DAILY", "Counts", "FeedRow", "ImportCancelled", "Library", "PaperRow", "SORT_KEYS", "View", "summarize"]

@@ -2,7 +2,7 @@
 
 `Library` is the one door into a library folder. Its parts: library_core (connections, the
 write transaction, index upkeep, change events, reads), library_edits (the user's changes),
-library_io (import, export)."""
+library_io (import, export), sources (papers fetched from the services, followed feeds)."""
 
 from __future__ import annotations
 
@@ -15,16 +15,18 @@ from ..store import backups, changes, import_log
 from ..store import papers as q
 from ..store.backups import KEEP_DAILY
 from ..store.connection import close_writer
+from ..store.feeds import FeedRow
 from ..store.papers import Counts, PaperRow
 from ..store.views import SORT_KEYS, View
 from .core import ALL, ImportCancelled
 from .edits import Edits
 from .io import LibraryIO, summarize
+from .sources import FetchedPapers
 
-__all__ = ["KEEP_DAILY", "Counts", "ImportCancelled", "Library", "PaperRow", "SORT_KEYS", "View", "summarize"]
+__all__ = ["KEEP_DAILY", "Counts", "FeedRow", "ImportCancelled", "Library", "PaperRow", "SORT_KEYS", "View", "summarize"]
 
 
-class Library(Edits, LibraryIO):
+class Library(Edits, LibraryIO, FetchedPapers):
     """One library folder: the SQLite store (source of truth) and its derived Whoosh index."""
 
     # ------------------------------------------------------------------ lifecycle

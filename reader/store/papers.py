@@ -8,14 +8,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..identity import arxiv_key, doi_key, ident_key, title_key
-from ..models import Paper, TitleSource, TriageSignals, paper_id_for
+from ..identity import arxiv_key, doi_key, ident_key, links_openreview, title_key
+from ..models import Paper, TitleSource, TriageSignals, ViewKind, paper_id_for
 from ..venues import venue_name
 from . import groups, notes, tags
 from . import highlights as hl
 from .citekeys import KeyAllocator
 from .sql import chunks, marks, now_iso
 from .tags import clean_tag, clean_tags  # noqa: F401 - re-exported: callers import them from here
+from .views import View, where_for
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class Counts:
     read: int
     starred: int
     with_notes: int
+    new: int = 0  # the New view's: the followed feeds' papers not read or skipped
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,17 @@ def counts(conn: sqlite3.Connection) -> Counts:
         "SELECT count(*), coalesce(sum(read = 0), 0), coalesce(sum(read), 0), coalesce(sum(starred), 0), "
         "(SELECT count(*) FROM notes) FROM papers"
     ).fetchone()
-    return Counts(total=r[0], unread=r[1], read=r[2], starred=r[3], with_notes=r[4])
+    where, params = where_for(View(ViewKind.NEW))
+    new = conn.execute(f"SELECT count(*) FROM papers p {where}", params).fetchone()[0] if _follows(conn) else 0
+    return Counts(total=r[0], unread=r[1], read=r[2], starred=r[3], with_notes=r[4], new=new)
+
+
+def _follows(conn: sqlite3.Connection) -> bool:
+    """Whether the library follows a feed (a library opened read-only may predate the table)."""
+    try:
+        return conn.execute("SELECT EXISTS (SELECT 1 FROM feeds)").fetchone()[0] == 1
+    except sqlite3.OperationalError:
+        return False
 
 
 def collections(conn: sqlite3.Connection) -> list[tuple[str, int]]:
@@ -224,6 +236,7 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
             highlights=hl_map.get(pid, []),
             citation_key=r["citation_key"],
             entry_type=r["entry_type"],
+            status=r["status"],
             position=r["position"],
         ))
     return out
@@ -258,6 +271,7 @@ def paper_to_row(p: Paper, seq: int, abstract_text: str) -> dict[str, Any]:
         "seq": seq,
         "citation_key": p.citation_key,
         "entry_type": p.entry_type,
+        "status": p.status,
         **identity_columns(p),
     }
 
@@ -270,6 +284,7 @@ def identity_columns(p: Paper) -> dict[str, str]:
     doi = next((k for k in map(doi_key, p.links) if k), "")
     return {
         "doi": doi, "arxiv": next((k for k in map(arxiv_key, [*p.links, doi]) if k), ""),
+        "openreview": links_openreview(p.links),
         "abstract_key": paper_id_for(p.abstract) if p.abstract else "", "title_key": tkey,
         "ident_key": ident_key(tkey, p.authors, p.year),
         "venue_key": venue_name(p.venue).key if p.venue else "",
@@ -334,14 +349,14 @@ def delete_papers(conn: sqlite3.Connection, ids: Sequence[str], seq: int) -> Non
         )
 
 
-IDENTITY_COLUMNS = ("doi", "arxiv", "abstract_key", "ident_key", "citation_key")
+IDENTITY_COLUMNS = ("doi", "arxiv", "openreview", "abstract_key", "ident_key", "citation_key")
 
 
 def candidate_rows(conn: sqlite3.Connection, values: dict[str, set[str]], ids: Sequence[str]) -> list[sqlite3.Row]:
     """The identity keys of stored papers sharing a DOI, arXiv id, abstract, title + first
     author + year or citation key with `values` (per column), or having one of `ids`."""
     found: dict[str, sqlite3.Row] = {}
-    cols = "id, abstract_key, title_key, doi, arxiv, ident_key, citation_key"
+    cols = "id, abstract_key, title_key, doi, arxiv, ident_key, citation_key, openreview"
     for column in IDENTITY_COLUMNS:
         for part in chunks(sorted(values.get(column, ()))):
             for r in conn.execute(f"SELECT {cols} FROM papers WHERE {column} IN ({marks(len(part))})", part):
@@ -355,14 +370,15 @@ def candidate_rows(conn: sqlite3.Connection, values: dict[str, set[str]], ids: S
 def identity_row(conn: sqlite3.Connection, pid: str) -> dict[str, Any] | None:
     """What filling a stored paper from a duplicate entry needs to see of it."""
     r = conn.execute(
-        "SELECT title, title_source, abstract, method, code_links, venue, year, authors, links, doi, arxiv "
-        "FROM papers WHERE id = ?", [pid]).fetchone()
+        "SELECT title, title_source, abstract, method, code_links, venue, year, authors, links, doi, arxiv, "
+        "openreview, status FROM papers WHERE id = ?", [pid]).fetchone()
     return dict(r) if r is not None else None
 
 
 FILLABLE = frozenset({"abstract", "abstract_text", "abstract_key", "method", "code_links", "title",
                       "title_source", "derived_title", "venue", "venue_key", "year", "authors",
-                      "links", "doi", "arxiv", "title_key", "ident_key"})
+                      "links", "doi", "arxiv", "title_key", "ident_key", "openreview", "status",
+                      "entry_type"})
 
 
 def update_fields(conn: sqlite3.Connection, pid: str, values: dict[str, Any], seq: int) -> None:
@@ -398,3 +414,13 @@ def signals(conn: sqlite3.Connection) -> TriageSignals:
     noted = [r[0] for r in conn.execute(
         "SELECT paper_id FROM notes UNION SELECT paper_id FROM highlights")]
     return TriageSignals(starred=starred, skipped=skipped, read=read, tagged=tagged, noted=noted)
+
+
+_METADATA = ("title, title_source, derived_title, abstract, abstract_text, method, code_links, venue, "
+             "year, authors, links, doi, arxiv, openreview, status, entry_type")
+
+
+def metadata_row(conn: sqlite3.Connection, pid: str) -> dict[str, Any] | None:
+    """What updating a stored paper from a fetched record compares (reader/library/fetched.py)."""
+    r = conn.execute(f"SELECT {_METADATA} FROM papers WHERE id = ?", [pid]).fetchone()
+    return dict(r) if r is not None else None

@@ -29,6 +29,7 @@ class Task(Generic[T]):
         self.future: Future[None] | None = None
         self._cancel = threading.Event()
         self._runner = runner
+        self.network = False  # a fetch on the network thread (TaskRunner.network)
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -64,6 +65,10 @@ class TaskRunner(QObject):
         # behind one. Cancelled at shutdown so closing the window does not wait for it either.
         self._layouts = ThreadPoolExecutor(1, thread_name_prefix="reader-layout")
         self._layout_tasks: set[Task[Any]] = set()
+        # Fetches from the services (reader.sources) on a thread of their own: a service's pace
+        # or Retry-After waits hold up neither the writes nor index upkeep. Cancelled at shutdown.
+        self._network = ThreadPoolExecutor(1, thread_name_prefix="reader-network")
+        self._network_tasks: set[Task[Any]] = set()
         self._readers: dict[str, ThreadPoolExecutor] = {}
         self._generations: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -116,6 +121,29 @@ class TaskRunner(QObject):
     def _forget_layout(self, task: Task[Any]) -> None:
         with self._lock:
             self._layout_tasks.discard(task)
+
+    @overload
+    def network(self, fn: Callable[[], T], on_done: Done[T] = None, on_error: ErrorCallback = None, *,
+                label: str | None = None, with_task: Literal[False] = False) -> Task[T]: ...
+    @overload
+    def network(self, fn: Callable[[Task[T]], T], on_done: Done[T] = None, on_error: ErrorCallback = None,
+                *, label: str | None = None, with_task: Literal[True]) -> Task[T]: ...
+
+    def network(self, fn: Callable[..., T], on_done: Done[T] = None, on_error: ErrorCallback = None, *,
+                label: str | None = None, with_task: bool = False) -> Task[T]:
+        """Queue a fetch from the services on the network thread (one at a time); its result
+        is usually stored by a `write` queued from on_done."""
+        task = self._submit(self._network, fn, on_done, on_error, label, with_task)
+        task.network = True
+        with self._lock:
+            self._network_tasks.add(task)
+        assert task.future is not None
+        task.future.add_done_callback(lambda _f: self._forget_network(task))
+        return task
+
+    def _forget_network(self, task: Task[Any]) -> None:
+        with self._lock:
+            self._network_tasks.discard(task)
 
     def _submit(self, pool: ThreadPoolExecutor, fn: Callable[..., T], on_done: Done[T],
                 on_error: ErrorCallback, label: str | None, with_task: bool) -> Task[T]:
@@ -184,6 +212,8 @@ class TaskRunner(QObject):
     def _deliver(self, delivery: _Delivery[Any]) -> None:
         origin, on_done, on_error, result, error = (delivery.origin, delivery.on_done, delivery.on_error,
                                                     delivery.result, delivery.error)
+        if isinstance(origin, Task) and origin.network and self._closed:
+            return  # a fetch that ended after the shutdown: nobody waits for it any more
         if isinstance(origin, Task):
             self._pending_writes -= 1
             if origin.label:
@@ -207,10 +237,13 @@ class TaskRunner(QObject):
         for pool in self._readers.values():
             pool.shutdown(wait=wait, cancel_futures=True)
         with self._lock:
-            running = list(self._layout_tasks)
+            running = list(self._layout_tasks) + list(self._network_tasks)
         for task in running:
             task.cancel()
         self._layouts.shutdown(wait=wait, cancel_futures=True)
+        # Not waited for: a fetch blocked in a socket read (up to its time-out) must not hold
+        # the closing window; cancelled, it stops at its next step, and its result is dropped.
+        self._network.shutdown(wait=False, cancel_futures=True)
         self._indexer.shutdown(wait=wait)
         self._writer.shutdown(wait=wait)
 
