@@ -22,8 +22,8 @@ NOTES_PATH = "/notes"
 _STATUSES = ("oral", "spotlight", "poster")
 
 
-def page_params(venue_id: str, offset: int, limit: int = PAGE) -> dict[str, str]:
-    return {"content.venueid": venue_id, "offset": str(offset), "limit": str(limit)}
+def page_params(venue_id: str, offset: int, limit: int | None = None) -> dict[str, str]:
+    return {"content.venueid": venue_id, "offset": str(offset), "limit": str(limit or PAGE)}
 
 
 def status_of(decision: str) -> str | None:
