@@ -187,9 +187,23 @@ def _cvf(run: _Run, loc: Locator, v: Venue, year: int) -> tuple[list[Record], li
 _FETCHERS = {"pmlr": _pmlr, "acl": _acl, "openreview": _openreview, "cvf": _cvf}
 
 
+def first_request(loc: Locator) -> tuple[str, str, dict[str, str] | None]:
+    """(source, path, params) of the locator's first request."""
+    if loc.source == "pmlr":
+        return "pmlr", pmlr.volume_path(loc.ident), None
+    if loc.source == "acl":
+        return "acl", acl.collection_path(loc.ident), None
+    if loc.source == "cvf":
+        return "cvf", cvf.listing_path(loc.ident), dict(cvf.LISTING_PARAMS)
+    return "openreview", openreview_venue.NOTES_PATH, openreview_venue.page_params(loc.ident, 0)
+
+
 def fetch_venue(name: str, year: int, *, get: Getter, source: str | None = None,
-                progress: Progress | None = None, cancelled: Callable[[], bool] | None = None) -> Fetched:
-    """The venue-year's papers from the first source that serves it (see the module docstring)."""
+                progress: Progress | None = None, cancelled: Callable[[], bool] | None = None,
+                cached: Callable[[str, str, dict[str, str] | None], bool] | None = None) -> Fetched:
+    """The venue-year's papers from the first source that serves it (see the module docstring).
+    `cached(source, path, params)` says whether a request is in the cache: a locator whose first
+    request is cached is tried first (a venue re-added offline comes from where it came before)."""
     v = venue(name)
     check_year(year)
     found = locators(v.name, year)
@@ -201,6 +215,8 @@ def fetch_venue(name: str, year: int, *, get: Getter, source: str | None = None,
     if not found:
         raise NotServed(f"{v.name} {year}: no source serves it; `reader venue list` shows the years "
                         "Reader knows")
+    if cached is not None:
+        found.sort(key=lambda loc: not cached(*first_request(loc)))  # stable: cached ones first
     tried: list[str] = []
     run = _Run(get, progress, cancelled)
     for loc in found:

@@ -147,3 +147,18 @@ def test_cancel_between_requests():
     with pytest.raises(Cancelled):
         fetch_venue("wacv", 2024, get=service, cancelled=lambda: len(service.asked) >= 2)
     assert len(service.asked) == 2
+
+
+def test_a_cached_source_is_tried_first():
+    """ICML 2025 came from OpenReview once (say PMLR was chosen away): offline, the cached
+    OpenReview pages serve it without asking PMLR."""
+    papers = _papers("colm2024:", 3)
+    vid = "ICML.cc/2025/Conference"
+    pages = openreview_pages(papers, vid, "ICML 2025")
+    key = "/notes?" + urlencode({"content.venueid": vid, "offset": "0", "limit": "1000"})
+    service = FakeService({("openreview", key): pages[0]})
+
+    def cached(source, path, params):
+        return source == "openreview" and path + "?" + urlencode(params or {}) == key
+    got = fetch_venue("icml", 2025, get=service, cached=cached)
+    assert got.source == "openreview" and [s for s, _ in service.asked] == ["openreview"]
