@@ -15,28 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from reader.errors import ReaderError, UsageError
 from reader.models import Record
 
 from . import acl, cvf, openreview_venue, pmlr
 from .catalogue import Locator, Venue, check_year, locators, venue
+from .response import Response
 
 MAX_OPENREVIEW_PAGES = 200  # 200,000 notes: far over any venue; a server ignoring offset stops here
 NOT_SERVED_STATUSES = frozenset({403, 404, 410})
 
 
-class Reply(Protocol):
-    """What `get` returns (reader.sources.http.Response has these)."""
-
-    body: bytes
-    url: str
-    status: int
-    from_cache: bool
-
-
-Getter = Callable[[str, str, "dict[str, str] | None"], Reply]
+Getter = Callable[[str, str, "dict[str, str] | None"], Response]  # (source, path, params)
 Progress = Callable[[int, int, str], None]  # (done, total or 0 when unknown, what)
 
 
@@ -75,7 +67,7 @@ class _Run:
         self._get, self._progress, self._cancelled = get, progress, cancelled
         self.requests = self.from_cache = 0
 
-    def get(self, source: str, path: str, params: dict[str, str] | None = None) -> Reply:
+    def get(self, source: str, path: str, params: dict[str, str] | None = None) -> Response:
         if self._cancelled and self._cancelled():
             raise Cancelled("cancelled: nothing was stored")
         reply = self._get(source, path, params)
