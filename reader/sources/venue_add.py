@@ -16,7 +16,7 @@ second source (the first one 404'd) needs no network either."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -36,14 +36,20 @@ class VenueAdded:
     new: int
     updated: int
     unchanged: int
+    rejected: list[str] = field(default_factory=list)  # records the store refused, with why
 
     def summary(self) -> str:
         f = self.fetched
-        cached = f" ({f.from_cache} from the cache)" if f.from_cache else ""
-        left = f"; {len(f.problems)} left out" if f.problems else ""
+        cached = f" ({f.from_cache:,} from the cache)" if f.from_cache else ""
+        left = len(f.problems) + len(self.rejected)
+        left_out = f"; {left:,} left out (see below)" if left else ""
         return (f"{f.label}: {len(f.records):,} papers from {f.source} — {self.new:,} new, "
                 f"{self.updated:,} updated, {self.unchanged:,} unchanged; "
-                f"{f.requests:,} requests{cached}{left}")
+                f"{f.requests:,} requests{cached}{left_out}")
+
+    def left_out(self) -> list[str]:
+        """One line per entry not stored: the source's unreadable entries, the store's refusals."""
+        return [*self.fetched.problems, *self.rejected]
 
 
 class _Getter:
@@ -81,5 +87,12 @@ def add_venue(library: Any, name: str, year: int, *, refresh: bool = False, sour
         from .venue_fetch import Cancelled
 
         raise Cancelled("cancelled: nothing was stored")
-    counts = library.add_fetched(fetched.records, collection=fetched.label, origin=f"venue:{fetched.source}")
-    return VenueAdded(fetched, counts.new, counts.updated, counts.unchanged)
+    result = library.add_fetched(fetched.records, collection=fetched.label, origin=f"venue:{fetched.source}")
+    return added(fetched, result)
+
+
+def added(fetched: Fetched, result: Any) -> VenueAdded:
+    """The summary of a stored venue from what `Library.add_fetched` returned."""
+    rejected = [f"{fetched.records[n].title or 'entry'} (line {fetched.records[n].line}): {why}"
+                for n, why in getattr(result, "rejected", [])]
+    return VenueAdded(fetched, result.new, result.updated, result.unchanged, rejected)
