@@ -1,7 +1,8 @@
-"""When two records are the same paper: DOI, arXiv id, abstract + compatible titles, or
-title + first author + year; and the normalised keys the store keeps to find them.
+"""When two records are the same paper: DOI, arXiv id, OpenReview id, abstract + compatible
+titles, or title + first author + year; and the normalised keys the store keeps to find them.
 
-Rules (issue 18): entries with the same DOI or arXiv id are one paper, unless both carry real
+Rules (issue 18): entries with the same DOI, arXiv id or OpenReview forum id (issue 28: fetched
+papers) are one paper, unless both carry real
 titles that share almost no words (a book's DOI on its chapters, a DOI pasted on the wrong
 entry); entries with the same abstract are one paper when their titles match or one has no
 real title (the seeds); different real titles sharing an abstract (an edited book's chapters)
@@ -24,6 +25,9 @@ _DOI = re.compile(r"\b(10\.\d{1,9}(?:\.\d+)*/\S+)", re.IGNORECASE)
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:v\d+)?(?:\.pdf)?$", re.IGNORECASE)
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 _ARXIV_ID = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?$", re.IGNORECASE)
+_OPENREVIEW_URL = re.compile(r"openreview\.net/(?:forum|pdf|attachment)\?(?:[^#\s]*&)?id=([A-Za-z0-9_-]+)",
+                             re.IGNORECASE)
+_OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{5,40}$")
 MIN_SHARED_WORDS = 0.5  # two real titles of one DOI are the same paper from this word overlap up
 
 
@@ -60,6 +64,18 @@ def arxiv_key(value: str | None) -> str:
     return match.group(1).lower() if match else ""
 
 
+def openreview_key(value: str | None, *, bare: bool = False) -> str:
+    """An OpenReview forum id from a forum/pdf URL (as written: ids are case-sensitive); a bare
+    id only with bare=True (a record's own `openreview` field), else ''."""
+    if not value:
+        return ""
+    value = value.strip()
+    match = _OPENREVIEW_URL.search(value)
+    if match:
+        return match.group(1)
+    return value if bare and _OPENREVIEW_ID.match(value) else ""
+
+
 def first_author_key(authors: list[str]) -> str:
     """The first author's family name, folded ("Vaswani, Ashish" and "Ashish Vaswani" agree)."""
     if not authors:
@@ -85,14 +101,17 @@ class Keys:
     arxiv: str
     ident: str
     citekey: str = ""  # the entry's citation key, as written
+    openreview: str = ""  # the OpenReview forum id
 
     @classmethod
     def of(cls, rec: Record) -> Keys:
         doi = doi_key(rec.doi) or next((k for k in map(doi_key, rec.links) if k), "")
         arxiv = arxiv_key(rec.arxiv) or next((k for k in map(arxiv_key, [*rec.links, doi]) if k), "")
         title = title_key(rec.title)
+        openreview = openreview_key(rec.openreview, bare=True) or links_openreview(
+            [*([rec.url] if rec.url else []), *rec.links])
         return cls(paper_id_for(rec.abstract) if rec.abstract else "", title, doi, arxiv,
-                   ident_key(title, rec.authors, rec.year), (rec.citation_key or "").strip())
+                   ident_key(title, rec.authors, rec.year), (rec.citation_key or "").strip(), openreview)
 
     def bases(self, rec: Record) -> list[str]:
         """The ids a new paper may take, in order: the abstract's hash (as always), then one
@@ -100,8 +119,11 @@ class Keys:
         paper's is a hash of what the entry has (its key too when that is all there is)."""
         if self.abstract:
             return [self.abstract, _hash(normalize_abstract(rec.abstract) + "\x1f" + self.title)]
-        weak = "" if self.ident or self.doi or self.arxiv else (rec.citation_key or "")
-        return [_hash("\x1f".join(["", self.title, self.ident, self.doi, self.arxiv, weak]))]
+        weak = "" if self.ident or self.doi or self.arxiv or self.openreview else (rec.citation_key or "")
+        parts = ["", self.title, self.ident, self.doi, self.arxiv, weak]
+        if self.openreview:  # (only then: the ids of title-only papers made before stay the same)
+            parts.append(self.openreview)
+        return [_hash("\x1f".join(parts))]
 
     def new_id(self, rec: Record, taken: set[str]) -> str:
         """The first of `bases` not in `taken` (else a numbered variant of the last)."""
@@ -113,6 +135,11 @@ class Keys:
         while (candidate := _hash(f"{bases[-1]}#{n}")) in taken:
             n += 1
         return candidate
+
+
+def links_openreview(links: Iterable[str]) -> str:
+    """The first OpenReview forum id among links ('' if none)."""
+    return next((k for k in map(openreview_key, links) if k), "")
 
 
 def _hash(text: str) -> str:
@@ -134,6 +161,7 @@ class Matcher:
 
     by_doi: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # key -> [(id, title)]
     by_arxiv: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    by_openreview: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     by_abstract: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     by_ident: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # -> [(id, doi, arxiv)]
     by_citekey: dict[str, list[tuple[str, str, str, str]]] = field(default_factory=dict)  # -> [(id, title, doi, arxiv)]
@@ -143,7 +171,7 @@ class Matcher:
         self.ids.add(pid)
         entry = (pid, keys.title)
         for index, key in ((self.by_doi, keys.doi), (self.by_arxiv, keys.arxiv),
-                           (self.by_abstract, keys.abstract)):
+                           (self.by_openreview, keys.openreview), (self.by_abstract, keys.abstract)):
             if key:
                 index.setdefault(key, []).append(entry)
         if keys.ident:
@@ -152,7 +180,8 @@ class Matcher:
             self.by_citekey.setdefault(keys.citekey, []).append((pid, keys.title, keys.doi, keys.arxiv))
 
     def find(self, keys: Keys, weak_id: str | None = None) -> str | None:
-        for index, key in ((self.by_doi, keys.doi), (self.by_arxiv, keys.arxiv)):
+        for index, key in ((self.by_doi, keys.doi), (self.by_arxiv, keys.arxiv),
+                           (self.by_openreview, keys.openreview)):
             for pid, title in index.get(key, ()) if key else ():
                 if titles_agree(keys.title, title):
                     return pid
@@ -181,9 +210,10 @@ def _differ(a: str, b: str) -> bool:
 def lookup_values(keys: Iterable[Keys]) -> dict[str, set[str]]:
     """The values to look the stored papers up by, per key column."""
     out: dict[str, set[str]] = {"doi": set(), "arxiv": set(), "abstract_key": set(), "ident_key": set(),
-                                "citation_key": set()}
+                                "citation_key": set(), "openreview": set()}
     for k in keys:
-        for column, value in (("doi", k.doi), ("arxiv", k.arxiv), ("abstract_key", k.abstract),
+        for column, value in (("doi", k.doi), ("arxiv", k.arxiv), ("openreview", k.openreview),
+                              ("abstract_key", k.abstract),
                               ("ident_key", k.ident), ("citation_key", k.citekey if k.title else "")):
             if value:
                 out[column].add(value)

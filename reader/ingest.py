@@ -178,7 +178,8 @@ def _fills(stored: dict[str, Any], rec: Record) -> dict[str, Any]:
     if more:
         out["links"] = _json_list([*links, *more])
     keys = Keys.of(rec)
-    for column, value in (("doi", keys.doi), ("arxiv", keys.arxiv)):
+    for column, value in (("doi", keys.doi), ("arxiv", keys.arxiv), ("openreview", keys.openreview),
+                          ("status", rec.status or "")):
         if not stored[column] and value:
             out[column] = value
     if "title" in out or "authors" in out or "year" in out:
@@ -204,7 +205,8 @@ class _Resolver:
             for row in q.candidate_rows(conn, lookup_values(self.keys), weak):
                 self.stored.add(row["id"])
                 self.matcher.add(row["id"], Keys(row["abstract_key"], row["title_key"], row["doi"],
-                                                 row["arxiv"], row["ident_key"], row["citation_key"]))
+                                                 row["arxiv"], row["ident_key"], row["citation_key"],
+                                                 row["openreview"]))
             # Ids are never reused: a new paper's id must not be a stored one (its abstract's
             # hash held by a chapter of another title, say).
             self.matcher.ids.update(q.existing_ids(conn, [b for k, r in zip(self.keys, records, strict=True)
@@ -268,7 +270,7 @@ def _fill_record(first: Record, later: Record) -> None:
     """A repeat within the file fills what its first occurrence lacks (before it is stored)."""
     if not first.abstract and later.abstract:
         first.abstract = later.abstract
-    for name in ("title", "venue", "year", "url", "doi", "arxiv"):
+    for name in ("title", "venue", "year", "url", "doi", "arxiv", "openreview", "status"):
         if getattr(first, name) in (None, "") and getattr(later, name) not in (None, ""):
             setattr(first, name, getattr(later, name))
     if not first.authors:
@@ -317,7 +319,8 @@ class _NewRows:
             "sources": self._sources, "added_at": self.ts,
             "updated_at": self.ts, "read": 0, "starred": 0, "skipped": 0, "seq": self.seq,
             "citation_key": rec.citation_key or "", "entry_type": rec.entry_type or "",
-            "doi": keys.doi, "arxiv": keys.arxiv, "abstract_key": keys.abstract,
+            "doi": keys.doi, "arxiv": keys.arxiv, "openreview": keys.openreview, "status": rec.status or "",
+            "abstract_key": keys.abstract,
             "title_key": keys.title, "ident_key": keys.ident,
             "venue_key": venue_name(rec.venue).key if rec.venue else "",
         }

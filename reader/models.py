@@ -117,6 +117,10 @@ class Record:
     # inproceedings, ...: EntryType values), when the format has them.
     citation_key: str | None = None
     entry_type: str | None = None
+    # Fetched papers (reader/sources): the OpenReview forum id, and how the venue accepted the
+    # paper (oral, spotlight, poster...) when the source says.
+    openreview: str | None = None
+    status: str | None = None
 
     def problem(self) -> str | None:
         """Why this record cannot be stored (wrong type, out of range, too long), or None."""

@@ -62,3 +62,9 @@ def replace_all(conn: sqlite3.Connection, paper_id: str, highlights: Iterable[Hi
         [(h.id, paper_id, int(h.start), int(h.end), h.quote, str(h.color), h.comment, now_iso())
          for h in highlights],
     )
+
+
+def move(conn: sqlite3.Connection, spans: Iterable[tuple[int, int, int, str]]) -> None:
+    """Set (id, start, end, quote) of highlights whose paper's abstract changed (re-anchored)."""
+    conn.executemany('UPDATE highlights SET start = ?, "end" = ?, quote = ? WHERE id = ?',
+                     [(start, end, quote, hid) for hid, start, end, quote in spans])

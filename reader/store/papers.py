@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..identity import arxiv_key, doi_key, ident_key, title_key
+from ..identity import arxiv_key, doi_key, ident_key, links_openreview, title_key
 from ..models import Paper, TitleSource, paper_id_for
 from ..venues import venue_name
 from . import groups, notes, tags
@@ -270,6 +270,7 @@ def identity_columns(p: Paper) -> dict[str, str]:
     doi = next((k for k in map(doi_key, p.links) if k), "")
     return {
         "doi": doi, "arxiv": next((k for k in map(arxiv_key, [*p.links, doi]) if k), ""),
+        "openreview": links_openreview(p.links),
         "abstract_key": paper_id_for(p.abstract) if p.abstract else "", "title_key": tkey,
         "ident_key": ident_key(tkey, p.authors, p.year),
         "venue_key": venue_name(p.venue).key if p.venue else "",
@@ -334,14 +335,14 @@ def delete_papers(conn: sqlite3.Connection, ids: Sequence[str], seq: int) -> Non
         )
 
 
-IDENTITY_COLUMNS = ("doi", "arxiv", "abstract_key", "ident_key", "citation_key")
+IDENTITY_COLUMNS = ("doi", "arxiv", "openreview", "abstract_key", "ident_key", "citation_key")
 
 
 def candidate_rows(conn: sqlite3.Connection, values: dict[str, set[str]], ids: Sequence[str]) -> list[sqlite3.Row]:
     """The identity keys of stored papers sharing a DOI, arXiv id, abstract, title + first
     author + year or citation key with `values` (per column), or having one of `ids`."""
     found: dict[str, sqlite3.Row] = {}
-    cols = "id, abstract_key, title_key, doi, arxiv, ident_key, citation_key"
+    cols = "id, abstract_key, title_key, doi, arxiv, ident_key, citation_key, openreview"
     for column in IDENTITY_COLUMNS:
         for part in chunks(sorted(values.get(column, ()))):
             for r in conn.execute(f"SELECT {cols} FROM papers WHERE {column} IN ({marks(len(part))})", part):
@@ -355,14 +356,15 @@ def candidate_rows(conn: sqlite3.Connection, values: dict[str, set[str]], ids: S
 def identity_row(conn: sqlite3.Connection, pid: str) -> dict[str, Any] | None:
     """What filling a stored paper from a duplicate entry needs to see of it."""
     r = conn.execute(
-        "SELECT title, title_source, abstract, method, code_links, venue, year, authors, links, doi, arxiv "
-        "FROM papers WHERE id = ?", [pid]).fetchone()
+        "SELECT title, title_source, abstract, method, code_links, venue, year, authors, links, doi, arxiv, "
+        "openreview, status FROM papers WHERE id = ?", [pid]).fetchone()
     return dict(r) if r is not None else None
 
 
 FILLABLE = frozenset({"abstract", "abstract_text", "abstract_key", "method", "code_links", "title",
                       "title_source", "derived_title", "venue", "venue_key", "year", "authors",
-                      "links", "doi", "arxiv", "title_key", "ident_key"})
+                      "links", "doi", "arxiv", "title_key", "ident_key", "openreview", "status",
+                      "entry_type"})
 
 
 def update_fields(conn: sqlite3.Connection, pid: str, values: dict[str, Any], seq: int) -> None:
@@ -398,3 +400,13 @@ def signals(conn: sqlite3.Connection) -> dict[str, Any]:
     noted = [r[0] for r in conn.execute(
         "SELECT paper_id FROM notes UNION SELECT paper_id FROM highlights")]
     return {"starred": starred, "skipped": skipped, "read": read, "tagged": tagged, "noted": noted}
+
+
+_METADATA = ("title, title_source, derived_title, abstract, abstract_text, method, code_links, venue, "
+             "year, authors, links, doi, arxiv, openreview, status, entry_type")
+
+
+def metadata_row(conn: sqlite3.Connection, pid: str) -> dict[str, Any] | None:
+    """What updating a stored paper from a fetched record compares (reader/fetched.py)."""
+    r = conn.execute(f"SELECT {_METADATA} FROM papers WHERE id = ?", [pid]).fetchone()
+    return dict(r) if r is not None else None

@@ -284,3 +284,35 @@ def m0014_skipped(db: sqlite_utils.Database) -> None:
     No paper is skipped yet, so the index needs no catch-up for the `skipped` flag itself; the
     index schema version moved with the documents' new `unskipped` flag (a rebuild)."""
     db.execute("ALTER TABLE papers ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0")
+
+
+@SCHEMA_MIGRATIONS()
+def m0015_sources(db: sqlite_utils.Database) -> None:
+    """Fetched papers (issue 28, reader/sources): the OpenReview forum id (an identity key, found
+    again in the links of papers already held) and the venue's decision (oral, spotlight,
+    poster...); and the followed feeds (`reader feed`: an arXiv category with an optional query,
+    the collection its papers land in, when it was last updated and the newest submission seen).
+    Not searchable: no seq bump."""
+    import json
+
+    from ..identity import links_openreview
+
+    conn = db.conn
+    conn.execute("ALTER TABLE papers ADD COLUMN openreview TEXT NOT NULL DEFAULT ''")
+    conn.execute("ALTER TABLE papers ADD COLUMN status TEXT NOT NULL DEFAULT ''")
+    conn.execute("CREATE INDEX papers_openreview ON papers (openreview)")
+    found = [(key, pid) for pid, links in conn.execute(
+        "SELECT id, links FROM papers WHERE links LIKE '%openreview.net%'").fetchall()
+        if (key := links_openreview(json.loads(links)))]
+    conn.executemany("UPDATE papers SET openreview = ? WHERE id = ?", found)
+    conn.execute(
+        "CREATE TABLE feeds ("
+        " id INTEGER PRIMARY KEY,"
+        " source TEXT NOT NULL,"
+        " category TEXT NOT NULL,"
+        " query TEXT NOT NULL DEFAULT '',"
+        " collection TEXT NOT NULL,"
+        " added_at TEXT NOT NULL,"
+        " updated_at TEXT NOT NULL DEFAULT '',"  # the last update that finished ('' never)
+        " newest TEXT NOT NULL DEFAULT '',"  # the newest submission date it has seen (UTC ISO)
+        " UNIQUE (source, category, query))")
