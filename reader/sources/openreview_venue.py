@@ -84,10 +84,8 @@ def parse_notes(notes: list[dict[str, Any]], url: str, *, venue: str, year: int,
             line=number,
             entry_type=EntryType.INPROCEEDINGS,
         )
-        extra = {"openreview": forum or None,  # Record's fields once the sources base lands
-                 "status": status_of(decision) if isinstance(decision, str) else None}
-        for name, value in extra.items():
-            setattr(rec, name, value)
+        rec.openreview = forum or None
+        rec.status = status_of(decision) if isinstance(decision, str) else None
         if not rec.abstract and not rec.title:
             result.problems.append(Problem(number, "no title and no abstract", key=forum or None))
             continue
