@@ -38,6 +38,7 @@ class Change(StrEnum):
     DELETE = "delete"
     SEARCHES = "searches"
     VAULT = "vault"
+    FEEDS = "feeds"  # a feed followed or dropped, or a feed update stored (reader/sources)
     INDEX = "index"
     OUTSIDE = "outside"
 

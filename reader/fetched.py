@@ -7,7 +7,9 @@ A paper already held keeps everything the user added (star, read, tags, note, hi
 citation key, a title the user edited); its metadata follows the service: title, abstract
 (highlights re-anchored on the new text by their quotes), authors, year, venue, links (the
 service's first, the others kept), DOI/arXiv/OpenReview ids, status (oral, spotlight...) and
-entry type. What the service leaves empty is never erased."""
+entry type. What the service leaves empty is never erased. A preprint (an arXiv record) never
+overrides a published paper's metadata (a stored paper with another venue): it only adds its
+links and ids; a paper held as a preprint takes a newer version's metadata."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from typing import Any
 from .identity import Keys, Matcher, ident_key, lookup_values, title_key
 from .ingest import StartIndex, store_parsed
 from .models import ImportSummary, ParseResult, Record, TitleSource, paper_id_for
+from .store import groups
 from .store import highlights as hl
 from .store import papers as q
 from .text.batch import analyze
@@ -31,6 +34,7 @@ from .venues import venue_name
 FORMAT = "fetched"  # the import log's format of a fetch
 
 ADDED, UPDATED, UNCHANGED = "added", "updated", "unchanged"
+PREPRINT_VENUES = frozenset({"arxiv", "corr", "arxiv preprint", "biorxiv", "medrxiv"})
 
 
 @dataclass
@@ -83,8 +87,14 @@ def store_fetched(
     before = match_stored(conn, good)
     updated = {pid for pid, rec in zip(before, good, strict=True)
                if pid is not None and update_stored(conn, pid, rec, seq)}
+    # Papers held: in this collection too, and from this origin; the rest go the import's way
+    # (new papers, repeats within the batch merged), never resolved a second time.
+    held = list(dict.fromkeys(pid for pid in before if pid is not None))
+    groups.add_memberships(conn, [(pid, collection) for pid in held])
+    q.add_source(conn, held, origin)
     summary = ImportSummary(path=origin, format=FORMAT)
-    parsed = ParseResult(path=origin, format=FORMAT, records=list(good), collection=collection)
+    fresh = [rec for pid, rec in zip(before, good, strict=True) if pid is None]
+    parsed = ParseResult(path=origin, format=FORMAT, records=fresh, collection=collection)
     used = store_parsed(conn, parsed, summary, seq, progress, start_index)
     after = match_stored(conn, good)
     for was, now in zip(before, after, strict=True):
@@ -97,14 +107,32 @@ def store_fetched(
 
 
 def match_stored(conn: sqlite3.Connection, records: Sequence[Record]) -> list[str | None]:
-    """The stored paper each record is (identity.py's rules), or None."""
+    """The stored paper each record is (identity.py's rules), or None.
+
+    A record's own arXiv or OpenReview id (its `arxiv`/`openreview` field: the service that
+    gave it owns that id) meets the paper holding that id whatever its title: a new version
+    may retitle a paper (the import's rules want DOI/arXiv matches to agree on titles, against
+    ids pasted on the wrong entry)."""
     keys = [Keys.of(r) for r in records]
     weak = [k.bases(r)[0] for k, r in zip(keys, records, strict=True) if not r.abstract]
     matcher = Matcher()
+    owned: dict[tuple[str, str], list[str]] = {}
     for row in q.candidate_rows(conn, lookup_values(keys), weak):
         matcher.add(row["id"], Keys(row["abstract_key"], row["title_key"], row["doi"], row["arxiv"],
                                     row["ident_key"], row["citation_key"], row["openreview"]))
-    return [matcher.find(k, None if r.abstract else k.bases(r)[0]) for k, r in zip(keys, records, strict=True)]
+        for column in ("arxiv", "openreview"):
+            if row[column]:
+                owned.setdefault((column, row[column]), []).append(row["id"])
+    out: list[str | None] = []
+    for k, r in zip(keys, records, strict=True):
+        found = None
+        for column, given, key in (("arxiv", r.arxiv, k.arxiv), ("openreview", r.openreview, k.openreview)):
+            holders = owned.get((column, key), []) if given and key else []
+            if len(holders) == 1:
+                found = holders[0]
+                break
+        out.append(found or matcher.find(k, None if r.abstract else k.bases(r)[0]))
+    return out
 
 
 def update_stored(conn: sqlite3.Connection, pid: str, rec: Record, seq: int) -> bool:
@@ -113,6 +141,9 @@ def update_stored(conn: sqlite3.Connection, pid: str, rec: Record, seq: int) -> 
     if found is None:
         return False
     stored: dict[str, Any] = found
+    if _preprint(rec.venue) and stored["venue"] and not _preprint(stored["venue"]):
+        rec = Record(abstract="", links=rec.links, url=rec.url, doi=rec.doi, arxiv=rec.arxiv,
+                     openreview=rec.openreview)
     out: dict[str, Any] = {}
     title = clean_text(" ".join((rec.title or "").split()))
     source = stored["title_source"]
@@ -157,6 +188,10 @@ def update_stored(conn: sqlite3.Connection, pid: str, rec: Record, seq: int) -> 
                                      out.get("year", stored["year"]))
     q.update_fields(conn, pid, out, seq)
     return True
+
+
+def _preprint(venue: str | None) -> bool:
+    return (venue or "").strip().casefold() in PREPRINT_VENUES
 
 
 def _reanchor(conn: sqlite3.Connection, pid: str, raw: str) -> None:

@@ -261,6 +261,7 @@ class ViewKind(StrEnum):
     TAG = "tag"
     LIKE_STARRED = "like_starred"  # ranked by similarity to the starred papers
     LIKE_TAG = "like_tag"  # ranked by similarity to a tag's papers
+    NEW = "new"  # the followed feeds' papers not yet read or skipped, best first (triage's learner)
 
 
 class ExportKind(StrEnum):

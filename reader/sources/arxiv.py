@@ -26,6 +26,7 @@ from ..importers.fields import abstract_or_empty, collapse
 from ..models import EntryType, Record
 from .http import Client
 from .registry import ARXIV
+from .response import Response
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 NS_ARXIV = "{http://arxiv.org/schemas/atom}"
@@ -170,33 +171,76 @@ class Lookup:
 def lookup(client: Client, ids: Iterable[ArxivId], *, refresh: bool = False,
            progress: Callable[[int, int], None] | None = None) -> Lookup:
     """Fetch papers by id, BATCH ids per request. An id the API has no paper for (an empty
-    feed, or its error feed) is in `unknown`; network trouble raises FetchError."""
+    feed, or its error feed) is in `unknown`; network trouble raises FetchError.
+
+    Each paper found is also cached as the answer to a request for its id alone (its entry's
+    bytes in the batch's feed), so adding it again, alone or in another batch, needs no
+    network; refresh=True asks arXiv again for every id."""
     wanted = list(dict.fromkeys(ids))
     out = Lookup()
-    for start in range(0, len(wanted), BATCH):
-        part = wanted[start:start + BATCH]
+    pending: list[ArxivId] = []
+    for ident in wanted:
+        cached = None if refresh else client.cached(ARXIV, "/api/query", query_params(ids=[ident.versioned]))
+        entry = _entry_for(parse_feed(cached.body, cached.url), ident) if cached is not None else None
+        if entry is not None:
+            out.found[ident.versioned] = entry
+        else:
+            pending.append(ident)
+    for start in range(0, len(pending), BATCH):
+        part = pending[start:start + BATCH]
         if progress:
-            progress(start, len(wanted))
-        resp = client.fetch(ARXIV, "/api/query", query_params(ids=[i.versioned for i in part]), refresh=refresh)
-        if resp.status >= 400 and resp.status != 400:
-            raise ReaderError(f"arxiv: {ARXIV.host} answered {resp.status}: {resp.url}")
-        feed = parse_feed(resp.body, resp.url)
-        if feed.error is not None and len(part) > 1:  # one bad id spoils the batch: ask one by one
-            one = lookup(client, part[:1], refresh=refresh)
-            rest = lookup(client, part[1:], refresh=refresh) if len(part) > 1 else Lookup()
-            out.found.update(one.found | rest.found)
-            out.unknown.update(one.unknown | rest.unknown)
-            continue
-        by_id = {e.arxiv_id.id: e for e in feed.entries}
-        for ident in part:
-            entry = by_id.get(ident.id)
-            if entry is not None:
-                out.found[ident.versioned] = entry
-            else:
-                reason = feed.error or "arXiv has no paper with this id"
-                out.unknown[ident.versioned] = reason
+            progress(start, len(pending))
+        _lookup_batch(client, part, refresh, out)
     if progress:
-        progress(len(wanted), len(wanted))
+        progress(len(pending), len(pending))
+    return Lookup({i.versioned: out.found[i.versioned] for i in wanted if i.versioned in out.found},
+                  {i.versioned: out.unknown[i.versioned] for i in wanted if i.versioned in out.unknown})
+
+
+def _entry_for(feed: Feed, ident: ArxivId) -> Entry | None:
+    return next((e for e in feed.entries if e.arxiv_id.id == ident.id), None)
+
+
+def _lookup_batch(client: Client, part: list[ArxivId], refresh: bool, out: Lookup) -> None:
+    params = query_params(ids=[i.versioned for i in part])
+    resp = client.fetch(ARXIV, "/api/query", params, refresh=refresh)
+    if resp.status >= 400 and resp.status != 400:
+        raise ReaderError(f"arxiv: {ARXIV.host} answered {resp.status}: {resp.url}")
+    feed = parse_feed(resp.body, resp.url)
+    if feed.error is not None and len(part) > 1:  # one bad id spoils the batch: ask one by one
+        for ident in part:
+            _lookup_batch(client, [ident], refresh, out)
+        return
+    pieces = _entry_bytes(resp.body) if len(part) > 1 and resp.status == 200 else {}
+    for ident in part:
+        entry = _entry_for(feed, ident)
+        if entry is None:
+            out.unknown[ident.versioned] = feed.error or "arXiv has no paper with this id"
+            continue
+        out.found[ident.versioned] = entry
+        piece = pieces.get(ident.id)
+        if piece is not None:
+            client.keep(ARXIV, "/api/query", query_params(ids=[ident.versioned]),
+                        Response(body=piece, url=resp.url, status=200, fetched_at=resp.fetched_at))
+
+
+_ENTRY = re.compile(rb"<entry>.*?</entry>", re.DOTALL)
+_ENTRY_ID = re.compile(rb"<id>\s*([^<]+?)\s*</id>")
+
+
+def _entry_bytes(body: bytes) -> dict[str, bytes]:
+    """Each entry of a batch as a feed of its own: the batch's bytes before its first entry,
+    the entry's bytes, and the closing tag (keyed by the id without version)."""
+    first = body.find(b"<entry>")
+    if first < 0:
+        return {}
+    head = body[:first]
+    out = {}
+    for match in _ENTRY.finditer(body):
+        found = _ENTRY_ID.search(match.group(0))
+        ident = parse_id(found.group(1).decode("utf-8", "replace")) if found else None
+        if ident is not None:
+            out[ident.id] = head + match.group(0) + b"\n</feed>\n"
     return out
 
 

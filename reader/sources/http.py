@@ -206,19 +206,41 @@ class Client:
     # ------------------------------------------------------------------ the one entry point
     def fetch(self, source: Source | str, url: str, params: Params = None, *, refresh: bool = False) -> Response:
         src = get(source)
+        full = self.url_for(src, url, params)
+        if not refresh:
+            cached = self.cached(src, url, params)
+            if cached is not None:
+                return cached
+        response = self._fetch_network(src, full)
+        if response.status == 200:
+            self.keep(src, url, params, response)
+        return response
+
+    @staticmethod
+    def url_for(source: Source | str, url: str, params: Params = None) -> str:
+        """The full URL fetch asks for (under the base in force, with the params' query)."""
+        src = get(source)
         full = src.at(url) if url.startswith("/") else url
         if params:
             query = urlencode(list(params.items()) if isinstance(params, Mapping) else list(params))
             full += ("&" if "?" in full else "?") + query
-        key = cache_key(src.base, full)
-        if self.cache is not None and not refresh:
-            cached = self.cache.get(src.name, key)
-            if cached is not None:
-                return cached
-        response = self._fetch_network(src, full)
-        if self.cache is not None and response.status == 200:
-            self.cache.put(src.name, key, response)
-        return response
+        return full
+
+    def cached(self, source: Source | str, url: str, params: Params = None) -> Response | None:
+        """The cached answer to this request, without the network (None if there is none)."""
+        if self.cache is None:
+            return None
+        src = get(source)
+        return self.cache.get(src.name, cache_key(src.base, self.url_for(src, url, params)))
+
+    def keep(self, source: Source | str, url: str, params: Params, response: Response) -> None:
+        """Cache `response` as the answer to this request. A source may keep part of a batched
+        answer under the request for that part alone (arXiv: one id's entry of an id_list
+        batch), so a later request for it alone is answered offline; `response.url` still says
+        where the bytes came from."""
+        if self.cache is not None:
+            src = get(source)
+            self.cache.put(src.name, cache_key(src.base, self.url_for(src, url, params)), response)
 
     # ------------------------------------------------------------------ internals
     def _check(self) -> None:

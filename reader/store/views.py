@@ -22,11 +22,13 @@ class View:
 
     @property
     def ranked(self) -> bool:
-        """A "more like these" view: ranked by the search index, not selected by SQL."""
-        return self.kind in LIKE_KINDS
+        """A view in its own order whatever the sort: "more like these" (ranked by the search
+        index, not selected by SQL) and "New" (selected by SQL, ranked best first)."""
+        return self.kind in RANKED_KINDS
 
 
 LIKE_KINDS = frozenset({ViewKind.LIKE_STARRED, ViewKind.LIKE_TAG})
+RANKED_KINDS = LIKE_KINDS | {ViewKind.NEW}
 
 
 _SORTS = {
@@ -65,6 +67,12 @@ def where_for(view: View) -> tuple[str, list[str]]:
             "WHERE p.id IN (SELECT pt.paper_id FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id "
             "WHERE t.name = ?)",
             [view.value or ""],
+        )
+    if kind == ViewKind.NEW:
+        return (
+            "WHERE p.read = 0 AND p.skipped = 0 AND p.id IN (SELECT pc.paper_id FROM paper_collections pc "
+            "WHERE pc.name IN (SELECT f.collection FROM feeds f))",
+            [],
         )
     if kind in LIKE_KINDS:
         raise ValueError(f"a {kind.value} view is ranked by the search index: list it with Library.paper_ids")
