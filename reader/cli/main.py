@@ -23,6 +23,7 @@ from ..plural import count_noun
 from . import cite as cli_cite
 from . import map as cli_map
 from . import triage as cli_triage
+from . import venue as cli_venue
 from .args import Parser, positive_int, set_command_help
 
 if TYPE_CHECKING:
@@ -113,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_map.add_parsers(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
+    cli_venue.add_parsers(sub)
     return p
 
 
@@ -443,6 +445,7 @@ COMMANDS: dict[str, Handler] = {
     "related": _related, "export": _export, "vault": _vault, "reindex": _reindex, "stats": _stats,
     **cli_cite.HANDLERS,
     **cli_triage.HANDLERS,
+    **cli_venue.HANDLERS,
     **cli_map.HANDLERS,
 }
 
@@ -521,6 +524,10 @@ def _import_sqlite_utils_lean() -> None:
                 del sys.modules[name]
 
 
+# Commands that bring papers of their own: a new library gets no samples.
+NO_SAMPLES = frozenset({"import", "add", "feed", "venue", "sources"})
+
+
 def run(argv: Sequence[str]) -> int:
     """Run one command (the window is started by reader.__main__, never from here)."""
     parser = _parser()
@@ -544,7 +551,7 @@ def run(argv: Sequence[str]) -> int:
                 return run_restore(data_dir, args.restore, sys.stdout)
             return run_doctor(data_dir, args.recover, sys.stdout)
         # An import into a new library (e.g. restoring a backup) must not bring the samples along.
-        lib = Library.open(data_dir, seed_if_empty=args.command != "import")
+        lib = Library.open(data_dir, seed_if_empty=args.command not in NO_SAMPLES)
         setup_logging(lib.paths.logs_dir)
         return _dispatch(args, lib)
     except BrokenPipeError:  # `reader list | head`

@@ -87,7 +87,8 @@ def add_venue(library: Any, name: str, year: int, *, refresh: bool = False, sour
         from .venue_fetch import Cancelled
 
         raise Cancelled("cancelled: nothing was stored")
-    result = library.add_fetched(fetched.records, collection=fetched.label, origin=f"venue:{fetched.source}")
+    result = library.add_fetched(fetched.records, collection=fetched.label, origin=fetched.origin,
+                                 progress=progress, cancelled=cancelled)
     return added(fetched, result)
 
 

@@ -56,10 +56,16 @@ class Fetched:
     problems: list[str] = field(default_factory=list)  # entries left out, each naming URL and line
     requests: int = 0
     from_cache: int = 0
+    ident: str = ""  # what the source calls it: PMLR volume, venue id, collection, conference
 
     @property
     def label(self) -> str:
         return self.venue.label(self.year)
+
+    @property
+    def origin(self) -> str:
+        """The fetch as the papers' sources and the import log name it: "pmlr:v84", "openreview:ICLR.cc/2025/Conference"."""
+        return f"{self.source}:{'v' if self.source == 'pmlr' else ''}{self.ident}"
 
 
 class _Run:
@@ -223,5 +229,5 @@ def fetch_venue(name: str, year: int, *, get: Getter, source: str | None = None,
                 raise
             tried.append(f"{loc.source} {exc}")
             continue
-        return Fetched(v, year, loc.source, records, problems, run.requests, run.from_cache)
+        return Fetched(v, year, loc.source, records, problems, run.requests, run.from_cache, loc.ident)
     raise NotServed(f"{v.name} {year}: not available yet; tried " + "; ".join(tried))

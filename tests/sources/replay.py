@@ -120,7 +120,7 @@ class ReplayServer:
             def log_message(self, *args: object) -> None:  # quiet
                 pass
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 server._handle(self)
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -81,3 +81,9 @@ def test_real_volume_files_match_their_catalogue_volume():
             pytest.skip("bibtex corpus not available")
         volume = re.search(r"volume = \{(\d+)\}", path.read_text(encoding="utf-8")).group(1)
         assert catalogue.PMLR[name][year] == int(volume)
+
+
+def test_the_cli_offers_the_catalogue_sources():
+    from reader.cli import venue
+
+    assert set(venue.SOURCES) == set(catalogue.SOURCE_ORDER)

