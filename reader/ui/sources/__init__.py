@@ -1,0 +1,1 @@
+"""The window's screens for fetching papers: Add a conference (add_venue.py)."""
