@@ -22,6 +22,7 @@ from ..paths import resolve_data_dir
 from ..plural import count_noun
 from . import cite as cli_cite
 from . import map as cli_map
+from . import sources as cli_sources
 from . import triage as cli_triage
 from . import venue as cli_venue
 from .args import Parser, positive_int, set_command_help
@@ -112,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_vault_parser(sub)
     cli_triage.add_parsers(sub)
     cli_map.add_parsers(sub)
+    cli_sources.add_parsers(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
     cli_venue.add_parsers(sub)
@@ -447,6 +449,7 @@ COMMANDS: dict[str, Handler] = {
     **cli_triage.HANDLERS,
     **cli_venue.HANDLERS,
     **cli_map.HANDLERS,
+    **cli_sources.HANDLERS,
 }
 
 

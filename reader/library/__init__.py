@@ -2,7 +2,8 @@
 
 `Library` (facade.py) is the one door every feature goes through. Its parts, split by
 responsibility: `core` (connections, the one-transaction write, index upkeep, change events,
-reads), `edits` (the user's changes) and `io` (imports and exports)."""
+reads), `edits` (the user's changes), `io` (imports and exports) and `sources` (fetched papers
+and followed feeds)."""
 
 from .facade import SORT_KEYS, Counts, ImportCancelled, Library, PaperRow, View, summarize
 

@@ -258,6 +258,10 @@ class LibraryBase:
 
     # ------------------------------------------------------------------ reads
     def paper_ids(self, view: View = ALL, sort: str = "added", descending: bool = True) -> list[str]:
+        if view.kind == ViewKind.NEW:  # the feeds' unread papers, best first whatever the sort
+            from ..triage.fresh import rank_new
+
+            return rank_new(self, self.paths.root, paper_ids(self._reader(), view, "added", True))
         if view.ranked:  # "more like these": by similarity, whatever the sort
             return like_ids(self, view)
         return paper_ids(self._reader(), view, sort, descending)

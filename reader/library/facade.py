@@ -2,7 +2,7 @@
 
 `Library` is the one door into a library folder. Its parts: library_core (connections, the
 write transaction, index upkeep, change events, reads), library_edits (the user's changes),
-library_io (import, export)."""
+library_io (import, export), sources (papers fetched from the services, followed feeds)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,12 @@ from ..store.views import SORT_KEYS, View
 from .core import ALL, ImportCancelled
 from .edits import Edits
 from .io import ImportExport, summarize
+from .sources import FetchedPapers
 
 __all__ = ["Counts", "ImportCancelled", "Library", "PaperRow", "SORT_KEYS", "View", "summarize"]
 
 
-class Library(Edits, ImportExport):
+class Library(Edits, ImportExport, FetchedPapers):
     """One library folder: the SQLite store (source of truth) and its derived Whoosh index."""
 
     # ------------------------------------------------------------------ lifecycle
