@@ -40,7 +40,6 @@ def env(qtbot, tmp_path, monkeypatch):
         lib.close()
 
 
-@pytest.mark.skipif(not hasattr(Library, "add_fetched"), reason="Library.add_fetched not merged yet")  # TEMPORARY
 def test_filter_add_and_progress(env, qtbot):
     dialog, lib, server = env
     if not V84.exists():

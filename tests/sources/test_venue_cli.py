@@ -15,9 +15,6 @@ from .replay import Fault, ReplayServer, closed_port
 from .venue_fixtures import CORPORA
 
 V84 = CORPORA / "bibtex" / "pmlr_v84_aistats2018.bib"
-# TEMPORARY until the sources store (Library.add_fetched) is merged from s20-src-core.
-NO_STORE = pytest.mark.skipif(not hasattr(__import__("reader.library").library.Library, "add_fetched"),
-                              reason="Library.add_fetched not merged yet")
 QUICK = {"READER_SOURCE_RETRIES": "2", "READER_SOURCE_BACKOFF": "0.05", "READER_SOURCE_DEADLINE": "10",
          "READER_SOURCE_PACE_SCALE": "0"}
 
@@ -40,7 +37,6 @@ def test_venue_list_json_names_years_and_sources(tmp_path):
     assert text.returncode == 0 and "icml" in text.stdout and "pmlr" in text.stdout
 
 
-@NO_STORE
 def test_venue_add_aistats_2018_then_again_then_offline(tmp_path):
     if not V84.exists():
         pytest.skip("bibtex corpus not available")
