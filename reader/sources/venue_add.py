@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from ..plural import count_noun
 from .cache import cache_key
 from .http import Client
 from .registry import get as source_named
@@ -43,9 +44,9 @@ class VenueAdded:
         cached = f" ({f.from_cache:,} from the cache)" if f.from_cache else ""
         left = len(f.problems) + len(self.rejected)
         left_out = f"; {left:,} left out (see below)" if left else ""
-        return (f"{f.label}: {len(f.records):,} papers from {f.source} — {self.new:,} new, "
+        return (f"{f.label}: {count_noun(len(f.records), 'paper')} from {f.source} — {self.new:,} new, "
                 f"{self.updated:,} updated, {self.unchanged:,} unchanged; "
-                f"{f.requests:,} requests{cached}{left_out}")
+                f"{count_noun(f.requests, 'request')}{cached}{left_out}")
 
     def left_out(self) -> list[str]:
         """One line per entry not stored: the source's unreadable entries, the store's refusals."""

@@ -1,5 +1,5 @@
 """Fetch one venue-year whole: every page or volume through the sources' HTTP client (cached),
-then parse them all; nothing is stored here (`reader.sources.venue_store` does that at once).
+then parse them all; nothing is stored here (`reader.sources.venue_add` stores it, at once).
 
 `fetch_venue(name, year, get=...)` walks the catalogue's locators in order (`--source` picks
 one) and uses the first that serves the venue; a locator answered by 403/404/410, or by a page
