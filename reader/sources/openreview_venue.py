@@ -39,6 +39,11 @@ def _value(content: dict[str, Any], name: str) -> Any:
 
 def notes_of(body: bytes, url: str) -> list[dict[str, Any]]:
     """The notes of one page (InputFileError naming the URL when it is not a notes page)."""
+    return page_of(body, url)[0]
+
+
+def page_of(body: bytes, url: str) -> tuple[list[dict[str, Any]], int]:
+    """The notes of one page and the venue's `count` (0 when the page does not say)."""
     try:
         data = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -47,7 +52,8 @@ def notes_of(body: bytes, url: str) -> list[dict[str, Any]]:
     notes = data.get("notes") if isinstance(data, dict) else None
     if not isinstance(notes, list):
         raise InputFileError(url, 'not an OpenReview notes page (no "notes" list)')
-    return notes
+    count = data.get("count")
+    return notes, count if isinstance(count, int) and not isinstance(count, bool) else 0
 
 
 def parse_notes(notes: list[dict[str, Any]], url: str, *, venue: str, year: int,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from reader.errors import ReaderError, UsageError
 from reader.models import Record
@@ -133,8 +132,8 @@ def _openreview(run: _Run, loc: Locator, v: Venue, year: int) -> tuple[list[Reco
         run.progress(len(seen), total, f"OpenReview {loc.ident}")
         reply = run.get("openreview", openreview_venue.NOTES_PATH, openreview_venue.page_params(loc.ident, offset))
         first_url = first_url or reply.url
-        notes = openreview_venue.notes_of(reply.body, reply.url)
-        total = max(total, _count(reply.body))
+        notes, count = openreview_venue.page_of(reply.body, reply.url)
+        total = max(total, count)
         fresh = [n for n in notes if not (isinstance(n, dict) and str(n.get("id")) in seen)]
         if notes and not fresh:
             raise ReaderError(f"openreview: {reply.url} repeats the previous page (offset ignored?)")
@@ -150,17 +149,6 @@ def _openreview(run: _Run, loc: Locator, v: Venue, year: int) -> tuple[list[Reco
         raise _Absent(first_url, "no accepted papers listed")
     run.progress(len(seen), len(seen), f"OpenReview {loc.ident}")
     return records, problems
-
-
-def _count(body: bytes) -> int:
-    import json
-
-    try:
-        data: Any = json.loads(body)
-    except ValueError:
-        return 0
-    count = data.get("count") if isinstance(data, dict) else None
-    return count if isinstance(count, int) else 0
 
 
 def _cvf(run: _Run, loc: Locator, v: Venue, year: int) -> tuple[list[Record], list[str]]:
