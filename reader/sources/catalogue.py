@@ -102,7 +102,7 @@ PMLR: dict[str, dict[int, int]] = {
 OPENREVIEW: dict[str, tuple[str, range]] = {
     "iclr": ("ICLR.cc/{year}/Conference", range(2024, 2027)),
     "neurips": ("NeurIPS.cc/{year}/Conference", range(2023, 2026)),
-    "icml": ("ICML.cc/{year}/Conference", range(2023, 2026)),
+    "icml": ("ICML.cc/{year}/Conference", range(2023, 2027)),
     "colm": ("colmweb.org/COLM/{year}/Conference", range(2024, 2026)),
     "corl": ("robot-learning.org/CoRL/{year}/Conference", range(2023, 2026)),
 }

@@ -112,3 +112,41 @@ def test_file_menu_opens_it(qtbot, tmp_path, monkeypatch):
     finally:
         window.close()
         lib.close()
+
+
+def test_closing_the_window_mid_fetch_cancels_it(qtbot, tmp_path, monkeypatch):
+    """The window waits for its tasks as it closes: the fetch stops after the request in flight
+    (a request being read is not interrupted; it is bounded by READER_SOURCE_TIMEOUT)."""
+    import time
+
+    from reader.ui.window.main_window import MainWindow
+
+    if not PAPERS.exists():
+        pytest.skip("ml_conference_corpus not available")
+    monkeypatch.setenv("READER_CONFIG_DIR", str(tmp_path / "config"))
+    lib = Library.open(tmp_path / "seeded")
+    with ReplayServer() as server:
+        monkeypatch.setenv("READER_SOURCE_CVF_URL", server.url)
+        site = cvf_site(list(corpus_papers("wacv2024:", 4)), "WACV2024")
+        for path, body in site.items():
+            server.add(path, body)
+        pages = [p for p in site if p.startswith("/content/")]
+        server.fault(pages[1], Fault.slow(3))
+        window = MainWindow(lib, theme="light")
+        qtbot.addWidget(window)
+        try:
+            dialog = window.ask_add_venue()
+            qtbot.keyClicks(dialog.filterEdit, "wacv 2024")
+            qtbot.mouseClick(dialog.addButton, Qt.MouseButton.LeftButton)
+            qtbot.waitUntil(lambda: any(r.path == pages[1] for r in server.requests), timeout=20000)
+            start = time.monotonic()
+            window.close()
+            assert time.monotonic() - start < 10
+            assert not any(r.path in pages[2:] for r in server.requests)  # no page after the one in flight
+        finally:
+            lib.close()
+    again = Library.open(tmp_path / "seeded")
+    try:
+        assert not again.paper_ids(View(ViewKind.COLLECTION, "WACV 2024"))
+    finally:
+        again.close()

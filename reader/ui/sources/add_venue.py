@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -110,6 +110,14 @@ class AddVenueDialog(QDialog):
         self.progressed.connect(self._show_progress)
         self.list.setCurrentRow(0)
         self._update_buttons()
+        if parent is not None:
+            parent.installEventFilter(self)  # the window closing cancels a fetch (it waits for its tasks)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Close and self.busy and self._cancel is not None:
+            self._cancel.set()
+            self.runner.invalidate(CHANNEL)
+        return False
 
     # -- the list ------------------------------------------------------------------------------
     def _filter(self, text: str) -> None:
