@@ -400,6 +400,7 @@ class Paper:
     highlights: list[Highlight] = field(default_factory=list)
     citation_key: str = ""  # unique in the library; made once when stored (reader.text.citekeys)
     entry_type: str = ""  # an EntryType value, or "" when the source did not say
+    status: str = ""  # how its venue accepted it (oral, spotlight, poster) when a source said
     # Where the store kept it (its rowid: the tie-breaker of the list's order), so an undone
     # delete puts it back in its place. Not the paper's content: not compared, not exported.
     position: int | None = field(default=None, compare=False, repr=False)
@@ -417,6 +418,7 @@ class Paper:
             "note_updated_at": self.note_updated_at,
             "highlights": [h.to_dict(with_id=highlight_ids) for h in self.highlights],
             "citation_key": self.citation_key, "entry_type": self.entry_type,
+            **({"status": self.status} if self.status else {}),  # fetched papers only
         }
 
     @classmethod
@@ -436,4 +438,5 @@ class Paper:
             tags=list(d.get("tags") or []), note=d.get("note") or "", note_updated_at=d.get("note_updated_at"),
             highlights=[Highlight.from_dict(h) for h in d.get("highlights") or []],
             citation_key=d.get("citation_key") or "", entry_type=d.get("entry_type") or "",
+            status=d.get("status") or "",
         )

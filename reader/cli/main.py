@@ -189,7 +189,7 @@ def _show_text(p: Paper) -> str:
     from ..text import abstract_plain
 
     lines = [p.title, "=" * min(len(p.title), 100)]
-    meta = [x for x in (p.venue, str(p.year or "")) if x]
+    meta = [x for x in (p.venue, str(p.year or ""), f"({p.status})" if p.status else "") if x]
     lines.append(f"id: {p.id}   {' '.join(meta)}")
     if p.citation_key:
         lines.append(f"citation key: {p.citation_key}")

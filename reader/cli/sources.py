@@ -29,12 +29,16 @@ def add_parsers(sub: Any) -> None:
     s = sub.add_parser("add", help="add papers by arXiv id, DOI or OpenReview id/URL (one line per id)")
     s.add_argument("ids", nargs="+", metavar="ID")
     s.add_argument("--refresh", action="store_true", help="ask the services again (not the cache)")
-    s = sub.add_parser("feed", help="follow arXiv categories: feed add arxiv:cs.LG, feed list, feed update")
+    s = sub.add_parser("feed", help="follow arXiv categories: feed add arxiv:cs.LG, feed list, feed update, "
+                       "feed remove")
     fsub = s.add_subparsers(dest="feed_command", metavar="ACTION", required=True)
     a = fsub.add_parser("add", help="follow arXiv categories (arxiv:CATEGORY, several allowed)")
     a.add_argument("specs", nargs="+", metavar="arxiv:CATEGORY")
     a.add_argument("--query", metavar="Q", default="",
                    help="only papers matching Q too (arXiv's query syntax, e.g. 'ti:diffusion')")
+    rm = fsub.add_parser("remove", help="stop following feeds (their papers stay)")
+    rm.add_argument("specs", nargs="+", metavar="arxiv:CATEGORY")
+    rm.add_argument("--query", metavar="Q", default="", help="the feed's query, if it has one")
     lst = fsub.add_parser("list", help="the followed feeds")
     lst.add_argument("--json", action="store_true")
     fsub.add_parser("update", help="add each feed's newest submissions since its last update")
@@ -103,6 +107,19 @@ def _feed(args: argparse.Namespace, lib: Any, out: TextIO) -> int:
             feed, created = lib.follow_feed(source, category, args.query.strip())
             print(f"{'following' if created else 'already following'} {feed.name} "
                   f"(papers land in \"{feed.collection}\")", file=out)
+        return 0
+    if args.feed_command == "remove":
+        from ..sources.feeds import parse_spec
+
+        specs = [parse_spec(s) for s in args.specs]
+        followed = {(f.source, f.category, f.query): f for f in lib.feeds()}
+        missing = [f"{src}:{cat}" for src, cat in specs if (src, cat, args.query.strip()) not in followed]
+        if missing:
+            raise ReaderError(f"not following {', '.join(missing)} (reader feed list)")
+        for src, cat in specs:
+            feed = followed[(src, cat, args.query.strip())]
+            lib.unfollow_feed(feed.id)
+            print(f"stopped following {feed.name} (its papers stay in \"{feed.collection}\")", file=out)
         return 0
     if args.feed_command == "list":
         feeds = lib.feeds()

@@ -27,7 +27,7 @@ TITLE_SOURCES = ("derived", "imported", "edited")
 
 _STR_LISTS = ("authors", "links", "code_links", "sources", "tags", "collections")
 _OPTIONAL_STRS = ("id", "venue", "method", "derived_title", "collection", "added_at", "updated_at",
-                  "note_updated_at", "citation_key", "entry_type")
+                  "note_updated_at", "citation_key", "entry_type", "status")
 _BOOLS = ("read", "starred", "skipped")
 _KEYS = frozenset(("title", "title_source", "abstract", "year", "note", "highlights", *_STR_LISTS,
                    *_OPTIONAL_STRS, *_BOOLS))  # anything else in a backup paper is dropped

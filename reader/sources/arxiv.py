@@ -17,6 +17,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
@@ -205,7 +206,12 @@ def _lookup_batch(client: Client, part: list[ArxivId], refresh: bool, out: Looku
     params = query_params(ids=[i.versioned for i in part])
     resp = client.fetch(ARXIV, "/api/query", params, refresh=refresh)
     if resp.status >= 400 and resp.status != 400:
-        raise ReaderError(f"arxiv: {ARXIV.host} answered {resp.status}: {resp.url}")
+        if len(part) > 1:  # a mirror or proxy refusing the batch: ask one by one
+            for ident in part:
+                _lookup_batch(client, [ident], refresh, out)
+            return
+        out.unknown[part[0].versioned] = f"{ARXIV.host} answered {_status(resp.status)}: {resp.url}"
+        return
     feed = parse_feed(resp.body, resp.url)
     if feed.error is not None and len(part) > 1:  # one bad id spoils the batch: ask one by one
         for ident in part:
@@ -222,6 +228,13 @@ def _lookup_batch(client: Client, part: list[ArxivId], refresh: bool, out: Looku
         if piece is not None:
             client.keep(ARXIV, "/api/query", query_params(ids=[ident.versioned]),
                         Response(body=piece, url=resp.url, status=200, fetched_at=resp.fetched_at))
+
+
+def _status(code: int) -> str:
+    try:
+        return f"{code} {HTTPStatus(code).phrase}"
+    except ValueError:
+        return str(code)
 
 
 _ENTRY = re.compile(rb"<entry>.*?</entry>", re.DOTALL)
@@ -249,7 +262,7 @@ def category_page(client: Client, category: str, query: str = "", *, start: int 
     """One page of a category's submissions, newest first (never from the cache)."""
     search = f"cat:{category}" + (f" AND ({query})" if query.strip() else "")
     resp = client.fetch(ARXIV, "/api/query", query_params(search=search, sort_by="submittedDate",
-                                                          start=start, max_results=page), refresh=True)
+                                                          start=start, max_results=page), cache=False)
     if not resp.ok:
         feed = parse_feed(resp.body, resp.url) if resp.status == 400 else None
         why = feed.error if feed is not None and feed.error else f"answered {resp.status}"

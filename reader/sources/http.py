@@ -3,7 +3,7 @@
 Contract (the source modules code against it; keep it stable)::
 
     client = Client(library_folder, cancelled=callable_or_None)
-    response = client.fetch(source, url, params=None, *, refresh=False)   # -> Response
+    response = client.fetch(source, url, params=None, *, refresh=False, cache=True)   # -> Response
 
 `source` is a registry.Source or its name; `url` is absolute or a path under the source's base
 URL in force ("/api/query", see registry.Source.base); `params` are added to the query string.
@@ -204,15 +204,18 @@ class Client:
         self.close()
 
     # ------------------------------------------------------------------ the one entry point
-    def fetch(self, source: Source | str, url: str, params: Params = None, *, refresh: bool = False) -> Response:
+    def fetch(self, source: Source | str, url: str, params: Params = None, *, refresh: bool = False,
+              cache: bool = True) -> Response:
+        """The answer to GET url (see the module docstring); cache=False: neither read nor kept
+        (answers that are stale by the next ask, like a feed's newest page)."""
         src = get(source)
         full = self.url_for(src, url, params)
-        if not refresh:
+        if not refresh and cache:
             cached = self.cached(src, url, params)
             if cached is not None:
                 return cached
         response = self._fetch_network(src, full)
-        if response.status == 200:
+        if response.status == 200 and cache:
             self.keep(src, url, params, response)
         return response
 

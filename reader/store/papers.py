@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..identity import arxiv_key, doi_key, ident_key, links_openreview, title_key
-from ..models import Paper, TitleSource, paper_id_for
+from ..models import Paper, TitleSource, ViewKind, paper_id_for
 from ..venues import venue_name
 from . import groups, notes, tags
 from . import highlights as hl
 from .citekeys import KeyAllocator
 from .sql import chunks, marks, now_iso
 from .tags import clean_tag, clean_tags  # noqa: F401 - re-exported: callers import them from here
+from .views import View, where_for
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class Counts:
     read: int
     starred: int
     with_notes: int
+    new: int = 0  # the New view's: the followed feeds' papers not read or skipped
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,17 @@ def counts(conn: sqlite3.Connection) -> Counts:
         "SELECT count(*), coalesce(sum(read = 0), 0), coalesce(sum(read), 0), coalesce(sum(starred), 0), "
         "(SELECT count(*) FROM notes) FROM papers"
     ).fetchone()
-    return Counts(total=r[0], unread=r[1], read=r[2], starred=r[3], with_notes=r[4])
+    where, params = where_for(View(ViewKind.NEW))
+    new = conn.execute(f"SELECT count(*) FROM papers p {where}", params).fetchone()[0] if _follows(conn) else 0
+    return Counts(total=r[0], unread=r[1], read=r[2], starred=r[3], with_notes=r[4], new=new)
+
+
+def _follows(conn: sqlite3.Connection) -> bool:
+    """Whether the library follows a feed (a library opened read-only may predate the table)."""
+    try:
+        return conn.execute("SELECT EXISTS (SELECT 1 FROM feeds)").fetchone()[0] == 1
+    except sqlite3.OperationalError:
+        return False
 
 
 def collections(conn: sqlite3.Connection) -> list[tuple[str, int]]:
@@ -224,6 +236,7 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
             highlights=hl_map.get(pid, []),
             citation_key=r["citation_key"],
             entry_type=r["entry_type"],
+            status=r["status"],
             position=r["position"],
         ))
     return out
@@ -258,6 +271,7 @@ def paper_to_row(p: Paper, seq: int, abstract_text: str) -> dict[str, Any]:
         "seq": seq,
         "citation_key": p.citation_key,
         "entry_type": p.entry_type,
+        "status": p.status,
         **identity_columns(p),
     }
 

@@ -57,6 +57,10 @@ class TaskRunner(QObject):
         # behind one. Cancelled at shutdown so closing the window does not wait for it either.
         self._layouts = ThreadPoolExecutor(1, thread_name_prefix="reader-layout")
         self._layout_tasks: set[Task] = set()
+        # Fetches from the services (reader.sources) on a thread of their own: a service's pace
+        # or Retry-After waits hold up neither the writes nor index upkeep. Cancelled at shutdown.
+        self._network = ThreadPoolExecutor(1, thread_name_prefix="reader-network")
+        self._network_tasks: set[Task] = set()
         self._readers: dict[str, ThreadPoolExecutor] = {}
         self._generations: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -109,6 +113,28 @@ class TaskRunner(QObject):
     def _forget_layout(self, task: Task) -> None:
         with self._lock:
             self._layout_tasks.discard(task)
+
+    def network(
+        self,
+        fn: Callable[..., Any],
+        on_done: Callback = None,
+        on_error: ErrorCallback = None,
+        *,
+        label: str | None = None,
+        with_task: bool = False,
+    ) -> Task:
+        """Queue a fetch from the services on the network thread (one at a time); its result
+        is usually stored by a `write` queued from on_done."""
+        task = self._submit(self._network, fn, on_done, on_error, label, with_task)
+        with self._lock:
+            self._network_tasks.add(task)
+        assert task.future is not None
+        task.future.add_done_callback(lambda _f: self._forget_network(task))
+        return task
+
+    def _forget_network(self, task: Task) -> None:
+        with self._lock:
+            self._network_tasks.discard(task)
 
     def _submit(self, pool: ThreadPoolExecutor, fn: Callable[..., Any], on_done: Callback,
                 on_error: ErrorCallback, label: str | None, with_task: bool) -> Task:
@@ -199,9 +225,10 @@ class TaskRunner(QObject):
         for pool in self._readers.values():
             pool.shutdown(wait=wait, cancel_futures=True)
         with self._lock:
-            running = list(self._layout_tasks)
+            running = list(self._layout_tasks) + list(self._network_tasks)
         for task in running:
             task.cancel()
         self._layouts.shutdown(wait=wait, cancel_futures=True)
+        self._network.shutdown(wait=wait, cancel_futures=True)
         self._indexer.shutdown(wait=wait)
         self._writer.shutdown(wait=wait)

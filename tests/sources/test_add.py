@@ -230,3 +230,16 @@ def test_kill_9_mid_fetch_leaves_nothing_and_a_rerun_adds_once(server, tmp_path)
     assert done.stdout.startswith("already there 1707.08567")
     with Library.open(lib_dir, seed_if_empty=False) as lib:
         assert lib.counts().total == 1
+
+
+def test_status_is_shown_and_kept_in_backups(bare_lib, tmp_path):
+    pid = bare_lib.add_fetched([_rec(status="oral")], collection="c", origin="o").ids[0]
+    paper = bare_lib.paper(pid)
+    assert paper.status == "oral" and paper.to_dict()["status"] == "oral"
+    code, out, _ = cli(bare_lib.paths.root, "show", pid)
+    assert "ICLR 2024 2024 (oral)" in out
+    path = bare_lib.export_json(tmp_path / "backup.json")
+    with Library.open(tmp_path / "other", seed_if_empty=False) as other:
+        other.import_files([path])
+        (back,) = other.papers(other.paper_ids())
+        assert back.status == "oral"

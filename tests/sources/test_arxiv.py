@@ -151,3 +151,15 @@ def test_category_page_asks_newest_first(arxiv_server, tmp_path):
         feed = category_page(client, "cs.LG")
     assert len(feed.entries) == 10
     assert arxiv_server.requests[-1].query.startswith("search_query=cat%3Acs.LG&id_list=&sortBy=submittedDate")
+
+
+def test_a_batch_refused_is_asked_one_by_one_and_a_404_names_the_id(arxiv_server, tmp_path):
+    """The recordings hold 1707.08567 and quant-ph/0201082v1 alone, not together: the batch of
+    both gets 404 from the replay server (as from a mirror that refuses it); each is then asked
+    alone. An id whose own request gets 404 is unknown, named with the answer, the rest found."""
+    with Client(tmp_path, settings=FAST) as client:
+        got = lookup(client, [ArxivId("1707.08567"), ArxivId("quant-ph/0201082", "v1"), ArxivId("2401.00001")])
+    assert list(got.found) == ["1707.08567", "quant-ph/0201082v1"]
+    assert list(got.unknown) == ["2401.00001"]
+    assert got.unknown["2401.00001"].startswith(f"127.0.0.1:{arxiv_server.port} answered 404 Not Found: http://")
+    assert len(arxiv_server.requests) == 4

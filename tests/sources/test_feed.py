@@ -181,3 +181,14 @@ def test_the_new_view_lists_unread_feed_papers_best_first(server, tmp_path):
         top = sum(1 for i in new[:20] if i in rest)
         bottom = sum(1 for i in new[-20:] if i in rest)
         assert top > bottom, (top, bottom)
+
+
+def test_reader_feed_remove(server, tmp_path):
+    lib_dir = tmp_path / "lib"
+    cli(lib_dir, "feed", "add", "arxiv:cs.LG", "arxiv:math.ST")
+    code, out, err = cli(lib_dir, "feed", "remove", "arxiv:hep-th")
+    assert code == 1 and err == "reader: not following arxiv:hep-th (reader feed list)\n"
+    code, out, _ = cli(lib_dir, "feed", "remove", "arxiv:cs.LG")
+    assert code == 0 and out == 'stopped following arxiv:cs.LG (its papers stay in "arXiv cs.LG")\n'
+    code, out, _ = cli(lib_dir, "feed", "list")
+    assert out.startswith("arxiv:math.ST") and "cs.LG" not in out

@@ -250,3 +250,13 @@ def test_no_other_module_does_network_io():
         offenders += [f"{path.name}: {w}" for w in words
                       if f"import {w}" in text or f"from {w} import" in text]
     assert offenders == []
+
+
+def test_cache_false_neither_reads_nor_keeps(server, tmp_path):
+    with Client(tmp_path, settings=FAST) as client:
+        client.fetch("arxiv", "/api/query?id_list=1707.08567&start=0")
+        assert not client.fetch("arxiv", "/api/query?id_list=1707.08567&start=0", cache=False).from_cache
+        server.add("/api/query?search_query=cat:cs.LG", BODY)
+        client.fetch("arxiv", "/api/query?search_query=cat:cs.LG", cache=False)
+        assert client.cached("arxiv", "/api/query?search_query=cat:cs.LG") is None
+    assert len(server.requests) == 3

@@ -28,7 +28,7 @@ from ..widgets.status_bar import StatusBar
 from .sidebar import Sidebar
 
 INDEX_TASK_LABELS = ("Indexing", "Rebuilding the index")
-VIEW_NAMES = {"unread": "Unread", "starred": "Starred", "notes": "With notes"}
+VIEW_NAMES = {"unread": "Unread", "starred": "Starred", "notes": "With notes", "new": "New"}
 CATCHING_UP = "The search index is still being built: results may be incomplete."
 
 

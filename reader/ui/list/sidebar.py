@@ -28,8 +28,11 @@ from ..widgets.plain import tooltip
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 HINT_ROLE = Qt.ItemDataRole.UserRole + 2
 SECTION_ROLE = Qt.ItemDataRole.UserRole + 3
-LIBRARY_VIEWS = (("all", "All"), ("unread", "Unread"), ("starred", "Starred"), ("notes", "With notes"))
-COUNT_ATTRS = {"all": "total", "unread": "unread", "starred": "starred", "notes": "with_notes"}
+LIBRARY_VIEWS = (("all", "All"), ("unread", "Unread"), ("starred", "Starred"), ("notes", "With notes"),
+                 ("new", "New"))
+COUNT_ATTRS = {"all": "total", "unread": "unread", "starred": "starred", "notes": "with_notes", "new": "new"}
+NEW_TIP = ("The newest papers of the arXiv categories you follow, not yet read, best first by your "
+           "interests (Edit → Follow arXiv category…)")
 LIKE_SECTION = "More like these"
 LIKE_STARRED_TIP = "Papers most like your starred ones (not the starred ones themselves), best first"
 LIKE_TAG_TIP = "Papers most like those tagged {tag} (not the tagged ones themselves), best first"
@@ -121,7 +124,9 @@ class Sidebar(QTreeWidget):
         self.itemExpanded.connect(lambda item: self._expanded(item, True))
         self.itemCollapsed.connect(lambda item: self._expanded(item, False))
         for kind, label in LIBRARY_VIEWS:
-            self._add(self._sections["Library"], label, 0, ("view", View(kind)))
+            item = self._add(self._sections["Library"], label, 0, ("view", View(kind)))
+            if kind == "new":
+                item.setToolTip(0, tooltip(NEW_TIP))
         self._fill_like_section(starred=0, tags=[])
         for name, (text, tip) in HINTS.items():
             self._add_hint(self._sections[name], text, tip)

@@ -1,7 +1,7 @@
 """File → Add a conference…: the venue catalogue with a filter, Add, progress and Cancel.
 
-The fetch (network, possibly minutes at the services' pace) runs on a task-runner channel of its
-own, never on the GUI thread nor on the writer (the user's edits go on meanwhile); its progress
+The fetch (network, possibly minutes at the services' pace) runs on the task runner's network
+thread, never on the GUI thread nor on the writer (the user's edits go on meanwhile); its progress
 comes back by a queued signal. Cancel stops it between two requests (or while it waits for one):
 nothing is stored, what was fetched stays in the cache for the next try. Once the venue is read
 whole, it is stored in one transaction on the writer (`Library.add_fetched`), and the dialog says
@@ -30,8 +30,6 @@ from PySide6.QtWidgets import (
 from reader.errors import ReaderError
 from reader.sources import catalogue
 
-CHANNEL = "venue-fetch"
-
 
 class AddVenueDialog(QDialog):
     """The catalogue's venue-years, filtered as you type; Add fetches and stores the chosen one."""
@@ -46,6 +44,7 @@ class AddVenueDialog(QDialog):
         self.setAccessibleName("Add a conference")
         self.library, self.runner = library, runner
         self._cancel: threading.Event | None = None
+        self.task: Any = None  # the network task of the fetch in progress
         self.busy = False
 
         intro = QLabel("Fetch every accepted paper of a conference into a collection named for it. "
@@ -116,7 +115,6 @@ class AddVenueDialog(QDialog):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Close and self.busy and self._cancel is not None:
             self._cancel.set()
-            self.runner.invalidate(CHANNEL)
         return False
 
     # -- the list ------------------------------------------------------------------------------
@@ -158,12 +156,13 @@ class AddVenueDialog(QDialog):
         self._set_busy(True)
         self.statusLabel.setText(f"Fetching {catalogue.venue(name).label(year)}…")
 
-        def fetch() -> Any:
+        def fetch(task: Any) -> Any:
             return venue_add.fetch(folder, name, year, refresh=refresh,
                                    progress=lambda d, t, w: self.progressed.emit(d, t, w),
-                                   cancelled=cancel.is_set)
+                                   cancelled=lambda: cancel.is_set() or task.cancelled())
 
-        self.runner.read(CHANNEL, fetch, self._store, self._failed)
+        self.task = self.runner.network(fetch, self._store, self._failed, label=f"Fetching {catalogue.venue(name).label(year)}",
+                                        with_task=True)
 
     def _store(self, fetched: Any) -> None:
         if self._cancel is not None and self._cancel.is_set():
@@ -226,6 +225,5 @@ class AddVenueDialog(QDialog):
 
     def reject(self) -> None:
         if self.busy and self._cancel is not None:
-            self._cancel.set()  # Esc / closing the dialog while fetching cancels it too
-            self.runner.invalidate(CHANNEL)  # and its result is dropped, never stored
+            self._cancel.set()  # Esc / closing the dialog while fetching cancels it too: nothing stored
         super().reject()

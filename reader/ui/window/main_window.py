@@ -51,6 +51,7 @@ from ..operations import IdsArg, highlights, papers, scope, searches, tags
 from ..paper import notes
 from ..paper.note_merge import MERGE_OUTSIDE, NoteMerges
 from ..paper.pane import PaperPane
+from ..sources import install_sources
 from ..tasks import TaskRunner
 from ..triage.controller import install_triage
 from ..vault.sync import VaultSync
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         settings.restore_settings(self)
         self.triage = install_triage(self)
         self.map = install_map(self)  # View → Map, in place of the list
+        self.sources = install_sources(self)  # Edit → Add by identifier…, the arXiv feeds
         self.setAcceptDrops(True)
         self.apply_theme(self.theme)
         hints = QApplication.styleHints()

@@ -1,0 +1,167 @@
+"""The window's fetching: Edit → Add by identifier…, Edit → Follow arXiv category…, Edit →
+Update arXiv feeds, and the feeds' update when the window opens (if the last one is older than
+a day). Fetches run on the task runner's network thread, their papers are stored by a write;
+the sidebar's New view and the list follow the change events."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
+
+from reader.errors import ReaderError
+from reader.sources import Client, FetchCancelled
+from reader.sources.feeds import FeedFetch, fetch_new, parse_spec
+from reader.store.feeds import FeedRow
+
+from ..tasks import Task
+from .add_by_id import AddByIdDialog
+
+UPDATE_AFTER = timedelta(days=1)  # the window updates the feeds when it opens after this long
+OPEN_DELAY_MS = 1500  # ... a moment after it opens (the list and index come first)
+
+
+def edit_menu(window: QMainWindow) -> QMenu:
+    for action in window.menuBar().actions():
+        menu = action.menu()
+        if isinstance(menu, QMenu) and action.text().replace("&", "") == "Edit":
+            return menu
+    return window.menuBar().addMenu("&Edit")
+
+
+def due(feeds: list[FeedRow], now: datetime | None = None) -> bool:
+    """A feed never updated, or last updated more than UPDATE_AFTER ago."""
+    now = now or datetime.now(UTC)
+    for f in feeds:
+        try:
+            last = datetime.fromisoformat(f.updated_at) if f.updated_at else None
+        except ValueError:
+            last = None
+        if last is None or now - last > UPDATE_AFTER:
+            return True
+    return False
+
+
+class SourcesController(QObject):
+    """Owned by the window (`window.sources`)."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window = window
+        self.library = window.library
+        self.runner = window.runner
+        self.dialog: AddByIdDialog | None = None
+        self.update_task: Task | None = None
+        self.last_update: list[tuple[str, Any]] = []  # (feed name, FetchResult) of the last update
+        menu = edit_menu(window)
+        first = next((a for a in menu.actions() if a.objectName() == "saveSearchAction"), None)
+
+        def action(text: str, name: str, slot: Any, keys: str = "") -> QAction:
+            a = QAction(text, window)
+            a.setObjectName(name)
+            if keys:
+                a.setShortcut(QKeySequence(keys))
+            a.triggered.connect(lambda _=False: slot())
+            window.addAction(a)
+            menu.insertAction(first, a) if first is not None else menu.addAction(a)
+            shortcuts = getattr(window, "shortcut_actions", None)
+            if isinstance(shortcuts, list) and keys:
+                shortcuts.append(a)
+            return a
+
+        self.addAction = action("Add by &identifier…", "addByIdAction", self.ask_add, "Ctrl+Shift+I")
+        self.followAction = action("&Follow arXiv category…", "followFeedAction", self.ask_follow)
+        self.updateAction = action("Update arXiv &feeds", "updateFeedsAction", self.update_feeds)
+        if first is not None:
+            menu.insertSeparator(first)
+        QTimer.singleShot(OPEN_DELAY_MS, self.update_if_due)
+
+    # ------------------------------------------------------------------ add by identifier
+    def ask_add(self) -> AddByIdDialog:
+        if self.dialog is None or not self.dialog.isVisible():
+            self.dialog = AddByIdDialog(self.window, self.library, self.runner, on_added=self._added,
+                                        on_error=self.window.handle_error)
+        self.dialog.show()
+        self.dialog.activateWindow()
+        return self.dialog
+
+    def _added(self, ids: list[str]) -> None:
+        notify = getattr(self.window, "_notify", None)
+        if notify is not None:
+            notify(f"{len(ids)} {'paper' if len(ids) == 1 else 'papers'} from their identifiers", 4000)
+
+    # ------------------------------------------------------------------ feeds
+    def ask_follow(self) -> None:
+        text, ok = QInputDialog.getText(self.window, "Follow arXiv category",
+                                        "arXiv category (e.g. cs.LG, stat.ML, hep-th); its newest papers "
+                                        "come to the New view:")
+        if not ok or not text.strip():
+            return
+        try:
+            source, category = parse_spec(text if text.strip().lower().startswith("arxiv:") else f"arxiv:{text}")
+        except ReaderError as exc:
+            self.window.handle_error(exc)
+            return
+        self.runner.write(lambda: self.library.follow_feed(source, category), lambda _r: self.update_feeds(),
+                          self.window.handle_error)
+
+    def update_if_due(self) -> None:
+        if getattr(self.window, "closing", False):
+            return
+        self.runner.read("feeds", self.library.feeds, lambda feeds: self.update_feeds() if due(feeds) else None,
+                         self.window.handle_error)
+
+    def update_feeds(self) -> Task | None:
+        """Fetch every feed's newest papers (network thread), then store them (one write each)."""
+        if self.update_task is not None or getattr(self.window, "closing", False):
+            return self.update_task
+        lib = self.library
+        root = lib.paths.root
+
+        def fetch(task: Task) -> list[tuple[FeedRow, FeedFetch]]:
+            out = []
+            with Client(root, cancelled=task.cancelled) as client:
+                for f in lib.feeds():
+                    out.append((f, fetch_new(client, f.category, f.query, f.newest,
+                                             progress=lambda n, m: task.progress(n, 0, m))))
+            return out
+
+        self.update_task = self.runner.network(fetch, self._fetched, self._failed,
+                                               label="Updating arXiv feeds", with_task=True)
+        return self.update_task
+
+    def _fetched(self, fetched: list[tuple[FeedRow, FeedFetch]]) -> None:
+        def store() -> list[tuple[str, Any]]:
+            return [(f.name, self.library.store_feed_update(f.id, got.records, got.newest)) for f, got in fetched]
+
+        self.runner.write(store, self._stored, self._failed, label="Adding the feeds' papers")
+
+    def _stored(self, results: list[tuple[str, Any]]) -> None:
+        self.update_task = None
+        self.last_update = results
+        new = sum(r.new for _, r in results)
+        notify = getattr(self.window, "_notify", None)
+        if notify is not None:
+            notify(f"arXiv feeds: {new} new {'paper' if new == 1 else 'papers'}", 6000)
+
+    def _failed(self, exc: BaseException) -> None:
+        self.update_task = None
+        if isinstance(exc, FetchCancelled):
+            return
+        if isinstance(exc, ReaderError):
+            notify = getattr(self.window, "_notify", None)
+            if notify is not None:
+                notify(f"arXiv feeds not updated: {exc}", 10000)
+            return
+        self.window.handle_error(exc)
+
+
+def install_sources(window: Any) -> SourcesController:
+    """Add the fetching actions to the window (kept as `window.sources`)."""
+    existing = getattr(window, "sources", None)
+    if isinstance(existing, SourcesController):
+        return existing
+    return SourcesController(window)
