@@ -64,11 +64,6 @@ def _v84() -> bytes:
     return V84.read_bytes()
 
 
-def _status(lib, pid):
-    """The stored status (the Paper model does not carry it yet)."""
-    return lib.read_connection().execute("SELECT status FROM papers WHERE id = ?", [pid]).fetchone()[0]
-
-
 def _collection(lib, label):
     return lib.paper_ids(View(ViewKind.COLLECTION, label))
 
@@ -126,7 +121,7 @@ def test_openreview_status_and_links_are_stored(server, library):
     added = venue_add.add_venue(library, "iclr", 2025)
     assert added.new == 5
     stored = [library.paper(pid) for pid in _collection(library, "ICLR 2025")]
-    assert sorted(_status(library, p.id) for p in stored) == ["oral", "poster", "poster", "poster", "spotlight"]
+    assert sorted(p.status for p in stored) == ["oral", "poster", "poster", "poster", "spotlight"]
     assert all(p.links[0].startswith("https://openreview.net/forum?id=") for p in stored)
 
 
@@ -145,7 +140,7 @@ def test_a_venue_from_two_sources_is_one_set_of_papers(server, library):
     second = venue_add.add_venue(library, "icml", 2024, source="openreview")
     assert (first.fetched.source, second.fetched.source) == ("pmlr", "openreview")
     assert first.new == len(papers) and second.new == 0 and library.counts().total == len(papers)
-    assert library.paper(pid).starred and _status(library, pid) in {"oral", "spotlight", "poster"}
+    assert library.paper(pid).starred and library.paper(pid).status in {"oral", "spotlight", "poster"}
 
 
 def test_cancel_stores_nothing(server, library):
