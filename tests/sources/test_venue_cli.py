@@ -86,3 +86,30 @@ def test_venue_add_503_is_one_line_and_writes_nothing(tmp_path):
 def test_unknown_venue_and_bad_year_are_usage_errors(tmp_path):
     proc = reader(tmp_path / "lib", "venue", "add", "nope", "2024")
     assert proc.returncode == 2 and "unknown venue 'nope'" in proc.stderr
+
+
+def test_reader_sources_lists_the_venue_sources(tmp_path):
+    proc = reader(tmp_path / "lib", "sources", "--json", READER_SOURCE_CVF_URL="http://127.0.0.1:9")
+    by_name = {i["name"]: i for i in json.loads(proc.stdout)}
+    assert by_name["pmlr"]["url"] == "https://proceedings.mlr.press"
+    assert by_name["acl"]["url"] == "https://raw.githubusercontent.com/acl-org/acl-anthology/master"
+    assert by_name["cvf"]["url"] == "http://127.0.0.1:9" and "openreview" in by_name
+    assert not any(i["needs_key"] for i in by_name.values())
+
+
+def test_progress_lines_on_a_terminal(tmp_path, monkeypatch, capsys):
+    """On a TTY, `venue add` writes progress lines to stderr (redrawn with \\r), then clears them."""
+    if not V84.exists():
+        pytest.skip("bibtex corpus not available")
+    from reader.cli import run
+
+    for name, value in QUICK.items():
+        monkeypatch.setenv(name, value)
+    with ReplayServer() as server:
+        server.add("/v84/assets/bib/bibliography.bib", V84.read_bytes())
+        monkeypatch.setenv("READER_SOURCE_PMLR_URL", server.url)
+        monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+        code = run(["--data-dir", str(tmp_path / "lib"), "venue", "add", "aistats", "2018"])
+    out, err = capsys.readouterr()
+    assert code == 0 and out.startswith("AISTATS 2018: 216 papers from pmlr")
+    assert "\rPMLR volume 84" in err and "1/1" in err and err.endswith("\r")
