@@ -112,18 +112,20 @@ OPENREVIEW: dict[str, tuple[str, range]] = {
 _ACL_OLD = {"acl": "P", "emnlp": "D", "naacl": "N", "eacl": "E", "coling": "C"}
 ACL: dict[str, tuple[str, str, frozenset[int]]] = {
     "acl": ("{year}.acl", "", frozenset(range(2000, 2026))),
-    "emnlp": ("{year}.emnlp", "", frozenset(range(2000, 2026)) - {2000, 2001, 2002}),
-    "naacl": ("{year}.naacl", "", frozenset({2000, 2001, 2003, 2004, 2006, 2007, 2009, 2010, 2012,
+    "emnlp": ("{year}.emnlp", "", frozenset(range(2007, 2026))),  # D07 on; earlier ones are W volumes
+    "naacl": ("{year}.naacl", "", frozenset({2001, 2003, 2004, 2006, 2007, 2009, 2010, 2012,
                                              2013, 2015, 2016, 2018, 2019, 2021, 2022, 2024, 2025})),
     "eacl": ("{year}.eacl", "", frozenset({2003, 2006, 2009, 2012, 2014, 2017, 2021, 2023, 2024})),
     "coling": ("{year}.coling", "", frozenset({2000, 2002, 2004, 2008, 2010, 2012, 2014, 2016, 2018,
-                                               2020, 2022, 2025})),
+                                               2020, 2022, 2024, 2025})),
     "findings-acl": ("{year}.findings", "acl", frozenset({2021, 2022, 2023, 2024, 2025})),
     "findings-emnlp": ("{year}.findings", "emnlp", frozenset({2020, 2021, 2022, 2023, 2024, 2025})),
     "findings-naacl": ("{year}.findings", "naacl", frozenset({2022, 2024, 2025})),
     "findings-eacl": ("{year}.findings", "eacl", frozenset({2023, 2024})),
 }
 ACL_NEW_STYLE_FROM = 2020
+# Events published under another event's collection: LREC-COLING 2024 is `2024.lrec`, volume main.
+ACL_SPECIAL: dict[tuple[str, int], tuple[str, str]] = {("coling", 2024): ("2024.lrec", "main")}
 
 # CVF open access: the years the `/content/<ID>/` listing exists.
 CVF: dict[str, frozenset[int]] = {
@@ -149,7 +151,10 @@ def locators(name: str, year: int, *, guess: bool = True) -> list[Locator]:
     volume = PMLR.get(name, {}).get(year)
     if volume is not None:
         found.append(Locator("pmlr", str(volume)))
-    if name in ACL:
+    if (name, year) in ACL_SPECIAL:
+        ident, part = ACL_SPECIAL[(name, year)]
+        found.append(Locator("acl", ident, part))
+    elif name in ACL:
         _, part, years = ACL[name]
         if year in years or (guess and year >= ACL_NEW_STYLE_FROM):
             found.append(Locator("acl", _acl_ident(name, year), part, listed=year in years))

@@ -24,6 +24,8 @@ def test_issue_examples_are_served():
     assert [loc.source for loc in catalogue.locators("icml", 2025)] == ["pmlr", "openreview"]
     assert catalogue.locators("findings-acl", 2024)[0] == Locator("acl", "2024.findings", "acl")
     assert catalogue.locators("acl", 2019)[0] == Locator("acl", "P19")
+    assert catalogue.locators("emnlp", 2018)[0] == Locator("acl", "D18")
+    assert catalogue.locators("coling", 2024)[0] == Locator("acl", "2024.lrec", "main")  # LREC-COLING
 
 
 def test_unlisted_years_are_guessed_where_the_pattern_allows():
