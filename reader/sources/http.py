@@ -29,7 +29,8 @@ What every request does:
 Environment (tests shorten budgets; the defaults are the polite ones): READER_SOURCE_RETRIES,
 READER_SOURCE_BACKOFF, READER_SOURCE_DEADLINE, READER_SOURCE_TIMEOUT (read timeout per try, default
 30 s), READER_SOURCE_PACE_SCALE (multiplies every pace, default 1), READER_SOURCE_MAILTO, and
-READER_SOURCE_<NAME>_URL (registry.py)."""
+READER_SOURCE_<NAME>_URL (registry.py). The system's HTTPS_PROXY / HTTP_PROXY / NO_PROXY are
+used as urllib reads them (never for 127.0.0.1 or localhost)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from http import HTTPStatus
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
+from urllib.request import getproxies, proxy_bypass
 
 import urllib3
 from urllib3.exceptions import (
@@ -192,10 +194,27 @@ class Client:
         self.cache = ResponseCache(folder / "sources" / "cache") if folder is not None else None
         self.pace = Pace(folder / "sources" / "pace" if folder is not None else None)
         self._pool = urllib3.PoolManager(num_pools=4, maxsize=1, block=False)
+        self._proxies: dict[str, urllib3.ProxyManager] = {}
         self.requests = 0  # sent by this client (tests and benchmarks)
 
     def close(self) -> None:
         self._pool.clear()
+        for proxy in self._proxies.values():
+            proxy.clear()
+
+    def _pool_for(self, url: str) -> urllib3.PoolManager:
+        """The system's proxy for the URL's scheme (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, as
+        urllib reads them), else a direct connection; never a proxy for this machine itself."""
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        if host in ("localhost", "127.0.0.1", "::1") or host.startswith("127."):
+            return self._pool
+        proxy = getproxies().get(parts.scheme)
+        if not proxy or proxy_bypass(host):
+            return self._pool
+        if proxy not in self._proxies:
+            self._proxies[proxy] = urllib3.ProxyManager(proxy, num_pools=4, maxsize=1, block=False)
+        return self._proxies[proxy]
 
     def __enter__(self) -> Client:
         return self
@@ -307,7 +326,7 @@ class Client:
                                 raise_on_redirect=True, raise_on_status=False)
         headers = {"User-Agent": s.user_agent, "Accept-Encoding": "gzip, deflate"}
         try:
-            r = self._pool.request("GET", url, headers=headers, timeout=timeout, retries=retries,
+            r = self._pool_for(url).request("GET", url, headers=headers, timeout=timeout, retries=retries,
                                    preload_content=False, decode_content=True)
         except MaxRetryError as exc:
             raise _Transient(_describe(exc.reason or exc)) from None

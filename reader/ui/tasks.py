@@ -22,6 +22,7 @@ class Task:
         self.future: Future | None = None
         self._cancel = threading.Event()
         self._runner = runner
+        self.network = False  # a fetch on the network thread (TaskRunner.network)
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -126,6 +127,7 @@ class TaskRunner(QObject):
         """Queue a fetch from the services on the network thread (one at a time); its result
         is usually stored by a `write` queued from on_done."""
         task = self._submit(self._network, fn, on_done, on_error, label, with_task)
+        task.network = True
         with self._lock:
             self._network_tasks.add(task)
         assert task.future is not None
@@ -202,6 +204,8 @@ class TaskRunner(QObject):
     @Slot(object)
     def _deliver(self, delivery: tuple) -> None:
         origin, on_done, on_error, result, error = delivery
+        if isinstance(origin, Task) and origin.network and self._closed:
+            return  # a fetch that ended after the shutdown: nobody waits for it any more
         if isinstance(origin, Task):
             self._pending_writes -= 1
             if origin.label:
@@ -229,6 +233,8 @@ class TaskRunner(QObject):
         for task in running:
             task.cancel()
         self._layouts.shutdown(wait=wait, cancel_futures=True)
-        self._network.shutdown(wait=wait, cancel_futures=True)
+        # Not waited for: a fetch blocked in a socket read (up to its time-out) must not hold
+        # the closing window; cancelled, it stops at its next step, and its result is dropped.
+        self._network.shutdown(wait=False, cancel_futures=True)
         self._indexer.shutdown(wait=wait)
         self._writer.shutdown(wait=wait)

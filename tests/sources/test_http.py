@@ -260,3 +260,17 @@ def test_cache_false_neither_reads_nor_keeps(server, tmp_path):
         client.fetch("arxiv", "/api/query?search_query=cat:cs.LG", cache=False)
         assert client.cached("arxiv", "/api/query?search_query=cat:cs.LG") is None
     assert len(server.requests) == 3
+
+
+def test_the_systems_proxy_is_used_but_never_for_this_machine(server, tmp_path, monkeypatch):
+    for name in ("no_proxy", "NO_PROXY", "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("http_proxy", server.url)  # the replay server as the proxy
+    monkeypatch.setenv("READER_SOURCE_CROSSREF_URL", "http://api.crossref.example")
+    server.add("/works/10.1000/x", b'{"message": {}}')
+    with Client(tmp_path, settings=FAST) as client:
+        resp = client.fetch("crossref", "/works/10.1000/x")
+        assert resp.body == b'{"message": {}}' and resp.url == "http://api.crossref.example/works/10.1000/x"
+        # 127.0.0.1 goes direct even with a proxy set (here: one that refuses).
+        monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{closed_port()}")
+        assert client.fetch("arxiv", "/api/query?id_list=1707.08567&start=0").body == BODY
