@@ -24,6 +24,7 @@ from . import cite as cli_cite
 from . import map as cli_map
 from . import sources as cli_sources
 from . import triage as cli_triage
+from . import venue as cli_venue
 from .args import Parser, positive_int, set_command_help
 
 if TYPE_CHECKING:
@@ -115,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_sources.add_parsers(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
+    cli_venue.add_parsers(sub)
     return p
 
 
@@ -445,6 +447,7 @@ COMMANDS: dict[str, Handler] = {
     "related": _related, "export": _export, "vault": _vault, "reindex": _reindex, "stats": _stats,
     **cli_cite.HANDLERS,
     **cli_triage.HANDLERS,
+    **cli_venue.HANDLERS,
     **cli_map.HANDLERS,
     **cli_sources.HANDLERS,
 }

@@ -87,3 +87,7 @@ CROSSREF = register(Source("crossref", "https://api.crossref.org",
                            pace=1.0))
 OPENREVIEW = register(Source("openreview", "https://api2.openreview.net",
                              "OpenReview papers by forum id or URL (API v2, as a guest)", pace=1.0))
+# The venue sources (reader/sources/pmlr.py, acl.py, cvf.py; OpenReview venues use OPENREVIEW).
+PMLR = register(Source("pmlr", "https://proceedings.mlr.press", "ICML, AISTATS, COLT, UAI, CoRL... a volume's BibTeX with abstracts"))
+ACL = register(Source("acl", "https://raw.githubusercontent.com/acl-org/acl-anthology/master", "ACL Anthology events' XML with abstracts: ACL, EMNLP, NAACL, EACL, COLING, Findings"))
+CVF = register(Source("cvf", "https://openaccess.thecvf.com", "CVPR, ICCV, WACV from 2021: the listing and each paper's page (abstract)"))

@@ -48,6 +48,7 @@ class MenuSlots:
     about: Callable[[], Any]
     preferences: Callable[[], Any]
     library_menu: Callable[[QMenu, QAction], QAction]  # adds Open library…/Open recent before the action
+    add_venue: Callable[[], Any] | None = None  # File → Add a conference… (ui/sources/add_venue.py)
 
 
 @dataclass
@@ -105,6 +106,8 @@ def build_actions(w: QMainWindow, slots: MenuSlots, undo_stack: QUndoStack) -> M
     file_menu = mb.addMenu("&File")
     import_action = act("&Import…", slots.import_, ["Ctrl+I"], name="importAction")
     file_menu.addAction(import_action)
+    if slots.add_venue is not None:
+        file_menu.addAction(act("Add a &conference…", slots.add_venue, name="addVenueAction"))
     file_menu.addAction(act("&Export…", slots.export, ["Ctrl+E"], name="exportAction"))
     file_menu.addAction(act("Markdown &vault…", slots.vault, name="vaultAction"))
     file_menu.addSeparator()

@@ -185,7 +185,16 @@ class MainWindow(QMainWindow):
             highlight=lambda: pane.request_highlight("yellow"), move=self.move_current, find=self.focus_search,
             back=self.focus_table, sort_by_relevance=self.searchBar.sort_by_relevance, apply_theme=self.apply_theme,
             about=lambda: show_about(self, self.library.paths.root), preferences=lambda: show_preferences(self, self),
-            library_menu=lambda menu, before: libraries.install(self, menu, before, type(self)))
+            library_menu=lambda menu, before: libraries.install(self, menu, before, type(self)),
+            add_venue=self.ask_add_venue)
+
+    def ask_add_venue(self) -> Any:
+        """File → Add a conference…: the catalogue, fetched on the task runner (ui/sources)."""
+        from ..sources.add_venue import AddVenueDialog
+
+        dialog = AddVenueDialog(self, self.library, self.runner)
+        dialog.open()
+        return dialog
 
     def ask_rebuild_index(self) -> QMessageBox:
         """File → Rebuild search index: asked first, naming the total as last counted."""
