@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings
+from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -35,6 +35,8 @@ def accepts_drag(event: QDragEnterEvent) -> None:
 
 class ImportExport(QObject):
     """The window's import and export flows; the list redraws itself from the change events."""
+
+    imported = Signal(list)  # the new papers' ids of a finished import (the list shows them)
 
     def __init__(self, ctx: OpContext, settings: QSettings, pane: PaperPane, status: StatusBar,
                  index_sync: IndexSync, show_message: ShowMessage, list_scope: Callable[[], ListScope],
@@ -73,6 +75,16 @@ class ImportExport(QObject):
         made.append(task)
         return self.status.track(task)
 
+    def import_sample(self) -> Task:
+        """The bundled sample papers, imported like a file (the empty library's offer)."""
+        lib = self.ctx.library
+        made: list[Task] = []
+        task = self.ctx.runner.write(lambda: lib.import_seeds(index=False),
+                                     lambda summaries: self.import_done(summaries, made[0].cancelled()),
+                                     self.import_failed, label="Importing")
+        made.append(task)
+        return task
+
     def import_cancelled(self, summaries: list) -> None:
         """Cancel: said plainly in the status bar (no warning dialog). The cancelled file wrote
         nothing; files finished before it were committed and are indexed like any import."""
@@ -94,6 +106,9 @@ class ImportExport(QObject):
         self.last_import_text = import_summary_text(summaries)
         new = sum(s.new for s in summaries)
         self.ctx.notify(f"Imported {count_noun(new, 'new paper')}", 8000)
+        new_ids = [pid for s in summaries for pid in s.new_ids]
+        if new_ids:
+            self.imported.emit(new_ids)
         self.index_sync.sync_in_background()
         errors = any(s.error or s.skipped for s in summaries)
         box = self.show_message("Import finished", self.last_import_text,

@@ -3,7 +3,11 @@
 A switch opens the other library in a new window that takes this one's place (same geometry,
 theme and columns: they are global settings) and then closes this one the usual way (pending
 writes drained, notes saved, settings written, its library closed). The new window is made by
-the `open_window` factory the window passes in (this module does not know the window's class)."""
+the `open_window` factory the window passes in (this module does not know the window's class).
+
+A new library made here starts empty: the bundled sample fills only the default library on
+the very first start (an HCI library got 56 ML abstracts mixed with its own import); its empty
+state offers the sample instead (list/empty_state.py)."""
 
 from __future__ import annotations
 
@@ -67,7 +71,7 @@ def switch_library(w: LibraryWindow, folder: Path, open_window: OpenWindow) -> L
     problem = library_problem(folder)
     if problem is None:
         try:
-            library = Library.open(folder)
+            library = Library.open(folder, seed_if_empty=False)
         except ReaderError as exc:
             problem = f"The library in {folder} cannot be opened.\n\n{exc}"
     if problem is not None:

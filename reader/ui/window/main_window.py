@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QDesktopServices,
     QDragEnterEvent,
     QDropEvent,
+    QShowEvent,
     QUndoStack,
 )
 from PySide6.QtWidgets import (
@@ -56,7 +57,7 @@ from ..triage.controller import install_triage
 from ..vault.sync import VaultSync
 from ..widgets import theme as themes
 from ..widgets.status_bar import StatusBar
-from . import libraries, settings
+from . import libraries, settings, window_size
 from .actions import MenuSlots, build_actions
 from .import_export import ImportExport, accepts_drag
 from .index_sync import IndexSync
@@ -72,6 +73,7 @@ class MainWindow(QMainWindow):
     # Built in _build_widgets:
     pane: PaperPane
     status: StatusBar
+    empty_state: empty_state.EmptyState
     searchBar: SearchBar  # its objectName
 
     def __init__(self, library: Library, *, theme: str | None = None) -> None:
@@ -96,8 +98,10 @@ class MainWindow(QMainWindow):
         self.search_results: SearchResults | None = None
         self.recovered_notes: list[Path] = []
         self._pending_select: str | None = None
+        self._pending_import: list[str] = []  # an import's new papers: the list goes to the first listed
         self._message_boxes: list[QMessageBox] = []
         self.closing = False
+        self._placed = False  # keep_on_screen ran after the first show
         self.list_generation = 0  # bumped each time the table's ids are replaced (tests wait on it)
         self.theme = theme or settings.saved_theme(self.app_settings)
 
@@ -109,8 +113,11 @@ class MainWindow(QMainWindow):
         self.open_vault = self.vault_sync.open_folder  # triage's summary offers it
         self.transfer = ImportExport(self.ops, self.settings, self.pane, self.status, self.index_sync,
                                      self.show_message, self.list_scope, self.sidebar.tag_names)
+        self.transfer.imported.connect(self.show_imported)
+        self.empty_state.sampleRequested.connect(self.transfer.import_sample)
         self.menus = build_actions(self, self._menu_slots(), self.undo_stack)
         settings.restore_settings(self)
+        window_size.restore(self, self.app_settings)  # on the screen, as last on this screen
         self.triage = install_triage(self)
         self.map = install_map(self)  # View → Map, in place of the list
         self.setAcceptDrops(True)
@@ -253,7 +260,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
         self.status = StatusBar(self, self.runner)
         self.setStatusBar(self.status)
-        self.resize(1280, 800)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._placed:  # once shown, the frame is known: pull it in if it reaches past the screen
+            self._placed = True
+            QTimer.singleShot(0, lambda: None if self.closing else window_size.keep_on_screen(self))
 
     def apply_theme(self, theme: str) -> None:
         if theme not in themes.THEMES:
@@ -287,6 +299,11 @@ class MainWindow(QMainWindow):
         self.runner.read("list", job, lambda found: self._list_ready(found, key), self.handle_error)
 
     def _list_ready(self, found: Listing, key: tuple | None = None) -> None:
+        if key is not None and key != self.searchBar.listed_key:
+            # A listing asked for before the newest one (at start-up the header's sort indicator
+            # asked for the whole library before the saved view was restored): its late result
+            # showed every paper under a sidebar that said Starred.
+            return
         self.search_results = results = found.results
         terms = list(results.terms) if results else []
         current_id, current_row, selected = self.current_id(), self.table.currentIndex().row(), self.selected_ids()
@@ -306,6 +323,26 @@ class MainWindow(QMainWindow):
             self.pane.render_abstract()
         if self.model.rowCount() and self.current_id() is None:
             self._reselect([], None, 0)
+        if self._pending_import and not self._go_to_imported() and change == NEW:
+            self._pending_import = []  # another list now: the import's papers are not looked for
+
+    def show_imported(self, ids: list[str]) -> None:
+        """After an import: the first of its new papers the list shows is selected and scrolled to
+        (the view stayed on the paper selected before, at the end of 3,739 rows). The list may not
+        hold them yet (its re-list follows the import's change): then at the next listing."""
+        self._pending_import = list(ids)
+        self._go_to_imported()
+
+    def _go_to_imported(self) -> bool:
+        wanted = set(self._pending_import)
+        if not wanted:
+            return False
+        rows = [row for row, pid in enumerate(self.model.ids()) if pid in wanted]
+        if not rows:
+            return False
+        self._pending_import = []
+        self.table.go_to_row(rows[0])
+        return True
 
     def _reselect(self, selected: list[str], current_id: str | None, current_row: int) -> None:
         target, self._pending_select = self._pending_select or current_id, None
