@@ -191,6 +191,11 @@ class TriageController(QObject):
 
         def job() -> dict[str, Any]:
             listed, terms = source.list_ids(lib, spec) if shown is None else (shown, shown_terms)
+            if spec.ids and spec.query and not terms:
+                # Chosen papers (the map's Triage) under a search: its words are highlighted as
+                # Ctrl+T highlights them (the map's selection came without them).
+                terms = shown_terms or list(lib.search(spec.query, view=View(spec.view_kind, spec.view_value),
+                                                       limit=1).terms)
             if resume is not None:
                 existing = set(lib.paper_ids(View()))
                 ids, position, seen = resume_ids(resume.seen_ids, listed, existing, resume.position)

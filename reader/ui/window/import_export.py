@@ -23,6 +23,7 @@ from ..operations import ids_getter, scope
 from ..paper.pane import PaperPane
 from ..tasks import Task
 from ..widgets.status_bar import StatusBar
+from ..widgets.theme import file_dialog_options
 from .index_sync import IndexSync
 
 ShowMessage = Callable[[str, str, QMessageBox.Icon, str], Any]
@@ -54,7 +55,8 @@ class ImportExport(QObject):
 
     def ask_import(self) -> None:
         start = str(self.settings.value("lastImportFolder", str(Path.home())))
-        paths, _ = QFileDialog.getOpenFileNames(self.ctx.parent, "Import papers", start, file_dialog_filter())
+        paths, _ = QFileDialog.getOpenFileNames(self.ctx.parent, "Import papers", start, file_dialog_filter(),
+                                                options=file_dialog_options())
         if paths:
             self.settings.setValue("lastImportFolder", str(Path(paths[0]).parent))
             self.import_paths(paths)
@@ -141,15 +143,17 @@ class ImportExport(QObject):
         folder = str(self.settings.value("lastExportFolder", str(Path.home())))
         parent = self.ctx.parent
         if options.kind == ExportKind.PER_PAPER:
-            path = QFileDialog.getExistingDirectory(parent, "Export to folder", folder)
+            path = QFileDialog.getExistingDirectory(parent, "Export to folder", folder,
+                                                    QFileDialog.Option.ShowDirsOnly | file_dialog_options())
         elif ExportKind(options.kind).citing:
             suffix = EXTENSIONS[options.kind]
             path, _ = QFileDialog.getSaveFileName(parent, "Export", str(Path(folder) / f"references{suffix}"),
-                                                  f"{LABELS[options.kind]} (*{suffix})")
+                                                  f"{LABELS[options.kind]} (*{suffix})", options=file_dialog_options())
         else:
             suffix = ".json" if options.kind == ExportKind.JSON else ".md"
             name = "reader-backup.json" if options.kind == ExportKind.JSON else "reading-list.md"
-            path, _ = QFileDialog.getSaveFileName(parent, "Export", str(Path(folder) / name), f"*{suffix}")
+            path, _ = QFileDialog.getSaveFileName(parent, "Export", str(Path(folder) / name), f"*{suffix}",
+                                                  options=file_dialog_options())
         if path:
             self.export_to(path, options)
 

@@ -24,6 +24,7 @@ from reader.library import Library
 from reader.paths import LibraryPaths
 
 from ..list.model import PaperModel
+from ..widgets.theme import file_dialog_options
 from . import settings
 
 
@@ -57,7 +58,9 @@ def library_problem(folder: Path) -> str | None:
 def ask_open(w: LibraryWindow, open_window: OpenWindow) -> None:
     """File → Open library…: pick a folder, then switch to it."""
     start = str(w.library.paths.root.parent)
-    folder = QFileDialog.getExistingDirectory(w.window(), "Open library", start)
+    folder = QFileDialog.getExistingDirectory(w.window(), "Open library", start,
+                                              QFileDialog.Option.ShowDirsOnly | file_dialog_options())
+    w.window().activateWindow()  # without a window manager, nothing gave the keys back to the window
     if folder:
         switch_library(w, Path(folder), open_window)
 

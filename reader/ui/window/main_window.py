@@ -263,9 +263,20 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if not self._placed:  # once shown, the frame is known: pull it in if it reaches past the screen
+        if not self._placed:
             self._placed = True
-            QTimer.singleShot(0, lambda: None if self.closing else window_size.keep_on_screen(self))
+            QTimer.singleShot(0, self._first_shown)
+
+    def _first_shown(self) -> None:
+        """Once shown: the frame is known, pull it in if it reaches past the screen; and take the
+        keyboard (without a window manager the window was never active, so no shortcut worked:
+        Ctrl+O did nothing while File → Open library… did), the list focused."""
+        if self.closing:
+            return
+        window_size.keep_on_screen(self)
+        self.activateWindow()
+        if QApplication.focusWidget() is None:
+            self.table.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
 
     def apply_theme(self, theme: str) -> None:
         if theme not in themes.THEMES:
@@ -479,7 +490,25 @@ class MainWindow(QMainWindow):
         self.runner.read("related", compute, done, self.handle_error)
 
     def move_current(self, step: int) -> None:
-        self.table.move_current(step)
+        """J/K: the next or previous paper of the list; on the map with several papers selected
+        (a lasso, a rectangle), the next or previous of those, in the list's order, the
+        selection kept (J after leaving triage jumped to the list's next paper, outside the lasso)."""
+        chosen = self.map.selected_ids() if getattr(self, "map", None) is not None and self.map.active else []
+        if len(chosen) < 2:
+            self.table.move_current(step)
+            return
+        rows = {pid: self.model.row_of(pid) for pid in chosen}
+        order = [pid for _, pid in sorted((r, pid) for pid, r in rows.items() if r >= 0)]
+        order += [pid for pid in chosen if rows[pid] < 0]
+        here = self.pane.paper_id
+        if here in order:
+            target = order[min(max(order.index(here) + step, 0), len(order) - 1)]
+        else:
+            target = order[0 if step > 0 else -1]
+        if rows[target] >= 0:
+            self.table.reselect(target, [pid for pid in order if rows[pid] >= 0], rows[target])
+        if self.pane.paper_id != target:
+            self.load_paper(target)
 
     def select_paper(self, pid: str) -> None:
         """Select a paper; if the current list hides it, show the whole library first."""

@@ -33,6 +33,7 @@ from ..list.search_bar import SearchBar
 from ..list.table import PaperTable
 from ..paper.pane import PaperPane
 from ..tasks import TaskRunner
+from ..widgets.status_bar import StatusBar
 from .import_export import ImportExport
 
 
@@ -102,6 +103,8 @@ class MapWindow(Window, Protocol):
     def transfer(self) -> ImportExport: ...
     @property
     def triage(self) -> TriageOpener: ...
+    @property
+    def status(self) -> StatusBar: ...  # the layout's progress and Cancel
     def load_paper(self, pid: str | None) -> None: ...
 
 
