@@ -268,7 +268,7 @@ def inspect_map(pyatspi, app, checks: Checks) -> None:
                 x, y = ext.x + ext.width * gx // 20, ext.y + ext.height * gy // 16
                 pyatspi.Registry.generateMouseEvent(x, y, "abs")
                 time.sleep(0.1)
-                if "hovered" in _description(node).lower() and "nothing hovered" not in _description(node).lower():
+                if "under the pointer:" in _description(node).lower():
                     hovered = _description(node)
                     break
             if hovered:
