@@ -30,7 +30,7 @@ from reader.store.map_rows import READ, SKIPPED, STARRED, TAGGED, UNREAD, MapMar
 STATE_NAMES = ("unread", "read", "starred", "tagged", "skipped")
 FINE_ZOOM = 1.6  # the fine clusters' labels join in past this zoom (1 = the whole map fits)
 MARGIN = 24
-AVOID_POINTS = 1_000  # up to this many points, labels are moved off the points they would cover
+AVOID_POINTS = 300  # up to this many points, labels are moved off the points they would cover
 
 
 @dataclass(frozen=True)
@@ -271,7 +271,7 @@ def place_labels(pic: MapPicture, cam: Camera, width: int, height: int, font: QF
         w, h = size
         x, y = s.x * cam.scale + cam.ox, s.y * cam.scale + cam.oy
         box = QRectF(x - w / 2, y - h / 2, w, h)
-        if sxy is not None:
+        if sxy is not None and _covered(sxy, box):
             box = min((box.translated(0, dy) for dy in (0, -h, h, -2 * h, 2 * h)),
                       key=lambda b: (_covered(sxy, b), abs(b.center().y() - y)))
         if box.left() < 2 or box.top() < 2 or box.right() > width - 2 or box.bottom() > height - 2:
