@@ -195,6 +195,30 @@ def test_the_maps_count_and_its_selection_agree_while_typing(qtbot, window: Main
     assert len(controller.selected_ids()) == total
 
 
+def test_after_map_and_triage_the_list_starts_at_the_top_of_the_search(qtbot, window: MainWindow) -> None:
+    """Searched on the map, its hits triaged from the map, back to the list: it started at rank
+    38 (the paper triage ended on), the best hits above the viewport."""
+    window.resize(1024, 640)
+    controller = open_map(qtbot, window)
+    window.searchBox.setText("model")
+    window.refresh_list()
+    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == "model")
+    qtbot.waitUntil(lambda: controller.canvas.marks.hits is not None, timeout=20000)
+    assert window.model.rowCount() > 40
+    controller.select(controller.canvas.shown_ids(lit_only=True))
+    controller.page.selection_actions["triage"].trigger()
+    ctl = window.triage
+    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=20000)
+    for _ in range(45):
+        ctl.run_command("next")
+    deep = ctl.queue.current
+    ctl.run_command("back")
+    qtbot.waitUntil(lambda: controller.active and not ctl.active)
+    assert window.pane.paper_id == deep  # the paper triage ended on is shown…
+    controller.close()
+    assert window.table.verticalScrollBar().value() == 0 and window.table.rowAt(0) == 0  # …the list at its top
+
+
 def test_j_after_leaving_triage_stays_in_the_lasso(qtbot, window: MainWindow) -> None:
     controller = open_map(qtbot, window)
     ids = window.model.ids()

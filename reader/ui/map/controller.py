@@ -56,6 +56,7 @@ class MapController(QObject):
         self.generation = 0  # bumped with each picture shown (tests wait on it)
         self.refits = subset.RefitCache()
         self._fit_next = False  # the places change (refit on or off): fit the camera to them
+        self._list_at_open: tuple = ()  # the list's query and view when the map opened
 
         self.action = QAction("&Map", window.window())
         self.action.setObjectName("mapAction")
@@ -99,6 +100,7 @@ class MapController(QObject):
             self.open()
 
     def open(self) -> None:
+        self._list_at_open = self._list_shown()
         self.stack.setCurrentWidget(self.page)
         self.action.setChecked(True)
         self.canvas.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -108,8 +110,23 @@ class MapController(QObject):
         self.canvas.dark = dark
         self.canvas.update()
 
+    def _list_shown(self) -> tuple:
+        """What the list holds: its query and view (its listing key's first two parts)."""
+        key = self.window.model.listing_key
+        return tuple(key[:2]) if key else ()
+
     def close(self) -> None:
-        self.stack.setCurrentWidget(self.window.table)
+        table = self.window.table
+        if self._list_shown() != self._list_at_open:
+            # A new result came while the map was shown (a search typed on it): the list starts
+            # at its top. Qt scrolls a view shown again to its current row, which the map's
+            # selection or triage moved while it was hidden (it came back at rank 38).
+            auto = table.hasAutoScroll()
+            table.setAutoScroll(False)
+            self.stack.setCurrentWidget(table)
+            table.setAutoScroll(auto)
+            table.scrollToTop()
+        self.stack.setCurrentWidget(table)
         self.action.setChecked(False)
         self.window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
 

@@ -243,7 +243,10 @@ class TriageController(QObject):
         self.action.setChecked(False)
         self.save_state()
         if current:
-            self.window.select_paper(current)
+            # From the map's Triage, back to the map: the paper is shown, the list (under the
+            # map) keeps its place (it came back at the rank triage ended on, rank 38, its best
+            # hits above the viewport).
+            self.window.select_paper(current, scroll=not self.spec.ids)
         self.window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, QUrl
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, QUrl
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -43,7 +43,7 @@ from ..dialogs.about import show_about
 from ..dialogs.common import ask_rebuild
 from ..dialogs.preferences import show_preferences
 from ..list import empty_state
-from ..list.model import COL_ADDED, NEW, RELISTED, SORT_KEYS, SORTED, PaperModel
+from ..list.model import COL_ADDED, COL_TITLE, NEW, RELISTED, SORT_KEYS, SORTED, PaperModel
 from ..list.search_bar import SearchBar
 from ..list.sidebar import Sidebar, view_key
 from ..list.table import PaperTable
@@ -510,9 +510,15 @@ class MainWindow(QMainWindow):
         if self.pane.paper_id != target:
             self.load_paper(target)
 
-    def select_paper(self, pid: str) -> None:
-        """Select a paper; if the current list hides it, show the whole library first."""
+    def select_paper(self, pid: str, *, scroll: bool = True) -> None:
+        """Select a paper; if the current list hides it, show the whole library first. Without
+        `scroll` the list stays where it is (the paper current, shown in the pane)."""
         row = self.model.row_of(pid)
+        if row >= 0 and not scroll:
+            index = self.model.index(row, COL_TITLE)
+            flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            self.table.selectionModel().setCurrentIndex(index, flags)
+            return
         if row >= 0:
             self.table.go_to_row(row)
             return
