@@ -4,7 +4,9 @@ Clusters are k-means cells of the 2-D places (what the eye sees as a region), at
 coarse one labelled at every zoom and a fine one shown as the user zooms in. A cluster's label is
 up to MAX_WORDS of its distinguishing words: each in at least MIN_SHARE of the cluster's papers
 and, elsewhere, in at most RATIO of that share (a word of the whole field is no label). A
-cluster without such a word is left unlabelled rather than given a misleading one."""
+cluster without such a word is left unlabelled rather than given a misleading one. A label
+names each word form once ("attacks · attack" says "attacks"), and within a level a word form
+labels only the region it tells apart best (two regions never both say "language")."""
 
 from __future__ import annotations
 
@@ -109,7 +111,7 @@ def label_words(x: Sparse, words: list[str], labels: np.ndarray, k: int) -> list
     sizes = np.bincount(labels, minlength=k).astype(np.float64)
     n = float(len(labels))
     usable = np.array([bool(_LABEL_WORD.match(w)) and w not in BOILERPLATE for w in words], dtype=bool)
-    out: list[tuple[str, ...]] = []
+    ranked: list[list[tuple[float, int]]] = []  # each cluster's usable words, best first
     for c in range(k):
         w = word[bounds[c]:bounds[c + 1]]  # in word order
         inside = df_c[bounds[c]:bounds[c + 1]] / max(sizes[c], 1.0)
@@ -117,14 +119,47 @@ def label_words(x: Sparse, words: list[str], labels: np.ndarray, k: int) -> list
         outside = (df[w] - df_c[bounds[c]:bounds[c + 1]]) / rest if rest > 0 else np.zeros_like(inside)
         ok = usable[w] & (inside >= MIN_SHARE) & (outside <= RATIO * inside)
         if sizes[c] < 3 or not ok.any():
-            out.append(())
+            ranked.append([])
             continue
         cand = w[ok]
         # In many of the cluster's papers, and far more often than elsewhere.
         score = inside[ok] * np.log((inside[ok] + 1e-3) / (outside[ok] + 1e-3))
-        best = cand[np.lexsort((cand, -score))][:MAX_WORDS]
-        out.append(tuple(words[j] for j in best))
+        order = np.lexsort((cand, -score))
+        ranked.append([(float(score[i]), int(cand[i])) for i in order])
+    # A word form labels the region it tells apart best (ties: the lower number, the bigger one).
+    owner: dict[str, tuple[float, int]] = {}
+    for c, found in enumerate(ranked):
+        for score, j in found:
+            form = word_form(words[j])
+            if form not in owner or score > owner[form][0]:
+                owner[form] = (score, -c)
+    out: list[tuple[str, ...]] = []
+    for c, found in enumerate(ranked):
+        chosen: list[str] = []
+        forms: set[str] = set()
+        for _score, j in found:
+            form = word_form(words[j])
+            if form in forms or owner[form][1] != -c:
+                continue
+            forms.add(form)
+            chosen.append(words[j])
+            if len(chosen) == MAX_WORDS:
+                break
+        out.append(tuple(chosen))
     return out
+
+
+def word_form(word: str) -> str:
+    """The word with a plural ending taken off: "attacks" and "attack", "gans" and "gan",
+    "studies" and "study", "boxes" and "box" share one form ("loss", "focus", "analysis" keep theirs)."""
+    w = word.casefold()
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith("es") and w[:-2].endswith(("ss", "x", "z", "ch", "sh")):
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
 
 
 def cluster(xy: np.ndarray, x: Sparse, words: list[str]) -> tuple[np.ndarray, np.ndarray, list[Cluster]]:

@@ -104,7 +104,10 @@ def open_window(data_dir: Path, import_paths: Sequence[str | Path] | None = None
         message_box(QMessageBox.Icon.Critical, "Reader", f"The library in {data_dir} cannot be opened.\n\n{exc}").exec()
         return None
     window = MainWindow(library)  # the theme, like the geometry, comes from the global settings
-    window.show()
+    if window.property("restoredMaximized"):
+        window.showMaximized()
+    else:
+        window.show()
     if import_paths:
         files = [str(Path(p).expanduser().resolve()) for p in import_paths]
         # After the first paint: the window shows at once, the import runs in the background.

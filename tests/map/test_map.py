@@ -160,6 +160,33 @@ def test_label_words_tell_their_cluster_apart():
     assert "model" not in words[0] + words[1]
 
 
+def test_a_label_names_a_word_form_once():
+    # "attacks" and "attack" both pass the label test in the first group: the label says one.
+    texts = [f"adversarial attacks attack robustness certified {i}" for i in range(20)]
+    texts += [f"image pixel diffusion noise model {i}" for i in range(20)]
+    docs = features.tokens(texts)
+    vocab, x = features.tfidf(docs)
+    words = clusters.label_words(x, vocab.words, np.array([0] * 20 + [1] * 20), 2)
+    assert "adversarial" in words[0] and not {"attack", "attacks"} <= set(words[0]), words
+    forms = [clusters.word_form(w) for w in words[0]]
+    assert len(forms) == len(set(forms)), words[0]
+    assert clusters.word_form("gans") == clusters.word_form("gan") and clusters.word_form("studies") == "study"
+    assert clusters.word_form("loss") == "loss" and clusters.word_form("analysis") == "analysis"
+
+
+def test_two_regions_of_a_level_never_share_a_label_word():
+    # Two regions about language (one more so) and a big rest: "language" passes in both.
+    texts = [f"language models translation {i}" for i in range(10)]
+    texts += [f"language speech {i}" for i in range(6)] + [f"speech {i}" for i in range(4)]
+    texts += [f"image pixel diffusion noise {i}" for i in range(60)]
+    docs = features.tokens(texts)
+    vocab, x = features.tfidf(docs)
+    labels = np.array([0] * 10 + [1] * 10 + [2] * 60)
+    words = clusters.label_words(x, vocab.words, labels, 3)
+    assert "language" in words[0] and "language" not in words[1], words
+    assert words[1] == ("speech",), words  # it keeps its own word
+
+
 def test_placing_uses_the_nearest_papers():
     vectors = features.unit_rows(np.array([[1, 0], [0.9, 0.1], [0, 1], [0.1, 0.9]], np.float32))
     xy = np.array([[0, 0], [0.2, 0], [10, 10], [10, 9.8]], np.float32)

@@ -12,7 +12,7 @@ from reader.library import Library
 from reader.ui.list.model import COL_TITLE
 from reader.ui.operations import papers
 from reader.ui.window.main_window import MainWindow
-from reader.ui.window.splitter import PANE_MIN_WIDTH, PANE_WIDTH, SIZES
+from reader.ui.window.splitter import PANE_MIN_WIDTH, PANE_WIDTH, SIZES, sidebar_share
 
 
 def _resize(qtbot, window: MainWindow, width: int, height: int) -> None:
@@ -36,7 +36,8 @@ def test_narrow_window_keeps_the_sidebar_and_gives_way_in_the_pane(qtbot, window
     _resize(qtbot, window, 1024, 640)  # as before: the pane at its comfortable width
     assert splitter.sizes()[0] == SIZES[0] and splitter.sizes()[2] == PANE_WIDTH
     _resize(qtbot, window, 1600, 1000)
-    assert splitter.sizes()[0] == SIZES[0] and splitter.sizes()[2] > PANE_WIDTH
+    # Wider, the sidebar takes its share (it stayed at 170 px: "Physic…view B" at 1600 px).
+    assert splitter.sizes()[0] == sidebar_share(1600) > SIZES[0] and splitter.sizes()[2] > PANE_WIDTH
 
 
 def test_near_its_minimum_the_sidebar_gives_way_last_and_keeps_its_names(qtbot, window: MainWindow) -> None:

@@ -41,7 +41,8 @@ def test_window_state_is_global_and_views_per_library(qtbot, library: Library, c
     w.close()
     app = QSettings(str(config_dir / "settings.ini"), QSettings.Format.IniFormat)
     own = QSettings(str(library.paths.settings_file), QSettings.Format.IniFormat)
-    assert app.value("theme") == "dark" and app.contains("geometry") and app.contains("columns")
+    assert app.value("theme") == "dark" and app.contains("columns")
+    assert "windowPerScreen" in app.childGroups() and not app.contains("geometry")  # per screen now
     assert not own.contains("theme") and own.contains("sidebar")
     assert settings.recent_libraries(app)[0] == library.paths.root.resolve()
 
@@ -57,7 +58,8 @@ def test_switching_library_opens_the_other_one_and_remembers_both(qtbot, data_di
     new = libraries.switch_library(window, other, MainWindow)
     assert new is not None and new is not window
     qtbot.addWidget(new)
-    qtbot.waitUntil(lambda: new.model.rowCount() > 0)
+    qtbot.waitUntil(lambda: new.empty_state.isVisible())
+    assert new.model.rowCount() == 0  # a new library starts empty (it offers the sample)
     assert new.library.paths.root == other.resolve()
     assert first._closed  # the old window's library is closed
     recent = settings.recent_libraries(new.app_settings)

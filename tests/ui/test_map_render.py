@@ -33,8 +33,8 @@ def _expected(sxy: np.ndarray, selected: np.ndarray, r: int, pal: mr.Palette) ->
     inside = (sxy[:, 0] >= -8) & (sxy[:, 0] < W + 8) & (sxy[:, 1] >= -8) & (sxy[:, 1] < H + 8)
     back = pal.background & 0xFFFFFF
     want = np.full((H, W), back, dtype=np.uint32)
-    for colour, offsets, who in ((pal.states[mr.UNREAD], mr._MARKS[r], inside),
-                                 (pal.selected, mr._RINGS[r + 2], inside & selected)):
+    for colour, offsets, who in ((pal.selected, mr._RINGS[r + 3], inside & selected),  # under the points
+                                 (pal.states[mr.UNREAD], mr._MARKS[r], inside)):
         layer = _reference(sxy[who], colour, offsets, pal.background)
         want = np.where(layer != back, layer, want)
     return want

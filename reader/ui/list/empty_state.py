@@ -30,6 +30,8 @@ from .sidebar import Sidebar
 INDEX_TASK_LABELS = ("Indexing", "Rebuilding the index")
 VIEW_NAMES = {"unread": "Unread", "starred": "Starred", "notes": "With notes", "new": "New"}
 CATCHING_UP = "The search index is still being built: results may be incomplete."
+EMPTY_LIBRARY = "The library is empty.\nImport papers with File → Import… (Ctrl+I), or drop files here."
+SAMPLE_BUTTON = "Add the &sample papers (ICML 2025 abstracts)"
 
 
 class EmptyState(QFrame):
@@ -37,6 +39,7 @@ class EmptyState(QFrame):
 
     suggestionChosen = Signal(str)
     backRequested = Signal()
+    sampleRequested = Signal()  # "Add the sample papers" in an empty library
 
     def __init__(self, table: QTableView) -> None:
         super().__init__(table.viewport())
@@ -56,10 +59,16 @@ class EmptyState(QFrame):
         self.backButton = QPushButton(self)
         self.backButton.setObjectName("emptyBack")
         self.backButton.clicked.connect(self.backRequested)
+        self.sampleButton = QPushButton(SAMPLE_BUTTON, self)
+        self.sampleButton.setObjectName("emptySample")
+        self.sampleButton.setAccessibleName(SAMPLE_BUTTON.replace("&", ""))
+        self.sampleButton.clicked.connect(self.sampleRequested)
+        self.sampleButton.hide()
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.suggestionButton)
         buttons.addWidget(self.backButton)
+        buttons.addWidget(self.sampleButton)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 24, 16, 16)
@@ -79,14 +88,16 @@ class EmptyState(QFrame):
     def _fit(self) -> None:
         self.setGeometry(self._table.viewport().rect())
 
-    def show_message(self, message: str, back: str | None) -> None:
-        """Show `message`, with a way back labelled `back` (None: no button)."""
+    def show_message(self, message: str, back: str | None, sample: bool = False) -> None:
+        """Show `message`, with a way back labelled `back` (None: no button), and the offer of
+        the bundled sample when `sample` (the library is empty)."""
         self.messageLabel.setText(message)
         self.messageLabel.setAccessibleName(message)
         self.setAccessibleDescription(message)
         self.backButton.setText(back or "")
         self.backButton.setAccessibleName(back or "")
         self.backButton.setVisible(bool(back))
+        self.sampleButton.setVisible(sample)
         self.show_suggestion(None, None)
         self._fit()
         self.show()
@@ -178,8 +189,7 @@ def empty_message(w: IndexState, query: str, view: View) -> tuple[str, str | Non
         return text, "Clear the search"
     if where:
         return f"No papers in {where}.", "Show all papers"
-    return ("The library is empty.\nImport papers with File → Import… (Ctrl+I), or drop files here.",
-            None)
+    return EMPTY_LIBRARY, None
 
 
 def update(w: ListHost, state: EmptyState, query: str) -> None:
@@ -188,7 +198,7 @@ def update(w: ListHost, state: EmptyState, query: str) -> None:
         state.hide()
         return
     message, back = empty_message(w, query, w.view)
-    state.show_message(message, back)
+    state.show_message(message, back, sample=message == EMPTY_LIBRARY)
     if query and w.index_ready:
         lib = w.library
 

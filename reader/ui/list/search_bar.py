@@ -101,11 +101,15 @@ class SearchBar(QWidget):
         row.setContentsMargins(6, 6, 6, 2)
         row.addWidget(self.searchBox, 1)
         row.addWidget(self.resultLabel)
-        row.addWidget(self.suggestionLabel)
+        # "Did you mean …" under the box, not beside it: beside it, at 1024 px the box shrank to
+        # ~80 px and the query scrolled out of sight.
+        self.suggestionLabel.setContentsMargins(8, 0, 6, 0)
+        self.suggestionLabel.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addLayout(row)
+        layout.addWidget(self.suggestionLabel)
         layout.addWidget(self.problemLabel)
 
     def query(self) -> str:

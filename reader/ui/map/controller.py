@@ -22,6 +22,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog
 
 from reader.events import Change, Changes
+from reader.listing import list_papers
 from reader.map import mapfile, subset, view
 from reader.map import marks as map_marks
 from reader.map.features import LayoutCancelled
@@ -64,6 +65,7 @@ class MapController(QObject):
         self.generation = 0  # bumped with each picture shown (tests wait on it)
         self.refits = subset.RefitCache()
         self._fit_next = False  # the places change (refit on or off): fit the camera to them
+        self._list_at_open: tuple = ()  # the list's query and view when the map opened
 
         self.action = QAction("&Map", window.window())
         self.action.setObjectName("mapAction")
@@ -107,6 +109,7 @@ class MapController(QObject):
             self.open()
 
     def open(self) -> None:
+        self._list_at_open = self._list_shown()
         self.stack.setCurrentWidget(self.page)
         self.action.setChecked(True)
         self.canvas.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -116,8 +119,23 @@ class MapController(QObject):
         self.canvas.dark = dark
         self.canvas.update()
 
+    def _list_shown(self) -> tuple:
+        """What the list holds: its query and view (its listing key's first two parts)."""
+        key = self.window.model.listing_key
+        return tuple(key[:2]) if key else ()
+
     def close(self) -> None:
-        self.stack.setCurrentWidget(self.window.table)
+        table = self.window.table
+        if self._list_shown() != self._list_at_open:
+            # A new result came while the map was shown (a search typed on it): the list starts
+            # at its top. Qt scrolls a view shown again to its current row, which the map's
+            # selection or triage moved while it was hidden (it came back at rank 38).
+            auto = table.hasAutoScroll()
+            table.setAutoScroll(False)
+            self.stack.setCurrentWidget(table)
+            table.setAutoScroll(auto)
+            table.scrollToTop()
+        self.stack.setCurrentWidget(table)
         self.action.setChecked(False)
         self.window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
@@ -149,8 +167,11 @@ class MapController(QObject):
         def done(out: MapLoaded) -> None:
             self.layout_task = None
             self.data, picture = out.data, out.picture
+            # Another list (a tag, Starred, a collection), not a redraw of this one: fit it (a
+            # list of 6 starred papers stayed at the whole library's zoom).
+            other_list = key[:2] != (self.base_key or ())[:2]
             self.base_key = key
-            self.show_picture(picture)
+            self.show_picture(picture, fit=other_list)
             if self.pending:
                 self._again()
 
@@ -172,19 +193,20 @@ class MapController(QObject):
             self.layout_task.cancel()
         self.pending = False
         self.canvas.set_message("Making the map…")
-        self.layout_task = w.runner.layout(job, done, failed, label="Making the map", with_task=True)
+        # Tracked: its progress and a Cancel in the status bar (the 61 s first layout of 3,278 papers had none).
+        self.layout_task = w.status.track(w.runner.layout(job, done, failed, label="Making the map", with_task=True))
 
     def _again(self) -> None:
         self.pending = False
         self.reload()
 
-    def show_picture(self, picture: mr.MapPicture) -> None:
+    def show_picture(self, picture: mr.MapPicture, *, fit: bool = False) -> None:
         """Show a new picture keeping the view: zoom and pan, selection, the years' range."""
         old = self.picture
         selected = set(self.selected_ids()) if old is not None else set()
         years = self._chosen_years() if old is not None else None
         self.picture = picture
-        self.canvas.set_picture(picture, refit=old is None or len(old) == 0 or self._fit_next)
+        self.canvas.set_picture(picture, refit=old is None or len(old) == 0 or self._fit_next or fit)
         self._fit_next = False
         self.canvas.set_selected(np.array([pid in selected for pid in picture.ids], dtype=bool))
         self.page.set_selection_count(len(selected & set(picture.ids)))
@@ -228,9 +250,12 @@ class MapController(QObject):
             return
         lib, view_ = self.library, w.view
         self.hit_query = query
+        # As the list searched it: while typed, the last word is a prefix ("bandit" said 88
+        # results, L then selected the 79 that have the word itself).
+        typing = w.searchBar.as_you_type()
 
         def job() -> list[str]:
-            return list(lib.listing(query, view_, limit=HITS_LIMIT).ids)
+            return list(list_papers(lib, query, view_, limit=HITS_LIMIT, as_you_type=typing).ids)
 
         def done(ids: list[str]) -> None:
             if self.picture is pic and self.hit_query == query:

@@ -9,6 +9,7 @@ and reads back its selection."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QPoint, QPointF, QRect, QSize, Qt, QTimer, Signal
@@ -34,6 +35,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reader.plural import count_noun
+
 from . import render as mr
 from .tools import MapToolbar
 
@@ -42,6 +45,9 @@ ZOOM_STEP = 1.25
 HOVER_PIXELS = 8  # how near the pointer a point must be to be hovered or clicked
 LASSO_STEP = 3  # pixels the pointer moves before the lasso gets another corner
 LASSO_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+KEYS_HELP = ("Papers placed by similarity; +/- zoom, arrows pan, 0 fits; Shift+drag selects a rectangle, "
+             "Ctrl+drag a lasso; Ctrl+A selects every shown paper, L the lit ones, Ctrl+Shift+A none; "
+             "click opens a paper")
 
 
 def inside_polygon(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
@@ -84,10 +90,7 @@ class MapCanvas(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mapView")
-        self.setAccessibleName("Map of the papers")
-        self.setAccessibleDescription("Papers placed by similarity; +/- zoom, arrows pan, 0 fits; "
-                                      "Shift+drag selects a rectangle, Ctrl+drag a lasso; Ctrl+A selects "
-                                      "every shown paper, L the lit ones, Ctrl+Shift+A none; click opens a paper")
+        self._hovered: int | None = None  # the point under the pointer (its title is said)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
         self.setMinimumSize(QSize(200, 150))  # the page never widens the list column (map_tools.py)
@@ -110,31 +113,69 @@ class MapCanvas(QWidget):
         self._hover_timer.setInterval(60)
         self._hover_timer.timeout.connect(self._show_hover)
         self._hover_at = QPoint()
+        self.describe()
 
     # ------------------------------------------------------------------ content
     def set_picture(self, picture: mr.MapPicture | None, *, refit: bool = False) -> None:
         self.picture = picture
         n = len(picture) if picture is not None else 0
         self.marks = mr.Marks(visible=None, hits=None, selected=np.zeros(n, dtype=bool))
+        self._hovered = None
         if refit or not self._fitted:
             self.fit()
         self.update()
+        self.describe()
 
     def set_message(self, text: str) -> None:
         self.message = text
         self.update()
+        self.describe()
 
     def set_hits(self, hits: np.ndarray | None) -> None:
         self.marks.hits = hits
         self.update()
+        self.describe()
 
     def set_visible_points(self, visible: np.ndarray | None) -> None:
         self.marks.visible = visible
         self.update()
+        self.describe()
 
     def set_selected(self, selected: np.ndarray) -> None:
         self.marks.selected = selected
         self.update()
+        self.describe()
+
+    def describe(self) -> None:
+        """What a screen reader hears: the name says what the map shows (papers, regions, lit,
+        the years' cut), the description what is selected, what is under the pointer, the
+        regions' words and the keys (it exposed "Map of the papers" and nothing of them)."""
+        pic = self.picture
+        if pic is None or len(pic) == 0:
+            self.setAccessibleName(f"Map: {self.message}")
+            self.setAccessibleDescription(KEYS_HELP)
+            return
+        n = len(pic)
+        coarse = [s.label for s in pic.view.spots if s.level == 0 and s.label]
+        name = f"Map: {count_noun(n, 'paper')}, {count_noun(len(coarse), 'labelled region')}"
+        if self.marks.visible is not None:
+            name += f", {int(self.marks.visible.sum()):,} in the years kept"
+        if self.marks.hits is not None:
+            name += f", {int(self.marks.hits.sum()):,} lit"
+        self.setAccessibleName(name)
+        sel = self.marks.selected
+        chosen = np.flatnonzero(sel) if sel is not None and len(sel) == n else np.zeros(0, dtype=np.int64)
+        if len(chosen) == 0:
+            said = "No paper selected."
+        elif len(chosen) == 1:
+            said = f"Selected: {pic.titles[int(chosen[0])] or pic.ids[int(chosen[0])]}."
+        else:
+            said = f"{len(chosen):,} papers selected."
+        if self._hovered is not None and self._hovered < n:
+            said += f" Under the pointer: {pic.titles[self._hovered] or pic.ids[self._hovered]}."
+        if coarse:
+            said += " Regions: " + "; ".join(coarse[:12]) + "."
+        self.setAccessibleDescription(f"{said} {KEYS_HELP}")
 
     def fit(self) -> None:
         xy = self.picture.xy if self.picture is not None else np.zeros((0, 2))
@@ -292,6 +333,9 @@ class MapCanvas(QWidget):
 
     def _show_hover(self) -> None:
         i = self.point_at(self._hover_at)
+        if i != self._hovered:
+            self._hovered = i
+            self.describe()
         if i is None or self.picture is None:
             QToolTip.hideText()
             return
@@ -332,6 +376,26 @@ def year_ticks(count: int, bar_width: float, label_width: float) -> list[int]:
     return [i for i in range(0, last, step) if last - i >= step] + [last]
 
 
+def year_labels(years: list[int], bar_width: float, width: int, advance: Callable[[str], int],
+                gap: int = 6) -> list[tuple[int, str]]:
+    """(x, text) of the year labels under bars `bar_width` wide in a bar `width` px wide: the
+    ticks of year_ticks, each centred under its bar but kept inside the bar's ends, and any that
+    would touch the one before it left out (the last kept, its neighbour dropped instead):
+    narrow bars clamped at the ends drew "18901897"."""
+    out: list[tuple[int, str, int]] = []
+    for i in year_ticks(len(years), bar_width, advance("2000") + 8):
+        text = str(years[i])
+        tw = advance(text)
+        x = min(max(2, int(i * bar_width + (bar_width - tw) / 2)), width - tw - 2)
+        while out and x < out[-1][2] + gap:
+            if i != len(years) - 1:
+                break
+            out.pop()  # the last year stays: its neighbour gives way
+        else:
+            out.append((x, text, x + tw))
+    return [(x, text) for x, text, _ in out]
+
+
 class YearBar(QWidget):
     """A histogram of the shown papers' years; drag across it (or use the two boxes) to keep a range."""
 
@@ -341,6 +405,7 @@ class YearBar(QWidget):
         super().__init__(parent)
         self.setObjectName("mapYears")
         self.setAccessibleName("Papers per year")
+        self.setAccessibleDescription("No years")
         self.setMinimumHeight(56)  # bars of 42 px: 30 were hard to compare at 1024 x 640
         self.setMinimumWidth(self.fontMetrics().horizontalAdvance("2000") + 8)  # one year's label whole
         self.counts: dict[int, int] = {}
@@ -354,10 +419,23 @@ class YearBar(QWidget):
         self.counts = dict(zip(values.tolist(), counts.tolist(), strict=True))
         self.years = list(range(int(values.min()), int(values.max()) + 1)) if len(values) else []
         self.update()
+        self.describe()
 
     def set_range(self, low: int, high: int) -> None:
         self.low, self.high = low, high
         self.update()
+        self.describe()
+
+    def describe(self) -> None:
+        """The years a screen reader hears: the span, the range kept and the busiest year."""
+        if not self.years:
+            self.setAccessibleDescription("No years")
+            return
+        first, last = self.years[0], self.years[-1]
+        busiest = max(self.counts, key=lambda y: (self.counts[y], -y))
+        kept = "" if (self.low, self.high) in ((first, last), (0, 0)) else f"; kept {self.low}–{self.high}"
+        self.setAccessibleDescription(f"{first}–{last}{kept}; most papers in {busiest} "
+                                      f"({count_noun(self.counts[busiest], 'paper')})")
 
     def _year_at(self, x: float) -> int | None:
         if not self.years:
@@ -383,10 +461,7 @@ class YearBar(QWidget):
             inside = self.low <= year <= self.high
             painter.fillRect(int(i * w) + 1, int(h - bar) + 2, max(1, int(w) - 1), int(bar), accent if inside else muted)
         painter.setPen(pal.text().color())
-        for i in year_ticks(len(self.years), w, self.fontMetrics().horizontalAdvance("2000") + 8):
-            text = str(self.years[i])
-            tw = self.fontMetrics().horizontalAdvance(text)
-            x = min(max(2, int(i * w + (w - tw) / 2)), self.width() - tw - 2)
+        for x, text in year_labels(self.years, w, self.width(), self.fontMetrics().horizontalAdvance):
             painter.drawText(x, self.height() - 2, text)
         painter.end()
 

@@ -30,6 +30,7 @@ from reader.map.view import MapView
 STATE_NAMES = ("unread", "read", "starred", "tagged", "skipped")
 FINE_ZOOM = 1.6  # the fine clusters' labels join in past this zoom (1 = the whole map fits)
 MARGIN = 24
+AVOID_POINTS = 300  # up to this many points, labels are moved off the points they would cover
 
 
 @dataclass(frozen=True)
@@ -153,10 +154,10 @@ def _ring(radius: int) -> list[tuple[int, int]]:
 
 
 _MARKS = {r: _disc(r) for r in range(0, 6)}
-_RINGS = {r: _ring(r) for r in range(2, 8)}
+_RINGS = {r: _ring(r) for r in range(2, 9)}
 
 
-PAD = 16  # the buffer's hidden border: a mark (offsets <= 7) of any point within 8 px lands in it
+PAD = 16  # the buffer's hidden border: a mark (offsets <= 8) of any point within 8 px lands in it
 
 
 def _stamp(flat: np.ndarray, at: np.ndarray, stride: int, colour: int | np.ndarray,
@@ -200,8 +201,8 @@ class Canvas:
 def raster(pic: MapPicture, cam: Camera, width: int, height: int, pal: Palette, marks: Marks,
            canvas: Canvas | None = None) -> tuple[QImage, np.ndarray]:
     """The points as one image (over the returned buffer: keep it while the image is used),
-    drawn back to front: dimmed, skipped, read, unread, tagged, starred, then hits and the
-    selection rings on top. Opaque RGB32: blitted as is, no alpha conversion."""
+    drawn back to front: the selection's rings, dimmed, skipped, read, unread, tagged, starred,
+    then the hits' rings. Opaque RGB32: blitted as is, no alpha conversion."""
     buf = (canvas or Canvas()).take(width, height, pal.background)
     stride = width + 2 * PAD
     flat = buf.reshape(-1)
@@ -213,6 +214,10 @@ def raster(pic: MapPicture, cam: Camera, width: int, height: int, pal: Palette, 
         at = (sxy[:, 1] + PAD) * stride + (sxy[:, 0] + PAD)  # flat index in the padded buffer
         r = radius_for(cam.zoom, len(pic))
         lit = marks.hits
+        if marks.selected is not None and (inside & marks.selected).any():
+            # Under the points, a ring wider than the hits' ring: drawn on top, the selection's
+            # white rings of a dense region hid its points' star and read colours in the dark.
+            _stamp(flat, at[inside & marks.selected], stride, pal.selected, _RINGS[r + 3])
         dimmed = inside & ~lit if lit is not None else np.zeros(len(pic), dtype=bool)
         if dimmed.any():
             _stamp(flat, at[dimmed], stride, pal.dim, _MARKS[max(0, r - 1)])
@@ -227,8 +232,6 @@ def raster(pic: MapPicture, cam: Camera, width: int, height: int, pal: Palette, 
             _stamp(flat, at[sel], stride, colour, _MARKS[size])
         if lit is not None and (inside & lit).any():
             _stamp(flat, at[inside & lit], stride, pal.hit, _RINGS[r + 2])
-        if marks.selected is not None and (inside & marks.selected).any():
-            _stamp(flat, at[inside & marks.selected], stride, pal.selected, _RINGS[r + 2])
     # The image is the buffer's interior: its rows start PAD pixels in, `stride` pixels apart.
     interior = flat[PAD * stride + PAD:]
     return QImage(interior.data, width, height, stride * 4, QImage.Format.Format_RGB32), buf
@@ -247,6 +250,11 @@ def place_labels(pic: MapPicture, cam: Camera, width: int, height: int, font: QF
     metrics = {True: QFontMetricsF(bold), False: QFontMetricsF(font)}
     spots = [s for s in pic.view.spots if s.label and s.size >= 3]
     spots.sort(key=lambda s: (s.level, -s.size))
+    # A small picture's label goes where it covers the fewest points (at its region's centre,
+    # the one label of 6 starred papers covered them); a big one's stays centred (cheap).
+    sxy = cam.to_screen(pic.xy) if len(pic) <= AVOID_POINTS else None
+    if sxy is not None and visible is not None:
+        sxy = sxy[visible]
     placed: list[tuple[QRectF, str, bool]] = []
     shown_texts: set[str] = set()
     for s in spots:
@@ -263,6 +271,9 @@ def place_labels(pic: MapPicture, cam: Camera, width: int, height: int, font: QF
         w, h = size
         x, y = s.x * cam.scale + cam.ox, s.y * cam.scale + cam.oy
         box = QRectF(x - w / 2, y - h / 2, w, h)
+        if sxy is not None and _covered(sxy, box):
+            box = min((box.translated(0, dy) for dy in (0, -h, h, -2 * h, 2 * h)),
+                      key=lambda b: (_covered(sxy, b), abs(b.center().y() - y)))
         if box.left() < 2 or box.top() < 2 or box.right() > width - 2 or box.bottom() > height - 2:
             continue
         grown = box.adjusted(-4, -2, 4, 2)
@@ -271,6 +282,13 @@ def place_labels(pic: MapPicture, cam: Camera, width: int, height: int, font: QF
         placed.append((box, text, coarse))
         shown_texts.add(text)
     return placed
+
+
+def _covered(sxy: np.ndarray, box: QRectF) -> int:
+    """How many of the screen points lie under `box` (a point's mark reaches 4 px around it)."""
+    inside = ((sxy[:, 0] >= box.left() - 4) & (sxy[:, 0] <= box.right() + 4)
+              & (sxy[:, 1] >= box.top() - 4) & (sxy[:, 1] <= box.bottom() + 4))
+    return int(inside.sum())
 
 
 def paint(painter: QPainter, pic: MapPicture, cam: Camera, width: int, height: int, pal: Palette,

@@ -7,7 +7,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCompleter, QLineEdit, QToolButton, QWidget
 
 from ..widgets.flow_layout import FlowLayout
-from ..widgets.plain import tooltip
+from ..widgets.plain import set_tip
 
 
 class TagEditor(QWidget):
@@ -54,7 +54,7 @@ class TagEditor(QWidget):
             chip = QToolButton(self)
             chip.setObjectName("tagChip")
             chip.setText(f"{tag}  ×")
-            chip.setToolTip(tooltip(f"Remove the tag “{tag}”"))
+            set_tip(chip, f"Remove the tag “{tag}”")
             chip.setAutoRaise(False)
             chip.clicked.connect(lambda _=False, t=tag: self.tagRemoved.emit(t))
             self._layout.insertWidget(i, chip)

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from reader.text.render import title_plain
 
-from ..widgets.plain import tooltip
+from ..widgets.plain import set_tip
 
 
 class TitleEdit(QPlainTextEdit):
@@ -45,7 +45,7 @@ class TitleEdit(QPlainTextEdit):
     def setText(self, text: str) -> None:
         self._raw = text
         self.setPlainText(text if self._editing else title_plain(text))
-        self.setToolTip(tooltip(title_plain(text)))
+        set_tip(self, title_plain(text))
         self._fit()
 
     def clear(self) -> None:

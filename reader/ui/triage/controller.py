@@ -193,6 +193,11 @@ class TriageController(QObject):
 
         def job() -> Opened:
             listed, terms = source.list_ids(lib, spec) if shown is None else (shown, shown_terms)
+            if spec.ids and spec.query and not terms:
+                # Chosen papers (the map's Triage) under a search: its words are highlighted as
+                # Ctrl+T highlights them (the map's selection came without them).
+                terms = shown_terms or list(lib.search(spec.query, view=View(spec.view_kind, spec.view_value),
+                                                       limit=1).terms)
             if resume is not None:
                 existing = set(lib.paper_ids(View()))
                 ids, position, seen = resume_ids(resume.seen_ids, listed, existing, resume.position)
@@ -240,7 +245,10 @@ class TriageController(QObject):
         self.action.setChecked(False)
         self.save_state()
         if current:
-            self.window.select_paper(current)
+            # From the map's Triage, back to the map: the paper is shown, the list (under the
+            # map) keeps its place (it came back at the rank triage ended on, rank 38, its best
+            # hits above the viewport).
+            self.window.select_paper(current, scroll=not self.spec.ids)
         self.window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -12,6 +12,7 @@ from reader.triage import source
 from reader.triage.queue import TriageQueue
 from reader.triage.state import QueueSpec
 
+from ..widgets.theme import file_dialog_options
 from .view import TriageView
 
 
@@ -50,7 +51,8 @@ def show_summary(ctl: SummaryHost) -> None:
 def ask_export_starred(ctl: SummaryHost) -> None:
     folder = str(ctl.window.settings.value("lastExportFolder", str(Path.home())))
     path, _ = QFileDialog.getSaveFileName(ctl.window, "Export starred as reading list",
-                                          str(Path(folder) / "reading-list.md"), "*.md")
+                                          str(Path(folder) / "reading-list.md"), "*.md",
+                                          options=file_dialog_options())
     if path:
         export_starred(ctl, path)
 

@@ -26,7 +26,7 @@ from reader.triage.cards import Card
 from reader.triage.queue import ORDER_LABELS, ORDERS
 
 from ..paper.tag_editor import TagEditor
-from ..widgets.plain import plain_label, tooltip
+from ..widgets.plain import LiveLabel, plain_label, set_tip
 
 COLUMN_WIDTH = 880  # a comfortable line length for the abstract
 ABSTRACT_SCALE = 1.3
@@ -46,6 +46,15 @@ KEYS_HINT = ("J/K next/previous · S star · X not for me · T tag · N note · 
 def _name(widget: QWidget, name: str, accessible: str) -> None:
     widget.setObjectName(name)
     widget.setAccessibleName(accessible)
+
+
+def _live(parent: QWidget, name: str, role: str, text: str = "", *, rich: bool = False) -> LiveLabel:
+    """A label read as its text (a screen reader heard "Title", never the title), `role` its description."""
+    label = LiveLabel(role, parent, rich=rich)
+    label.setObjectName(name)
+    if text:
+        label.setText(text)
+    return label
 
 
 def is_dark(widget: QWidget) -> bool:
@@ -75,8 +84,7 @@ class TriageView(QWidget):
         self._html = ""
         self._loading = False
 
-        self.queueLabel = plain_label(QLabel(self))
-        _name(self.queueLabel, "triageQueueLabel", "Queue")
+        self.queueLabel = _live(self, "triageQueueLabel", "Queue")
         self.orderCombo = QComboBox(self)
         _name(self.orderCombo, "triageQueueOrder", "Queue order")
         for key in ORDERS:
@@ -104,8 +112,7 @@ class TriageView(QWidget):
         _name(self.progressBar, "triageProgress", "Triage progress")
         self.progressBar.setTextVisible(False)
         self.progressBar.setFixedHeight(8)
-        self.progressText = plain_label(QLabel(self))
-        _name(self.progressText, "triageProgressText", "Progress")
+        self.progressText = _live(self, "triageProgressText", "Progress")
 
         paper_page = self._build_paper_page()
         summary_page = self._build_summary_page()
@@ -115,12 +122,10 @@ class TriageView(QWidget):
         self.pages.addWidget(paper_page)
         self.pages.addWidget(summary_page)
 
-        self.legendLabel = QLabel(self)
-        _name(self.legendLabel, "triageTagLegend", "Tag keys")
+        self.legendLabel = _live(self, "triageTagLegend", "Tag keys", rich=True)
         self.legendLabel.setTextFormat(Qt.TextFormat.RichText)
         self.legendLabel.setWordWrap(True)
-        self.keysLabel = plain_label(QLabel(KEYS_HINT, self))
-        _name(self.keysLabel, "triageKeys", "Keys")
+        self.keysLabel = _live(self, "triageKeys", "Keys", KEYS_HINT)
         self.keysLabel.setWordWrap(True)
         self.keysLabel.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # follows the theme
 
@@ -143,8 +148,7 @@ class TriageView(QWidget):
         """The paper page: star, title, meta, tags, the abstract, links and the note."""
         self.starLabel = plain_label(QLabel(self))
         _name(self.starLabel, "triageStar", "Starred")
-        self.titleLabel = plain_label(QLabel(self))
-        _name(self.titleLabel, "triageTitle", "Title")
+        self.titleLabel = _live(self, "triageTitle", "Title")
         self.titleLabel.setWordWrap(True)
         self.titleLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         title_font = QFont(self.font())
@@ -152,12 +156,10 @@ class TriageView(QWidget):
         title_font.setBold(True)
         self.titleLabel.setFont(title_font)
         self.starLabel.setFont(title_font)
-        self.metaLabel = plain_label(QLabel(self))
-        _name(self.metaLabel, "triageMeta", "Venue, year, method and authors")
+        self.metaLabel = _live(self, "triageMeta", "Venue, year, method and authors")
         self.metaLabel.setWordWrap(True)
         self.metaLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.whyLabel = plain_label(QLabel(self))
-        _name(self.whyLabel, "triageWhy", "Why this paper")
+        self.whyLabel = _live(self, "triageWhy", "Why this paper")
         self.whyLabel.setWordWrap(True)
         self.whyLabel.setToolTip("Why best first put this paper here: the starred or tagged papers it is most "
                                  "like, and the words that weighed most")
@@ -166,8 +168,7 @@ class TriageView(QWidget):
         self.whyLabel.setFont(why_font)
         self.whyLabel.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # follows the theme
         self.whyLabel.hide()
-        self.skippedLabel = plain_label(QLabel("Not for me (X) — U undoes it", self))
-        _name(self.skippedLabel, "triageSkipped", "Not for me")
+        self.skippedLabel = _live(self, "triageSkipped", "Not for me", "Not for me (X) — U undoes it")
         self.skippedLabel.hide()
         self.tagEditor = TagEditor(self)
         _name(self.tagEditor, "triageTags", "Tags")
@@ -184,8 +185,7 @@ class TriageView(QWidget):
         abstract_font.setPointSizeF(abstract_font.pointSizeF() * ABSTRACT_SCALE)
         self.abstractView.setFont(abstract_font)
         self.abstractView.document().setDocumentMargin(4)
-        self.linksLabel = QLabel(self)
-        _name(self.linksLabel, "triageLinks", "Links")
+        self.linksLabel = _live(self, "triageLinks", "Links", rich=True)
         self.linksLabel.setTextFormat(Qt.TextFormat.RichText)
         self.linksLabel.setWordWrap(True)
         self.linksLabel.linkActivated.connect(self.linkActivated)
@@ -226,8 +226,7 @@ class TriageView(QWidget):
         self.summaryTitle = plain_label(QLabel("Queue done", self))
         _name(self.summaryTitle, "triageSummaryTitle", "Queue done")
         self.summaryTitle.setFont(self.titleLabel.font())
-        self.summaryText = plain_label(QLabel(self))
-        _name(self.summaryText, "triageSummary", "Summary")
+        self.summaryText = _live(self, "triageSummary", "Summary")
         self.summaryText.setWordWrap(True)
         self.exportButton = QPushButton("Export starred as reading list", self)
         _name(self.exportButton, "triageExportStarred", "Export starred as reading list")
@@ -350,7 +349,7 @@ class TriageView(QWidget):
             parts.append(f"<b>{n}</b>&nbsp;{name}")
         self.legendLabel.setText("Tags: " + " &nbsp;·&nbsp; ".join(parts) if parts else
                                  "Tags: none yet — T adds one; your nine most used get the keys 1–9")
-        self.legendLabel.setToolTip(tooltip("Press the digit to toggle the tag on this paper"))
+        set_tip(self.legendLabel, "Press the digit to toggle the tag on this paper")
 
     def focus_keys(self) -> None:
         self.setFocus(Qt.FocusReason.ShortcutFocusReason)

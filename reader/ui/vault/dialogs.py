@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from reader import vault
 
 from ..widgets.plain import plain_label
+from ..widgets.theme import file_dialog_options
 
 INTRO = ("Reader keeps one Markdown file per paper in this folder (an Obsidian vault works) and syncs "
          "both ways while it runs: notes, tags, star and read edited on either side reach the other. "
@@ -85,7 +86,8 @@ class VaultDialog(QDialog):
 
     def _choose(self) -> None:
         start = self.folderEdit.text().strip() or str(Path.home())
-        chosen = QFileDialog.getExistingDirectory(self, "Markdown vault folder", start)
+        chosen = QFileDialog.getExistingDirectory(self, "Markdown vault folder", start,
+                                                  QFileDialog.Option.ShowDirsOnly | file_dialog_options())
         if chosen:
             self.folderEdit.setText(chosen)
 

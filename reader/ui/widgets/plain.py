@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox, QWidget
 
 
@@ -17,6 +18,37 @@ def plain_label(label: QLabel) -> QLabel:
 def tooltip(text: str) -> str:
     """A tooltip that shows `text` literally (tooltips have no plain-text switch: escape it as rich text)."""
     return f"<p>{html.escape(text)}</p>" if text else ""
+
+
+class LiveLabel(QLabel):
+    """A label a screen reader reads as the text it shows: its accessible name is its text
+    (updated with each setText), its accessible description says what the text is ("Title",
+    "Progress"). A fixed accessible name on a label ("Title") hid the live text from AT-SPI."""
+
+    def __init__(self, role: str, parent: QWidget | None = None, *, rich: bool = False) -> None:
+        super().__init__(parent)
+        self.role = role
+        self._rich = rich
+        if not rich:
+            plain_label(self)
+        self.setAccessibleDescription(role)
+        self.setAccessibleName(role)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        said = " ".join(QTextDocumentFragment.fromHtml(text).toPlainText().split()) if self._rich else text
+        self.setAccessibleName(said or self.role)
+
+    def clear(self) -> None:
+        super().clear()
+        self.setAccessibleName(self.role)
+
+
+def set_tip(widget: QWidget, text: str) -> None:
+    """A tooltip showing `text` literally, and the same text, plain, as the widget's accessible
+    description (Qt reads the tooltip as the description: "<p>…</p>" reached the screen reader)."""
+    widget.setToolTip(tooltip(text))
+    widget.setAccessibleDescription(text)
 
 
 def message_box(icon: QMessageBox.Icon, title: str, text: str, parent: QWidget | None = None) -> QMessageBox:

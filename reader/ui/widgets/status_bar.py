@@ -11,7 +11,8 @@ from reader.plural import count_noun
 from ..tasks import Task, TaskRunner
 from .plain import plain_label
 
-CANCELLED = {"Importing": "Import", "Indexing": "Indexing", "Rebuilding the index": "Index rebuild"}
+CANCELLED = {"Importing": "Import", "Indexing": "Indexing", "Rebuilding the index": "Index rebuild",
+             "Making the map": "Map layout"}
 
 
 class StatusBar(QStatusBar):
@@ -40,18 +41,32 @@ class StatusBar(QStatusBar):
         self.addPermanentWidget(self.cancelButton)
         for w in (self.taskLabel, self.progressBar, self.cancelButton):
             w.hide()
+        self.messageChanged.connect(lambda _text: self._voice())
+        self.setAccessibleName("Status")
         runner.started.connect(self.task_started)
         runner.progressed.connect(self.task_progress)
         runner.ended.connect(self.task_ended)
 
     def track(self, task: Task) -> Task:
-        """A task the Cancel button (and quitting) may stop."""
+        """A task the Cancel button (and quitting) may stop: the button shows while it runs (the
+        runner announces a task before it is handed here, so Rebuild's Cancel never appeared)."""
         self.tasks.append(task)
+        self.cancelButton.show()  # its end is delivered after this (queued to the GUI thread)
+        self._voice()
         return task
+
+    def _voice(self) -> None:
+        """The accessible name is what the bar shows: a message, else the counts, and the running
+        task (Qt read the bar's current message alone: a stale one, or nothing)."""
+        parts = [self.currentMessage() or self.countsLabel.text()]
+        if self.taskLabel.isVisibleTo(self) and self.taskLabel.text():
+            parts.append(self.taskLabel.text())
+        self.setAccessibleName(" · ".join(p for p in parts if p) or "Status")
 
     def show_counts(self, counts: Any) -> None:
         self.countsLabel.setText(
-            f"{count_noun(counts.total, 'paper')} · {counts.starred:,} starred · {counts.read}/{counts.total} read")
+            f"{count_noun(counts.total, 'paper')} · {counts.starred:,} starred · {counts.read:,}/{counts.total:,} read")
+        self._voice()
 
     def task_started(self, task: Task) -> None:
         self.taskLabel.setText(f"{task.label}…")
@@ -59,11 +74,13 @@ class StatusBar(QStatusBar):
         for w in (self.taskLabel, self.progressBar):
             w.show()
         self.cancelButton.setVisible(task in self.tasks or task.label == "Importing")
+        self._voice()
 
     def task_progress(self, task: Task, done: int, total: int, message: str) -> None:
         self.taskLabel.setText(message or task.label or "")
         self.progressBar.setRange(0, max(total, 0))
         self.progressBar.setValue(min(done, total) if total else 0)
+        self._voice()
 
     def task_ended(self, task: Task) -> None:
         if task in self.tasks:
@@ -74,6 +91,7 @@ class StatusBar(QStatusBar):
             for w in (self.taskLabel, self.progressBar, self.cancelButton):
                 w.hide()
         self.cancelButton.setVisible(bool(self.tasks) and self.cancelButton.isVisible())
+        self._voice()
 
     def cancel_tasks(self) -> None:
         for task in list(self.tasks):

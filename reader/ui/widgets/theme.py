@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 THEMES = ("system", "light", "dark")
 # Framed line edits only: a spin box's or an editable combo box's own line edit has no frame.
@@ -70,6 +70,14 @@ def apply_theme(app: QApplication, theme: str) -> bool:
     dark = theme == "dark" or (theme == "system" and system_is_dark())
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
     return dark
+
+
+def file_dialog_options() -> QFileDialog.Option:
+    """The options of every file dialog: in the dark theme Qt's own dialog, which follows the
+    palette (the platform's native dialog stayed light in a dark window)."""
+    app = QApplication.instance()
+    dark = isinstance(app, QApplication) and app.palette().color(QPalette.ColorRole.Window).lightness() < 128
+    return QFileDialog.Option.DontUseNativeDialog if dark else QFileDialog.Option(0)
 
 
 def line_edit_css(dark: bool) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings
+from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -24,6 +24,7 @@ from ..operations import ids_getter, scope
 from ..paper.pane import PaperPane
 from ..tasks import Task
 from ..widgets.status_bar import StatusBar
+from ..widgets.theme import file_dialog_options
 from .index_sync import IndexSync
 
 ShowMessage = Callable[[str, str, QMessageBox.Icon, str], Any]
@@ -45,6 +46,8 @@ class Copied:
 class ImportExport(QObject):
     """The window's import and export flows; the list redraws itself from the change events."""
 
+    imported = Signal(list)  # the new papers' ids of a finished import (the list shows them)
+
     def __init__(self, ctx: OpContext, settings: QSettings, pane: PaperPane, status: StatusBar,
                  index_sync: IndexSync, show_message: ShowMessage, list_scope: Callable[[], ListScope],
                  tag_names: Callable[[], list[str]]) -> None:
@@ -61,7 +64,8 @@ class ImportExport(QObject):
 
     def ask_import(self) -> None:
         start = str(self.settings.value("lastImportFolder", str(Path.home())))
-        paths, _ = QFileDialog.getOpenFileNames(self.ctx.parent, "Import papers", start, file_dialog_filter())
+        paths, _ = QFileDialog.getOpenFileNames(self.ctx.parent, "Import papers", start, file_dialog_filter(),
+                                                options=file_dialog_options())
         if paths:
             self.settings.setValue("lastImportFolder", str(Path(paths[0]).parent))
             self.import_paths(paths)
@@ -81,6 +85,16 @@ class ImportExport(QObject):
                                      self.import_failed, label="Importing", with_task=True)
         made.append(task)
         return self.status.track(task)
+
+    def import_sample(self) -> Task:
+        """The bundled sample papers, imported like a file (the empty library's offer)."""
+        lib = self.ctx.library
+        made: list[Task] = []
+        task = self.ctx.runner.write(lambda: lib.import_seeds(index=False),
+                                     lambda summaries: self.import_done(summaries, made[0].cancelled()),
+                                     self.import_failed, label="Importing")
+        made.append(task)
+        return task
 
     def import_cancelled(self, summaries: list) -> None:
         """Cancel: said plainly in the status bar (no warning dialog). The cancelled file wrote
@@ -103,6 +117,9 @@ class ImportExport(QObject):
         self.last_import_text = import_summary_text(summaries)
         new = sum(s.new for s in summaries)
         self.ctx.notify(f"Imported {count_noun(new, 'new paper')}", 8000)
+        new_ids = [pid for s in summaries for pid in s.new_ids]
+        if new_ids:
+            self.imported.emit(new_ids)
         self.index_sync.sync_in_background()
         errors = any(s.error or s.skipped for s in summaries)
         box = self.show_message("Import finished", self.last_import_text,
@@ -135,15 +152,17 @@ class ImportExport(QObject):
         folder = str(self.settings.value("lastExportFolder", str(Path.home())))
         parent = self.ctx.parent
         if options.kind == ExportKind.PER_PAPER:
-            path = QFileDialog.getExistingDirectory(parent, "Export to folder", folder)
+            path = QFileDialog.getExistingDirectory(parent, "Export to folder", folder,
+                                                    QFileDialog.Option.ShowDirsOnly | file_dialog_options())
         elif ExportKind(options.kind).citing:
             suffix = EXTENSIONS[options.kind]
             path, _ = QFileDialog.getSaveFileName(parent, "Export", str(Path(folder) / f"references{suffix}"),
-                                                  f"{LABELS[options.kind]} (*{suffix})")
+                                                  f"{LABELS[options.kind]} (*{suffix})", options=file_dialog_options())
         else:
             suffix = ".json" if options.kind == ExportKind.JSON else ".md"
             name = "reader-backup.json" if options.kind == ExportKind.JSON else "reading-list.md"
-            path, _ = QFileDialog.getSaveFileName(parent, "Export", str(Path(folder) / name), f"*{suffix}")
+            path, _ = QFileDialog.getSaveFileName(parent, "Export", str(Path(folder) / name), f"*{suffix}",
+                                                  options=file_dialog_options())
         if path:
             self.export_to(path, options)
 

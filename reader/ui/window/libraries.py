@@ -3,7 +3,11 @@
 A switch opens the other library in a new window that takes this one's place (same geometry,
 theme and columns: they are global settings) and then closes this one the usual way (pending
 writes drained, notes saved, settings written, its library closed). The new window is made by
-the `open_window` factory the window passes in (this module does not know the window's class)."""
+the `open_window` factory the window passes in (this module does not know the window's class).
+
+A new library made here starts empty: the bundled sample fills only the default library on
+the very first start (an HCI library got 56 ML abstracts mixed with its own import); its empty
+state offers the sample instead (list/empty_state.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from reader.library import Library
 from reader.paths import LibraryPaths
 
 from ..list.model import PaperModel
+from ..widgets.theme import file_dialog_options
 from . import settings
 
 
@@ -53,7 +58,9 @@ def library_problem(folder: Path) -> str | None:
 def ask_open(w: LibraryWindow, open_window: OpenWindow) -> None:
     """File → Open library…: pick a folder, then switch to it."""
     start = str(w.library.paths.root.parent)
-    folder = QFileDialog.getExistingDirectory(w.window(), "Open library", start)
+    folder = QFileDialog.getExistingDirectory(w.window(), "Open library", start,
+                                              QFileDialog.Option.ShowDirsOnly | file_dialog_options())
+    w.window().activateWindow()  # without a window manager, nothing gave the keys back to the window
     if folder:
         switch_library(w, Path(folder), open_window)
 
@@ -67,7 +74,7 @@ def switch_library(w: LibraryWindow, folder: Path, open_window: OpenWindow) -> L
     problem = library_problem(folder)
     if problem is None:
         try:
-            library = Library.open(folder)
+            library = Library.open(folder, seed_if_empty=False)
         except ReaderError as exc:
             problem = f"The library in {folder} cannot be opened.\n\n{exc}"
     if problem is not None:

@@ -13,13 +13,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, QUrl
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, QUrl
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QDesktopServices,
     QDragEnterEvent,
     QDropEvent,
+    QShowEvent,
     QUndoStack,
 )
 from PySide6.QtWidgets import (
@@ -42,7 +43,7 @@ from ..dialogs.about import show_about
 from ..dialogs.common import ask_rebuild
 from ..dialogs.preferences import show_preferences
 from ..list import empty_state
-from ..list.model import COL_ADDED, NEW, RELISTED, SORT_KEYS, SORTED, PaperModel
+from ..list.model import COL_ADDED, COL_TITLE, NEW, RELISTED, SORT_KEYS, SORTED, PaperModel
 from ..list.search_bar import SearchBar
 from ..list.sidebar import Sidebar, view_key
 from ..list.table import PaperTable
@@ -57,7 +58,7 @@ from ..triage.controller import install_triage
 from ..vault.sync import VaultSync
 from ..widgets import theme as themes
 from ..widgets.status_bar import StatusBar
-from . import libraries, settings
+from . import libraries, settings, window_size
 from .actions import MenuSlots, build_actions
 from .import_export import ImportExport, accepts_drag
 from .index_sync import IndexSync
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
     # Built in _build_widgets:
     pane: PaperPane
     status: StatusBar
+    empty_state: empty_state.EmptyState
     searchBar: SearchBar  # its objectName
 
     def __init__(self, library: Library, *, theme: str | None = None) -> None:
@@ -97,8 +99,10 @@ class MainWindow(QMainWindow):
         self.search_results: SearchResults | None = None
         self.recovered_notes: list[Path] = []
         self._pending_select: str | None = None
+        self._pending_import: list[str] = []  # an import's new papers: the list goes to the first listed
         self._message_boxes: list[QMessageBox] = []
         self.closing = False
+        self._placed = False  # keep_on_screen ran after the first show
         self.list_generation = 0  # bumped each time the table's ids are replaced (tests wait on it)
         self.theme = theme or settings.saved_theme(self.app_settings)
 
@@ -110,8 +114,11 @@ class MainWindow(QMainWindow):
         self.open_vault = self.vault_sync.open_folder  # triage's summary offers it
         self.transfer = ImportExport(self.ops, self.settings, self.pane, self.status, self.index_sync,
                                      self.show_message, self.list_scope, self.sidebar.tag_names)
+        self.transfer.imported.connect(self.show_imported)
+        self.empty_state.sampleRequested.connect(self.transfer.import_sample)
         self.menus = build_actions(self, self._menu_slots(), self.undo_stack)
         settings.restore_settings(self)
+        window_size.restore(self, self.app_settings)  # on the screen, as last on this screen
         self.triage = install_triage(self)
         self.map = install_map(self)  # View → Map, in place of the list
         self.sources = install_sources(self)  # Edit → Add by identifier…, the arXiv feeds
@@ -264,7 +271,23 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
         self.status = StatusBar(self, self.runner)
         self.setStatusBar(self.status)
-        self.resize(1280, 800)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._placed:
+            self._placed = True
+            QTimer.singleShot(0, self._first_shown)
+
+    def _first_shown(self) -> None:
+        """Once shown: the frame is known, pull it in if it reaches past the screen; and take the
+        keyboard (without a window manager the window was never active, so no shortcut worked:
+        Ctrl+O did nothing while File → Open library… did), the list focused."""
+        if self.closing:
+            return
+        window_size.keep_on_screen(self)
+        self.activateWindow()
+        if QApplication.focusWidget() is None:
+            self.table.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
 
     def apply_theme(self, theme: str) -> None:
         if theme not in themes.THEMES:
@@ -298,6 +321,11 @@ class MainWindow(QMainWindow):
         self.runner.read("list", job, lambda found: self._list_ready(found, key), self.handle_error)
 
     def _list_ready(self, found: Listing, key: tuple | None = None) -> None:
+        if key is not None and key != self.searchBar.listed_key:
+            # A listing asked for before the newest one (at start-up the header's sort indicator
+            # asked for the whole library before the saved view was restored): its late result
+            # showed every paper under a sidebar that said Starred.
+            return
         self.search_results = results = found.results
         terms = list(results.terms) if results else []
         current_id, current_row, selected = self.current_id(), self.table.currentIndex().row(), self.selected_ids()
@@ -317,6 +345,26 @@ class MainWindow(QMainWindow):
             self.pane.render_abstract()
         if self.model.rowCount() and self.current_id() is None:
             self._reselect([], None, 0)
+        if self._pending_import and not self._go_to_imported() and change == NEW:
+            self._pending_import = []  # another list now: the import's papers are not looked for
+
+    def show_imported(self, ids: list[str]) -> None:
+        """After an import: the first of its new papers the list shows is selected and scrolled to
+        (the view stayed on the paper selected before, at the end of 3,739 rows). The list may not
+        hold them yet (its re-list follows the import's change): then at the next listing."""
+        self._pending_import = list(ids)
+        self._go_to_imported()
+
+    def _go_to_imported(self) -> bool:
+        wanted = set(self._pending_import)
+        if not wanted:
+            return False
+        rows = [row for row, pid in enumerate(self.model.ids()) if pid in wanted]
+        if not rows:
+            return False
+        self._pending_import = []
+        self.table.go_to_row(rows[0])
+        return True
 
     def _reselect(self, selected: list[str], current_id: str | None, current_row: int) -> None:
         target, self._pending_select = self._pending_select or current_id, None
@@ -453,11 +501,35 @@ class MainWindow(QMainWindow):
         self.runner.read("related", compute, done, self.handle_error)
 
     def move_current(self, step: int) -> None:
-        self.table.move_current(step)
+        """J/K: the next or previous paper of the list; on the map with several papers selected
+        (a lasso, a rectangle), the next or previous of those, in the list's order, the
+        selection kept (J after leaving triage jumped to the list's next paper, outside the lasso)."""
+        chosen = self.map.selected_ids() if getattr(self, "map", None) is not None and self.map.active else []
+        if len(chosen) < 2:
+            self.table.move_current(step)
+            return
+        rows = {pid: self.model.row_of(pid) for pid in chosen}
+        order = [pid for _, pid in sorted((r, pid) for pid, r in rows.items() if r >= 0)]
+        order += [pid for pid in chosen if rows[pid] < 0]
+        here = self.pane.paper_id
+        if here in order:
+            target = order[min(max(order.index(here) + step, 0), len(order) - 1)]
+        else:
+            target = order[0 if step > 0 else -1]
+        if rows[target] >= 0:
+            self.table.reselect(target, [pid for pid in order if rows[pid] >= 0], rows[target])
+        if self.pane.paper_id != target:
+            self.load_paper(target)
 
-    def select_paper(self, pid: str) -> None:
-        """Select a paper; if the current list hides it, show the whole library first."""
+    def select_paper(self, pid: str, *, scroll: bool = True) -> None:
+        """Select a paper; if the current list hides it, show the whole library first. Without
+        `scroll` the list stays where it is (the paper current, shown in the pane)."""
         row = self.model.row_of(pid)
+        if row >= 0 and not scroll:
+            index = self.model.index(row, COL_TITLE)
+            flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            self.table.selectionModel().setCurrentIndex(index, flags)
+            return
         if row >= 0:
             self.table.go_to_row(row)
             return

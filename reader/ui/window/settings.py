@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtWidgets import QSplitter
+from PySide6.QtWidgets import QSplitter, QWidget
 
 from reader.library import View
 from reader.paths import global_settings_file
@@ -19,6 +19,7 @@ from reader.paths import global_settings_file
 from ..list.sidebar import Sidebar, view_key
 from ..list.table import PaperTable
 from ..paper.pane import PaperPane
+from . import window_size
 
 VIEW_KINDS = ("all", "unread", "starred", "notes", "collection", "venue", "tag", "like_starred", "like_tag")
 MARK_READ_KEY = "triage/markReadOnMove"  # the triage view's checkbox (triage_controller reads it)
@@ -75,6 +76,7 @@ class SettingsHost(Protocol):
     def table(self) -> PaperTable: ...
     @property
     def sidebar(self) -> Sidebar: ...
+    def window(self) -> QWidget: ...  # Qt's: the top-level widget, the window itself
     def saveGeometry(self) -> QByteArray: ...  # Qt's names
     def restoreGeometry(self, geometry: QByteArray) -> bool: ...
     def saveState(self) -> QByteArray: ...
@@ -83,7 +85,8 @@ class SettingsHost(Protocol):
 
 def restore_settings(w: SettingsHost) -> None:
     g, s = w.app_settings, w.settings
-    for key, restore in (("geometry", w.restoreGeometry), ("windowState", w.restoreState),
+    # The window's size and place: window_size.restore (per screen, clamped to it).
+    for key, restore in (("windowState", w.restoreState),
                          ("splitter", w.splitter.restoreState), ("paneSplitter", w.pane.splitter.restoreState)):
         if g.value(key) is not None:
             restore(g.value(key))
@@ -105,7 +108,8 @@ def restore_settings(w: SettingsHost) -> None:
 
 def save_settings(w: SettingsHost) -> None:
     g, s = w.app_settings, w.settings
-    g.setValue("geometry", w.saveGeometry())
+    window_size.save(w.window(), g)  # per screen ("geometry", one for every screen, is no longer kept)
+    g.remove("geometry")
     g.setValue("windowState", w.saveState())
     g.setValue("splitter", w.splitter.saveState())
     g.setValue("paneSplitter", w.pane.splitter.saveState())

@@ -21,6 +21,14 @@ SIDEBAR, LIST, PANE = range(3)
 PANE_WIDTH = 365  # the pane's rows side by side: its minimum before, its width at 1024 px
 PANE_MIN_WIDTH = 240  # folded rows, the three tabs' names whole
 LIST_WIDTH = 360  # kept by the list before the pane goes narrower: a title of ~190 px beside "Added"
+SIDEBAR_SHARE = 0.25  # of the width past 1280 px the sidebar takes as the window widens…
+SIDEBAR_MAX = 320  # …up to this ("Physic…view B" at 1600 px, where it stayed at its 170)
+
+
+def sidebar_share(width: int) -> int:
+    """The sidebar's fair width in a window `width` px wide: SIZES[0] up to 1280 px, then a
+    quarter of what is wider, at most SIDEBAR_MAX."""
+    return int(min(SIDEBAR_MAX, SIZES[SIDEBAR] + max(0, width - 1280) * SIDEBAR_SHARE))
 
 
 class MainSplitter(QSplitter):
@@ -55,3 +63,16 @@ class MainSplitter(QSplitter):
         if self.count() > PANE:
             self.column(PANE).setMinimumWidth(self.pane_floor(event.size().width()))
         super().resizeEvent(event)
+        if self.count() > PANE and event.size().width() > event.oldSize().width():
+            self._widen_sidebar(event.size().width())
+
+    def _widen_sidebar(self, width: int) -> None:
+        """Widening: the sidebar grows to its fair share (taken from the list, never below
+        LIST_WIDTH); a sidebar the user made wider stays so."""
+        sizes = self.sizes()
+        want = sidebar_share(width) - sizes[SIDEBAR]
+        give = min(want, sizes[LIST] - LIST_WIDTH)
+        if give > 0:
+            sizes[SIDEBAR] += give
+            sizes[LIST] -= give
+            self.setSizes(sizes)
