@@ -24,19 +24,16 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ReaderError
+from .errors import NotRegularFile
 
 # What np.load and the unpacking of a damaged or foreign file can raise: the file is rebuilt.
 # BadZipFile (a file cut short after its zip magic) is none of the others: it was missed.
 READ_ERRORS = (OSError, ValueError, KeyError, IndexError, EOFError, UnicodeDecodeError, zlib.error,
                zipfile.BadZipFile)
 ORIGIN_KEY = "origin"
+__all__ = ["READ_ERRORS", "NotRegularFile", "check_writable", "open_npz", "origin_of", "save_npz"]
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-
-
-class NotRegularFile(ReaderError, OSError):
-    """A derived file's name holds something else (a folder, a FIFO, a device, a link)."""
 
 
 def _what(mode: int) -> str:

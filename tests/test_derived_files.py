@@ -47,9 +47,9 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 
 from reader.cli import run  # noqa: E402
+from reader.library import Library  # noqa: E402
+from reader.map import mapfile as store  # noqa: E402
 from reader.map import marks as map_marks  # noqa: E402
-from reader.map import store  # noqa: E402
-from reader.services import Library  # noqa: E402
 from reader.store import changes  # noqa: E402
 from reader.store.backups import write_backup  # noqa: E402
 from reader.triage import feature_store  # noqa: E402

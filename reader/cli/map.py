@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import ReaderError
+from ..output_files import write_text
 
 # (map view, the marks (map_rows.MapMarks), output file, width, height, dark) -> None; numpy loads only when
 # the command runs (the CLI's start stays quick).
@@ -98,7 +99,7 @@ def _map(args: argparse.Namespace, lib: Any, out: TextIO) -> int:
         if args.json == "-":
             print(text, file=out)
         else:
-            Path(args.json).write_text(text + "\n", encoding="utf-8")
+            write_text(Path(args.json), text + "\n")
     if args.png:
         assert _png_renderer is not None
         marks = map_rows.map_marks(lib.read_connection())
