@@ -1,32 +1,97 @@
 """Derived numpy files in the library folder (the map, its marks, triage's word counts): written
-atomically, and read back as None on any damage, so the caller builds them again.
+atomically, and checked before use, so a caller gets None (and builds them again) on any doubt.
 
-They are never the source of truth: a reader that gets None recomputes from SQLite."""
+They are never the source of truth: a reader that gets None recomputes from SQLite. Before use:
+- the path must be a regular file (opened without following a link and without blocking, then
+  fstat: a FIFO, a device or a folder there is never read, so it can never hang a command);
+- its origin must be this library's (`store.changes.origin`, made anew by a restore): another
+  library's file with an equal change sequence, or this one's from before a restore, is foreign;
+- the caller checks its own shapes (lengths agree, places finite).
+A derived file is written only over a regular file (or nothing): anything else at its name is
+refused in one line naming that path (NotRegularFile)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 import tempfile
 import zipfile
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .errors import NotRegularFile
+
 # What np.load and the unpacking of a damaged or foreign file can raise: the file is rebuilt.
 # BadZipFile (a file cut short after its zip magic) is none of the others: it was missed.
 READ_ERRORS = (OSError, ValueError, KeyError, IndexError, EOFError, UnicodeDecodeError, zlib.error,
                zipfile.BadZipFile)
+ORIGIN_KEY = "origin"
+__all__ = ["READ_ERRORS", "NotRegularFile", "check_writable", "open_npz", "origin_of", "save_npz"]
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
+    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
-def save_npz(path: Path, prefix: str, arrays: dict[str, Any]) -> None:
-    """Write `arrays` to `path` atomically: beside it under a temporary name, then renamed, so a
-    reader (another window, the CLI) never sees half a file."""
+def _what(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISLNK(mode):
+        return "a link"
+    return "not a regular file"
+
+
+@contextlib.contextmanager
+def open_npz(path: Path) -> Iterator[Any]:
+    """np.load of `path` if it is a regular file (OSError otherwise, one of READ_ERRORS)."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(f"{path} is {_what(mode)}, not a regular file")
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle, np.load(handle, allow_pickle=False) as z:
+        yield z
+
+
+def origin_of(z: Any) -> str | None:
+    """The origin a file was stamped with (None: an older file without one)."""
+    if ORIGIN_KEY not in z.files:
+        return None
+    return str(z[ORIGIN_KEY].item())
+
+
+def check_writable(path: Path) -> None:
+    """Refuse (NotRegularFile, one line) when `path` holds anything but a regular file."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        raise NotRegularFile(f"{path} is {_what(mode)}, not a regular file; move it away and Reader builds it again")
+
+
+def save_npz(path: Path, prefix: str, arrays: dict[str, Any], origin: str | None = None) -> None:
+    """Write `arrays` (and the library's `origin`) to `path` atomically: beside it under a
+    temporary name, then renamed, so a reader (another window, the CLI) never sees half a file."""
+    check_writable(path)
+    if origin is not None:
+        arrays = {**arrays, ORIGIN_KEY: np.array(origin, dtype=np.str_)}
     fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".npz", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             np.savez(f, **arrays)
+        check_writable(path)  # again, right before the rename
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -9,6 +9,11 @@ class ReaderError(Exception):
     """A problem the user can act on (bad input, unknown id); shown as one line, never a traceback."""
 
 
+class NotRegularFile(ReaderError, OSError):
+    """A path Reader would write (an export, a derived file) holds a folder, a FIFO, a device or a
+    link where a regular file must be: refused in one line, never written over."""
+
+
 class UsageError(ReaderError):
     """A command was called the wrong way (CLI exit status 2)."""
 

@@ -93,7 +93,7 @@ def _sorted(lib: Catalog, view: View, ids: list[str], order: tuple[str, bool]) -
 
 
 def list_papers(lib: Catalog, query: str, view: View, sort: str = "added", descending: bool = True,
-                search_sort: tuple[str, bool] | None = None, limit: int = SEARCH_LIMIT, *,
+                search_sort: tuple[str, bool] | None = None, limit: int | None = SEARCH_LIMIT, *,
                 as_you_type: bool = False, page_size: int | None = None) -> Listing:
     """The ids for `query` in `view`: by relevance, or by `search_sort` when given.
 
@@ -115,7 +115,8 @@ def list_papers(lib: Catalog, query: str, view: View, sort: str = "added", desce
     ids = [h.id for h in results.hits]
     if is_filter_query(results) or search_sort is not None:
         # Sorted by a column: every match is needed before the first row is known.
-        if (page_size is not None or is_filter_query(results)) and len(ids) >= first:
+        # limit=None (`reader map --query`) asked for every match at once: nothing more to fetch.
+        if first is not None and (page_size is not None or is_filter_query(results)) and len(ids) >= first:
             if results.fetch is not None:
                 ids = results.all_ids()
             else:  # a strict query: run it again for every match (the CLI reads these hits)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -32,6 +33,17 @@ YEAR_MIN, YEAR_MAX = 1000, 2200
 MAX_ABSTRACT_CHARS = 100_000
 MAX_FIELD_CHARS = 2_000  # a title, venue, author name or link
 MAX_LIST_ITEMS = 5_000  # authors or links of one paper (big-physics papers list ~3,000 authors)
+
+
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def without_controls(text: str) -> str:
+    """`text` without C0 control characters (NUL, bell, escape...) and DEL; tabs and line breaks
+    stay. Notes and titles are stored so, whatever the entry point (the CLI's --file, the window,
+    a vault file, YAML's "\\0", a backup), and exports write so: no reader sees such a character,
+    SQLite's C API and Whoosh cut text at a NUL, and a file holding one is not text to import."""
+    return _CONTROLS.sub("", text) if _CONTROLS.search(text) else text
 
 
 def storable(text: str) -> bool:

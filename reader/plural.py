@@ -25,3 +25,9 @@ def plural(noun: str, n: int) -> str:
 def count_noun(n: int, noun: str, *, grouped: bool = True) -> str:
     """ "1 paper", "0 papers", "2,356 papers" (`grouped`: thousands separated by commas)."""
     return f"{n:,} {plural(noun, n)}" if grouped else f"{n} {plural(noun, n)}"
+
+
+def share(part: int, whole: int, what: str) -> str:
+    """ "12/3,278 read": both counts grouped like count_noun's ("0/3278 read" stood beside
+    "3,278 papers" in the status bar)."""
+    return f"{part:,}/{whole:,} {what}"

@@ -100,3 +100,28 @@ def test_more_like_these_views(lib: Library) -> None:
         pid for pid, _ in lib.more_like(lib.paper_ids(View("tag", "mine")), limit=LIKE_LIMIT)]
     with pytest.raises(ValueError, match="ranked by the search index"):
         where_for(View(ViewKind.LIKE_TAG, "mine"))
+
+
+def test_a_filter_only_query_without_a_limit_lists_every_match(lib: Library) -> None:
+    # `reader map --query is:starred` asks for every match (limit=None): it was an internal error
+    # (TypeError comparing with None) for every filter-only query.
+    ids = lib.paper_ids()[:4]
+    lib.set_starred(ids, True)
+    found = lib.listing("is:starred", sort="added", descending=False, limit=None)
+    assert sorted(found.ids) == sorted(ids)
+    assert len(lib.listing("year:2025", limit=None).ids) == 56
+    assert lib.listing("year:2025", search_sort=("title", False), limit=None).ids == lib.paper_ids(View(), "title", False)
+
+
+def test_map_of_a_filter_only_query(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from reader.cli import run
+
+    root = tmp_path / "lib"
+    with Library.open(root) as lib:
+        lib.set_starred(lib.paper_ids()[:3], True)
+    out = tmp_path / "starred.json"
+    assert run(["--data-dir", str(root), "map", "--query", "is:starred", "--json", str(out)]) == 0
+    assert len(json.loads(out.read_text())["papers"]) == 3
+    capsys.readouterr()
+    assert run(["--data-dir", str(root), "map", "--query", "year:2025", "--json", "-"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["papers"]) == 56

@@ -252,6 +252,8 @@ def _import(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
             continue
         for line in file_lines(s, verbose=args.verbose):
             print(line, file=out)
+        if s.skipped and s.format == "backup":
+            failed = True  # a paper of Reader's own backup left behind is lost data: never exit 0
     if len(summaries) > 1:
         print("total: " + summarize(summaries), file=out)
     return 1 if failed else 0

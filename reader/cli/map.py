@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import ReaderError
+from ..output_files import write_text
+from ..plural import count_noun
 
 # (map view, the marks (map_rows.MapMarks), output file, width, height, dark) -> None; numpy loads only when
 # the command runs (the CLI's start stays quick).
@@ -98,7 +100,7 @@ def _map(args: argparse.Namespace, lib: Any, out: TextIO) -> int:
         if args.json == "-":
             print(text, file=out)
         else:
-            Path(args.json).write_text(text + "\n", encoding="utf-8")
+            write_text(Path(args.json), text + "\n")
     if args.png:
         assert _png_renderer is not None
         marks = map_rows.map_marks(lib.read_connection())
@@ -106,7 +108,8 @@ def _map(args: argparse.Namespace, lib: Any, out: TextIO) -> int:
         _png_renderer(shown, marks, Path(args.png), width, height, args.dark)
     if not args.json or args.json != "-":
         labelled = [s for s in shown.spots if s.level == 0 and s.label]
-        print(f"{len(shown.ids)} papers on the map, {len(labelled)} labelled regions", file=out)
+        print(f"{count_noun(len(shown.ids), 'paper', grouped=False)} on the map, "
+              f"{count_noun(len(labelled), 'labelled region', grouped=False)}", file=out)
         for s in sorted(labelled, key=lambda s: -s.size)[:12]:
             print(f"  {s.size:>6}  {s.label}", file=out)
     return 0

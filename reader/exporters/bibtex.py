@@ -72,7 +72,7 @@ def _math_ok(body: str) -> bool:
 
 def escape(text: str, *, protect_case: bool = False) -> str:
     """LaTeX source for stored text: math spans kept, everything else escaped, spaces collapsed."""
-    text = " ".join(text.split())
+    text = " ".join(text.replace("\x00", "").split())  # a NUL would pose as a brace marker below
     out: list[str] = []
     pos = 0
     for match in _MATH.finditer(text):

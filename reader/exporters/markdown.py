@@ -7,11 +7,13 @@ import json
 import os
 import re
 import secrets
+import stat
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from ..errors import NotRegularFile
 from ..models import Paper
 from .filenames import safe_filename
 
@@ -288,16 +290,28 @@ def _write_in_folder(root: Path, name: str, text: str) -> None:
 
     The text goes to a new temp file (O_CREAT | O_EXCL: never an existing file or link) in the
     same folder, which is then renamed over the name: a symlink left there is replaced, and the
-    file it pointed to, wherever it is, stays untouched.
+    file it pointed to, wherever it is, stays untouched. A folder, FIFO or device under that name
+    is refused (NotRegularFile, one line), never replaced.
     """
+    _check_replaceable(root / name)
     tmp = root / f".{secrets.token_hex(8)}.md.tmp"
     # 0o666 minus the umask, like a normal open(); mkstemp would make it private (0o600).
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY_MODE, 0o666)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
+        _check_replaceable(root / name)  # again, right before the rename
         os.replace(tmp, root / name)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _check_replaceable(path: Path) -> None:
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise NotRegularFile(f"{path} is not a regular file (a folder, FIFO or device); not written")

@@ -53,3 +53,23 @@ def _von(words: list[str]) -> tuple[str, str]:
     while i < len(words) - 1 and words[i][:1].islower():
         i += 1
     return " ".join(words[:i]), " ".join(words[i:])
+
+
+# Footnote marks sources leave on names ("Baker*" for equal contribution, "Li†"): no part of it.
+_MARKS = " *\u2020\u2021\u00a7\u00b6\u2217\u22c6\u2051#"
+
+
+def family_name(author: str) -> str:
+    """The family name a short author form shows: "Daumé" for "Hal Daumé III" (not "III"),
+    "Baker" for "Jane Baker*", "Vaswani" for "Vaswani, Ashish"."""
+    cleaned = " ".join(w.strip(_MARKS) for w in author.split() if w.strip(_MARKS))
+    family = split_name(cleaned).family.strip(_MARKS)
+    return family or cleaned
+
+
+def short_authors(first: str, count: int) -> str:
+    """ "Vaswani et al." for a paper with several authors, the family name alone for one."""
+    name = family_name(first) if first.strip() else ""
+    if not name:
+        return ""
+    return f"{name} et al." if count > 1 else name

@@ -14,6 +14,7 @@ from reader.models import (
     Problem,
     Record,
     text_problem,
+    without_controls,
     year_problem,
 )
 from reader.text.reanchor import reanchor_quoted
@@ -40,7 +41,13 @@ class _Invalid(Exception):
     """One field of one paper is wrong; the message is the reason."""
 
 
-def _text(name: str, value: Any, limit: int = MAX_FIELD_CHARS, *, optional: bool = True) -> Any:
+def _text(name: str, value: Any, limit: int = MAX_FIELD_CHARS, *, optional: bool = True,
+          keep_controls: bool = False) -> Any:
+    # A control character (a NUL an older Reader stored in a note or title) is dropped, never
+    # the paper with it: Reader's own backup must restore every paper it holds. The abstract and
+    # a highlight's quote of it stay as stored (a quote must match its abstract).
+    if isinstance(value, str) and not keep_controls:
+        value = without_controls(value)
     reason = text_problem(name, value, limit, optional=optional)
     if reason:
         raise _Invalid(reason)
@@ -60,7 +67,7 @@ def _check_highlight(index: int, value: Any, abstract_len: int) -> dict[str, Any
         raise _Invalid(f"{where}: range {start}-{end} is outside the abstract")
     clean = {"start": start, "end": end}
     try:
-        clean["quote"] = _text("quote", value.get("quote"), MAX_ABSTRACT_CHARS, optional=False)
+        clean["quote"] = _text("quote", value.get("quote"), MAX_ABSTRACT_CHARS, optional=False, keep_controls=True)
         clean["color"] = _text("color", value.get("color"), 64)
         clean["comment"] = _text("comment", value.get("comment"), MAX_COMMENT_CHARS)
     except _Invalid as exc:
@@ -75,7 +82,7 @@ def check_paper(paper: Any) -> dict[str, Any]:
     abstract = paper.get("abstract")
     if not isinstance(abstract, str):
         raise _Invalid("abstract must be text")  # "" is a title-only paper
-    _text("abstract", abstract, MAX_ABSTRACT_CHARS)
+    _text("abstract", abstract, MAX_ABSTRACT_CHARS, keep_controls=True)
     clean: dict[str, Any] = {k: v for k, v in paper.items() if k in _KEYS}
     title = _text("title", paper.get("title"), optional=False)
     if not title.strip():

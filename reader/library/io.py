@@ -214,24 +214,11 @@ def _write_text_atomic(path: Path, text: str) -> Path:
 
 
 def _write_chunks_atomic(path: Path, chunks: Iterable[str]) -> Path:
-    """Write text given in pieces via a temp file and rename (a failed export leaves no file)."""
-    if path.is_dir():
-        raise ReaderError(f"{path} is a folder; give a file name")
-    if not path.parent.is_dir():
-        raise ReaderError(f"{path.parent}: no such folder")
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        with tmp.open("w", encoding="utf-8", newline="\n") as out:
-            for chunk in chunks:
-                out.write(chunk)
-        tmp.replace(path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ReaderError(f"{path}: cannot write ({exc.strerror})") from exc
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return path
+    """Write text given in pieces via a uniquely named temp file and rename (a failed export
+    leaves no file; never over a folder, FIFO or device; a symlink is written through)."""
+    from ..output_files import write_chunks
+
+    return write_chunks(path, chunks)
 
 
 def _expand_folders(paths: list[Path]) -> tuple[list[Path], dict[int, list[ImportSummary]]]:

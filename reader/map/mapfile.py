@@ -20,7 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
-from reader.derived_files import READ_ERRORS, save_npz
+from reader.derived_files import READ_ERRORS, open_npz, origin_of, save_npz
 from reader.store import changes, map_rows, papers
 from reader.store.sql import read_snapshot
 
@@ -59,10 +59,17 @@ class _Deferred:
         with self._lock:
             if self._value is None:
                 try:
-                    with np.load(self.path, allow_pickle=False) as z:
+                    with open_npz(self.path) as z:
                         if tuple(int(v) for v in z["meta"]) != self.meta:
                             raise StaleMap(str(self.path))
-                        self._value = (z["vectors"], Vocabulary(z["words"].tolist(), z["idf"]), z["components"])
+                        vectors, idf, components = z["vectors"], z["idf"], z["components"]
+                        words = z["words"].tolist()
+                        n = int(self.meta[-1]) if len(self.meta) > 5 else len(vectors)
+                        if (vectors.ndim != 2 or len(vectors) != n or components.ndim != 2
+                                or components.shape != (vectors.shape[1], len(words)) or len(idf) != len(words)
+                                or not (np.isfinite(vectors).all() and np.isfinite(components).all())):
+                            raise StaleMap(str(self.path))  # inconsistent: laid out again
+                        self._value = (vectors, Vocabulary(words, idf), components)
                 except READ_ERRORS as exc:
                     raise StaleMap(str(self.path)) from exc
             return self._value
@@ -85,6 +92,7 @@ class MapData:
     stamp: int  # the change sequence it reflects
     full_count: int  # papers at the last full layout
     changed: int = 0  # papers placed or dropped since
+    origin: str = ""  # the library's origin it was made from (store.changes.origin)
     _pos: dict[str, int] = field(default_factory=dict, repr=False)
     _deferred: _Deferred | None = field(default=None, repr=False)
 
@@ -128,27 +136,37 @@ def save(path: Path, data: MapData) -> None:
     labels = np.array(["\t".join((str(c.level), str(c.id), *c.words)) for c in data.clusters], dtype=np.str_)
     # The token tells this file from another save of the same stamp and counts (_Deferred).
     token = int.from_bytes(os.urandom(7), "little")
-    meta = np.array([VERSION, data.stamp, data.full_count, data.changed, token], dtype=np.int64)
-    save_npz(path, ".map-", {
+    meta = np.array([VERSION, data.stamp, data.full_count, data.changed, token, len(data.ids)], dtype=np.int64)
+    save_npz(path, ".map-", origin=data.origin, arrays={
         "meta": meta, "ids": np.array(data.ids, dtype=np.str_), "xy": data.xy, "coarse": data.coarse,
         "fine": data.fine, "clusters": labels, "vectors": data.vectors, "hashes": data.hashes,
         "words": np.array(data.vocab.words, dtype=np.str_), "idf": data.vocab.idf, "components": data.components})
 
 
-def load(path: Path) -> MapData | None:
-    """The stored map, or None when missing, unreadable or of another version (rebuilt then).
+def load(path: Path, origin: str | None = None) -> MapData | None:
+    """The stored map, or None when missing, not a regular file, unreadable, of another version,
+    of another origin than `origin` (another library's, or this one's before a restore) or
+    inconsistent (arrays of other lengths, places not finite, repeated ids): rebuilt then.
     What only placing new papers needs is read later, when it is (see _Deferred)."""
     try:
-        with np.load(path, allow_pickle=False) as z:
+        with open_npz(path) as z:
             meta = z["meta"]
-            if int(meta[0]) != VERSION:
+            if len(meta) != 6 or int(meta[0]) != VERSION:
+                return None
+            if origin is not None and origin_of(z) != origin:
                 return None
             found = []
             for row in z["clusters"].tolist():
                 level, cid, *words = row.split("\t")
                 found.append(cl.Cluster(int(cid), int(level), tuple(words)))
-            return MapData(z["ids"].tolist(), z["xy"], z["coarse"], z["fine"], found, None, z["hashes"], None, None,
-                           int(meta[1]), int(meta[2]), int(meta[3]),
+            ids, xy, coarse, fine, hashes = z["ids"].tolist(), z["xy"], z["coarse"], z["fine"], z["hashes"]
+            n = int(meta[5])
+            if (len(ids) != n or xy.shape != (n, 2) or coarse.shape != (n,) or fine.shape != (n,)
+                    or hashes.shape != (n,) or not np.isfinite(xy).all() or len(set(ids)) != n
+                    or int(meta[2]) < 0 or int(meta[3]) < 0):
+                return None
+            return MapData(ids, xy, coarse, fine, found, None, hashes, None, None,
+                           int(meta[1]), int(meta[2]), int(meta[3]), origin=origin_of(z) or "",
                            _deferred=_Deferred(path, tuple(int(v) for v in meta)))
     except READ_ERRORS:
         return None
@@ -173,6 +191,7 @@ def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: Can
 
     with read_snapshot(conn):
         stamp = changes.current_seq(conn)
+        origin = changes.origin(conn)
         feats = features(texts(), cancelled=cancelled, progress=progress)
     check(cancelled)
 
@@ -188,7 +207,7 @@ def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: Can
     coarse, fine, found_clusters = cl.cluster(xy, feats.matrix, feats.vocab.words)
     return MapData(ids, xy, coarse.astype(np.int32), fine.astype(np.int32), found_clusters,
                    feats.vectors.astype(np.float16), np.array(hashes, dtype=np.int64), feats.vocab,
-                   feats.components.astype(np.float16), stamp, len(ids))
+                   feats.components.astype(np.float16), stamp, len(ids), origin=origin)
 
 
 def _nearest_clusters(data: MapData, new_vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -221,6 +240,8 @@ def refresh(data: MapData, conn: sqlite3.Connection) -> MapData | None:
     """Bring `data` up to the store's change sequence without moving anyone else; None when
     too much changed (a full layout is due)."""
     stamp = changes.current_seq(conn)
+    if data.origin != changes.origin(conn) or data.stamp > stamp:
+        return None  # another library's, or from before a restore: laid out anew
     if stamp == data.stamp:
         return data
     pos = data.position()
@@ -240,7 +261,7 @@ def refresh(data: MapData, conn: sqlite3.Connection) -> MapData | None:
     # Placed beside the papers that stay (an edited paper is not its own neighbour).
     kept = MapData([p for p, k in zip(data.ids, keep, strict=True) if k], old_xy, data.coarse[keep],
                    data.fine[keep], data.clusters, data.vectors[keep], data.hashes[keep], data.vocab,
-                   data.components, stamp, data.full_count, data.changed + moved)
+                   data.components, stamp, data.full_count, data.changed + moved, origin=data.origin)
     new_xy = lay.place(new_vectors, old_vectors, old_xy, seeds=[_hash(p) for p in fresh])
     coarse, fine = _nearest_clusters(kept, new_vectors)
     ids = kept.ids + fresh  # new papers at the end (sorting 50k ids took longer than placing)
@@ -252,7 +273,7 @@ def refresh(data: MapData, conn: sqlite3.Connection) -> MapData | None:
     return MapData(ids, join(kept.xy, new_xy), join(kept.coarse, coarse),
                    join(kept.fine, fine), data.clusters, join(kept.vectors, new_vectors),
                    join(kept.hashes, hashes), data.vocab, data.components, stamp, data.full_count,
-                   kept.changed)
+                   kept.changed, origin=data.origin)
 
 
 def current(source: MapSource, root: Path, *, full: bool = False, known: MapData | None = None,
@@ -262,7 +283,8 @@ def current(source: MapSource, root: Path, *, full: bool = False, known: MapData
     older stamp only means the next look re-checks those papers)."""
     path = path_for(root)
     conn = source.read_connection()
-    data = None if full else (known if known is not None else load(path))
+    origin = changes.origin(conn)
+    data = None if full else (known if known is not None else load(path, origin))
     for _attempt in range(2):
         if data is None:
             break
@@ -270,7 +292,7 @@ def current(source: MapSource, root: Path, *, full: bool = False, known: MapData
             with read_snapshot(conn):  # the stamp and what changed agree, whoever writes meanwhile
                 updated = refresh(data, conn)
         except StaleMap:  # saved anew (another process) since `data` was read: start from that
-            data = load(path)
+            data = load(path, origin)
             continue
         if updated is not None:
             if updated.changed != data.changed:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reader.derived_files import READ_ERRORS, save_npz
+from reader.derived_files import READ_ERRORS, open_npz, origin_of, save_npz
 from reader.store import changes, map_rows
 from reader.store.map_rows import READ, SKIPPED, STARRED, TAGGED, UNREAD, MapMarks
 from reader.store.sql import read_snapshot
@@ -45,23 +45,24 @@ def _unpack(blob: np.ndarray, n: int) -> tuple[str, ...]:
     return parts
 
 
-def save(path: Path, marks: MapMarks, stamp: int) -> None:
+def save(path: Path, marks: MapMarks, stamp: int, origin: str | None = None) -> None:
     """Atomically (a reader never sees half a file)."""
-    save_npz(path, ".map-marks-", {
+    save_npz(path, ".map-marks-", origin=origin, arrays={
         "meta": np.array([VERSION, stamp, len(marks.ids)], dtype=np.int64), "ids": _pack(marks.ids),
         "year": np.array(marks.year, dtype=np.int32), "state": np.array(marks.state, dtype=np.int8),
         "tag": _pack(marks.tag), "title": _pack(marks.title)})
 
 
-def load(path: Path) -> tuple[MapMarks, int] | None:
-    """(marks, stamp) of the stored copy, or None when missing, unreadable or of another version."""
+def load(path: Path, origin: str | None = None) -> tuple[MapMarks, int] | None:
+    """(marks, stamp) of the stored copy, or None when missing, not a regular file, unreadable,
+    of another version or origin (another library's, or from before a restore) or inconsistent."""
     try:
-        with np.load(path, allow_pickle=False) as z:
+        with open_npz(path) as z:
             version, stamp, n = (int(v) for v in z["meta"])
-            if version != VERSION:
+            if version != VERSION or (origin is not None and origin_of(z) != origin):
                 return None
             year, state = z["year"], z["state"]
-            if len(year) != n or len(state) != n:
+            if year.shape != (n,) or state.shape != (n,):
                 return None
             marks = MapMarks(_unpack(z["ids"], n), tuple(year.tolist()), tuple(state.tolist()),
                              _unpack(z["tag"], n), _unpack(z["title"], n))
@@ -85,7 +86,8 @@ def current(conn: sqlite3.Connection, root: Path) -> MapMarks:
     """Every paper's marks, up to date with the store: the stored copy with the papers changed
     since read again, or all read (and stored) when there is no usable copy."""
     path = path_for(root)
-    stored = load(path)
+    origin = changes.origin(conn)
+    stored = load(path, origin)
     with read_snapshot(conn):  # the stamp and the rows agree, whoever writes meanwhile
         stamp = changes.current_seq(conn)
         touched = None
@@ -99,7 +101,7 @@ def current(conn: sqlite3.Connection, root: Path) -> MapMarks:
             patched = len(touched)
     if stored is None or touched is None or patched >= SAVE_AFTER:
         try:
-            save(path, marks, stamp)
+            save(path, marks, stamp, origin)
         except OSError:  # a read-only folder: the map still shows, it only opens slower
             pass
     return marks

@@ -80,7 +80,7 @@ def refit(data: MapData, conn: sqlite3.Connection, ids: Sequence[str], *, progre
     words = matrix(tokens([found.get(pid, "") for pid in shown]), data.vocab)
     coarse, fine, regions = cl.cluster(xy, words, data.vocab.words)
     own = MapData(shown, xy, coarse.astype(np.int32), fine.astype(np.int32), regions, data.vectors[rows],
-                  data.hashes[rows], data.vocab, data.components, data.stamp, n)
+                  data.hashes[rows], data.vocab, data.components, data.stamp, n, origin=data.origin)
     out = subset(own, None)
     out.missing = len(set(ids)) - n
     return out

@@ -195,6 +195,7 @@ def restore(backup: Path, db_path: Path) -> Path | None:
             conn.close()
         if ok != "ok":
             raise sqlite3.DatabaseError(f"{backup} is damaged too ({ok})")
+        _new_origin(fresh)
         aside = None
         if db_path.exists():
             aside = db_path.with_name(f"{db_path.name}.replaced-{stamp}")
@@ -214,3 +215,17 @@ def _mtime(p: Path) -> float:
         return p.stat().st_mtime
     except OSError:
         return 0.0
+
+
+def _new_origin(db_file: Path) -> None:
+    """A restored library is another origin: its change sequence went back, so derived files
+    stamped with a later sequence of the replaced file (map.npz...) must not pass for current."""
+    from .changes import new_origin
+
+    conn = sqlite3.connect(db_file)
+    try:
+        with conn:
+            if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+                new_origin(conn)
+    finally:
+        conn.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 
 
@@ -13,6 +14,27 @@ def bump_seq(conn: sqlite3.Connection) -> int:
 
 def current_seq(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT value FROM meta WHERE key = 'change_seq'").fetchone()[0])
+
+
+def origin(conn: sqlite3.Connection) -> str:
+    """This library file's origin: a random token made with it and made anew by a restore, so a
+    derived file (the map, its marks, triage's counts) made from another library, or from this
+    one before a restore took its change sequence back, is never taken for current ("": an
+    older read-only library that has none yet)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'origin'").fetchone()
+    return "" if row is None else str(row[0])
+
+
+def ensure_origin(conn: sqlite3.Connection) -> None:
+    """Give the library an origin if it has none (a write only the first time)."""
+    if not origin(conn):
+        new_origin(conn)
+
+
+def new_origin(conn: sqlite3.Connection) -> str:
+    token = secrets.token_hex(12)
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('origin', ?)", [token])
+    return token
 
 
 def changed_ids(conn: sqlite3.Connection, since_seq: int) -> list[str]:

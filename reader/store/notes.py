@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from ..models import without_controls
 from .sql import chunks, marks, now_iso
 
 
@@ -26,7 +27,8 @@ def notes_for(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, tuple[s
 
 
 def set_note(conn: sqlite3.Connection, paper_id: str, text: str, updated_at: str | None = None) -> None:
-    """Store a note; a blank one deletes it."""
+    """Store a note (without control characters: models.without_controls); a blank one deletes it."""
+    text = without_controls(text)
     if not text.strip():
         conn.execute("DELETE FROM notes WHERE paper_id = ?", [paper_id])
         return

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..identity import arxiv_key, doi_key, ident_key, links_openreview, title_key
-from ..models import Paper, TitleSource, TriageSignals, ViewKind, paper_id_for
+from ..models import Paper, TitleSource, TriageSignals, ViewKind, paper_id_for, without_controls
 from ..venues import venue_name
 from . import groups, notes, tags
 from . import highlights as hl
@@ -135,6 +135,7 @@ def title_fields(conn: sqlite3.Connection, paper_id: str) -> TitleFields:
 
 
 def set_title(conn: sqlite3.Connection, paper_id: str, title: str, source: TitleSource) -> None:
+    title = " ".join(without_controls(title).split())
     conn.execute(
         "UPDATE papers SET title = ?, title_source = ? WHERE id = ?", [title[:500], str(source), paper_id]
     )

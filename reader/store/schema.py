@@ -108,6 +108,7 @@ def migrate(db: sqlite_utils.Database, db_path: Path | None, backups_dir: Path |
     """Apply pending migrations; copy the DB file first when it already holds data."""
     pending = SCHEMA_MIGRATIONS.pending(db)
     if not pending:
+        _ensure_origin(db)
         return None
     backup = None
     has_data = db_path is not None and db_path.exists() and "papers" in db.table_names()
@@ -117,7 +118,17 @@ def migrate(db: sqlite_utils.Database, db_path: Path | None, backups_dir: Path |
         # The backup API copies committed pages from the WAL too, unlike a plain file copy.
         backup = write_backup(db.conn, backups_dir / f"library-before-{pending[0].name}-{stamp}{COMPRESSED}")
     SCHEMA_MIGRATIONS.apply(db)
+    _ensure_origin(db)
     return backup
+
+
+def _ensure_origin(db: sqlite_utils.Database) -> None:
+    """Every writable library has an origin (derived files name it: changes.origin)."""
+    from .changes import ensure_origin, origin
+
+    if not origin(db.conn):
+        with db.conn:
+            ensure_origin(db.conn)
 
 
 @SCHEMA_MIGRATIONS()

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..models import without_controls
 from . import notes
 from . import papers as q
 from . import tags as tag_store
@@ -140,6 +141,7 @@ def apply_vault_changes(
 ) -> None:
     """Write the parts of one paper that the vault changed (inside the caller's transaction)."""
     if title is not None:
+        title = " ".join(without_controls(title).split())
         row = conn.execute("SELECT derived_title FROM papers WHERE id = ?", [paper_id]).fetchone()
         source = "derived" if row is not None and title == row[0] else "edited"
         conn.execute("UPDATE papers SET title = ?, title_source = ? WHERE id = ?", [title[:500], source, paper_id])

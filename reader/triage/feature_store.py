@@ -11,6 +11,7 @@ A folder that cannot be written only costs the next session the counting again."
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Protocol
 
 import numpy as np
 
-from reader.derived_files import READ_ERRORS, save_npz
+from reader.derived_files import READ_ERRORS, open_npz, origin_of, save_npz
 from reader.store import changes
 from reader.triage.features import Features, TermCounts, count, paper_text, text_hash, weigh
 
@@ -55,22 +56,23 @@ def _unpack(buffer: np.ndarray, ends: np.ndarray) -> list[str]:
     return [raw[a:b].decode("utf-8", "surrogatepass") for a, b in zip(starts, ends.tolist(), strict=True)]
 
 
-def save(path: Path, counts: TermCounts, stamp: int) -> None:
+def save(path: Path, counts: TermCounts, stamp: int, origin: str | None = None) -> None:
     """Atomically: a reader never sees half a file."""
     arrays: dict[str, np.ndarray] = {"meta": np.array([VERSION, stamp], dtype=np.int64)}
     for name in ("ids", "titles", "terms"):
         arrays[f"{name}_buf"], arrays[f"{name}_ends"] = _pack(getattr(counts, name))
     arrays.update(indptr=counts.indptr, cols=counts.cols, tfs=np.minimum(counts.tfs, TF_MAX).astype(np.uint16),
                   hashes=counts.hashes)
-    save_npz(path, ".triage-", arrays)
+    save_npz(path, ".triage-", arrays, origin)
 
 
-def load(path: Path) -> tuple[TermCounts, int] | None:
-    """(the stored counts, their stamp), or None when missing, unreadable or of another version."""
+def load(path: Path, origin: str | None = None) -> tuple[TermCounts, int] | None:
+    """(the stored counts, their stamp), or None when missing, not a regular file, unreadable,
+    of another version or origin (another library's, or from before a restore) or inconsistent."""
     try:
-        with np.load(path, allow_pickle=False) as z:
+        with open_npz(path) as z:
             meta = z["meta"]
-            if int(meta[0]) != VERSION:
+            if int(meta[0]) != VERSION or (origin is not None and origin_of(z) != origin):
                 return None
             ids, titles, terms = (_unpack(z[f"{n}_buf"], z[f"{n}_ends"]) for n in ("ids", "titles", "terms"))
             counts = TermCounts(ids, titles, terms, z["indptr"].astype(np.int64), z["cols"].astype(np.int32),
@@ -130,15 +132,17 @@ def current(source: FeatureSource, root: Path | None) -> Features:
     """The library's triage features from its stored counts, brought up to date (and saved when
     they were not); without `root`, counted from the texts."""
     path = path_for(root) if root is not None else None
-    stamp = changes.current_seq(source.read_connection())  # read before the texts: never newer than them
-    stored = load(path) if path is not None and path.exists() else None
+    conn = source.read_connection()
+    stamp = changes.current_seq(conn)  # read before the texts: never newer than them
+    origin = changes.origin(conn)
+    stored = load(path, origin) if path is not None and os.path.lexists(path) else None
     if stored is not None and stored[1] == stamp:
         return weigh(stored[0])
     texts = source.paper_texts()
     counts = count(texts) if stored is None else update(stored[0], texts)
     if path is not None:
         try:
-            save(path, counts, stamp)
+            save(path, counts, stamp, origin)
         except OSError as exc:  # a read-only folder: counted again next time
             log.warning("could not save the triage features to %s: %s", path, exc)
     return weigh(counts)

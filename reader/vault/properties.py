@@ -17,7 +17,11 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _HEAD = re.compile(r"\A---[ \t]*\r?\n")
 _END = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
 # A top-level key line: `key:` or `"key":` at column 0, followed by a space or the line end.
-_KEY = re.compile(r"""(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#'"\-?:][^:#\n]*?|-[^\s:#\n][^:#\n]*?))[ \t]*:(?=[ \t]|\r?$)""")
+# A plain key's characters are taken possessively (`*+`, up to the first colon) and its trailing
+# blanks stripped by the caller: a lazy `*?` before `[ \t]*:` retried the blanks at every
+# position, quadratic in a line's trailing whitespace (80k tabs in a quoted title's next line
+# cost seconds per sync).
+_KEY = re.compile(r"""(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#'"\-?:][^:#\n]*+|-[^\s:#\n][^:#\n]*+))[ \t]*:(?=[ \t]|\r?$)""")
 # A plain YAML scalar we can write without quotes and read back as the same string.
 _PLAIN = re.compile(r"^[^\W\d_][^:#\"'\[\]{},&*!|>%@`\n\r\t\\]*$")
 _PLAIN_WORDS = frozenset("true false yes no on off null y n ~".split())

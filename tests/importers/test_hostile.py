@@ -44,7 +44,8 @@ def _backup(tmp_path, *papers):
         ({"derived_title": {"a": 1}}, "derived_title must be text"),
         ({"authors": ["A", 3]}, "authors must be a list of text"),
         ({"highlights": [{"start": 0, "end": 4}]}, "highlight 1: quote must be text, not null"),
-        ({"note": "x\u0000y"}, "note contains a NUL"),
+        # A NUL in a note is dropped, not the paper (issue 30: Reader's own backup lost such papers).
+        ({"abstract": ABSTRACT + "\u0000"}, "abstract contains a NUL"),
         ({"abstract": ABSTRACT + "x" * MAX_ABSTRACT_CHARS}, "abstract is too long"),
     ],
 )

@@ -508,3 +508,20 @@ def test_links_are_never_written_through_and_permissions_stay(lib, vault, ids, t
     assert len(list(vault.glob("*.md"))) == 2  # and no second file for the linked paper
     assert (files[ids[1]].stat().st_mode & 0o777) == 0o600
     assert frontmatter.load(files[ids[1]])["tags"] == ["x"]
+
+
+def test_a_nul_in_a_vault_title_or_note_is_not_stored_and_the_backup_keeps_the_paper(lib, vault, ids, tmp_path):
+    # Issue 30: YAML's "\0" in a vault title reached the store; Reader's
+    # own backup then dropped the whole paper on restore ("1 rejected"), its star and tags too.
+    lib.set_starred([ids[0]], True)
+    sync(lib, vault)
+    path = _files(vault)[ids[0]]
+    _fm_set(path, "title", '"Title with a \\\\0 nul\\\\a"')  # YAML escapes (doubled for re.sub)
+    sync(lib, vault)
+    p = lib.paper(ids[0])
+    assert p.title == "Title with a nul" and p.starred
+    backup = tmp_path / "backup.json"
+    lib.export_json(backup)
+    assert cli_run(["--data-dir", str(tmp_path / "restored"), "import", str(backup)]) == 0
+    with type(lib).open(tmp_path / "restored", seed_if_empty=False) as restored:
+        assert restored.paper(ids[0]).title == "Title with a nul" and restored.paper(ids[0]).starred

@@ -289,11 +289,11 @@ def _tooltip(row: Any, col: int) -> str | None:
 
 
 def author_text(first: str, count: int) -> str:
-    """ "Vaswani et al." for a paper with several authors, the family name alone for one."""
-    if not first:
-        return ""
-    name = first.split(",")[0] if "," in first else first.split()[-1]
-    return f"{name} et al." if count > 1 else name
+    """ "Vaswani et al." for a paper with several authors, the family name alone for one
+    (the core's short form: a suffix or a footnote mark is no family name)."""
+    from reader.exporters.names import short_authors
+
+    return short_authors(first, count)
 
 
 def _local(stamp: str) -> datetime | None:

@@ -26,6 +26,7 @@ from reader.listing import list_papers
 from reader.map import mapfile, subset, view
 from reader.map import marks as map_marks
 from reader.map.features import LayoutCancelled
+from reader.plural import count_noun
 
 from ..operations import papers
 from ..window.pages import MapWindow, add_view_action, page_stack
@@ -218,7 +219,7 @@ class MapController(QObject):
         whole = self.data is not None and n + picture.view.missing >= len(self.data.ids)
         refit = (" · refit: the whole library is its own layout" if whole else " · refit: laid out on their own") \
             if self.refitting else ""
-        self.page.summary.setText(f"{n:,} papers{missing} · {regions} labelled regions{refit} · "
+        self.page.summary.setText(f"{count_noun(n, 'paper')}{missing} · {count_noun(regions, 'labelled region')}{refit} · "
                                   "Shift+drag or Ctrl+drag to select")
         self.generation += 1
         self.hit_query = ""

@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QWidget
 
-from reader.plural import count_noun
+from reader.plural import count_noun, share
 
 from ..tasks import Task, TaskRunner
 from .plain import plain_label
@@ -65,7 +65,7 @@ class StatusBar(QStatusBar):
 
     def show_counts(self, counts: Any) -> None:
         self.countsLabel.setText(
-            f"{count_noun(counts.total, 'paper')} · {counts.starred:,} starred · {counts.read:,}/{counts.total:,} read")
+            f"{count_noun(counts.total, 'paper')} · {counts.starred:,} starred · {share(counts.read, counts.total, 'read')}")
         self._voice()
 
     def task_started(self, task: Task) -> None:
