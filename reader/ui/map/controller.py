@@ -27,7 +27,7 @@ from reader.map import marks as map_marks
 from reader.map.features import LayoutCancelled
 
 from ..operations import papers
-from ..window.pages import MapWindow, add_view_action, page_stack
+from ..pages import MapWindow, add_view_action, page_stack
 from . import render as mr
 from .page import MapPage
 
