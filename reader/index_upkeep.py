@@ -16,7 +16,7 @@ from .store.index_docs import count_changed, docs_for_ids, iter_docs
 
 if TYPE_CHECKING:
     from .search import SearchIndex
-    from .search.parallel import Prepare, SegmentBuilder
+    from .search.segments.parallel import Prepare, SegmentBuilder
 
 log = logging.getLogger(__name__)
 
