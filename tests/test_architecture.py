@@ -315,6 +315,28 @@ def _layer_violations(edges: list[tuple[str, str, str]]) -> list[str]:
     return broken
 
 
+# Whoosh's private segment format: only the search package reaches it (reader/search/segments/).
+SEGMENTS = "reader.search.segments"
+
+
+def _segment_leaks(edges: list[tuple[str, str, str]]) -> list[str]:
+    return [f"{a} -> {b} ({kind})" for a, b, kind in edges
+            if _in(b, SEGMENTS) and not _in(a, "reader.search")]
+
+
+def test_only_search_imports_the_segment_format():
+    assert _segment_leaks(EDGES) == []
+
+
+@pytest.mark.parametrize("planted", [
+    ("reader.library.io", "reader.search.segments.parallel", "typing"),
+    ("reader.triage.features", "reader.search.segments.internals", "deferred"),
+    ("reader.ui.window.index_sync", "reader.search.segments", "top"),
+])
+def test_a_segment_format_import_from_outside_fails(planted):
+    assert _segment_leaks([planted]) != []
+
+
 def test_every_unit_has_a_floor():
     assert sorted({_unit(m) for m in MODULES} - set(FLOOR_OF)) == []
 
