@@ -19,7 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_search import CORPUS, load_docs, make_queries, pct
 
-from reader.search import SearchIndex, fastpath
+from reader.search import SearchIndex
+from reader.search.segments import fastpath
 
 KINDS = ("words", "prefix", "phrase", "AND", "fuzzy", "is:starred")
 

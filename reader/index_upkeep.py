@@ -15,8 +15,7 @@ from .store import papers as q
 from .store.index_docs import count_changed, docs_for_ids, iter_docs
 
 if TYPE_CHECKING:
-    from .search import SearchIndex
-    from .search.parallel import Prepare, SegmentBuilder
+    from .search import Prepare, SearchIndex, SegmentBuilder
 
 log = logging.getLogger(__name__)
 

@@ -36,7 +36,7 @@ NOT_FOR_A_WRITE = ("numpy", "pandas", "reader.triage", "reader.map", "reader.imp
                    "reader.vault", "bibtexparser", "rispy", "markdown", "reader.text.render", "reader.text.extract")
 RENDERING = ("markdown", "reader.text.render")  # `reader show` renders the abstract
 # The search index, opened only by what uses it (a search, a sync, an index write).
-NOT_FOR_A_READ = ("whoosh", "reader.search.index", "reader.search.segment_ids")
+NOT_FOR_A_READ = ("whoosh", "reader.search.index", "reader.search.segments.ids")
 # A help only formats text: no store, no index, no numpy (the import formats' line does read
 # the importers, which is what it prints).
 NOT_FOR_HELP = ("numpy", "sqlite_utils", "whoosh", "reader.library", "reader.store", "reader.search",

@@ -25,7 +25,7 @@ from .core import ImportCancelled, LibraryBase
 
 if TYPE_CHECKING:
     from ..exporters.markdown import GroupBy
-    from ..search.parallel import Prepare
+    from ..search import Prepare
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from ..store import papers as q
 from .core import ImportCancelled, LibraryBase
 
 if TYPE_CHECKING:
-    from ..search.parallel import Prepare
+    from ..search import Prepare
     from .fetched import FetchResult
 
 _PROGRESS_EVERY = 1000

@@ -1,8 +1,10 @@
 """Full-text search over papers: Whoosh index, query language, snippets."""
 
-from reader.search import segment_ids  # noqa: F401  (first: every segment gets an OS-random name)
 from reader.search.documents import doc_fields
 from reader.search.index import IndexLocked, SearchIndex
 from reader.search.results import Hit, SearchResults
+from reader.search.segments import ids  # noqa: F401  (first: every segment gets an OS-random name)
+from reader.search.segments.parallel import Prepare, SegmentBuilder
 
-__all__ = ["Hit", "IndexLocked", "SearchIndex", "SearchResults", "doc_fields"]
+# Prepare and SegmentBuilder: what a big import hands the index (the segment format stays in search/).
+__all__ = ["Hit", "IndexLocked", "Prepare", "SearchIndex", "SearchResults", "SegmentBuilder", "doc_fields"]

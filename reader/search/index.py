@@ -21,8 +21,6 @@ from whoosh.searching import Searcher
 from reader.search import rebuild as build
 from reader.search.documents import doc_fields
 from reader.search.fields import RANKED_FIELDS
-from reader.search.internals import postings as bulk_postings
-from reader.search.parallel import Prepare, SegmentBuilder
 from reader.search.query import (
     ParsedQuery,
     PlainQuery,
@@ -43,18 +41,20 @@ from reader.search.schema import (
     build_schema,
     plain_words,
 )
+from reader.search.segments.internals import postings as bulk_postings
+from reader.search.segments.parallel import Prepare, SegmentBuilder
+from reader.search.segments.writer import (
+    bulk_codec,
+    merge_small_by_whoosh,
+    merge_small_segments,
+    whoosh_merges,
+)
 from reader.search.similar import similar
 from reader.search.similar import warm as similar_warm
 from reader.search.snippets import make_snippet
 from reader.search.stamp import check, read_meta, write_meta
 from reader.search.terms import expansion_budget
 from reader.search.typos import corrected, pending_tables
-from reader.search.writer import (
-    bulk_codec,
-    merge_small_by_whoosh,
-    merge_small_segments,
-    whoosh_merges,
-)
 
 logger = logging.getLogger(__name__)
 

@@ -15,7 +15,8 @@ from operator import itemgetter
 
 from reader.search import typos
 from reader.search.fields import BY_NAME, RANKED_FIELDS
-from reader.search.internals import (
+from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket, similarity_words
+from reader.search.segments.internals import (
     byte_length,
     cached_lexicon,
     doc_frequency,
@@ -23,7 +24,6 @@ from reader.search.internals import (
     postings,
     segment_lexicon,
 )
-from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket, similarity_words
 
 # K1 1.6 (not the textbook 1.2) and a pair bonus of half the pair's idf (not 1): +0.008
 # known-item MRR@10 on five held-out samples of 1,000 titles, with dtitle (see fields.py).

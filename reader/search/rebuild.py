@@ -13,14 +13,6 @@ from whoosh.index import TOC, clean_files
 from whoosh.writing import CLEAR, NO_MERGE
 
 from reader.search.documents import doc_fields
-from reader.search.fastpath import enabled as fast
-from reader.search.parallel import (
-    Cancelled,
-    Prepare,
-    ProcessSegmentBuilder,
-    SegmentBuilder,
-    parallel_rebuild,
-)
 from reader.search.schema import (
     PAIR_SAMPLE_DOCS,
     PAIR_SAMPLE_MIN_DF,
@@ -29,7 +21,15 @@ from reader.search.schema import (
     bigrams,
     pair_bucket,
 )
-from reader.search.writer import BulkWriter
+from reader.search.segments.fastpath import enabled as fast
+from reader.search.segments.parallel import (
+    Cancelled,
+    Prepare,
+    ProcessSegmentBuilder,
+    SegmentBuilder,
+    parallel_rebuild,
+)
+from reader.search.segments.writer import BulkWriter
 
 PARALLEL_MIN_DOCS = 5000  # smaller rebuilds stay in-process (starting processes costs ~0.5 s)
 PROGRESS_EVERY = 250

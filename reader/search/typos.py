@@ -27,8 +27,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
 
-from reader.search.internals import cached_lexicon, doc_frequency, postings, segment_lexicon
 from reader.search.schema import analyze, cached_stem, pair_bucket, plain_words
+from reader.search.segments.internals import (
+    cached_lexicon,
+    doc_frequency,
+    postings,
+    segment_lexicon,
+)
 from reader.search.stopwords import SIMILARITY_STOP
 from reader.search.terms import near_terms
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from reader.search import fastpath
+from reader.search.segments import fastpath
 
 MODES = {"fast": "1", "public": "0"}
 

@@ -1,4 +1,4 @@
-"""The guarded Whoosh fast path (reader/search/fastpath.py): the same index built and read
+"""The guarded Whoosh fast path (reader/search/segments/fastpath.py): the same index built and read
 with it and through Whoosh's public API gives the same hits, order and scores; on another
 Whoosh, or when its self-check fails, the public API is used with one log line."""
 
@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from reader.search import SearchIndex, fastpath, rawread
+from reader.search import SearchIndex
+from reader.search.segments import fastpath, rawread
 
 from .helpers import CORPUS, DOCS, doc
 from .test_index import synthetic
@@ -105,7 +106,8 @@ def _same(a: list[tuple[str, float]], b: list[tuple[str, float]], what: str) -> 
 def test_fast_and_public_paths_give_the_same_results(tmp_path: Path, mode, untimed, monkeypatch) -> None:
     # Past PAIR_SAMPLE_DOCS documents, so word pairs are chosen on a sample as in real builds;
     # both writers' sample is made smaller (2,000 in Reader) to keep the two builds short.
-    from reader.search import rebuild, writer
+    from reader.search import rebuild
+    from reader.search.segments import writer
 
     for module in (rebuild, writer):
         monkeypatch.setattr(module, "PAIR_SAMPLE_DOCS", PAIR_SAMPLE)
@@ -145,29 +147,29 @@ def test_updates_and_imports_read_the_same_either_way(tmp_path: Path, mode, unti
 
 def test_another_whoosh_version_falls_back_with_one_log_line(tmp_path: Path, mode, monkeypatch,
                                                              caplog: pytest.LogCaptureFixture) -> None:
-    from reader.search import writer
+    from reader.search.segments import writer
 
     mode(True)
     monkeypatch.setattr(fastpath, "WHOOSH_VERSION", "2.7.4")
     monkeypatch.setattr(writer.BulkWriter, "__init__", _never)  # the public writer only
     fastpath.reset()
-    with caplog.at_level(logging.INFO, logger="reader.search.fastpath"):
+    with caplog.at_level(logging.INFO, logger="reader.search.segments.fastpath"):
         index = SearchIndex.open(tmp_path / "ix")
         index.rebuild(DOCS * 1, stamp=1)
         assert index.search("sparse attention").hits[0].id == DOCS[0]["id"]
         index.search("graph")
         index.related(DOCS[0]["id"])
         index.close()
-    lines = [r for r in caplog.records if r.name == "reader.search.fastpath"]
+    lines = [r for r in caplog.records if r.name == "reader.search.segments.fastpath"]
     assert len(lines) == 1 and lines[0].levelno == logging.WARNING
     assert "2.7.5" in lines[0].getMessage() and "public API" in lines[0].getMessage()
 
 
 def test_the_switch_turns_it_off_with_one_line(mode, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.INFO, logger="reader.search.fastpath"):
+    with caplog.at_level(logging.INFO, logger="reader.search.segments.fastpath"):
         mode(False)
         assert not fastpath.enabled() and not fastpath.enabled()
-    assert [r.levelno for r in caplog.records if r.name == "reader.search.fastpath"] == [logging.INFO]
+    assert [r.levelno for r in caplog.records if r.name == "reader.search.segments.fastpath"] == [logging.INFO]
 
 
 def test_the_self_check_catches_a_changed_format(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -533,7 +533,7 @@ def test_bulk_index_is_compressed(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     database): the same documents take under 3/4 of the uncompressed index's bytes."""
     from whoosh.codec.whoosh3 import W3Codec
 
-    from reader.search import writer
+    from reader.search.segments import writer
 
     words = [f"w{i}x" for i in range(300)]
     docs = [doc(i, f"Paper {i}", " ".join(words[(i * 7 + k) % 300] for k in range(120)))
@@ -554,7 +554,7 @@ def test_bulk_index_is_compressed(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 
 def test_whoosh_merge_rule() -> None:
-    from reader.search.writer import whoosh_merges
+    from reader.search.segments.writer import whoosh_merges
 
     assert not whoosh_merges([1, 1, 1, 1])  # MERGE_SMALL needs five segments
     assert whoosh_merges([1, 1, 1, 1, 1]) and whoosh_merges([1, 1, 1, 1, 50, 400])

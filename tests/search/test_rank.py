@@ -253,7 +253,7 @@ def test_index_workers_exit_when_their_parent_dies() -> None:
 def test_bulk_postings_match_the_public_api(ix: SearchIndex) -> None:
     import whoosh
 
-    from reader.search import fastpath, internals
+    from reader.search.segments import fastpath, internals
 
     assert ".".join(map(str, whoosh.__version__)) == fastpath.WHOOSH_VERSION
     with ix._read_lock:

@@ -112,7 +112,7 @@ def test_updates_in_small_segments_rank_as_a_rebuild(tmp_path: Path, monkeypatch
 
 @pytest.mark.fast_path_only
 def test_whole_lexicon_and_postings_read_in_one_piece_match_the_public_api(tmp_path: Path) -> None:
-    from reader.search.internals import doc_frequencies, lexicon, postings_at
+    from reader.search.segments.internals import doc_frequencies, lexicon, postings_at
 
     docs = corpus(60, 3) + [doc(100 + i, "", "graph " * (i % 7 + 1)) for i in range(300)]  # many blocks
     index = SearchIndex.open(tmp_path / "ix")
@@ -144,7 +144,7 @@ def test_whole_lexicon_and_postings_read_in_one_piece_match_the_public_api(tmp_p
 
 
 def test_words_field_holds_the_unstemmed_words_of_title_and_abstract(tmp_path: Path) -> None:
-    from reader.search.internals import lexicon
+    from reader.search.segments.internals import lexicon
 
     text = "However, the generating networks generate Générations within several graphs."
     assert similarity_words(text) == ["generating", "networks", "generate", "generations", "graphs"]

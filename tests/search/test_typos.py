@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reader.library import Library
-from reader.search import SearchIndex, internals, typos
+from reader.search import SearchIndex, typos
+from reader.search.segments import internals
 
 from .helpers import doc, num
 

@@ -16,9 +16,9 @@ from reader.models import ImportSummary
 from reader.plural import count_noun
 from reader.ui.dialogs.about import AboutDialog
 from reader.ui.dialogs.common import import_summary_text
-from reader.ui.dialogs.preferences import PreferencesDialog
 from reader.ui.window import libraries, settings
 from reader.ui.window.main_window import MainWindow
+from reader.ui.window.preferences import PreferencesDialog
 
 
 def test_old_per_library_settings_move_to_the_global_file_once(tmp_path: Path) -> None:

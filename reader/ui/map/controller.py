@@ -29,7 +29,7 @@ from reader.map.features import LayoutCancelled
 from reader.plural import count_noun
 
 from ..operations import papers
-from ..window.pages import MapWindow, add_view_action, page_stack
+from ..pages import MapWindow, add_view_action, page_stack
 from . import render as mr
 from .page import MapPage
 

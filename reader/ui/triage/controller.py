@@ -20,8 +20,8 @@ from reader.triage.state import QueueSpec, ResumeState, resume_ids
 
 from ..list.model import SORT_KEYS
 from ..operations import papers, scope
+from ..pages import TriageWindow, add_view_action, page_stack
 from ..paper.pane import HIT_STYLES, highlight_css
-from ..window.pages import TriageWindow, add_view_action, page_stack
 from . import summary
 from .fetched import Fetched, Opened
 from .rank import TriageRanking

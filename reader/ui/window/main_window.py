@@ -41,7 +41,6 @@ from ..change_bridge import ChangeBridge
 from ..context import ListScope, OpContext
 from ..dialogs.about import show_about
 from ..dialogs.common import ask_rebuild
-from ..dialogs.preferences import show_preferences
 from ..list import empty_state
 from ..list.model import COL_ADDED, COL_TITLE, NEW, RELISTED, SORT_KEYS, SORTED, PaperModel
 from ..list.search_bar import SearchBar
@@ -62,6 +61,7 @@ from . import libraries, settings, window_size
 from .actions import MenuSlots, build_actions
 from .import_export import ImportExport, accepts_drag
 from .index_sync import IndexSync
+from .preferences import show_preferences
 from .splitter import SIZES as SPLITTER_SIZES
 from .splitter import MainSplitter
 

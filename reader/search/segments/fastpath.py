@@ -25,10 +25,10 @@ from whoosh.reading import SegmentReader
 from whoosh.util.numeric import length_to_byte
 from whoosh.writing import CLEAR, SegmentWriter
 
-from reader.search import rawread
 from reader.search.documents import doc_fields
 from reader.search.schema import BIGRAM_SUFFIX, build_schema
-from reader.search.writer import BulkWriter, bulk_codec
+from reader.search.segments import rawread
+from reader.search.segments.writer import BulkWriter, bulk_codec
 
 logger = logging.getLogger(__name__)
 

@@ -26,15 +26,14 @@ from PySide6.QtWidgets import (
 
 from reader.library import Library, View
 
-from ..change_bridge import ChangeBridge
-from ..context import ListScope, OpContext
-from ..list.model import PaperModel
-from ..list.search_bar import SearchBar
-from ..list.table import PaperTable
-from ..paper.pane import PaperPane
-from ..tasks import TaskRunner
-from ..widgets.status_bar import StatusBar
-from .import_export import ImportExport
+from .change_bridge import ChangeBridge
+from .context import ListScope, OpContext
+from .list.model import PaperModel
+from .list.search_bar import SearchBar
+from .list.table import PaperTable
+from .paper.pane import PaperPane
+from .tasks import TaskRunner
+from .widgets.status_bar import StatusBar
 
 
 def page_stack(widget: QWidget, name: str) -> QStackedWidget:
@@ -94,13 +93,19 @@ class TriageOpener(Protocol):
     def open(self, ids: Sequence[str] | None = None) -> None: ...
 
 
+class Exporter(Protocol):
+    """What the map uses of the window's imports and exports: File → Export…."""
+
+    def ask_export(self) -> None: ...
+
+
 class MapWindow(Window, Protocol):
     """What the map controller uses of the main window."""
 
     @property
     def searchBar(self) -> SearchBar: ...  # its objectName
     @property
-    def transfer(self) -> ImportExport: ...
+    def transfer(self) -> Exporter: ...
     @property
     def triage(self) -> TriageOpener: ...
     @property

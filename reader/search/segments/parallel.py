@@ -14,7 +14,7 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import clean_files
 
 from reader.search.documents import doc_fields
-from reader.search.writer import BulkWriter
+from reader.search.segments.writer import BulkWriter
 from reader.workers import watch_parent
 
 BATCH = 250  # documents per job: small enough to balance, big enough to amortise pickling

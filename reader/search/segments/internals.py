@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from whoosh.reading import TermNotFound
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
-from reader.search import rawread
-from reader.search.fastpath import enabled as fast
+from reader.search.segments import rawread
+from reader.search.segments.fastpath import enabled as fast
 
 # (segment id, field, term) -> (ids, weights): segments never change, so entries stay
 # valid; typing re-reads the same words at every keystroke. Bounded by postings held.

@@ -28,7 +28,7 @@ from reader.plural import count_noun
 from ..triage.rank import ASK_EVERY_KEY, ask_every
 from ..widgets import theme as themes
 from ..widgets.plain import plain_label
-from ..window import settings
+from . import settings
 
 
 class VaultChooser(Protocol):
