@@ -38,6 +38,7 @@ class Change(StrEnum):
     DELETE = "delete"
     SEARCHES = "searches"
     VAULT = "vault"
+    GROUP = "group"  # the reading group's merged decisions (reader.group)
     INDEX = "index"
     OUTSIDE = "outside"
 
