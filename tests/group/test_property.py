@@ -24,12 +24,12 @@ from reader.services import Library
 from reader.store import group as gs
 
 MEMBERS = ("ada", "bob", "cy", "dee", "eve")
-PAPERS = 6
+PAPERS = 3
 STEPS = [
     "before-read", "after-read", "append-half", "atomic-half", "after-snapshot", "after-new-log", "after-export",
     "before-resolve", "before-commit",
 ]
-CASES = int(os.environ.get("READER_GROUP_PROPERTY_CASES", "40"))
+CASES = int(os.environ.get("READER_GROUP_PROPERTY_CASES", "50"))
 
 
 class Crash(BaseException):
@@ -68,8 +68,8 @@ decision = st.tuples(st.just("decide"), st.integers(0, 4), st.integers(0, PAPERS
                      st.sampled_from(["star", "unstar", "skip", "unskip", "read", "unread", "tag", "untag"]))
 sync = st.tuples(st.just("sync"), st.integers(0, 4), st.one_of(st.none(), st.sampled_from(STEPS)), st.just(0))
 copy = st.tuples(st.just("copy"), st.integers(0, 4), st.integers(0, 4), st.floats(0.0, 1.0))
-program = st.tuples(st.integers(3, 5), st.lists(st.one_of(decision, decision, sync, sync, copy), min_size=5,
-                                                 max_size=40))
+program = st.tuples(st.integers(3, 5), st.lists(st.one_of(decision, decision, sync, sync, copy), min_size=15,
+                                                 max_size=50))
 
 
 def _copy(src_root: Path, dst_root: Path, member: str, fraction: float) -> None:
