@@ -21,6 +21,7 @@ from ..models import HighlightColour, Paper, ViewKind
 from ..paths import resolve_data_dir
 from ..plural import count_noun
 from . import cite as cli_cite
+from . import group as cli_group
 from . import map as cli_map
 from . import triage as cli_triage
 from .args import Parser, positive_int, set_command_help
@@ -111,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_vault_parser(sub)
     cli_triage.add_parsers(sub)
     cli_map.add_parsers(sub)
+    cli_group.add_parsers(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
     return p
@@ -444,6 +446,7 @@ COMMANDS: dict[str, Handler] = {
     **cli_cite.HANDLERS,
     **cli_triage.HANDLERS,
     **cli_map.HANDLERS,
+    **cli_group.HANDLERS,
 }
 
 

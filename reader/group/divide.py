@@ -32,7 +32,7 @@ def topics(conn: sqlite3.Connection, root: Path, ids: Sequence[str]) -> tuple[di
     found: dict[str, tuple[int, ...]] = {}
     how = "title words"
     try:
-        from ..map.store import load, path_for
+        from ..map.mapfile import load, path_for
 
         data = load(path_for(root))
     except ImportError:  # numpy missing from a trimmed install: the word grouping

@@ -59,7 +59,7 @@ class GroupError(ReaderError):
 
 
 class GroupLibrary(Protocol):
-    """What the group needs of a library (services.Library is one)."""
+    """What the group needs of a library (reader.library.Library is one)."""
 
     changes: ChangeBus
 

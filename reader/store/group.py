@@ -40,7 +40,7 @@ def set_options(conn: sqlite3.Connection, **values: Any) -> None:
 def leave(conn: sqlite3.Connection) -> None:
     for table in ("group_config", "group_own", "group_files", "group_members", "group_state",
                   "group_keys", "group_divisions"):
-        conn.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed names
+        conn.execute(f"DELETE FROM {table}")
 
 
 # ------------------------------------------------------------------ this library's decisions

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from reader.services import Library
+from reader.library import Library
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from reader.group import Group
 from reader.group.keys import paper_keys
-from reader.services import Library
+from reader.library import Library
 from reader.store import group as gs
 
 MEMBERS = ("ada", "bob", "cy", "dee", "eve")
