@@ -266,12 +266,13 @@ class Group:
             stored = gs.files(wconn)
             touched: set[tuple[str, str]] = set()
             self._step("before-read")
+            keys_moved = self._update_keys(wconn, cfg["keyed"])
+            meet = _Meeting(wconn)
             for member in sorted(scans):
-                self._read_member(wconn, root, member, scans[member], stored, report, touched)
+                self._read_member(wconn, root, member, scans[member], stored, report, touched, meet)
             for member in missing:
                 gs.set_problem(wconn, member, "folder missing: its last synced decisions are kept")
             self._step("after-read")
-            keys_moved = self._update_keys(wconn, cfg["keyed"])
             if own_changed or me not in scans:
                 wconn.execute("SAVEPOINT group_export")
                 try:
@@ -285,9 +286,11 @@ class Group:
                     gs.set_options(wconn, exported=seq)
                     self._step("after-export")
                     scans[me] = fs.scan(root / me)
-                    self._read_member(wconn, root, me, scans[me], gs.files(wconn), report, touched)
+                    self._read_member(wconn, root, me, scans[me], gs.files(wconn), report, touched, meet)
             self._step("before-resolve")
-            report.papers |= self._resolve(wconn, everything=False, touched=touched, keys_moved=keys_moved)
+            report.papers |= meet.papers
+            if keys_moved:
+                report.papers |= self._resolve(wconn, meet)
             gs.set_options(wconn, keyed=seq)
             report.changed = bool(touched or report.written or keys_moved)
             if report.changed:
@@ -337,7 +340,7 @@ class Group:
 
     def _read_member(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,
                      stored: dict[tuple[str, str], tuple[int, int, int]], report: SyncReport,
-                     touched: set[tuple[str, str]]) -> None:
+                     touched: set[tuple[str, str]], meet: _Meeting) -> None:
         known = gs.member_rows(conn).get(member)
         cfg = gs.config(conn)
         assert cfg is not None
@@ -406,7 +409,7 @@ class Group:
             gs.set_problem(conn, member, problem)
             return
         if merged:
-            gs.merge_records(conn, ([member, pkey, json.dumps(v[0], separators=(",", ":")), *v[1:]]
+            gs.merge_records(conn, ([member, pkey, json.dumps(v[0], separators=(",", ":")), meet.paper(v[0]), *v[1:]]
                                     for pkey, v in merged.items()))
             touched.update((member, pkey) for pkey in merged)
         for fname, size, mtime, offset in file_states:
@@ -552,42 +555,22 @@ class Group:
         gs.replace_keys(conn, [r["id"] for r in rows] + deleted, pairs)
         return True
 
-    def _resolve(self, conn: sqlite3.Connection, *, everything: bool, touched: set[tuple[str, str]],
-                 keys_moved: bool) -> set[str]:
-        """Set group_state.paper_id: the local paper holding the first of each record's keys."""
-        if keys_moved or everything:
-            todo = gs.unresolved(conn, everything)
-            todo_keys = {(m, p) for m, p, _ in todo}
-            todo += [t for t in self._rows_of(conn, touched) if (t[0], t[1]) not in todo_keys]
-        else:
-            todo = self._rows_of(conn, touched)
+    @staticmethod
+    def _resolve(conn: sqlite3.Connection, meet: _Meeting) -> set[str]:
+        """After the local papers changed: the members' records not yet met (a paper that has
+        arrived since) or met on a paper deleted since meet the papers again."""
+        todo = gs.unresolved(conn)
         if not todo:
             return set()
-        wanted = {k for _, _, keys in todo for k in json.loads(keys)}
-        found = gs.key_papers(conn, wanted) if len(wanted) < 20_000 else gs.all_key_papers(conn)
         updates = []
         ids = set()
         for member, pkey, keys in todo:
-            pid = next((found[k] for k in json.loads(keys) if k in found), None)
+            pid = meet.paper(json.loads(keys))
             updates.append((pid, member, pkey))
             if pid is not None:
                 ids.add(pid)
         gs.set_papers(conn, updates)
         return ids
-
-    @staticmethod
-    def _rows_of(conn: sqlite3.Connection, pairs: set[tuple[str, str]]) -> list[tuple[str, str, str]]:
-        out = []
-        by_member: dict[str, list[str]] = {}
-        for m, p in pairs:
-            by_member.setdefault(m, []).append(p)
-        for m, pkeys in by_member.items():
-            for i in range(0, len(pkeys), 900):
-                part = pkeys[i:i + 900]
-                out += [(m, r[0], r[1]) for r in conn.execute(
-                    f"SELECT pkey, keys FROM group_state WHERE member = ? AND pkey IN ({','.join('?' * len(part))})",
-                    [m, *part])]
-        return out
 
     # ------------------------------------------------------------------ reading the group
     def status(self) -> GroupStatus:
@@ -660,6 +643,25 @@ class Group:
         keys = json.loads(found[0]["shares"]).get(member, [])
         papers = gs.key_papers(conn, keys)
         return list(dict.fromkeys(papers[k] for k in keys if k in papers))
+
+
+class _Meeting:
+    """Which local paper a member's record is about: the first of its keys a paper holds
+    (group_keys, read once per sync when a record needs it)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._map: dict[str, str] | None = None
+        self.papers: set[str] = set()
+
+    def paper(self, keys: list[str]) -> str | None:
+        if self._map is None:
+            self._map = gs.all_key_papers(self._conn)
+        found = self._map
+        pid = next((found[k] for k in keys if k in found), None)
+        if pid is not None:
+            self.papers.add(pid)
+        return pid
 
 
 class _Unwritten(Exception):

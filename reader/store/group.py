@@ -121,11 +121,12 @@ _MERGE = ", ".join(
 
 def merge_records(conn: sqlite3.Connection, rows: Iterable[Sequence[Any]]) -> None:
     """Fold records into the merged state: per (member, paper key) and field, the value with the
-    highest sequence number wins (rows: member, pkey, keys json, then value, seq per field)."""
+    highest sequence number wins (rows: member, pkey, keys json, local paper id, then value, seq
+    per field)."""
     conn.executemany(
-        "INSERT INTO group_state (member, pkey, keys, " + STATE_COLUMNS + ") "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (member, pkey) DO UPDATE SET " + _MERGE, rows)
+        "INSERT INTO group_state (member, pkey, keys, paper_id, " + STATE_COLUMNS + ") "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (member, pkey) DO UPDATE SET paper_id = excluded.paper_id, " + _MERGE, rows)
 
 
 def max_seq(conn: sqlite3.Connection, member: str) -> int:
@@ -159,9 +160,12 @@ def replace_keys(conn: sqlite3.Connection, ids: Sequence[str], pairs: Iterable[t
     conn.executemany("INSERT OR IGNORE INTO group_keys (key, paper_id) VALUES (?, ?)", pairs)
 
 
-def unresolved(conn: sqlite3.Connection, everything: bool) -> list[tuple[str, str, str]]:
-    where = "" if everything else "WHERE paper_id IS NULL OR paper_id NOT IN (SELECT id FROM papers)"
-    return [(r[0], r[1], r[2]) for r in conn.execute(f"SELECT member, pkey, keys FROM group_state {where}")]
+def unresolved(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """Records that met no local paper, or one deleted since."""
+    return [(r[0], r[1], r[2]) for r in conn.execute(
+        "SELECT member, pkey, keys FROM group_state WHERE paper_id IS NULL "
+        "UNION ALL SELECT g.member, g.pkey, g.keys FROM group_state g JOIN tombstones t ON t.paper_id = g.paper_id "
+        "WHERE NOT EXISTS (SELECT 1 FROM papers p WHERE p.id = g.paper_id)")]
 
 
 def key_papers(conn: sqlite3.Connection, keys: Iterable[str]) -> dict[str, str]:

@@ -265,3 +265,28 @@ def test_reading_refuses_to_follow_a_symlink(tmp_path):
     (tmp_path / "link.jsonl").symlink_to(real)
     with pytest.raises(OSError):
         fs.read_lines(Path(tmp_path / "link.jsonl"), 0)
+
+
+def test_triage_offers_ones_share_first_and_may_learn_from_the_others_stars(make_lib, tmp_path):
+    from reader.triage import source
+    from reader.triage.best import BestFirst
+    from reader.triage.queue import LISTED
+
+    _shared, a, b, ga, gb = _pair(make_lib, tmp_path)
+    ids = a.paper_ids()
+    b.set_starred(ids[:1], True)
+    ga.sync()
+    gb.sync()
+    ga.sync()
+    todo = ids[1:21]
+    topic = {p: (i % 4, i, 0) for i, p in enumerate(todo)}
+    ga.publish_division("", split_even(todo, topic, ga.members()))
+    gb.sync()
+    mine = set(gb.share())
+    assert len(mine) == 10
+    ordered = source.order_ids(b, todo, LISTED)
+    assert set(ordered[:10]) == mine and ordered[10:] == [p for p in todo if p not in mine]
+    best = BestFirst(a)
+    assert ids[0] not in best.decisions().starred
+    ga.set_options(best_first_group=True)
+    assert ids[0] in best.decisions().starred  # bob's star teaches ada's best first
