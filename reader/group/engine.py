@@ -409,7 +409,7 @@ class Group:
             gs.set_problem(conn, member, problem)
             return
         if merged:
-            gs.merge_records(conn, ([member, pkey, json.dumps(v[0], separators=(",", ":")), meet.paper(v[0]), *v[1:]]
+            gs.merge_records(conn, ([member, pkey, " ".join(v[0]), meet.paper(v[0]), *v[1:]]
                                     for pkey, v in merged.items()))
             touched.update((member, pkey) for pkey in merged)
         for fname, size, mtime, offset in file_states:
@@ -467,7 +467,7 @@ class Group:
             if r["id"] not in own_keys:
                 keys = paper_keys(r["doi"], r["arxiv"], r["links"], r["title_key"], r["year"], r["abstract_key"]) \
                     or [key_hash("id:" + r["id"])]
-                own_keys[r["id"]] = (keys[0], json.dumps(keys, separators=(",", ":")))
+                own_keys[r["id"]] = (keys[0], " ".join(keys))
                 new_keys.append((r["id"], *own_keys[r["id"]]))
         published = gs.member_state(conn, me, [k for k, _ in own_keys.values()])
         records: list[bytes] = []
@@ -486,7 +486,7 @@ class Group:
             if not diff:
                 continue
             seq += 1
-            records.append(record_line(json.loads(keys_json), {f: (seq, now[f]) for f in diff}))
+            records.append(record_line(keys_json.split(), {f: (seq, now[f]) for f in diff}))
         gen = max(cfg["gen"], gen_seen(found))
         whole = found is not None and gen in found.logs and (gen in found.snapshots)
         log_size = found.logs[gen].st_size if whole and found is not None else 0
@@ -527,7 +527,7 @@ class Group:
         for r in gs.member_state(conn, me).values():
             fields = {f: (r[f + "_s"], json.loads(r[f]) if f == "tags" else r[f]) for f in FIELDS if r[f + "_s"]}
             if fields:
-                lines.append(record_line(json.loads(r["keys"]), fields))
+                lines.append(record_line(r["keys"].split(), fields))
         lines += records
         fs.write_atomic(own_dir / f"snapshot-{gen}.jsonl", b"".join(lines), self._checkpoint_or_none())
         self._step("after-snapshot")
@@ -565,7 +565,7 @@ class Group:
         updates = []
         ids = set()
         for member, pkey, keys in todo:
-            pid = meet.paper(json.loads(keys))
+            pid = meet.paper(keys.split())
             updates.append((pid, member, pkey))
             if pid is not None:
                 ids.add(pid)
@@ -668,12 +668,15 @@ class _Unwritten(Exception):
     """The own folder could not be written: the export's part of the sync is undone."""
 
 
+_EMPTY_ROW = [x for f in FIELDS for x in (("[]" if f == "tags" else DEFAULTS[f]), 0)]
+
+
 def _fold(merged: dict[str, list[Any]], keys: list[str], fields: dict[str, tuple[int, Any]]) -> None:
     """Fold one record into `merged` (pkey -> [keys, value, seq per field]), highest seq wins."""
     pkey = keys[0]
     row = merged.get(pkey)
     if row is None:
-        row = merged[pkey] = [keys, *[x for f in FIELDS for x in (_column(f, DEFAULTS[f]), 0)]]
+        row = merged[pkey] = [keys, *_EMPTY_ROW]
     for i, name in enumerate(FIELDS):
         found = fields.get(name)
         if found is not None and found[0] > row[2 + 2 * i]:

@@ -76,17 +76,21 @@ def parse_record(line: bytes) -> tuple[list[str], dict[str, tuple[int, Any]]]:
     if not isinstance(obj, dict):
         raise BadLine("not a record")
     keys = obj.get("k")
-    if not isinstance(keys, list) or not keys or len(keys) > MAX_KEYS or not all(
-            isinstance(k, str) and 0 < len(k) <= 64 for k in keys):
+    if type(keys) is not list or not keys or len(keys) > MAX_KEYS or not all(
+            type(k) is str and 0 < len(k) <= 64 and " " not in k for k in keys):
         raise BadLine("a record without its paper keys")
     fields: dict[str, tuple[int, Any]] = {}
     for name in FIELDS:
         pair = obj.get(name)
         if pair is None:
             continue
-        if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], int) or pair[0] < 1:
+        if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not int or pair[0] < 1:
             raise BadLine(f"a bad {name!r} field")
-        fields[name] = (pair[0], _value(name, pair[1]))
+        value = pair[1]
+        if name in FLAG_FIELDS and (value == 0 or value == 1) and type(value) is int:
+            fields[name] = (pair[0], value)  # the common case, checked
+        else:
+            fields[name] = (pair[0], _value(name, value))
     return keys, fields
 
 

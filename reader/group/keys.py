@@ -14,6 +14,8 @@ _OPENREVIEW_HOST = re.compile(r"(^|\.)openreview\.net$", re.IGNORECASE)
 def openreview_key(links: list[str]) -> str:
     """The OpenReview id of a forum/pdf link (`openreview.net/forum?id=X`), '' if none."""
     for link in links:
+        if "openreview" not in link.lower():
+            continue
         try:
             url = urlparse(link)
         except ValueError:
