@@ -8,7 +8,7 @@ import sqlite3
 from ..store import group as gs
 from .filters import select, split_filters
 
-VIEWS = (("Agree (★ by 2+)", "group:agree"), ("Split (★ and skipped)", "group:split"),
+VIEWS = (("Agree", "group:agree"), ("Split", "group:split"),
          ("Undecided", "group:undecided"))
 
 

@@ -35,7 +35,7 @@ CAPS = {COL_AUTHORS: 150, COL_METHOD: 130, COL_VENUE: 120, COL_TAGS: 130, COL_AD
 # Samples a column is never narrower than (before giving way), so a new list's content never
 # makes the columns jump narrower.
 SAMPLES = {COL_AUTHORS: "Vaswani et al.", COL_METHOD: "FlashAttn", COL_VENUE: "NeurIPS", COL_YEAR: "2025",
-           COL_TAGS: "to-read, rl", COL_ADDED: "Today 10:26", COL_GROUP: "AL BO"}
+           COL_TAGS: "to-read, rl", COL_ADDED: "Today 10:26", COL_GROUP: "AL BO CY"}
 # First to shrink first. The method (few papers have one) gives way before the authors (all of
 # a real library's papers have them).
 GIVE_WAY = (COL_TAGS, COL_VENUE, COL_METHOD, COL_AUTHORS, COL_GROUP, COL_YEAR, COL_ADDED)
@@ -43,7 +43,7 @@ GIVE_WAY = (COL_TAGS, COL_VENUE, COL_METHOD, COL_AUTHORS, COL_GROUP, COL_YEAR, C
 # 0: never shrunk (a clipped time says nothing), only left out. A method cut to three letters
 # ("MoC…") says nothing either: it keeps about seven, and an author "Wang et al.".
 MIN_WIDTH = {COL_TAGS: 50, COL_VENUE: 50, COL_AUTHORS: 84, COL_METHOD: 72, COL_YEAR: 40, COL_ADDED: 0,
-             COL_GROUP: 44}
+             COL_GROUP: 60}
 # Columns shown only once some paper of a list has content for them (an empty column is
 # noise), or once the user asks for them.
 BY_CONTENT = (COL_AUTHORS, COL_TAGS, COL_GROUP)  # the group's: once a member starred a listed paper
