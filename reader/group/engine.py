@@ -548,11 +548,17 @@ class Group:
         if not rows and not deleted:
             return False
         pairs: list[tuple[str, str]] = []
+        before = gs.keys_of(conn, [r["id"] for r in rows]) if since >= 0 else {}
+        moved = list(deleted)
         for r in rows:
             keys = paper_keys(r["doi"], r["arxiv"], r["links"], r["title_key"], r["year"], r["abstract_key"]) \
                 or [key_hash("id:" + r["id"])]
-            pairs.extend((k, r["id"]) for k in keys)
-        gs.replace_keys(conn, [r["id"] for r in rows] + deleted, pairs)
+            if set(keys) != before.get(r["id"]):  # a star or a note moves no key: nothing to meet again
+                moved.append(r["id"])
+                pairs.extend((k, r["id"]) for k in keys)
+        if not moved:
+            return False
+        gs.replace_keys(conn, moved, pairs)
         return True
 
     @staticmethod

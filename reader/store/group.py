@@ -154,6 +154,15 @@ def key_rows_of(conn: sqlite3.Connection, ids: Sequence[str]) -> list[sqlite3.Ro
     return out
 
 
+def keys_of(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for part in chunks(list(ids)):
+        for k, pid in conn.execute(f"SELECT key, paper_id FROM group_keys WHERE paper_id IN ({marks(len(part))})",
+                                   list(part)):
+            out.setdefault(pid, set()).add(k)
+    return out
+
+
 def replace_keys(conn: sqlite3.Connection, ids: Sequence[str], pairs: Iterable[tuple[str, str]]) -> None:
     for part in chunks(list(ids)):
         conn.execute(f"DELETE FROM group_keys WHERE paper_id IN ({marks(len(part))})", list(part))
