@@ -52,6 +52,7 @@ GROUP_TAG_PREFIX = "group/"  # --tags group: only tags named group/… are share
 TAG_MODES = ("group", "all")
 STOP_ENV = "READER_GROUP_TEST_STOP"  # tests: SIGKILL this process at the named step of a sync
 MAX_PROBLEMS_PER_FILE = 3
+FEW_RECORDS = 200  # up to this many records meet the papers by indexed look-ups, more by one read of all keys
 
 
 class GroupError(ReaderError):
@@ -658,12 +659,14 @@ class _Meeting:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self._map: dict[str, str] | None = None
+        self._asked = 0
         self.papers: set[str] = set()
 
     def paper(self, keys: list[str]) -> str | None:
-        if self._map is None:
-            self._map = gs.all_key_papers(self._conn)
-        found = self._map
+        self._asked += 1
+        if self._map is None and self._asked > FEW_RECORDS:
+            self._map = gs.all_key_papers(self._conn)  # many records: one read of every key
+        found = self._map if self._map is not None else gs.key_papers(self._conn, keys)
         pid = next((found[k] for k in keys if k in found), None)
         if pid is not None:
             self.papers.add(pid)
