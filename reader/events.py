@@ -39,6 +39,7 @@ class Change(StrEnum):
     SEARCHES = "searches"
     VAULT = "vault"
     FEEDS = "feeds"  # a feed followed or dropped, or a feed update stored (reader/sources)
+    GROUP = "group"  # the reading group's merged decisions (reader.group)
     INDEX = "index"
     OUTSIDE = "outside"
 

@@ -21,6 +21,7 @@ from ..models import HighlightColour, Paper, ViewKind
 from ..paths import resolve_data_dir
 from ..plural import count_noun
 from . import cite as cli_cite
+from . import group as cli_group
 from . import map as cli_map
 from . import sources as cli_sources
 from . import triage as cli_triage
@@ -114,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_triage.add_parsers(sub)
     cli_map.add_parsers(sub)
     cli_sources.add_parsers(sub)
+    cli_group.add_parsers(sub)
     sub.add_parser("reindex", help="rebuild the search index from the library")
     sub.add_parser("stats", help="counts of papers, stars, notes and tags")
     cli_venue.add_parsers(sub)
@@ -452,6 +454,7 @@ COMMANDS: dict[str, Handler] = {
     **cli_venue.HANDLERS,
     **cli_map.HANDLERS,
     **cli_sources.HANDLERS,
+    **cli_group.HANDLERS,
 }
 
 

@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING
 
 from ..errors import ReaderError, classify_sqlite_error
 from ..events import LOCAL, OUTSIDE, Change, ChangeBus, Changes
+from ..group.filters import GroupFilter
+from ..group.filters import select as select_group
+from ..group.filters import split_filters as split_group_filters
 from ..index_upkeep import CancelCheck, IndexUpkeep, Progress
 from ..listing import like_ids
 from ..models import ImportLogEntry, Paper, SavedSearch, TriageSignals, ViewKind
@@ -323,7 +326,31 @@ class LibraryBase:
         restrict = None
         if view is not None and view.kind != ViewKind.ALL:
             restrict = set(self.paper_ids(view))
+        rest, group_filters = split_group_filters(query)
+        if group_filters:  # starred-by:, group:agree…: sets of papers from the group's SQL state
+            return self._group_search(query, rest, group_filters, restrict, limit, as_you_type)
         return self.index.search(query, limit=limit, restrict=restrict, as_you_type=as_you_type)
+
+    def _group_search(self, query: str, rest: str, group_filters: list[GroupFilter], restrict: set[str] | None,
+                      limit: int | None, as_you_type: bool) -> SearchResults:
+        """A query with group filters: the papers they admit (within `restrict`), searched for
+        the rest of the query, or listed as a filters-only result when nothing else is left."""
+        from ..search.results import Hit, SearchResults
+
+        problems: list[str] = []
+        ids = select_group(self._reader(), group_filters, problems)
+        if restrict is not None:
+            ids &= restrict
+        if rest.strip():
+            res = self.index.search(rest, limit=limit, restrict=ids, as_you_type=as_you_type)
+            res.query = query
+        else:
+            order = [pid for pid in self.paper_ids() if pid in ids]  # newest first, as the list
+            hits = [Hit(pid, 0.0) for pid in (order if limit is None else order[:limit])]
+            res = SearchResults(query=query, hits=hits, total=len(order), filters_only=True)
+        if problems:
+            res.problem = "; ".join([*problems, *([res.problem] if res.problem else [])])
+        return res
 
     def suggest(self, query: str) -> Suggestion | None:
         """"Did you mean": the query with every typo'd word corrected at once and the

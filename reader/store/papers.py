@@ -36,6 +36,7 @@ class PaperRow:
     first_author: str = ""  # the table shows "first author et al."
     author_count: int = 0
     skipped: bool = False  # "not for me" (triage X)
+    group_stars: tuple[str, ...] = ()  # the reading group's members who starred it (reader.group)
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,8 @@ def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
         for r in conn.execute(
             "SELECT p.id, p.title, p.method, p.venue, p.year, p.starred, p.read, p.skipped, p.added_at, "
             "json_extract(p.authors, '$[0]') AS first_author, json_array_length(p.authors) AS n_authors, "
-            "n.paper_id IS NOT NULL AS has_note FROM papers p "
+            "n.paper_id IS NOT NULL AS has_note, (SELECT json_group_array(g.member) FROM group_state g "
+            "WHERE g.paper_id = p.id AND g.star = 1) AS group_stars FROM papers p "
             f"LEFT JOIN notes n ON n.paper_id = p.id WHERE p.id IN ({marks(len(part))})",
             part,
         ):
@@ -173,7 +175,7 @@ def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
                 starred=bool(r["starred"]), read=bool(r["read"]), has_note=bool(r["has_note"]),
                 tags=tuple(tag_map.get(r["id"], ())), added_at=r["added_at"],
                 first_author=r["first_author"] or "", author_count=r["n_authors"] or 0,
-                skipped=bool(r["skipped"]),
+                skipped=bool(r["skipped"]), group_stars=tuple(sorted(json.loads(r["group_stars"] or "[]"))),
             )
     return out
 

@@ -327,3 +327,69 @@ def m0015_sources(db: sqlite_utils.Database) -> None:
         " updated_at TEXT NOT NULL DEFAULT '',"  # the last update that finished ('' never)
         " newest TEXT NOT NULL DEFAULT '',"  # the newest submission date it has seen (UTC ISO)
         " UNIQUE (source, category, query))")
+def m0017_group(db: sqlite_utils.Database) -> None:
+    """Issue 29: a reading group through a shared folder. The library's membership and the keys
+    its records give its papers (group_config, group_own), how far each member's files were read
+    (group_files, group_members), the members' merged decisions (group_state: per member and
+    paper key, each field with the member's own sequence number) and the local papers' keys
+    that the other members' decisions meet (group_keys, derived, rebuilt from papers)."""
+    db.executescript(
+        """
+        CREATE TABLE group_config (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            folder TEXT NOT NULL,
+            name TEXT NOT NULL,
+            share_notes INTEGER NOT NULL DEFAULT 0,
+            tags TEXT NOT NULL DEFAULT 'group' CHECK (tags IN ('group', 'all')),
+            own_seq INTEGER NOT NULL DEFAULT 0,
+            gen INTEGER NOT NULL DEFAULT 1,
+            exported INTEGER NOT NULL DEFAULT -1,
+            keyed INTEGER NOT NULL DEFAULT -1,
+            best_first_group INTEGER NOT NULL DEFAULT 0,
+            joined_at TEXT NOT NULL,
+            last_sync_at TEXT
+        );
+        -- The keys this library's records give each of its papers (fixed once written, so a
+        -- paper's records stay on one key even if its DOI arrives later).
+        CREATE TABLE group_own (paper_id TEXT PRIMARY KEY, pkey TEXT NOT NULL, keys TEXT NOT NULL);
+        CREATE TABLE group_files (
+            member TEXT NOT NULL,
+            file TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            offset INTEGER NOT NULL,
+            PRIMARY KEY (member, file)
+        );
+        CREATE TABLE group_members (
+            name TEXT PRIMARY KEY,
+            library TEXT NOT NULL DEFAULT '',
+            gen INTEGER NOT NULL DEFAULT 0,
+            seen_at TEXT,
+            problem TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE group_state (
+            member TEXT NOT NULL,
+            pkey TEXT NOT NULL,
+            keys TEXT NOT NULL,
+            paper_id TEXT,
+            star INTEGER NOT NULL DEFAULT 0, star_s INTEGER NOT NULL DEFAULT 0,
+            skip INTEGER NOT NULL DEFAULT 0, skip_s INTEGER NOT NULL DEFAULT 0,
+            read INTEGER NOT NULL DEFAULT 0, read_s INTEGER NOT NULL DEFAULT 0,
+            tags TEXT NOT NULL DEFAULT '[]', tags_s INTEGER NOT NULL DEFAULT 0,
+            note TEXT NOT NULL DEFAULT '', note_s INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (member, pkey)
+        );
+        CREATE INDEX group_state_paper ON group_state (paper_id, member);
+        CREATE TABLE group_keys (key TEXT NOT NULL, paper_id TEXT NOT NULL, PRIMARY KEY (key, paper_id)) WITHOUT ROWID;
+        CREATE INDEX group_keys_paper ON group_keys (paper_id);
+        -- The latest division of the work each member published (its shares by paper key).
+        CREATE TABLE group_divisions (
+            member TEXT PRIMARY KEY,
+            seq INTEGER NOT NULL,
+            made_at TEXT NOT NULL,
+            query TEXT NOT NULL,
+            shares TEXT NOT NULL
+        );
+        INSERT OR IGNORE INTO meta (key, value) VALUES ('library_id', lower(hex(randomblob(16))));
+        """
+    )

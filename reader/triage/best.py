@@ -11,6 +11,8 @@ import threading
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
+from reader.group.triage import hints as group_hints
+from reader.group.triage import share_first
 from reader.triage import feature_store
 from reader.triage.interests import ASK_EVERY, ASKED, Decisions, InterestRanking, Learner
 from reader.triage.ports import Learning
@@ -47,7 +49,16 @@ class BestFirst:
         return self.learner
 
     def decisions(self) -> Decisions:
-        return Decisions.from_signals(self.library.triage_signals())
+        signals = self.library.triage_signals()
+        _share, group_stars = self._group()
+        if group_stars:  # the member chose to learn from the reading group's stars too
+            signals = {**signals, "starred": list(dict.fromkeys([*signals.get("starred", []), *group_stars]))}
+        return Decisions.from_signals(signals)
+
+    def _group(self) -> tuple[set[str], list[str]]:
+        """The reading group's hints (reader.group.triage); none for a stand-in library."""
+        connect = getattr(getattr(self, "library", None), "read_connection", None)
+        return group_hints(connect()) if connect is not None else (set(), [])
 
     def rank(self, candidates: Sequence[str], decisions: Decisions, *, why: int = WHY_AHEAD,
              ask_every: int = ASK_EVERY, shown: int = 0) -> tuple[InterestRanking, dict[str, str]]:
@@ -57,6 +68,8 @@ class BestFirst:
         if learner is None:
             raise RuntimeError("best first: the features are not built yet")
         ranking = learner.rank(candidates, decisions, ask_every=ask_every, shown=shown)
+        share, _stars = self._group()
+        ranking.order = share_first(ranking.order, share)  # a divided list: this member's share first
         lines = {}
         for pid in ranking.order[:why]:
             line = learner.why(pid, ranking.interest_of.get(pid))

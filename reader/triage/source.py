@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from reader.group.triage import hints as group_hints
+from reader.group.triage import share_first
 from reader.plural import count_noun
 from reader.store.views import View
 from reader.triage.best import BestFirst
@@ -69,12 +71,15 @@ def order_ids(library: TriageLibrary, ids: Sequence[str], order: str, recent: Se
     when `best`'s features are built (else: similarity to the starred and tagged papers)."""
     if order == UNREAD_FIRST:
         unread = set(library.paper_ids(View("unread")))
-        return order_unread_first(ids, unread, library.paper_ids(View(), "added", True))
-    if order == BEST_FIRST:
+        ordered = order_unread_first(ids, unread, library.paper_ids(View(), "added", True))
+    elif order == BEST_FIRST:
         if best is not None and best.covers(ids):
-            return best.rank(ids, decisions or best.decisions(), why=0)[0].order
-        return rank_like(library, seed_ids(library, recent), ids)
-    return list(ids)
+            return best.rank(ids, decisions or best.decisions(), why=0)[0].order  # its share first already
+        ordered = rank_like(library, seed_ids(library, recent), ids)
+    else:
+        ordered = list(ids)
+    connect = getattr(library, "read_connection", None)  # a reading group's division: one's share first
+    return share_first(ordered, group_hints(connect())[0]) if connect is not None else ordered
 
 
 def top_tags(library: TriageLibrary, count: int = LEGEND_SIZE) -> list[str]:

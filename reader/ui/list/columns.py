@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QHeaderView, QMenu, QTableView
 from .model import (
     COL_ADDED,
     COL_AUTHORS,
+    COL_GROUP,
     COL_METHOD,
     COL_NOTE,
     COL_STAR,
@@ -27,23 +28,25 @@ from .model import (
 )
 
 DEFAULT_ORDER = (COL_STAR, COL_TITLE, COL_AUTHORS, COL_METHOD, COL_VENUE, COL_YEAR, COL_TAGS, COL_NOTE,
-                 COL_ADDED)
+                 COL_GROUP, COL_ADDED)
 FIXED = {COL_STAR: 26, COL_NOTE: 26}  # one-symbol columns
-CAPS = {COL_AUTHORS: 150, COL_METHOD: 130, COL_VENUE: 120, COL_TAGS: 130, COL_ADDED: 130, COL_YEAR: 60}
+CAPS = {COL_AUTHORS: 150, COL_METHOD: 130, COL_VENUE: 120, COL_TAGS: 130, COL_ADDED: 130, COL_YEAR: 60,
+        COL_GROUP: 110}
 # Samples a column is never narrower than (before giving way), so a new list's content never
 # makes the columns jump narrower.
 SAMPLES = {COL_AUTHORS: "Vaswani et al.", COL_METHOD: "FlashAttn", COL_VENUE: "NeurIPS", COL_YEAR: "2025",
-           COL_TAGS: "to-read, rl", COL_ADDED: "Today 10:26"}
+           COL_TAGS: "to-read, rl", COL_ADDED: "Today 10:26", COL_GROUP: "AL BO CY"}
 # First to shrink first. The method (few papers have one) gives way before the authors (all of
 # a real library's papers have them).
-GIVE_WAY = (COL_TAGS, COL_VENUE, COL_METHOD, COL_AUTHORS, COL_YEAR, COL_ADDED)
+GIVE_WAY = (COL_TAGS, COL_VENUE, COL_METHOD, COL_AUTHORS, COL_GROUP, COL_YEAR, COL_ADDED)
 # A shrunk column still says something; narrower than this it is left out until there is room.
 # 0: never shrunk (a clipped time says nothing), only left out. A method cut to three letters
 # ("MoC…") says nothing either: it keeps about seven, and an author "Wang et al.".
-MIN_WIDTH = {COL_TAGS: 50, COL_VENUE: 50, COL_AUTHORS: 84, COL_METHOD: 72, COL_YEAR: 40, COL_ADDED: 0}
+MIN_WIDTH = {COL_TAGS: 50, COL_VENUE: 50, COL_AUTHORS: 84, COL_METHOD: 72, COL_YEAR: 40, COL_ADDED: 0,
+             COL_GROUP: 60}
 # Columns shown only once some paper of a list has content for them (an empty column is
 # noise), or once the user asks for them.
-BY_CONTENT = (COL_AUTHORS, COL_TAGS)
+BY_CONTENT = (COL_AUTHORS, COL_TAGS, COL_GROUP)  # the group's: once a member starred a listed paper
 TITLE_SHARE = 0.45  # of the table's width, kept for the title before the other columns' wishes
 PADDING = 18  # cell margins plus room for the header's sort arrow
 SAMPLE_ROWS = 120

@@ -13,17 +13,19 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 
+from reader.group.engine import initials
 from reader.listing import Listing, PageFetch
 from reader.plural import count_noun
 from reader.text import title_plain
 
 from ..widgets.plain import tooltip
 
-COL_STAR, COL_TITLE, COL_METHOD, COL_VENUE, COL_YEAR, COL_TAGS, COL_NOTE, COL_ADDED, COL_AUTHORS = range(9)
+COL_STAR, COL_TITLE, COL_METHOD, COL_VENUE, COL_YEAR, COL_TAGS, COL_NOTE, COL_ADDED, COL_AUTHORS, COL_GROUP = range(10)
 # Authors came last: its logical index is the last one (saved column states stay valid); the
 # table shows it after the title (paper_table.DEFAULT_ORDER).
-COLUMNS = ("★", "Title", "Method", "Venue", "Year", "Tags", "✎", "Added", "Authors")
-COLUMN_NAMES = {COL_STAR: "Starred", COL_NOTE: "Has a note"}  # the symbols' names (tooltips, menus)
+COLUMNS = ("★", "Title", "Method", "Venue", "Year", "Tags", "✎", "Added", "Authors", "Group ★")
+# The reading group's column (reader.group) came after the authors, for the same reason.
+COLUMN_NAMES = {COL_STAR: "Starred", COL_NOTE: "Has a note", COL_GROUP: "Starred by the group"}  # the symbols' names (tooltips, menus)
 SORT_KEYS = {
     COL_STAR: "starred",
     COL_TITLE: "title",
@@ -274,6 +276,8 @@ def _display(row: Any, col: int) -> str:
         return added_text(row.added_at or "", date.today())
     if col == COL_AUTHORS:
         return author_text(row.first_author, row.author_count)
+    if col == COL_GROUP:
+        return " ".join(initials(name) for name in row.group_stars)
     return ""
 
 
@@ -285,6 +289,8 @@ def _tooltip(row: Any, col: int) -> str | None:
         return f"Added {when:%Y-%m-%d %H:%M}" if when else None
     if col == COL_AUTHORS and row.author_count > 1:
         return f"{row.first_author} and {count_noun(row.author_count - 1, 'other')}"
+    if col == COL_GROUP and row.group_stars:
+        return "Starred by " + ", ".join(row.group_stars)
     return None
 
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from reader.events import Change, Changes
+from reader.group.views import sidebar_views
 from reader.library import Counts, Library, View
 from reader.models import SavedSearch, ViewKind
 from reader.venues import Venue
@@ -40,7 +41,8 @@ LIKE_STARRED_TIP = "Papers most like your starred ones (not the starred ones the
 LIKE_TAG_TIP = "Papers most like those tagged {tag} (not the tagged ones themselves), best first"
 NO_STARS_TIP = "Star papers (S) to see the papers most like them here"
 # Shown (greyed, not selectable) under a section with no entries, so every section stays visible.
-SECTIONS = ("Library", LIKE_SECTION, "Collections", "Venues", "Tags", "Saved searches")
+GROUP_SECTION = "Reading group"
+SECTIONS = ("Library", LIKE_SECTION, "Collections", "Venues", "Tags", "Saved searches", GROUP_SECTION)
 VENUES = "Venues"
 OPEN, CLOSED = "▾", "▸"  # a section's header shows whether it is open
 GROUP_SEP = " › "  # "file › group": a group inside an imported file
@@ -51,6 +53,8 @@ HINTS = {
     "Tags": ("Press T to tag a paper", "Select a paper and press T (or use the tag box) to add a tag."),
     "Saved searches": ("Ctrl+S saves a search", "Type a search, then press Ctrl+S (or right-click here) "
                        "to keep it in this list."),
+    GROUP_SECTION: ("File → Reading group… to join", "Triage with others through a shared folder: who "
+                    "starred what, where you agree and where you split."),
 }
 
 
@@ -75,6 +79,7 @@ class SidebarData:
     tags: list[tuple[str, int]]
     saved: list[SavedSearch]
     venues: list[Venue]
+    group: list[tuple[str, int, str]] | None  # the reading group's views (reader.group.views)
 
 
 class Sidebar(QTreeWidget):
@@ -175,13 +180,14 @@ class Sidebar(QTreeWidget):
         lib = self._library
 
         def compute() -> SidebarData:
-            return SidebarData(lib.counts(), lib.collections(), lib.tags(), lib.saved_searches(), lib.venues())
+            return SidebarData(lib.counts(), lib.collections(), lib.tags(), lib.saved_searches(), lib.venues(),
+                               sidebar_views(lib.read_connection()))
 
         self._runner.read("sidebar", compute, self._refreshed, self._on_error)
 
     def _refreshed(self, out: SidebarData) -> None:
         self.counts = out.counts
-        self.update_data(out.counts, out.collections, out.tags, out.saved, out.venues)
+        self.update_data(out.counts, out.collections, out.tags, out.saved, out.venues, out.group)
         self.summaryChanged.emit(out.counts, [name for name, _ in out.tags])
 
     def _add(self, parent: QTreeWidgetItem, name: str, count: int | None, key: tuple) -> QTreeWidgetItem:
@@ -251,10 +257,12 @@ class Sidebar(QTreeWidget):
             return None
         if key[0] == "view":
             return view_key(key[1])
+        if key[0] == "group":
+            return f"group:{key[1]['query']}"
         return f"search:{key[1]['id']}"
 
     def update_data(self, counts: Any, collections: list, tags: list, searches: list[SavedSearch],
-                    venues: list | None = None) -> None:
+                    venues: list | None = None, group: list[tuple[str, int, str]] | None = None) -> None:
         """Rebuild the dynamic sections and the counts, keeping the selection, silently."""
         self.blockSignals(True)
         try:
@@ -268,6 +276,8 @@ class Sidebar(QTreeWidget):
                 ("Collections", [(n, c, ("view", View("collection", n))) for n, c in collections]),
                 ("Tags", [(n, c, ("view", View("tag", n))) for n, c in tags]),
                 ("Saved searches", [(s["name"], None, ("search", s)) for s in searches]),
+                (GROUP_SECTION, [(label, n, ("group", {"id": None, "name": label, "query": query}))
+                                 for label, n, query in group or []]),
             ):
                 section = self._sections[name]
                 section.takeChildren()

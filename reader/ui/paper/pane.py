@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -103,11 +104,20 @@ class PaperPane(QWidget):
         self.relatedList.setAccessibleName("Related papers")
         self.relatedList.itemActivated.connect(lambda item: self.relatedActivated.emit(item.data(ID_ROLE)))
 
+        # The reading group's decisions on the paper and its members' shared notes (read-only).
+        self.groupView = QTextBrowser(self)
+        self.groupView.setObjectName("groupView")
+        self.groupView.setAccessibleName("The reading group on this paper")
+        self.groupView.setOpenLinks(False)
+        self.group_marks: Callable[[str], list[Any] | None] | None = None  # set by the window: paper id -> Marks
+
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("paneTabs")
         self.tabs.addTab(note_page, "Note")
         self.tabs.addTab(hl_page, "Highlights")
         self.tabs.addTab(self.relatedList, "Related")
+        self.tabs.addTab(self.groupView, "Group")
+        self.tabs.setTabVisible(GROUP_TAB, False)
 
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setObjectName("paneSplitter")
@@ -349,6 +359,7 @@ class PaperPane(QWidget):
             self.relatedList.clear()
             self._set_note(None, "")
             self._sync_buttons(False, False)
+            self.render_group(None)
             return
         if not (same and self.titleEdit.hasFocus()):
             self.titleEdit.setText(paper.title)
@@ -384,6 +395,21 @@ class PaperPane(QWidget):
             self._set_note(paper.id, note)  # same paper: only when nothing unsaved is typed
         if self.previewButton.isChecked():
             self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
+        self.render_group(paper.id)
+
+    def render_group(self, paper_id: str | None) -> None:
+        """The Group tab: who starred, skipped or tagged the paper, and their shared notes,
+        each with its author's name and initials (hidden when the library is in no group)."""
+        marks = self.group_marks(paper_id) if self.group_marks is not None and paper_id else None
+        self.tabs.setTabVisible(GROUP_TAB, marks is not None)
+        if marks is None:
+            self.groupView.clear()
+            return
+        from ..group.marks import group_html
+
+        self.groupView.setHtml(group_html(marks))
+        starred = sum(1 for m in marks if m.star)
+        self.tabs.setTabText(GROUP_TAB, f"Group ★{starred}" if starred else "Group")
 
     def render_links(self) -> None:
         """The links line, in the current palette's link colour (a label's rich text takes the
@@ -577,6 +603,9 @@ class PaperPane(QWidget):
             self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
         self.noteStack.setCurrentIndex(1 if on else 0)
         self.previewButton.setChecked(on)
+
+
+GROUP_TAB = 3
 
 
 def _short(url: str) -> str:

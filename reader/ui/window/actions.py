@@ -49,6 +49,8 @@ class MenuSlots:
     preferences: Callable[[], Any]
     library_menu: Callable[[QMenu, QAction], QAction]  # adds Open library…/Open recent before the action
     add_venue: Callable[[], Any] | None = None  # File → Add a conference… (ui/sources/add_venue.py)
+    group: Callable[[], Any] | None = None  # File → Reading group… (reader/ui/group)
+    divide: Callable[[], Any] | None = None  # Edit → Divide among the group
 
 
 @dataclass
@@ -110,6 +112,8 @@ def build_actions(w: QMainWindow, slots: MenuSlots, undo_stack: QUndoStack) -> M
         file_menu.addAction(act("Add a &conference…", slots.add_venue, name="addVenueAction"))
     file_menu.addAction(act("&Export…", slots.export, ["Ctrl+E"], name="exportAction"))
     file_menu.addAction(act("Markdown &vault…", slots.vault, name="vaultAction"))
+    if slots.group is not None:
+        file_menu.addAction(act("Reading &group…", slots.group, name="groupAction"))
     file_menu.addSeparator()
     file_menu.addAction(act("Rebuild search index…", slots.reindex, name="rebuildIndexAction"))
     file_menu.addSeparator()
@@ -131,6 +135,8 @@ def build_actions(w: QMainWindow, slots: MenuSlots, undo_stack: QUndoStack) -> M
     edit.addAction(act("&Delete papers", slots.delete, ["Delete"], name="deleteAction"))
     edit.addSeparator()
     edit.addAction(act("&Save current search…", slots.save_search, ["Ctrl+S"], name="saveSearchAction"))
+    if slots.divide is not None:
+        edit.addAction(act("Di&vide among the group", slots.divide, name="divideAction"))
     edit.addSeparator()
     edit.addAction(act("Pr&eferences…", slots.preferences, ["Ctrl+,"], name="preferencesAction"))
 

@@ -41,6 +41,7 @@ from ..change_bridge import ChangeBridge
 from ..context import ListScope, OpContext
 from ..dialogs.about import show_about
 from ..dialogs.common import ask_rebuild
+from ..group.sync import GroupSync
 from ..list import empty_state
 from ..list.model import COL_ADDED, COL_TITLE, NEW, RELISTED, SORT_KEYS, SORTED, PaperModel
 from ..list.search_bar import SearchBar
@@ -112,6 +113,9 @@ class MainWindow(QMainWindow):
         self.vault_sync = VaultSync(self.ops, self.settings, self.status, self.pane, self.note_merges, self.changes,
                                     lambda: self.index_ready)
         self.open_vault = self.vault_sync.open_folder  # triage's summary offers it
+        # The reading group (File → Reading group…): syncs on a timer, after decisions, on folder changes.
+        self.group_sync = GroupSync(self.ops, self.status, self.changes)
+        self.pane.group_marks = self._group_marks
         self.transfer = ImportExport(self.ops, self.settings, self.pane, self.status, self.index_sync,
                                      self.show_message, self.list_scope, self.sidebar.tag_names)
         self.transfer.imported.connect(self.show_imported)
@@ -193,7 +197,7 @@ class MainWindow(QMainWindow):
             back=self.focus_table, sort_by_relevance=self.searchBar.sort_by_relevance, apply_theme=self.apply_theme,
             about=lambda: show_about(self, self.library.paths.root), preferences=lambda: show_preferences(self, self),
             library_menu=lambda menu, before: libraries.install(self, menu, before, type(self)),
-            add_venue=self.ask_add_venue)
+            add_venue=self.ask_add_venue, group=self.group_sync.ask, divide=self.divide_among_group)
 
     def ask_add_venue(self) -> Any:
         """File → Add a conference…: the catalogue, fetched on the task runner (ui/sources)."""
@@ -467,6 +471,21 @@ class MainWindow(QMainWindow):
 
     def selected_ids(self) -> list[str]:
         return self.table.selected_ids()
+
+    def _group_marks(self, pid: str) -> list[Any] | None:
+        """The group's decisions on a paper for the pane's Group tab (None: in no group)."""
+        group = self.group_sync.group
+        if group.config() is None:
+            return None
+        return group.marks([pid]).get(pid, [])
+
+    def divide_among_group(self) -> None:
+        """Edit → Divide among the group: the map's or the list's selection (two or more papers),
+        else the whole list, shared out by topic (reader.group.divide)."""
+        sc = self.list_scope()
+        chosen = self.map.selected_ids() if self.map.active else sc.selected
+        ids: IdsArg = chosen if len(chosen) > 1 else scope.all_matching_ids(self.library, sc)
+        self.group_sync.divide(ids, self.searchBar.query())
 
     def _current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         pid = self.model.id_at(current.row()) if current.isValid() else None

@@ -1,0 +1,53 @@
+"""Where papers of different libraries meet: stable keys (DOI, arXiv id, OpenReview id, then the
+normalised title + year, then the abstract's hash: reader/identity.py's keys), hashed short."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from urllib.parse import parse_qs, urlparse
+
+_OPENREVIEW_HOST = re.compile(r"(^|\.)openreview\.net$", re.IGNORECASE)
+
+
+def openreview_key(links: list[str]) -> str:
+    """The OpenReview id of a forum/pdf link (`openreview.net/forum?id=X`), '' if none."""
+    for link in links:
+        if "openreview" not in link.lower():
+            continue
+        try:
+            url = urlparse(link)
+        except ValueError:
+            continue
+        if url.hostname and _OPENREVIEW_HOST.search(url.hostname):
+            found = parse_qs(url.query).get("id")
+            if found and found[0].strip():
+                return found[0].strip()
+    return ""
+
+
+def paper_keys(doi: str, arxiv: str, links_json: str, title_key: str, year: int | None,
+               abstract_key: str) -> list[str]:
+    """The paper's key hashes, strongest first (at least one for any stored paper)."""
+    try:
+        links = json.loads(links_json) if links_json else []
+    except ValueError:
+        links = []
+    raw = []
+    if doi:
+        raw.append("doi:" + doi)
+    if arxiv:
+        raw.append("arxiv:" + arxiv)
+    openreview = openreview_key([x for x in links if isinstance(x, str)])
+    if openreview:
+        raw.append("openreview:" + openreview)
+    if title_key:
+        raw.append(f"title:{title_key}|{year or ''}")
+    if abstract_key:
+        raw.append("abstract:" + abstract_key)
+    return [key_hash(k) for k in raw]
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]

@@ -1,0 +1,27 @@
+"""The group's views as the sidebar lists them: agree, split, undecided and each member's stars,
+each a query of the group filters (reader.group.filters), with its count."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ..store import group as gs
+from .filters import select, split_filters
+
+VIEWS = (("Agree", "group:agree"), ("Split", "group:split"),
+         ("Undecided", "group:undecided"))
+
+
+def sidebar_views(conn: sqlite3.Connection) -> list[tuple[str, int, str]] | None:
+    """(label, papers, query) per view; None when the library is in no group."""
+    cfg = gs.config(conn)
+    if cfg is None:
+        return None
+    out = []
+    members = sorted({*gs.member_rows(conn), cfg["name"]}, key=str.casefold)
+    queries = [*VIEWS, *((f"★ by {m}{' (you)' if m == cfg['name'] else ''}",
+                          f'starred-by:"{m}"' if " " in m else f"starred-by:{m}") for m in members)]
+    for label, query in queries:
+        problems: list[str] = []
+        out.append((label, len(select(conn, split_filters(query)[1], problems)), query))
+    return out

@@ -1,0 +1,111 @@
+"""File → Reading group…: join a group's shared folder under a name, or change what is shared, or leave."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reader.group.engine import GroupStatus
+
+INTRO = ("Triage together through a folder your group already shares (Syncthing, Dropbox, a network "
+         "drive, a git repository): no server, no account. Each member writes only their own sub-folder; "
+         "everyone reads all of them.")
+
+
+class GroupDialog(QDialog):
+    """Join (folder, name, what to share) when in no group; else the options and Leave."""
+
+    def __init__(self, parent: QWidget | None, status: GroupStatus | None) -> None:
+        super().__init__(parent)
+        self.setObjectName("groupDialog")
+        self.setWindowTitle("Reading group")
+        self.setAccessibleName("Reading group")
+        self.joined = status is not None
+        self.leave_requested = False
+        layout = QVBoxLayout(self)
+        intro = QLabel(INTRO, self)
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        form = QFormLayout()
+        self.folderEdit = QLineEdit(self)
+        self.folderEdit.setObjectName("groupFolder")
+        self.folderEdit.setAccessibleName("Shared folder")
+        browse = QPushButton("Choose…", self)
+        browse.setObjectName("groupBrowse")
+        browse.clicked.connect(self._browse)
+        row = QHBoxLayout()
+        row.addWidget(self.folderEdit, 1)
+        row.addWidget(browse)
+        form.addRow("Shared folder:", row)
+        self.nameEdit = QLineEdit(self)
+        self.nameEdit.setObjectName("groupName")
+        self.nameEdit.setAccessibleName("Your name in the group")
+        self.nameEdit.setPlaceholderText("e.g. ada")
+        form.addRow("Your name:", self.nameEdit)
+        self.shareNotes = QCheckBox("Share my notes (the others see them read-only)", self)
+        self.shareNotes.setObjectName("groupShareNotes")
+        form.addRow("", self.shareNotes)
+        self.tagsBox = QComboBox(self)
+        self.tagsBox.setObjectName("groupTags")
+        self.tagsBox.setAccessibleName("Tags to share")
+        self.tagsBox.addItem("Only tags named group/…", "group")
+        self.tagsBox.addItem("All my tags", "all")
+        form.addRow("Tags shared:", self.tagsBox)
+        self.bestFirst = QCheckBox("Best first also learns from the others' stars", self)
+        self.bestFirst.setObjectName("groupBestFirst")
+        form.addRow("", self.bestFirst)
+        layout.addLayout(form)
+        buttons = QDialogButtonBox(self)
+        self.okButton = buttons.addButton("Save" if self.joined else "Join",
+                                          QDialogButtonBox.ButtonRole.AcceptRole)
+        self.okButton.setObjectName("groupJoin")
+        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        if self.joined:
+            self.leaveButton = buttons.addButton("Leave the group", QDialogButtonBox.ButtonRole.DestructiveRole)
+            self.leaveButton.setObjectName("groupLeave")
+            self.leaveButton.clicked.connect(self._leave)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        if status is not None:
+            self.folderEdit.setText(status.folder)
+            self.nameEdit.setText(status.name)
+            self.folderEdit.setReadOnly(True)
+            self.nameEdit.setReadOnly(True)
+            browse.setEnabled(False)
+            self.shareNotes.setChecked(status.share_notes)
+            self.tagsBox.setCurrentIndex(0 if status.tags == "group" else 1)
+            self.bestFirst.setChecked(status.best_first_group)
+        self.resize(520, self.sizeHint().height())
+
+    def _browse(self) -> None:
+        found = QFileDialog.getExistingDirectory(self, "The group's shared folder", self.folderEdit.text())
+        if found:
+            self.folderEdit.setText(found)
+
+    def _leave(self) -> None:
+        self.leave_requested = True
+        self.accept()
+
+    def folder(self) -> Path:
+        return Path(self.folderEdit.text().strip()).expanduser()
+
+    def name(self) -> str:
+        return self.nameEdit.text().strip()
+
+    def tags(self) -> str:
+        return str(self.tagsBox.currentData())

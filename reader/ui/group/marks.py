@@ -1,0 +1,25 @@
+"""The paper pane's Group tab: the members' decisions on a paper and their shared notes."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from reader.group.engine import initials
+
+
+def group_html(marks: list[Any]) -> str:
+    """The members' decisions and shared notes as HTML (notes escaped: never run as markup)."""
+    if not marks:
+        return "<p style='color:gray'>No member of the group decided on this paper yet.</p>"
+    rows = []
+    for m in marks:
+        what = [w for w, on in (("★ starred", m.star), ("skipped", m.skip), ("read", m.read)) if on]
+        if m.tags:
+            what.append("tags: " + ", ".join(m.tags))
+        rows.append(f"<p><b>{html.escape(initials(m.member))}</b> {html.escape(m.member)}: "
+                    f"{html.escape(' · '.join(what) or 'no decision')}</p>")
+        if m.note:
+            body = "<br>".join(html.escape(line) for line in m.note.splitlines())
+            rows.append(f"<blockquote><i>Note by {html.escape(m.member)} (read-only):</i><br>{body}</blockquote>")
+    return "".join(rows)

@@ -1,0 +1,292 @@
+"""reader.group: joining, syncing through a shared folder, and every way the folder can be wrong."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from reader.group import Group, GroupError
+from reader.group import engine as group_engine
+from reader.group import folder as fs
+from reader.group.divide import split_even
+from reader.group.filters import select, split_filters
+from reader.store import group as gs
+
+
+class Crash(BaseException):
+    pass
+
+
+def _pair(make_lib, tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = make_lib("a"), make_lib("b")
+    ga, gb = Group(a), Group(b)
+    ga.join(shared, "ada")
+    gb.join(shared, "bob")
+    return shared, a, b, ga, gb
+
+
+def _filter(lib, text):
+    problems: list[str] = []
+    _rest, filters = split_filters(text)
+    return select(lib.read_connection(), filters, problems), problems
+
+
+def test_decisions_travel_and_undo_is_a_newer_record(make_lib, tmp_path):
+    shared, a, b, ga, gb = _pair(make_lib, tmp_path)
+    ids = a.paper_ids()[:4]
+    a.set_starred(ids[:2], True)
+    a.set_skipped(ids[2:3], True)
+    b.set_starred(ids[:1], True)
+    b.set_skipped(ids[1:2], True)
+    for g in (ga, gb, ga):
+        assert g.sync().problems == []
+    assert _filter(a, "starred-by:bob")[0] == {ids[0]}
+    assert _filter(b, "starred-by:ada")[0] == set(ids[:2])
+    assert _filter(b, "group:agree")[0] == {ids[0]}
+    assert _filter(b, "group:split")[0] == {ids[1]}
+    assert ids[3] in _filter(b, "group:undecided")[0] and ids[0] not in _filter(b, "group:undecided")[0]
+    assert _filter(b, "skipped-by:ada -starred-by:bob")[0] == {ids[2]}
+    a.set_skipped(ids[2:3], False)  # un-skip
+    ga.sync()
+    gb.sync()
+    assert _filter(b, "skipped-by:ada")[0] == set()
+    assert ga.state() == gb.state()
+
+
+def test_unknown_names_and_views_are_reported(make_lib, tmp_path):
+    _shared, a, _b, ga, gb = _pair(make_lib, tmp_path)
+    ga.sync()
+    gb.sync()
+    found, problems = _filter(a, "starred-by:zed group:nope")
+    assert found == set()
+    assert any('No member named "zed"' in p for p in problems)
+    assert any("Unknown group view" in p for p in problems)
+    rest, filters = split_filters('transformer -starred-by:"bob" year:2020')
+    assert rest == "transformer year:2020" and filters[0].negated and filters[0].value == "bob"
+
+
+def test_a_kill_after_writing_but_before_the_commit_then_an_undo(make_lib, tmp_path):
+    """The records reached the folder but the store rolled back; the user then unstars: the
+    unstar must win everywhere (its sequence number is above the one the folder holds)."""
+    _shared, a, b, ga, gb = _pair(make_lib, tmp_path)
+    pid = a.paper_ids()[0]
+    a.set_starred([pid], True)
+
+    def crash(step: str) -> None:
+        if step == "before-commit":
+            raise Crash(step)
+
+    with pytest.raises(Crash):
+        Group(a, checkpoint=crash).sync()
+    gb.sync()  # bob reads ada's star from the folder
+    assert _filter(b, "starred-by:ada")[0] == {pid}
+    a.set_starred([pid], False)
+    ga.sync()
+    gb.sync()
+    assert _filter(b, "starred-by:ada")[0] == set()
+    assert _filter(a, "starred-by:ada")[0] == set()
+    assert ga.state() == gb.state()
+
+
+def test_a_decision_on_a_paper_the_other_lacks_is_kept_and_shown_when_it_arrives(make_lib, tmp_path):
+    _shared, a, b, ga, gb = _pair(make_lib, tmp_path)
+    pid = a.paper_ids()[0]
+    snapshot = b.papers([pid])
+    b.delete_papers([pid])
+    a.set_starred([pid], True)
+    ga.sync()
+    gb.sync()
+    assert _filter(b, "starred-by:ada")[0] == set()
+    assert gs.counts(b.read_connection())["ada"]["starred"] == 1  # kept, not yet met
+    b.restore(snapshot)  # the paper arrives (imported again, or an undo)
+    gb.sync()
+    assert _filter(b, "starred-by:ada")[0] == {pid}
+
+
+def test_a_record_cut_short_is_read_when_it_is_complete(make_lib, tmp_path):
+    shared, a, b, ga, gb = _pair(make_lib, tmp_path)
+    ga.sync()
+    ids = a.paper_ids()[:2]
+    a.set_starred(ids, True)
+    log = shared / "ada" / "log-1.jsonl"
+    before = log.read_bytes()
+    ga.sync()
+    whole = log.read_bytes()
+    assert len(whole) > len(before)
+    log.write_bytes(whole[:len(whole) - 7])  # the sync tool is still copying it
+    report = gb.sync()
+    assert report.problems == []
+    assert len(_filter(b, "starred-by:ada")[0]) == 1  # the first record only
+    log.write_bytes(whole)
+    gb.sync()
+    assert _filter(b, "starred-by:ada")[0] == set(ids)
+
+
+def test_newer_version_malformed_and_huge_lines_give_one_message_each(make_lib, tmp_path):
+    shared, a, b, ga, gb = _pair(make_lib, tmp_path)
+    pid = b.paper_ids()[0]
+    eve = shared / "eve"
+    eve.mkdir()
+    (eve / "log-1.jsonl").write_text(json.dumps({"reader-group": 9, "name": "eve", "library": "x", "gen": 1}) + "\n")
+    cy = shared / "cy"
+    cy.mkdir()
+    key = gs.key_rows_of(b.read_connection(), [pid])[0]
+    from reader.group.keys import paper_keys
+
+    k = paper_keys(key["doi"], key["arxiv"], key["links"], key["title_key"], key["year"], key["abstract_key"])
+    (cy / "log-1.jsonl").write_bytes(
+        b'{"reader-group":1,"name":"cy","library":"c1","gen":1}\n'
+        b'{"k":"oops"}\n'
+        b'not json at all\n'
+        + b'{"k":["' + b"x" * (fs.MAX_LINE + 10) + b'"]}\n'
+        + json.dumps({"k": k, "star": [3, 1]}).encode() + b"\n")
+    report = gb.sync()
+    text = "\n".join(report.problems)
+    assert "newer Reader" in text and "eve" in text
+    assert "at byte" in text and "skipped" in text
+    assert f"over {fs.MAX_LINE // 1024} KB" in text
+    assert _filter(b, "starred-by:cy")[0] == {pid}  # the good line after the bad ones
+    assert "eve" not in {r["member"] for r in gs.state(b.read_connection())}
+    assert not [p for p in gb.sync().problems if "cy" in p]
+
+
+def test_a_non_regular_file_is_ignored_and_never_blocks(make_lib, tmp_path):
+    shared, _a, _b, _ga, gb = _pair(make_lib, tmp_path)
+    os.mkfifo(shared / "bob" / "log-7.jsonl")
+    report = gb.sync()
+    assert any("not a regular file" in p for p in report.problems)
+
+
+def test_a_deleted_member_folder_keeps_their_decisions_and_ones_own_is_written_again(make_lib, tmp_path):
+    shared, a, b, ga, gb = _pair(make_lib, tmp_path)
+    ids = a.paper_ids()[:2]
+    a.set_starred(ids, True)
+    ga.sync()
+    gb.sync()
+    shutil.rmtree(shared / "ada")
+    report = gb.sync()
+    assert any("ada" in p and "gone" in p for p in report.problems)
+    assert _filter(b, "starred-by:ada")[0] == set(ids)
+    ga.sync()  # ada's own folder comes back, as a new generation
+    assert sorted(p.name for p in (shared / "ada").iterdir()) == ["log-2.jsonl", "snapshot-2.jsonl"]
+    gb.sync()
+    assert ga.state() == gb.state()
+
+
+def test_a_read_only_or_full_folder_loses_nothing(make_lib, tmp_path, monkeypatch):
+    shared, a, b, ga, gb = _pair(make_lib, tmp_path)
+    ga.sync()
+    pid = a.paper_ids()[0]
+    a.set_starred([pid], True)
+
+    def full(*_args, **_kw):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(fs, "append", full)
+    report = ga.sync()
+    assert any("the disk is full" in p and "kept in this library" in p for p in report.problems)
+    monkeypatch.undo()
+    monkeypatch.setattr(a.upkeep, "after_commit", lambda: None)
+    report = ga.sync()
+    assert report.problems == [] and report.written == 1
+    gb.sync()
+    assert _filter(b, "starred-by:ada")[0] == {pid}
+
+
+def test_a_name_is_one_librarys(make_lib, tmp_path):
+    shared, a, _b, ga, _gb = _pair(make_lib, tmp_path)
+    ga.sync()
+    c = make_lib("c")
+    with pytest.raises(GroupError, match="taken"):
+        Group(c).join(shared, "ada")
+    # A copy of ada's library (same name, written from another library): detected, not merged.
+    (shared / "ada" / "log-1.jsonl").write_bytes(
+        b'{"reader-group":1,"name":"ada","library":"another","gen":1}\n')
+    report = ga.sync()
+    assert any("two libraries" in p for p in report.problems)
+
+
+def test_compaction_keeps_files_small_and_readers_follow_generations(make_lib, tmp_path, monkeypatch):
+    monkeypatch.setattr(group_engine, "COMPACT_AT", 300)
+    shared, a, b, ga, gb = _pair(make_lib, tmp_path)
+    ids = a.paper_ids()[:12]
+    for i, pid in enumerate(ids):
+        a.set_starred([pid], True)
+        if i % 3 == 0:
+            gb.sync()
+        ga.sync()
+    names = sorted(p.name for p in (shared / "ada").iterdir())
+    assert len(names) == 2 and names[0].startswith("log-") and not names[0].startswith("log-1.")
+    gb.sync()
+    assert _filter(b, "starred-by:ada")[0] == set(ids)
+    assert ga.state() == gb.state()
+
+
+def test_a_cheap_sync_when_nothing_changed(make_lib, tmp_path):
+    _shared, _a, _b, ga, gb = _pair(make_lib, tmp_path)
+    ga.sync()
+    gb.sync()
+    ga.sync()
+    report = ga.sync()
+    assert not report.changed and report.read == 0
+
+
+def test_split_even_keeps_topics_whole_when_they_fit():
+    ids = [f"p{i}" for i in range(10)]
+    topic = {p: (0 if i < 4 else 1 if i < 7 else 2, i, 0) for i, p in enumerate(ids)}
+    shares = split_even(ids, topic, ["bob", "ada", "cy"])
+    sizes = sorted(len(v) for v in shares.values())
+    assert sizes == [3, 3, 4]
+    assert shares["ada"] == ["p0", "p1", "p2", "p3"]  # the biggest topic, whole
+    assert sorted(p for v in shares.values() for p in v) == sorted(ids)
+
+
+def test_join_refuses_bad_names_and_folders(make_lib, tmp_path):
+    lib = make_lib("x")
+    g = Group(lib)
+    with pytest.raises(GroupError, match="can't be a member name"):
+        g.join(tmp_path, "../evil")
+    with pytest.raises(GroupError, match="not a folder"):
+        g.join(tmp_path / "nope", "ada")
+    with pytest.raises(GroupError, match="no reading group"):
+        g.sync()
+
+
+def test_reading_refuses_to_follow_a_symlink(tmp_path):
+    real = tmp_path / "real.jsonl"
+    real.write_text("x\n")
+    (tmp_path / "link.jsonl").symlink_to(real)
+    with pytest.raises(OSError):
+        fs.read_lines(Path(tmp_path / "link.jsonl"), 0)
+
+
+def test_triage_offers_ones_share_first_and_may_learn_from_the_others_stars(make_lib, tmp_path):
+    from reader.triage import source
+    from reader.triage.best import BestFirst
+    from reader.triage.queue import LISTED
+
+    _shared, a, b, ga, gb = _pair(make_lib, tmp_path)
+    ids = a.paper_ids()
+    b.set_starred(ids[:1], True)
+    ga.sync()
+    gb.sync()
+    ga.sync()
+    todo = ids[1:21]
+    topic = {p: (i % 4, i, 0) for i, p in enumerate(todo)}
+    ga.publish_division("", split_even(todo, topic, ga.members()))
+    gb.sync()
+    mine = set(gb.share())
+    assert len(mine) == 10
+    ordered = source.order_ids(b, todo, LISTED)
+    assert set(ordered[:10]) == mine and ordered[10:] == [p for p in todo if p not in mine]
+    best = BestFirst(a)
+    assert ids[0] not in best.decisions().starred
+    ga.set_options(best_first_group=True)
+    assert ids[0] in best.decisions().starred  # bob's star teaches ada's best first
