@@ -110,6 +110,8 @@ class MapWindow(Window, Protocol):
     def triage(self) -> TriageOpener: ...
     @property
     def status(self) -> StatusBar: ...  # the layout's progress and Cancel
+    @property
+    def pane(self) -> PaperPane: ...  # J/K in the map's selection: the paper shown
     def load_paper(self, pid: str | None) -> None: ...
 
 

@@ -135,7 +135,7 @@ def test_closing_the_window_mid_fetch_cancels_it(qtbot, tmp_path, monkeypatch):
         window = MainWindow(lib, theme="light")
         qtbot.addWidget(window)
         try:
-            dialog = window.ask_add_venue()
+            dialog = window.sources.ask_add_venue()
             qtbot.keyClicks(dialog.filterEdit, "wacv 2024")
             qtbot.mouseClick(dialog.addButton, Qt.MouseButton.LeftButton)
             qtbot.waitUntil(lambda: any(r.path == pages[1] for r in server.requests), timeout=20000)

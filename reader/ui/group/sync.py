@@ -115,6 +115,12 @@ class GroupSync(QObject):
         return self.config() is not None
 
     # ------------------------------------------------------------------ the dialog
+    def marks_of(self, pid: str) -> list[Any] | None:
+        """The group's decisions on a paper for the pane's Group tab (None: in no group)."""
+        if self.group.config() is None:
+            return None
+        return self.group.marks([pid]).get(pid, [])
+
     def ask(self) -> None:
         """File → Reading group…"""
         status = self.group.status() if self.joined() else None

@@ -62,6 +62,14 @@ class PaperTable(QTableView):
         self.selectionModel().setCurrentIndex(index, SELECT.ClearAndSelect | SELECT.Rows)
         self.scrollTo(index)
 
+    def go_to_first_of(self, wanted: set[str]) -> bool:
+        """Select and scroll to the first listed of `wanted` (an import's new papers); False when
+        the list holds none of them (yet)."""
+        rows = [row for row, pid in enumerate(self.paper_model.ids()) if pid in wanted]
+        if rows:
+            self.go_to_row(rows[0])
+        return bool(rows)
+
     def move_current(self, step: int) -> None:
         count = self.paper_model.rowCount()
         if not count:

@@ -320,6 +320,28 @@ class MapController(QObject):
         self.canvas.set_visible_points(visible)
 
     # ------------------------------------------------------------------ selection
+    def step(self, step: int) -> bool:
+        """J/K on the map with several papers selected (a lasso, a rectangle): the next or previous
+        of those, in the list's order, the selection kept (J after leaving triage jumped to the
+        list's next paper, outside the lasso). False when that is not the case (the list moves)."""
+        chosen = self.selected_ids() if self.active else []
+        if len(chosen) < 2:
+            return False
+        w = self.window
+        rows = {pid: w.model.row_of(pid) for pid in chosen}
+        order = [pid for _, pid in sorted((r, pid) for pid, r in rows.items() if r >= 0)]
+        order += [pid for pid in chosen if rows[pid] < 0]
+        here = w.pane.paper_id
+        if here in order:
+            target = order[min(max(order.index(here) + step, 0), len(order) - 1)]
+        else:
+            target = order[0 if step > 0 else -1]
+        if rows[target] >= 0:
+            w.table.reselect(target, [pid for pid in order if rows[pid] >= 0], rows[target])
+        if w.pane.paper_id != target:
+            w.load_paper(target)
+        return True
+
     def selected_ids(self) -> list[str]:
         pic, sel = self.picture, self.canvas.marks.selected
         if pic is None or sel is None or len(sel) != len(pic):

@@ -79,6 +79,14 @@ class SourcesController(QObject):
             menu.insertSeparator(first)
         QTimer.singleShot(OPEN_DELAY_MS, self.update_if_due)
 
+    def ask_add_venue(self) -> Any:
+        """File → Add a conference…: the catalogue, fetched on the task runner (add_venue.py)."""
+        from .add_venue import AddVenueDialog
+
+        dialog = AddVenueDialog(self.window, self.library, self.runner)
+        dialog.open()
+        return dialog
+
     # ------------------------------------------------------------------ add by identifier
     def ask_add(self) -> AddByIdDialog:
         if self.dialog is None or not self.dialog.isVisible():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QKeySequence
@@ -22,6 +21,7 @@ from ..list.model import SORT_KEYS
 from ..operations import papers, scope
 from ..pages import TriageWindow, add_view_action, page_stack
 from ..paper.pane import HIT_STYLES, highlight_css
+from ..widgets.timers import single_shot
 from . import summary
 from .fetched import Fetched, Opened
 from .rank import TriageRanking
@@ -82,10 +82,10 @@ class TriageController(QObject):
         add_view_action(window, self.action)
 
         self._timers: dict[str, QTimer] = {}
-        self._timer("read", READ_FLUSH_MS, self.flush_reads)
-        self._timer("note", NOTE_SAVE_MS, self.flush_note)
-        self._timer("state", SAVE_STATE_MS, self.save_state)
-        self._timer("rank", RANK_DELAY_MS, lambda: self.ranking.rerank())
+        for name, ms, slot in (("read", READ_FLUSH_MS, self.flush_reads), ("note", NOTE_SAVE_MS, self.flush_note),
+                               ("state", SAVE_STATE_MS, self.save_state),
+                               ("rank", RANK_DELAY_MS, lambda: self.ranking.rerank())):
+            self._timers[name] = single_shot(self, ms, slot)
         self._note_text: tuple[str, str] | None = None  # (paper id, typed text) not yet saved
 
         v = self.view
@@ -107,13 +107,6 @@ class TriageController(QObject):
         saved = self.saved_state()
         if saved is not None and saved.open:
             QTimer.singleShot(0, self.open)  # it was on screen at quit: come back to it
-
-    def _timer(self, name: str, ms: int, slot: Callable[[], Any]) -> None:
-        timer = QTimer(self)
-        timer.setSingleShot(True)
-        timer.setInterval(ms)
-        timer.timeout.connect(slot)
-        self._timers[name] = timer
 
     # ------------------------------------------------------------------ state
     @property

@@ -48,8 +48,9 @@ from ..list.search_bar import SearchBar
 from ..list.sidebar import Sidebar, view_key
 from ..list.table import PaperTable
 from ..map.controller import install_map
-from ..operations import IdsArg, highlights, papers, scope, searches, tags
+from ..operations import IdsArg, papers, scope, searches, tags
 from ..paper import notes
+from ..paper.edits import connect_edits
 from ..paper.note_merge import MERGE_OUTSIDE, NoteMerges
 from ..paper.pane import PaperPane
 from ..sources import install_sources
@@ -115,7 +116,7 @@ class MainWindow(QMainWindow):
         self.open_vault = self.vault_sync.open_folder  # triage's summary offers it
         # The reading group (File → Reading group…): syncs on a timer, after decisions, on folder changes.
         self.group_sync = GroupSync(self.ops, self.status, self.changes)
-        self.pane.group_marks = self._group_marks
+        self.pane.group_marks = self.group_sync.marks_of
         self.transfer = ImportExport(self.ops, self.settings, self.pane, self.status, self.index_sync,
                                      self.show_message, self.list_scope, self.sidebar.tag_names)
         self.transfer.imported.connect(self.show_imported)
@@ -197,15 +198,7 @@ class MainWindow(QMainWindow):
             back=self.focus_table, sort_by_relevance=self.searchBar.sort_by_relevance, apply_theme=self.apply_theme,
             about=lambda: show_about(self, self.library.paths.root), preferences=lambda: show_preferences(self, self),
             library_menu=lambda menu, before: libraries.install(self, menu, before, type(self)),
-            add_venue=self.ask_add_venue, group=self.group_sync.ask, divide=self.divide_among_group)
-
-    def ask_add_venue(self) -> Any:
-        """File → Add a conference…: the catalogue, fetched on the task runner (ui/sources)."""
-        from ..sources.add_venue import AddVenueDialog
-
-        dialog = AddVenueDialog(self, self.library, self.runner)
-        dialog.open()
-        return dialog
+            add_venue=lambda: self.sources.ask_add_venue(), group=self.group_sync.ask, divide=self.divide_among_group)
 
     def ask_rebuild_index(self) -> QMessageBox:
         """File → Rebuild search index: asked first, naming the total as last counted."""
@@ -245,18 +238,8 @@ class MainWindow(QMainWindow):
 
         self.pane = pane = PaperPane(self)
         self.table.doubleClicked.connect(lambda _: pane.titleEdit.setFocus())
-        pane.starToggled.connect(lambda on: papers.set_starred(ops, self.bulk_ids(), on))
-        pane.readToggled.connect(lambda on: papers.set_read(ops, self.bulk_ids(), on))
-        pane.tagAdded.connect(lambda tag: papers.add_tags(ops, self.bulk_ids(), [tag]))
-        pane.tagRemoved.connect(lambda tag: papers.remove_tags(ops, [pane.paper_id] if pane.paper_id else [], [tag]))
-        pane.titleEdited.connect(lambda title: papers.set_title(ops, pane.paper_id, title))
-        pane.citationKey.keyEdited.connect(
-            lambda key: papers.set_citation_key(ops, pane.paper_id, key, pane.citationKey.revert))
+        connect_edits(pane, ops, self.bulk_ids)
         pane.noteSaveRequested.connect(self.save_note)
-        pane.highlightRequested.connect(
-            lambda s, e, c, comment: highlights.add_highlight(ops, pane.paper_id, s, e, c, comment))
-        pane.highlightRemoveRequested.connect(lambda hid: highlights.remove_highlight(ops, pane.paper, hid))
-        pane.highlightCommentRequested.connect(lambda hid: highlights.ask_highlight_comment(ops, pane.paper, hid))
         pane.relatedActivated.connect(self.select_paper)
         pane.linkActivated.connect(self.open_link)
 
@@ -360,15 +343,10 @@ class MainWindow(QMainWindow):
         self._go_to_imported()
 
     def _go_to_imported(self) -> bool:
-        wanted = set(self._pending_import)
-        if not wanted:
-            return False
-        rows = [row for row, pid in enumerate(self.model.ids()) if pid in wanted]
-        if not rows:
-            return False
-        self._pending_import = []
-        self.table.go_to_row(rows[0])
-        return True
+        found = bool(self._pending_import) and self.table.go_to_first_of(set(self._pending_import))
+        if found:
+            self._pending_import = []
+        return found
 
     def _reselect(self, selected: list[str], current_id: str | None, current_row: int) -> None:
         target, self._pending_select = self._pending_select or current_id, None
@@ -472,13 +450,6 @@ class MainWindow(QMainWindow):
     def selected_ids(self) -> list[str]:
         return self.table.selected_ids()
 
-    def _group_marks(self, pid: str) -> list[Any] | None:
-        """The group's decisions on a paper for the pane's Group tab (None: in no group)."""
-        group = self.group_sync.group
-        if group.config() is None:
-            return None
-        return group.marks([pid]).get(pid, [])
-
     def divide_among_group(self) -> None:
         """Edit → Divide among the group: the map's or the list's selection (two or more papers),
         else the whole list, shared out by topic (reader.group.divide)."""
@@ -520,25 +491,9 @@ class MainWindow(QMainWindow):
         self.runner.read("related", compute, done, self.handle_error)
 
     def move_current(self, step: int) -> None:
-        """J/K: the next or previous paper of the list; on the map with several papers selected
-        (a lasso, a rectangle), the next or previous of those, in the list's order, the
-        selection kept (J after leaving triage jumped to the list's next paper, outside the lasso)."""
-        chosen = self.map.selected_ids() if getattr(self, "map", None) is not None and self.map.active else []
-        if len(chosen) < 2:
+        """J/K: the next or previous paper of the list, or of the map's selection (MapController.step)."""
+        if getattr(self, "map", None) is None or not self.map.step(step):
             self.table.move_current(step)
-            return
-        rows = {pid: self.model.row_of(pid) for pid in chosen}
-        order = [pid for _, pid in sorted((r, pid) for pid, r in rows.items() if r >= 0)]
-        order += [pid for pid in chosen if rows[pid] < 0]
-        here = self.pane.paper_id
-        if here in order:
-            target = order[min(max(order.index(here) + step, 0), len(order) - 1)]
-        else:
-            target = order[0 if step > 0 else -1]
-        if rows[target] >= 0:
-            self.table.reselect(target, [pid for pid in order if rows[pid] >= 0], rows[target])
-        if self.pane.paper_id != target:
-            self.load_paper(target)
 
     def select_paper(self, pid: str, *, scroll: bool = True) -> None:
         """Select a paper; if the current list hides it, show the whole library first. Without
