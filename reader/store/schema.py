@@ -327,6 +327,9 @@ def m0015_sources(db: sqlite_utils.Database) -> None:
         " updated_at TEXT NOT NULL DEFAULT '',"  # the last update that finished ('' never)
         " newest TEXT NOT NULL DEFAULT '',"  # the newest submission date it has seen (UTC ISO)
         " UNIQUE (source, category, query))")
+
+
+@SCHEMA_MIGRATIONS()
 def m0017_group(db: sqlite_utils.Database) -> None:
     """Issue 29: a reading group through a shared folder. The library's membership and the keys
     its records give its papers (group_config, group_own), how far each member's files were read
