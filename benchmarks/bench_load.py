@@ -47,7 +47,11 @@ def _records(titleless: bool) -> list[dict]:
 
 def run(args: argparse.Namespace) -> None:
     from reader.models import paper_id_for
-    from reader.services import Library
+
+    try:
+        from reader.library import Library
+    except ImportError:  # an older checkout (PYTHONPATH): reader.services
+        from reader.services import Library  # type: ignore[no-redef]
 
     rng = random.Random(args.seed)
     picked = rng.sample([r for r in _records(args.titleless) if r.get("title")], args.sample)

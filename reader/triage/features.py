@@ -21,6 +21,12 @@ from reader.search.schema import lower_words, similarity_words
 
 MIN_DF = 2
 MAX_DF_SHARE = 0.5  # words in more than half the papers carry no subject
+# Parts of compound words, which mean nothing alone: "multi-goal" and "multi-agent" split into
+# "multi", "goal" and "multi", "agent", and a multi-goal paper was offered for a tag named
+# multi-agent "because of" multi. They are no features: not a why-line's word, not a tag
+# name's word, not a model's weight (the other half of the compound carries its meaning).
+FRAGMENTS = frozenset({"multi", "non", "semi", "pre", "post", "self", "co", "anti", "sub", "inter", "intra",
+                       "cross", "quasi", "pseudo", "bi", "tri", "de", "re", "un", "mid"})
 # Word pairs did not help (keyword pools: -0.2 papers found at 50 shown; in the consensus
 # centroid, 4 tuning pools x 2 reader seeds: -0.01x).
 
@@ -201,11 +207,12 @@ def count(texts: Sequence[tuple[str, str, str, bool]]) -> Counts:
 
 def weigh(c: Counts) -> Features:
     """TF-IDF features of counts: the vocabulary (words in MIN_DF papers up to MAX_DF_SHARE of
-    them, sorted), (1 + ln tf) x smooth idf, unit rows."""
+    them, not FRAGMENTS, sorted), (1 + ln tf) x smooth idf, unit rows."""
     n = len(c.ids)
     df = np.bincount(c.cols, minlength=len(c.terms))
     cap = max(MIN_DF, MAX_DF_SHARE * n)
-    kept = np.flatnonzero((df >= MIN_DF) & (df <= cap))
+    fragment = np.fromiter((t in FRAGMENTS for t in c.terms), dtype=bool, count=len(c.terms))
+    kept = np.flatnonzero((df >= MIN_DF) & (df <= cap) & ~fragment)
     names = [c.terms[t] for t in kept.tolist()]
     by_name = sorted(range(len(names)), key=names.__getitem__)
     kept = kept[np.asarray(by_name, dtype=np.int64)]

@@ -103,10 +103,13 @@ class TriageRanking:
         lib, best = c.library, self.best
         seen_then, version, decided_at = q.seen, q.version, self._decided_at
         ask_every = self.ask_every()
+        # The paper on screen is seen (never re-ranked) but needs a why-line if it has none.
+        unexplained = [q.current] if q.current is not None and q.current not in self.why else []
 
         def job() -> tuple[list[str], dict[str, str], dict[str, str]]:
             if decisions is not None:
-                ranking, why = best.rank(tail, decisions, ask_every=ask_every, shown=seen_then)
+                ranking, why = best.rank(tail, decisions, ask_every=ask_every, shown=seen_then,
+                                         also=unexplained)
                 return full_tail(ranking.order, tail), why, ranking.interest_of
             return full_tail(rank_like(lib, seeds, tail), tail), {}, {}
 
