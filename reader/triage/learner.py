@@ -55,10 +55,6 @@ NEGATIVE_WEIGHT = 0.0  # skipped papers in the regression: they are the hard one
 # Keyword pools (ICLR 2018, IJCAI 2022, COLM 2025, 20 readers, found at 50 shown): the regression
 # alone 9.35 / 8.3 / 7.05, with the centroid 9.6 / 8.35 / 7.5, and the rejects 9.6 / 8.4 / 7.4.
 CENTROID_WEIGHT = 1.0
-# Without a name that bears on the papers ("to read", "important"), the learning alone: there the
-# regression, trained on a handful of positives, is the weaker part, and the centroid weighs
-# more (the learning alone must never lose to the plain centroid of the positives).
-UNNAMED_CENTROID_WEIGHT = 1.0
 REJECT_WEIGHT = 0.3
 CONSENSUS = 0.5  # a centroid term weighs its mean x (share of the positives having it) ** 0.5 ...
 CONTRAST = 1.0  # ... less the library's mean weight (as search/similar.py's "more like these")
@@ -191,9 +187,8 @@ def interest_parts(features: Features, positives: np.ndarray, unlabelled: np.nda
     lr = Part.of(features, train(features, positives, np.zeros(0, np.int64), unlabelled,
                                  **kwargs).weights)  # type: ignore[arg-type]
     centroid = Part.of(features, consensus_centroid(features, positives))
+    part = Part(lr.weights + CENTROID_WEIGHT * centroid.weights, lr.scores + CENTROID_WEIGHT * centroid.scores)
     named = name_part(features, name, positives)
-    cw = CENTROID_WEIGHT if named is not None else UNNAMED_CENTROID_WEIGHT
-    part = Part(lr.weights + cw * centroid.weights, lr.scores + cw * centroid.scores)
     if named is None:
         return part
     weight, words = named
