@@ -43,7 +43,7 @@ EXACT_FIELD = "words"
 # (as typed, singular or plural) there scores that part at STEM_ONLY: stemming merges words
 # of other meanings ("transformers" and "The Wasserstein Transform", "learners" and
 # "learning"), so a paper with the word itself ranks above one sharing only its stem.
-STEM_ONLY = 0.5
+STEM_ONLY = 0.75  # known-item MRR@10 at 50k (200 held-out titles): 0.868 as at 1.0; 0.5: 0.861
 _STEM_ONLY_FIELDS = frozenset({"title", "dtitle", "abstract"})  # what `words` holds (as written)
 PREFIX_EXPANSIONS = 16  # completions of the unfinished word searched (the most frequent)
 SHORT_PREFIX_EXPANSIONS = {1: 3, 2: 6}  # fewer for 1-2 letters: their words are the commonest

@@ -365,8 +365,8 @@ def test_a_word_itself_ranks_above_papers_sharing_only_its_stem(tmp_path: Path) 
         doc(2, "Spatial Transformer Networks",
             "A learnable module, the spatial transformer, allows spatial manipulation of data."),
         doc(3, "The Evolved Transformer", "We search for a better architecture for sequence tasks."),
-        doc(4, "Image Transformer", "Self-attention models for image generation."),
-        doc(5, "Universal Transformers", "Recurrent self-attentive models for language."),
+        doc(4, "Image Transformer", "We extend the Transformer to image generation."),
+        doc(5, "Universal Transformers", "Recurrent self-attentive transformers for language."),
         doc(6, "Graph networks", "A network of graph layers for relational reasoning."),
         doc(7, "A graph network", "One network over graphs with message passing."),
     ]
