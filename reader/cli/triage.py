@@ -71,9 +71,8 @@ def next_papers(lib: Library, query: str, order: str, limit: int, ask_every: int
         ask_every = ASK_EVERY
     lib.sync_index()
     ids, _terms = source.list_ids(lib, QueueSpec(query=query))
+    ids = source.still_to_decide(lib, ids)  # the window's queue leaves out the same papers
     rows = lib.rows(ids)
-    ids = [pid for pid in ids if pid in rows and not (rows[pid].read or rows[pid].skipped or rows[pid].starred
-                                                      or rows[pid].tags)]
     why: dict[str, str] = {}
     interest: dict[str, str] = {}
     asked: set[str] = set()

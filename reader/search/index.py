@@ -32,7 +32,7 @@ from reader.search.query import (
     replace_word,
     truncated_parts,
 )
-from reader.search.rank import TIME_BUDGET, TYPING_BUDGET, rank, warm_steps
+from reader.search.rank import POSTINGS_BUDGET, TYPING_POSTINGS_BUDGET, rank, warm_steps
 from reader.search.rank import warm as warm_lexicons
 from reader.search.rebuild import cancel_quietly
 from reader.search.results import Hit, SearchResults, Suggestion
@@ -53,21 +53,20 @@ from reader.search.similar import similar
 from reader.search.similar import warm as similar_warm
 from reader.search.snippets import make_snippet
 from reader.search.stamp import check, read_meta, write_meta
-from reader.search.terms import expansion_budget
-from reader.search.typos import corrected, pending_tables
+from reader.search.terms import BACKSTOP_SECONDS, Backstop, expansion_budget
+from reader.search.typos import MAX_TYPO_WORDS, corrected, pending_tables
 
 logger = logging.getLogger(__name__)
 
 SNIPPETS = 50
 EXACT_TOTAL_UP_TO = 2000  # count matches exactly when Whoosh estimates at most this many
-COLLECT_SECONDS = 0.5  # a strict query collecting longer is stopped and shows what it found
 MERGE_AFTER_SEGMENTS = 10  # maintain() merges small segments once there are this many
 MAX_SMALL_SEGMENTS = 40  # update() merges them itself past this many (rare: bounds searches)
 SMALL_SEGMENT = 2000  # documents; bigger segments (from rebuilds) are never merged by update()
 RESTRICT_LOOKUPS = 300  # restrict= sets up to this size are looked up id by id
 LOCK_WAIT = 10.0  # seconds a writer waits for another process's index lock
 SUGGEST_MAX_WORD = 40  # longer "words" get no "did you mean" (typos.MAX_TYPO_LEN: fewer)
-SUGGEST_SECONDS = 0.3  # "did you mean" stops looking after this long
+TYPING_TYPO_WORDS = 3  # words looked up as typos per keystroke (a finished query: MAX_TYPO_WORDS)
 
 
 class SearchIndex:
@@ -314,12 +313,14 @@ class SearchIndex:
                     post = restrict
             try:
                 q = pq.query
+                # Every part is bounded by counted work (the expansion budget); the time limit
+                # is the last-resort backstop only, far above any normal query, and says so.
                 collector = TimeLimitCollector(
                     s.collector(limit=None if post is not None else limit, filter=flt,
                                 scored=not pq.filters_only, terms=False),
-                    timelimit=COLLECT_SECONDS, use_alarm=False)  # SIGALRM: main thread only
+                    timelimit=BACKSTOP_SECONDS, use_alarm=False)  # SIGALRM: main thread only
                 stopped = False
-                with expansion_budget():
+                with expansion_budget() as budget:
                     try:
                         s.search_with_collector(q, collector)
                     except TimeLimit:  # keep what was found: a broad query is cut, not failed
@@ -341,8 +342,8 @@ class SearchIndex:
                 return res
         cut = truncated_parts(pq.query)
         notes = [f"Too many words match {', '.join(cut)}: searched the first ones only"] if cut else []
-        if stopped:
-            notes.append(f"The query took over {COLLECT_SECONDS:g} s: showing the matches found by then")
+        if stopped or budget.backstop.fired:
+            notes.append(budget.backstop.note)
         for note in notes:
             res.problem = f"{res.problem}; {note}" if res.problem else note
         # No "did you mean" for fuzzy queries (the user already asked for near matches) nor
@@ -391,7 +392,9 @@ class SearchIndex:
                 if allowed is not None and not allowed:
                     return res
                 ranking = rank(s, plain.words, prefix=plain.prefix, allowed=allowed,
-                               budget_s=TYPING_BUDGET if as_you_type else TIME_BUDGET)
+                               max_postings=TYPING_POSTINGS_BUDGET if as_you_type else POSTINGS_BUDGET,
+                               typo_words=TYPING_TYPO_WORDS if as_you_type else MAX_TYPO_WORDS,
+                               backstop=Backstop())
                 stems = frozenset(ranking.stems) | frozenset(ranking.expansions)
                 prefixes = (plain.prefix,) if plain.prefix else ()
                 res.total = len(ranking.scores)
@@ -399,8 +402,9 @@ class SearchIndex:
             except Exception as e:  # a damaged segment: report, don't crash the GUI
                 res.problem = f"Search failed ({type(e).__name__}: {e}); rebuild the index"
                 return res
-        # While typing, words left out for time are not worth a flickering note.
-        left_out = None if as_you_type else ranking.note
+        # While typing, words left out for the budget are not worth a flickering note (the
+        # backstop's is: the answer may be incomplete).
+        left_out = ranking.note if not as_you_type or ranking.stopped else None
         res.problem = "; ".join(filter(None, (plain.note, left_out))) or None
 
         def fetch(start: int, n: int) -> list[Hit]:
@@ -540,7 +544,7 @@ class SearchIndex:
         if not words:
             return None
         with self._read_lock:
-            fixes = corrected(self._s(), words, RANKED_FIELDS, seconds=SUGGEST_SECONDS)
+            fixes = corrected(self._s(), words, RANKED_FIELDS)
         text, changed = query, False
         for word, new in fixes.items():
             text, n = replace_word(text, word, new)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import heapq
 import math
 import threading
-import time
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -22,8 +21,9 @@ from reader.search.segments.internals import (
     doc_frequency,
     length_bytes,
     postings,
-    segment_lexicon,
+    sorted_terms,
 )
+from reader.search.terms import Backstop
 
 # K1 1.6 (not the textbook 1.2) and a pair bonus of half the pair's idf (not 1): +0.008
 # known-item MRR@10 on five held-out samples of 1,000 titles, with dtitle (see fields.py).
@@ -39,6 +39,12 @@ PAIR_WEIGHT = 0.5  # bonus for two query words next to each other (as a share of
 # MRR@10, six samples of 1,000 titles at 50k: +0.005 to +0.009 each (held-out seeds 3-6
 # at boost 0.5: 0.838 -> 0.845 on average).
 EXACT_FIELD = "words"
+# A paper with a query word's stem in its title or abstract but none of the word's own forms
+# (as typed, singular or plural) there scores that part at STEM_ONLY: stemming merges words
+# of other meanings ("transformers" and "The Wasserstein Transform", "learners" and
+# "learning"), so a paper with the word itself ranks above one sharing only its stem.
+STEM_ONLY = 0.75  # known-item MRR@10 at 50k (200 held-out titles): 0.868 as at 1.0; 0.5: 0.861
+_STEM_ONLY_FIELDS = frozenset({"title", "dtitle", "abstract"})  # what `words` holds (as written)
 PREFIX_EXPANSIONS = 16  # completions of the unfinished word searched (the most frequent)
 SHORT_PREFIX_EXPANSIONS = {1: 3, 2: 6}  # fewer for 1-2 letters: their words are the commonest
 PREFIX_SCAN = 20_000  # terms per segment looked at to choose them (bounds "c")
@@ -46,11 +52,15 @@ PREFIX_SCAN = 20_000  # terms per segment looked at to choose them (bounds "c")
 # words (its postings are looked up, not walked): most of the work, little of the ranking.
 COMMON_DIVISOR = 20
 COMMON_MIN = 1000  # ... and in more than this many (small libraries: every word counts)
-POSTINGS_BUDGET = 400_000  # postings read per query; the rarest words are read first
-TIME_BUDGET = 0.5  # seconds; later words are skipped past it (with a note)
+# The work of one query is counted in postings read, never timed, so its answer is the same
+# on a quiet and on a loaded machine (a time budget cut different words under load: 300
+# held-out titles at 50k found their paper at MRR@10 0.844 quiet and 0.753 at load 12).
+# The rarest words are read first; a word whose postings would pass the budget is left out
+# (with a note), a rarer one after it may still fit.
+POSTINGS_BUDGET = 400_000
 # While typing: a result is on screen for a keystroke or two, so the commonest words (which
-# add the least) give way sooner to keep every keystroke under ~150 ms.
-TYPING_BUDGET = 0.07
+# add the least) give way sooner to keep every keystroke quick; counted the same way.
+TYPING_POSTINGS_BUDGET = 50_000
 
 
 @dataclass
@@ -63,6 +73,7 @@ class Ranking:
     expansions: list[str] = field(default_factory=list)
     note: str | None = None
     postings_read: int = 0  # the work done: postings read (bounded by the postings budget)
+    stopped: bool = False  # the last-resort time limit fired (the note says so)
     _order: list[int] | None = None
 
     def top(self, n: int | None) -> list[tuple[int, float]]:
@@ -113,24 +124,9 @@ def _idf(df: int, n: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
-# (segment id, field) -> its terms in order, for prefixes (a bisect). Segments never change.
-_sorted: dict[tuple[str, str], list[str]] = {}
-
-
-def _sorted_terms(leaf, fieldname: str) -> tuple[list[str], dict[str, tuple[int, int, int]]]:
-    """The segment's lexicon (read in one pass: ~0.1-0.2 s for 25k abstracts, where Whoosh
-    decodes a term info per term per segment, ~0.3 s for one cold one-letter prefix at
-    50k) and its terms in order. `warm` reads them off the GUI thread."""
-    lex = segment_lexicon(leaf, fieldname)
-    key = (leaf.segment().segment_id(), fieldname)
-    terms = _sorted.get(key)
-    if terms is None:
-        terms = sorted(lex)  # read in key order already: a linear pass
-        with _lengths_lock:
-            if len(_sorted) > 1024:
-                _sorted.clear()
-            _sorted[key] = terms
-    return terms, lex
+# A segment's lexicon and its terms in order, for prefixes (a bisect); `warm` reads them off
+# the GUI thread.
+_sorted_terms = sorted_terms
 
 
 def _postings(leaf, fieldname: str, term: str):
@@ -206,11 +202,15 @@ _expansions: dict[tuple, list[str]] = {}
 
 def rank(searcher, words: list[str], *, prefix: str | None = None,
          allowed: set[int] | None = None, fields: Iterable[str] = RANKED_FIELDS,
-         budget_s: float = TIME_BUDGET, max_postings: int = POSTINGS_BUDGET) -> Ranking:
+         max_postings: int = POSTINGS_BUDGET, typo_words: int = typos.MAX_TYPO_WORDS,
+         backstop: Backstop | None = None) -> Ranking:
     """Score every document with at least one of `words` (raw query words, analysed here)
     or a completion of `prefix`; `allowed` limits the documents (filters, views).
-    Words are read rarest first; past `budget_s` seconds the commoner ones are left out."""
-    t0 = time.perf_counter()
+    Words are read rarest first; those whose postings would pass `max_postings` are left
+    out, and up to `typo_words` words are looked up as typos: counted work, so the answer
+    never depends on the machine's load. `backstop`: the last-resort time limit (the
+    search's), which says so in the note if it ever fires."""
+    backstop = backstop if backstop is not None else Backstop()
     reader = searcher.reader()
     n_all = max(1, reader.doc_count_all())
     stems = list(dict.fromkeys(analyze(" ".join(words))))
@@ -218,7 +218,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     exact = EXACT_FIELD in reader.schema and bool(reader.field_length(EXACT_FIELD))
     qwords = _query_words(words, stems, fields, exact)
     # Typo'd finished words also match their nearest library words, weighted down.
-    typo_weight = typos.expand(reader, qwords, words, fields, budget_s)
+    typo_weight = typos.expand(reader, qwords, words, fields, typo_words)
     if prefix and len(prefix) == 1 and stems:
         prefix = None  # "graph n": one letter adds little to the finished words, at a high cost
     expansions: list[str] = []
@@ -233,19 +233,24 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     total_idf = 0.0
     read = 0
     skipped: list[str] = []
+    stopped = False
     norms = {f: _norms(reader, f, n_all) for f in [*fields, *[EXACT_FIELD] * exact]}
     leaves = list(reader.leaf_readers())
     for df, label, alts, dfs in infos:
-        if scores and (read + df > max_postings or time.perf_counter() - t0 > budget_s):
+        if scores and read + df > max_postings:
             skipped.append(label.lstrip("*"))
             continue
+        if scores and backstop.expired():
+            stopped = True
+            break
         idf = _idf(df, n_all)
         share = idf if COORD_BY_IDF else 1.0
         total_idf += share
         # Common words only score the papers the rarer words found.
         only = scores.keys() if scores and df * COMMON_DIVISOR > n_all and df > COMMON_MIN else None
         weights = {(f, t): w for (lab, f, t), w in typo_weight.items() if lab == label}
-        per, n = _word_scores(leaves, alts, dfs, n_all, norms, label.startswith("*"), only, weights)
+        per, n = _word_scores(leaves, alts, dfs, n_all, norms, label.startswith("*"), only, weights,
+                              stem_only=STEM_ONLY)
         read += n
         if not label.startswith("*"):
             matched[label] = per
@@ -261,10 +266,13 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     _drop_deleted(leaves, scores)
     if allowed is not None:
         scores = {d: s for d, s in scores.items() if d in allowed}
-    note = None
+    notes = []
     if skipped:
-        note = f"Query too broad: left out {', '.join(skipped)} (time budget)"
-    return Ranking(scores, stems, prefix, expansions, note, postings_read=read)
+        notes.append(f"Query too broad: left out {', '.join(skipped)} (work budget)")
+    if stopped:
+        notes.append(backstop.note)
+    note = "; ".join(notes) or None
+    return Ranking(scores, stems, prefix, expansions, note, postings_read=read, stopped=stopped)
 
 
 def _query_words(words: list[str], stems: list[str], fields: list[str],
@@ -278,8 +286,25 @@ def _query_words(words: list[str], stems: list[str], fields: list[str],
     for w in similarity_words(" ".join(words)):
         for st in analyze(w):
             forms.setdefault(st, []).append(w)
+            # Its singular and plural (those with the same stem) are the same word.
+            forms[st] += [v for v in number_forms(w) if analyze(v) == [st]]
     return [(st, alts + [(EXACT_FIELD, w) for w in dict.fromkeys(forms.get(st, ()))])
             for st, alts in qwords]
+
+
+def number_forms(word: str) -> list[str]:
+    """`word`'s likely singular and plural ("transformers" -> "transformer", "query" ->
+    "queries"); the caller keeps those with the word's stem."""
+    out = [word + "s", word + "es"]
+    if word.endswith("ies") and len(word) > 4:
+        out.append(word[:-3] + "y")
+    if word.endswith("es") and len(word) > 3:
+        out.append(word[:-2])
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        out.append(word[:-1])
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        out.append(word[:-1] + "ies")
+    return out
 
 
 def _prefix_word(reader, prefix: str, fields: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
@@ -310,12 +335,34 @@ def _rarest_first(reader, qwords: list[tuple[str, list[tuple[str, str]]]]) -> li
 
 def _word_scores(leaves, alts: list[tuple[str, str]], dfs: dict[tuple[str, str], int], n_all: int,
                  norms: dict[str, list[float]], is_prefix: bool, only,
-                 weights: dict[tuple[str, str], float] | None = None) -> tuple[dict[int, float], int]:
+                 weights: dict[tuple[str, str], float] | None = None,
+                 stem_only: float = 1.0) -> tuple[dict[int, float], int]:
     """One query word's BM25 contribution per document (its alternatives summed, or for a
     prefix the best one), and the postings read; `only`: score just these documents;
-    `weights`: a share for some alternatives (a typo'd word's near words)."""
+    `weights`: a share for some alternatives (a typo'd word's near words); `stem_only`: the
+    share of the title and abstract part for documents without one of the word's own forms
+    (its EXACT_FIELD alternatives) when it has any in the library."""
     per: dict[int, float] = {}
     read = 0
+    exact = [a for a in alts if a[0] == EXACT_FIELD and dfs[a]] if stem_only != 1.0 and not is_prefix else []
+    if exact:
+        # The stemmed title and abstract first, then the rest (exact forms, other fields)
+        # added on top once stem-only documents are damped.
+        text = [a for a in alts if a[0] in _STEM_ONLY_FIELDS]
+        per, read = _word_scores(leaves, text, dfs, n_all, norms, False, only, weights)
+        rest, n = _word_scores(leaves, [a for a in alts if a[0] not in _STEM_ONLY_FIELDS], dfs,
+                               n_all, norms, False, only, weights)
+        own: set[int] = set()
+        for f, t in exact:
+            for leaf, base in leaves:
+                own.update(d + base for d in _postings(leaf, f, t)[0])
+        for d, c in per.items():
+            if d not in own:
+                per[d] = c * stem_only
+        get = per.get
+        for d, c in rest.items():
+            per[d] = get(d, 0.0) + c
+        return per, read + n
     for f, t in alts:
         if not dfs[(f, t)]:
             continue

@@ -5,7 +5,6 @@ from __future__ import annotations
 import heapq
 import math
 import threading
-import time
 from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
@@ -27,11 +26,11 @@ MAX_DF_SHARE = 0.3  # terms in more of the papers are not walked: weak signal, l
 # ... for one paper (related): its vector has few terms, so fewer are left out.
 MAX_DF_SHARE_ONE = 0.5
 SMALL_LIBRARY = 50  # ... unless in at most this many (a small library: every term counts)
-POSTINGS_BUDGET = 12_000  # postings read per call; the heaviest terms are read first
-# A backstop only: the postings budget bounds the work, so the same library gives the same list
-# whatever the machine's load (at 0.15 s a busy machine cut the walk at different terms, and
-# best-first triage and "like these" got worse under load). A whole call at 50k: ~85 ms CPU.
-TIME_BUDGET = 1.0  # seconds walking postings; later (lighter) terms are skipped past it
+# Postings read per call; the heaviest terms are read first. Counted, never timed: the same
+# library gives the same list whatever the machine's load (a time budget cut the walk at
+# different terms on a busy machine, and best-first triage and "like these" got worse under
+# load). A whole call at 50k: ~85 ms CPU.
+POSTINGS_BUDGET = 12_000
 # Terms of one paper only are left out of every vector (as min_df=2 would): they match
 # nothing, and in the norm they only push down papers with rare words.
 MIN_DF = 2
@@ -182,7 +181,6 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
     Dot products come from the postings of the heaviest terms; the best RESCORE by an
     approximate norm (the square root of the length) then get their exact norm from their
     stored text (and, for one paper, the exact cosine and the neighbours' consensus)."""
-    t0 = time.perf_counter()
     top_terms = TOP_TERMS if top_terms is None else top_terms
     max_postings = POSTINGS_BUDGET if max_postings is None else max_postings
     reader = searcher.reader()
@@ -204,7 +202,7 @@ def similar(searcher, texts: list[str], *, skip: set[int] = frozenset(),  # type
     read = 0
     for t, qw in terms:
         df = st.df(t)
-        if read and (read + df > max_postings or time.perf_counter() - t0 > TIME_BUDGET):
+        if read and read + df > max_postings:
             continue  # a rarer term may still fit
         read += df
         for (leaf, _), scores in zip(leaves, partial, strict=True):

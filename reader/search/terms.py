@@ -6,50 +6,83 @@ import functools
 import re
 import threading
 import time
+from bisect import bisect_left
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import islice
 from typing import TYPE_CHECKING
 
+from whoosh import fields as wf
 from whoosh import query as wq
 from whoosh.matching import ListMatcher, NullMatcher
 from whoosh.reading import TermNotFound
 
+from reader.search.segments.internals import postings_at, segment_lexicon, sorted_terms
 from reader.search.schema import BIGRAM_SUFFIX, FastText, analyze, pair_bucket
 
 MAX_FUZZY_LENGTH = 40  # longer "words" get no distance-2 expansion (edit distance is quadratic)
 
 
 MAX_EXPANSIONS = 4000  # completions of one `word*` / `word~` / range per field and segment
-EXPANSION_SECONDS = 0.25  # time for one expanding term (per field and segment); then cut
-QUERY_EXPANSION_SECONDS = 0.4  # time for all the expanding terms of one query together
 # The work budget of one query, in units: TERM_UNITS per term looked at in a lexicon (a
 # seek and read in the term file, ~10-25 us), one per document number read from postings
 # (~0.1 us), DFA_UNITS per fuzzy automaton built and PHRASE_CHECK_UNITS per stored text
-# analysed to check a phrase. Counted, so what a query may do is bounded whatever the
-# machine's load: 600,000 units are ~0.15-0.2 s of CPU here (6,000 terms or 600k postings;
-# benchmarks/fuzz_queries.py). The time limits above stay as a guard for slow machines.
+# analysed to check a phrase. Counted, never timed, so a query's answer is the same on a quiet
+# and on a loaded machine: 600,000 units are ~0.15-0.2 s of CPU here (6,000 terms or 600k
+# postings; benchmarks/fuzz_queries.py). Only the last-resort backstop below reads a clock.
 WORK_LIMIT = 600_000
 TERM_UNITS = 100
 DFA_UNITS = 2_000  # a Levenshtein automaton of <= MAX_FUZZY_LENGTH letters, distance <= 2: ~10 ms
 PHRASE_CHECK_UNITS = 200  # one stored abstract analysed (~50 us)
 MAX_FUZZY_DISTANCE = 2  # Whoosh's automaton grows exponentially with the distance (5: seconds)
 _ESTIMATE_TERMS = 50  # terms an expanding query looks at to estimate its size
+# A last resort only, far above any query the counted budgets allow (those take under half a
+# second of CPU): a search still running after this long (a machine so loaded it barely runs)
+# stops where it is and says so in its note, the one case where an answer depends on load.
+BACKSTOP_SECONDS = 30.0
+BACKSTOP_NOTE = ("Stopped by the last-resort time limit ({:g} s; the machine is very busy): "
+                 "the answer may be incomplete")
+_CLOCK_EVERY = 256  # spends between two looks at the clock (the backstop is coarse)
 _local = threading.local()
 
 
-class WorkBudget:
-    """The work units and time one query may spend, shared by all its expanding parts
-    (a query with a range over five fields and many segments must not take five times it)."""
+class Backstop:
+    """The last-resort wall-clock limit of one search; `fired` once it has been passed."""
 
-    def __init__(self, limit: int | None = None, seconds: float = QUERY_EXPANSION_SECONDS) -> None:
+    def __init__(self, seconds: float = BACKSTOP_SECONDS) -> None:
+        self.seconds = seconds
+        self.end = time.monotonic() + seconds
+        self.fired = False
+
+    def expired(self) -> bool:
+        if not self.fired and time.monotonic() > self.end:
+            self.fired = True
+        return self.fired
+
+    @property
+    def note(self) -> str:
+        return BACKSTOP_NOTE.format(self.seconds)
+
+
+class WorkBudget:
+    """The work units one query may spend, shared by all its expanding parts (a query with a
+    range over five fields and many segments must not take five times it)."""
+
+    def __init__(self, limit: int | None = None, backstop: Backstop | None = None) -> None:
         self.limit = WORK_LIMIT if limit is None else limit
         self.used = 0
         self.cut = False  # some part was cut short
-        self.deadline = time.perf_counter() + seconds
+        self.backstop = backstop if backstop is not None else Backstop()
+        self._calls = 0
 
     def spend(self, units: int) -> bool:
-        """Take `units` if they fit (and time is left); False, and the budget is cut, if not."""
-        if self.used + units > self.limit or time.perf_counter() > self.deadline:
+        """Take `units` if they fit; False, and the budget is cut, if not (or, the last
+        resort, once the backstop's time has passed)."""
+        if self.used + units > self.limit:
+            self.cut = True
+            return False
+        self._calls += 1
+        if (self._calls % _CLOCK_EVERY == 0 and self.backstop.expired()) or self.backstop.fired:
             self.cut = True
             return False
         self.used += units
@@ -72,10 +105,9 @@ def last_budget() -> WorkBudget | None:
 
 
 @contextmanager
-def expansion_budget(seconds: float = QUERY_EXPANSION_SECONDS,
-                     limit: int | None = None) -> Iterator[WorkBudget]:
+def expansion_budget(limit: int | None = None) -> Iterator[WorkBudget]:
     """One WorkBudget for every expanding term of the search run inside."""
-    budget = WorkBudget(limit, seconds)
+    budget = WorkBudget(limit)
     _local.budget = budget
     try:
         yield budget
@@ -90,9 +122,8 @@ class _UnionMatcherMixin:
     Whoosh ORs one scored matcher per expansion ("tra*": thousands of terms, seconds);
     collecting the document numbers into one sorted list is 10-50x faster. Like Whoosh's
     default for these queries, every match scores the same (the other words rank them).
-    Expansion is bounded by MAX_EXPANSIONS terms, EXPANSION_SECONDS and the query's
-    WorkBudget (terms looked at, postings read); a cut sets `truncated` so the search can
-    say so. The expansions are listed once per segment reader: the size estimate and the
+    Expansion is bounded by MAX_EXPANSIONS terms and the query's WorkBudget (terms looked
+    at, postings read), both counted; a cut sets `truncated` so the search can say so. The expansions are listed once per segment reader: the size estimate and the
     matcher share them (building them is the expensive part).
     """
 
@@ -109,11 +140,9 @@ class _UnionMatcherMixin:
         if hit is not None and hit[0] is reader:
             return hit[1]
         budget = current_budget()
-        deadline = min(time.perf_counter() + EXPANSION_SECONDS, budget.deadline)
         out: list[bytes] = []
         for i, btext in enumerate(self._btexts(reader)):
-            if (i >= MAX_EXPANSIONS or not budget.spend(TERM_UNITS)
-                    or (i & 15 == 15 and time.perf_counter() > deadline)):
+            if i >= MAX_EXPANSIONS or not budget.spend(TERM_UNITS):
                 self.truncated = True
                 break
             out.append(btext)
@@ -126,7 +155,22 @@ class _UnionMatcherMixin:
         budget = current_budget()
         docs: set[int] = set()
         found = self.__dict__.setdefault("found", set())
+        lex = _leaf_lexicon(reader, fieldname)
         for btext in self._expansions(reader):
+            if lex is not None:  # one segment: its postings read raw from the lexicon's entry
+                term = btext.decode("utf-8")
+                entry = lex.get(term)
+                if entry is None:
+                    continue
+                if not budget.spend(entry[0]):
+                    self.truncated = True
+                    break
+                if entry[1] >= 0:  # the fast path: the term's blocks read in one piece
+                    docs.update(postings_at(reader, fieldname, term, entry)[0])
+                else:
+                    docs.update(reader.postings(fieldname, btext).all_ids())
+                found.add(btext)
+                continue
             n = reader.doc_frequency(fieldname, btext)
             if not n:
                 continue  # the term is in another segment only
@@ -138,6 +182,8 @@ class _UnionMatcherMixin:
             except TermNotFound:  # the term is in another segment only
                 continue
             found.add(btext)
+        if lex is not None and docs and reader.has_deletions():
+            docs.difference_update(reader.deleted_docs_set)
         if not docs:
             return NullMatcher()
         return ListMatcher(sorted(docs), all_weights=self.boost)
@@ -156,7 +202,28 @@ class _UnionMatcherMixin:
 
 
 class FastRange(_UnionMatcherMixin, wq.TermRange):
-    """`[a TO b]` and `abstract:>2019` over words, bounded like prefixes."""
+    """`[a TO b]` and `abstract:>2019` over words, bounded like prefixes: in one segment its
+    terms are a slice of the segment's sorted lexicon (a bisect, not a term-by-term walk
+    through Whoosh's term file), their postings read raw."""
+
+    def _btexts(self, ixreader):
+        if _leaf_lexicon(ixreader, self.fieldname) is None:
+            yield from super()._btexts(ixreader)
+            return
+        field = ixreader.schema[self.fieldname]
+        try:
+            start = "" if self.start is None else field.to_bytes(self.start).decode("utf-8")
+            end = None if self.end is None else field.to_bytes(self.end).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            return
+        terms, _lex = sorted_terms(ixreader, self.fieldname)
+        i = bisect_left(terms, start)
+        if self.startexcl and i < len(terms) and terms[i] == start:
+            i += 1
+        for t in islice(terms, i, None):
+            if end is not None and (t > end or (t == end and self.endexcl)):
+                break
+            yield t.encode("utf-8")
 
 
 class FastPrefix(_UnionMatcherMixin, wq.Prefix):
@@ -233,6 +300,17 @@ class FastFuzzy(_UnionMatcherMixin, wq.FuzzyTerm):
 _vocab: dict[tuple[str, str, str], str] = {}
 _VOCAB_MAX = 2000
 _vocab_lock = threading.Lock()
+
+
+def _leaf_lexicon(reader, fieldname: str) -> dict[str, tuple[int, int, int]] | None:
+    """The lexicon of a one-segment reader's text field (read once per segment), else None:
+    a multi-segment reader, or a field that is not plain text (numbers: Whoosh's own way)."""
+    if not reader.is_atomic() or fieldname not in reader.schema:
+        return None
+    seg = reader.segment() if hasattr(reader, "segment") else None
+    if seg is None or isinstance(reader.schema[fieldname], wf.NUMERIC):
+        return None
+    return segment_lexicon(reader, fieldname)
 
 
 def _prefix_vocab(reader, fieldname: str, prefix: str) -> str:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import threading
-import time
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable
@@ -251,17 +250,17 @@ def word_df(reader, fields: list[str], word: str, surface: bool = False) -> int:
 
 
 def corrections(reader, words: list[str], fields: list[str], *,
-                deadline: float | None = None, surface: bool = False) -> dict[str, list[Near]]:
-    """Typed word -> its near library words, for each word (up to MAX_TYPO_WORDS of them)
-    that no paper has, or that a few papers have where a near word is far commoner
-    (`surface`: as typed, and fewer: SUGGEST_RARE_MAX, for "did you mean")."""
+                max_words: int = MAX_TYPO_WORDS, surface: bool = False) -> dict[str, list[Near]]:
+    """Typed word -> its near library words, for each word (up to `max_words` of them: counted,
+    never timed) that no paper has, or that a few papers have where a near word is far
+    commoner (`surface`: as typed, and fewer: SUGGEST_RARE_MAX, for "did you mean")."""
     out: dict[str, list[Near]] = {}
     looked = 0
     rare = SUGGEST_RARE_MAX if surface else RARE_MAX
     for w in dict.fromkeys(words):
         if not max_distance(w):
             continue
-        if looked >= MAX_TYPO_WORDS or (deadline is not None and time.perf_counter() > deadline):
+        if looked >= max_words:
             break
         df = word_df(reader, fields, w, surface)
         if df > rare:
@@ -274,17 +273,15 @@ def corrections(reader, words: list[str], fields: list[str], *,
 
 
 def expand(reader, qwords: list[tuple[str, list[tuple[str, str]]]], words: list[str],
-           fields: list[str], budget_s: float) -> dict[tuple[str, str, str], float]:
+           fields: list[str], max_words: int = MAX_TYPO_WORDS) -> dict[tuple[str, str, str], float]:
     """rank's hook: add each typo'd word's near words to its alternatives (in place) and
     return their weights, (word label, field, term) -> share of a typed word's score.
 
-    The lookups take at most half the query's time budget (a long garbage query looks up
-    its first words only)."""
-    deadline = time.perf_counter() + budget_s / 2
+    At most `max_words` words are looked up (a long garbage query: its first words only)."""
     typed: dict[str, str] = {}
     for w in plain_words(" ".join(words)):
         typed.setdefault(cached_stem(w), w)
-    fixes = corrections(reader, list(typed.values()), fields, deadline=deadline)
+    fixes = corrections(reader, list(typed.values()), fields, max_words=max_words)
     weights: dict[tuple[str, str, str], float] = {}
     if not fixes:
         return weights
@@ -310,15 +307,14 @@ def expand(reader, qwords: list[tuple[str, list[tuple[str, str]]]], words: list[
     return weights
 
 
-def corrected(searcher, words: list[str], fields: list[str],
-              seconds: float = 0.3) -> dict[str, str]:
+def corrected(searcher, words: list[str], fields: list[str]) -> dict[str, str]:
     """Typed word -> its correction for "did you mean": every typo'd word at once, the
     nearest combination, and among those the one whose words are most often neighbours,
     then appear together in the most papers (with the query's other words), then the
-    commonest."""
+    commonest. Bounded by counts (MAX_TYPO_WORDS words, SUGGEST_COMBINATIONS combinations),
+    never by time."""
     reader = searcher.reader()
-    deadline = time.perf_counter() + seconds
-    fixes = corrections(reader, words, fields, deadline=deadline, surface=True)
+    fixes = corrections(reader, words, fields, surface=True)
     if not fixes:
         return {}
     known = [w for w in dict.fromkeys(words) if w not in fixes]
@@ -335,7 +331,7 @@ def corrected(searcher, words: list[str], fields: list[str],
     best: tuple | None = None
     choice: tuple[Near, ...] = tuple(o[0] for o in options)
     for n, combo in enumerate(product(*options)):
-        if n >= SUGGEST_COMBINATIONS or time.perf_counter() > deadline:
+        if n >= SUGGEST_COMBINATIONS:
             break
         together = _together([docs(cached_stem(c.word)) for c in combo])
         with_context = _together([together, *context]) if context else together

@@ -61,9 +61,11 @@ class BestFirst:
         return group_hints(connect()) if connect is not None else (set(), [])
 
     def rank(self, candidates: Sequence[str], decisions: Decisions, *, why: int = WHY_AHEAD,
-             ask_every: int = ASK_EVERY, shown: int = 0) -> tuple[InterestRanking, dict[str, str]]:
-        """(the ranking, why-lines of its first `why` papers); the features must be built.
-        An asked paper's line says so first."""
+             ask_every: int = ASK_EVERY, shown: int = 0,
+             also: Sequence[str] = ()) -> tuple[InterestRanking, dict[str, str]]:
+        """(the ranking, why-lines of its first `why` papers and of `also`: papers not ranked
+        that need one, the one on screen); the features must be built. An asked paper's line
+        says so first."""
         learner = self.learner
         if learner is None:
             raise RuntimeError("best first: the features are not built yet")
@@ -74,4 +76,7 @@ class BestFirst:
         for pid in ranking.order[:why]:
             line = learner.why(pid, ranking.interest_of.get(pid))
             lines[pid] = " · ".join(filter(None, (ASKED, line))) if pid in ranking.asked else line
+        for pid in also:
+            if pid not in lines:
+                lines[pid] = learner.why(pid)
         return ranking, lines

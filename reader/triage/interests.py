@@ -17,7 +17,7 @@ from itertools import repeat
 import numpy as np
 
 from reader.text import title_plain
-from reader.triage.features import Features
+from reader.triage.features import FRAGMENTS, Features
 from reader.triage.learner import (
     UNLABELLED,
     Model,
@@ -243,7 +243,8 @@ class Learner:
                 titles = " and ".join(f"“{_short(f.titles[r])}”" for r in near)
                 parts.append(f"like {titles} " + (f"you tagged {interest}" if interest else "you starred"))
         contrib = model.weights[cols] * vals
-        top = [int(cols[i]) for i in np.argsort(-contrib)[:WHY_WORDS] if contrib[i] > 0]
+        top = [c for c in (int(cols[i]) for i in np.argsort(-contrib) if contrib[i] > 0)
+               if f.vocab[c] not in FRAGMENTS][:WHY_WORDS]  # "multi" of multi-goal says nothing
         if top:
             parts.append(", ".join(f.vocab[c] for c in top))
         if not parts and not len(model.positives):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from reader.group.triage import hints as group_hints
 from reader.group.triage import share_first
 from reader.plural import count_noun
+from reader.store.papers import PaperRow
 from reader.store.views import View
 from reader.triage.best import BestFirst
 from reader.triage.interests import Decisions
@@ -35,6 +36,19 @@ def list_ids(library: TriageLibrary, spec: QueueSpec) -> tuple[list[str], list[s
         wanted = set(ids)
         ids = [pid for pid in library.paper_ids(view, spec.sort, spec.descending) if pid in wanted]
     return ids, terms
+
+
+def is_decided(row: PaperRow) -> bool:
+    """The one definition every triage queue uses (the window's, the map's Triage, `reader
+    triage next`): a paper is decided once starred, tagged, skipped ("not for me") or read
+    (moving on in triage marks read); the rest is still to decide."""
+    return bool(row.starred or row.tags or row.skipped or row.read)
+
+
+def still_to_decide(library: TriageLibrary, ids: Sequence[str]) -> list[str]:
+    """`ids` less the decided papers (and unknown ids), in their order."""
+    rows = library.rows(list(ids))
+    return [pid for pid in ids if pid in rows and not is_decided(rows[pid])]
 
 
 def interest(library: TriageLibrary, ids: Iterable[str] = ()) -> tuple[int, list[str]]:

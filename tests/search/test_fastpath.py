@@ -4,7 +4,6 @@ Whoosh, or when its self-check fails, the public API is used with one log line."
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import math
@@ -28,18 +27,6 @@ SYNTHETIC_QUERIES = [
     "is:starred robot", '"ann lee1"', "-policy loss", "tag:rl transformer", "author:lee2",
     "title:(sparse OR dense) AND abstract:model", "[a TO c]", "quantized model layer",
 ]
-
-
-@pytest.fixture
-def untimed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No time budgets: on a busy machine they cut queries at different words each run."""
-    import reader.search.index as sidx
-    from reader.search import similar, terms
-
-    for module, name in ((sidx, "TIME_BUDGET"), (sidx, "TYPING_BUDGET"), (sidx, "COLLECT_SECONDS"),
-                         (similar, "TIME_BUDGET"), (terms, "EXPANSION_SECONDS")):
-        monkeypatch.setattr(module, name, 600.0)
-    monkeypatch.setattr(sidx, "expansion_budget", functools.partial(terms.expansion_budget, 600.0))
 
 
 @pytest.fixture
@@ -103,7 +90,7 @@ def _same(a: list[tuple[str, float]], b: list[tuple[str, float]], what: str) -> 
         assert math.isclose(x, y, rel_tol=1e-6, abs_tol=1e-9), what
 
 
-def test_fast_and_public_paths_give_the_same_results(tmp_path: Path, mode, untimed, monkeypatch) -> None:
+def test_fast_and_public_paths_give_the_same_results(tmp_path: Path, mode, monkeypatch) -> None:
     # Past PAIR_SAMPLE_DOCS documents, so word pairs are chosen on a sample as in real builds;
     # both writers' sample is made smaller (2,000 in Reader) to keep the two builds short.
     from reader.search import rebuild
@@ -131,7 +118,7 @@ def test_fast_and_public_paths_give_the_same_results(tmp_path: Path, mode, untim
     public.close()
 
 
-def test_updates_and_imports_read_the_same_either_way(tmp_path: Path, mode, untimed) -> None:
+def test_updates_and_imports_read_the_same_either_way(tmp_path: Path, mode) -> None:
     """Segments written by Whoosh's own writer (updates) read raw and through the API alike."""
     docs = synthetic(300)
     index = _build(tmp_path / "ix", docs[:200], True, mode)
@@ -188,7 +175,7 @@ def test_the_self_check_catches_a_changed_format(monkeypatch: pytest.MonkeyPatch
     assert "self-check failed" in (fastpath.probe() or "")
 
 
-def test_a_raw_read_that_fails_is_read_through_the_api(tmp_path: Path, mode, monkeypatch, untimed) -> None:
+def test_a_raw_read_that_fails_is_read_through_the_api(tmp_path: Path, mode, monkeypatch) -> None:
     index = _build(tmp_path / "ix", synthetic(300), True, mode)
     want = [(q, _hits(index, q, False)) for q in SYNTHETIC_QUERIES]
     index.close()

@@ -201,14 +201,15 @@ def big(tmp_path_factory, fast_path: str) -> SearchIndex:
 
 @pytest.fixture(scope="module")
 def bound(big: SearchIndex) -> float:
-    """A generous time bound for one query, scaled to this machine's speed now: the query
-    budgets add up to ~1 s; a query that ignores them takes many times longer. Calibrated on
-    a whole-list search (the best of three: a busy machine slows it as it slows the rest)."""
+    """A generous CPU-time bound for one query, scaled to this machine's speed: the query
+    budgets (counted work) add up to ~1 s; a query that ignores them takes many times longer.
+    Calibrated on a whole-list search (the best of three). CPU time, not wall time: the
+    budgets count work, so a loaded machine (other processes running) must not fail this."""
     def once() -> float:
-        t = time.perf_counter()
+        t = time.process_time()
         big.search("sparse attention graph", limit=None)
         big.search("graph*", limit=None)
-        return time.perf_counter() - t
+        return time.process_time() - t
 
     once()  # caches
     return max(1.5, 20 * min(once() for _ in range(3)))
@@ -219,9 +220,9 @@ def bound(big: SearchIndex) -> float:
     "token1* year1* graph~2", ("ab" * 3000) + "~2", "t*", "year:>1000",
 ])
 def test_queries_are_bounded(big: SearchIndex, bound: float, query: str) -> None:
-    t = time.perf_counter()
+    t = time.process_time()
     r = big.search(query)
-    assert time.perf_counter() - t < bound, query  # the budgets: benchmarks/bench_search.py
+    assert time.process_time() - t < bound, query  # the budgets: benchmarks/bench_search.py
     assert r.problem is None or "failed" not in r.problem
 
 
@@ -233,9 +234,9 @@ _QUERY_CHARS = st.sampled_from(list('ab xyz"():*~-+^[]{}?!\\/') + ["AND", "OR", 
 @given(st.lists(_QUERY_CHARS, max_size=25).map("".join) | st.text(max_size=60))
 def test_any_query_gives_results_or_a_problem(big: SearchIndex, bound: float, query: str) -> None:
     for as_you_type in (False, True):
-        t = time.perf_counter()
+        t = time.process_time()
         r = big.search(query, as_you_type=as_you_type)
-        assert time.perf_counter() - t < bound
+        assert time.process_time() - t < bound
         assert r.problem is None or "failed" not in r.problem, (query, r.problem)
         assert r.total >= len(r.hits)
 
@@ -350,3 +351,34 @@ def test_prefix_expansions_and_frequencies_agree_with_whoosh(tmp_path: Path) -> 
     for term in ("graph", "sparse", "token7", "absent"):
         assert rank.doc_frequency(reader, "abstract", term) == reader.doc_frequency("abstract", term)
     index.close()
+
+
+def test_a_word_itself_ranks_above_papers_sharing_only_its_stem(tmp_path: Path) -> None:
+    """Stemming merges "transformers" and "transform": "The Wasserstein Transform" ranked 4th
+    for `transformers` at 12.7k, above papers about transformers. A paper with the word
+    (as typed, singular or plural) now ranks above one with its stem only; the stem still
+    finds the rest, and `transform` still finds the transform first."""
+    docs = [
+        doc(1, "The Wasserstein Transform",
+            "We introduce the Wasserstein transform, a method for enhancing and denoising datasets. "
+            "The transform is defined on general metric spaces; we study the transform's stability."),
+        doc(2, "Spatial Transformer Networks",
+            "A learnable module, the spatial transformer, allows spatial manipulation of data."),
+        doc(3, "The Evolved Transformer", "We search for a better architecture for sequence tasks."),
+        doc(4, "Image Transformer", "We extend the Transformer to image generation."),
+        doc(5, "Universal Transformers", "Recurrent self-attentive transformers for language."),
+        doc(6, "Graph networks", "A network of graph layers for relational reasoning."),
+        doc(7, "A graph network", "One network over graphs with message passing."),
+    ]
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(docs, stamp=1)
+    try:
+        got = ids(index.search("transformers"))
+        assert got[-1] == num(1) and set(got[:4]) == {num(2), num(3), num(4), num(5)}
+        assert ids(index.search("transformer"))[-1] == num(1)
+        assert ids(index.search("transform"))[0] == num(1)
+        # Singular and plural are the same word: neither is taken for a stem-only match.
+        assert set(ids(index.search("networks"))[:2]) == {num(6), num(7)}
+        assert set(ids(index.search("network"))[:2]) == {num(6), num(7)}
+    finally:
+        index.close()

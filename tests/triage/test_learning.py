@@ -156,3 +156,38 @@ def test_why_shows_a_titles_math_as_the_list_does() -> None:
     d = Decisions(starred={"g00"})
     ranking = lrn.rank([t[0] for t in texts[1:]], d)
     assert "“Oxidation of Cu₂O films”" in lrn.why(ranking.order[0], ranking.interest_of[ranking.order[0]])
+
+
+def test_a_part_of_a_compound_word_is_no_word_of_its_own() -> None:
+    """A multi-goal paper was offered for a tag named multi-agent "because of" multi: the
+    hyphenated words split into "multi" and "goal" / "agent". Such a part is neither a
+    why-line's word nor a tag name's word."""
+    agents = [(f"a{n:02d}", f"Agents {n}", f"multi-agent cooperation agent policies emergent communication {n}", True)
+              for n in range(6)]
+    goals = [(f"m{n:02d}", f"Goals {n}", f"multi-goal reaching robot arm goals conditioned policy {n}", True)
+             for n in range(6)]
+    texts = papers() + agents + goals
+    f = build(texts)
+    assert "multi" in f.vocab and "agent" in f.vocab
+    assert [f.vocab[c] for c in f.columns_of("multi-agent")] == ["agent"]
+    lrn = Learner(f)
+    tail = [t[0] for t in texts if t[0] not in {"a00", "a01"}]
+    ranking = lrn.rank(tail, Decisions(tags={"multi-agent": ["a00", "a01"]}))
+    order = ranking.order
+    assert max(order.index(p) for p in ("a02", "a03", "a04", "a05")) < min(order.index(f"m{n:02d}") for n in range(6))
+    for pid in order[:12]:
+        assert "multi" not in lrn.why(pid, ranking.interest_of.get(pid)).split(" · ")[-1].split(", ")
+
+
+def test_best_first_explains_the_paper_on_screen_too() -> None:
+    """The first card of a session is on screen before the first ranking: it is seen, so not
+    ranked again, and had no why-line; the ranking now gives it one."""
+    from reader.triage.best import BestFirst
+
+    best = BestFirst.__new__(BestFirst)
+    best.learner = Learner(build(papers()))
+    ids = [t[0] for t in papers()]
+    d = Decisions(starred={"g00", "g01"})
+    ranking, lines = best.rank(ids[3:], d, why=5, also=["g02"])
+    assert "g02" not in ranking.order and "you starred" in lines["g02"]
+    assert len(lines) == 6

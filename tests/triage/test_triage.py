@@ -235,3 +235,18 @@ def test_library_reads_on_the_seeds(tmp_path) -> None:
         assert order_ids(lib, ids[:5], UNREAD_FIRST) == [*ids[3:5], *ids[:3]]
         assert list_ids(lib, QueueSpec("tag", "rl"))[0] == ids[1:4]
         assert summarize(lib, ids[:6]).describe() == "6 papers · 3 read · 2 starred · 4 tagged · 1 with notes"
+
+
+def test_one_definition_of_still_to_decide() -> None:
+    """Starred, tagged, skipped or read papers are decided: every queue (the window's, the map's
+    Triage, `reader triage next`) leaves them out through this one function."""
+    from reader.triage.source import is_decided, still_to_decide
+
+    def row(**kw: object) -> SimpleNamespace:
+        return SimpleNamespace(**{"starred": False, "read": False, "tags": (), "skipped": False, **kw})
+
+    rows = {"a": row(), "b": row(starred=True), "c": row(tags=("rl",)), "d": row(skipped=True, read=True),
+            "e": row(read=True), "f": row()}
+    lib = SimpleNamespace(rows=lambda ids: {i: rows[i] for i in ids if i in rows})
+    assert [is_decided(rows[k]) for k in "abcdef"] == [False, True, True, True, True, False]
+    assert still_to_decide(lib, ["f", "zz", "b", "a", "e"]) == ["f", "a"]  # unknown ids go too

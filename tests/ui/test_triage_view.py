@@ -87,9 +87,10 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
     assert ctl.legend[:2] == ["alpha", "beta"]  # most used first
     assert "1" in ctl.view.legendLabel.text() and "beta" in ctl.view.legendLabel.text()
     q = ctl.queue
-    assert q is not None and q.ids == listed  # "as listed": the table's order
+    tagged = set(listed[20:24])  # decided (tagged): left out of the queue
+    assert q is not None and q.ids == [p for p in listed if p not in tagged]  # "as listed": the table's order
     assert ctl.view.abstractView.toPlainText().strip()
-    assert ctl.view.progressText.text().startswith("1 / 56 · 0 starred")
+    assert ctl.view.progressText.text().startswith("1 / 52 · 0 starred")
 
     press(qtbot, ctl, K.Key_S)  # star p0 (stays on it)
     assert q.current == listed[0] and ctl.view.starLabel.text() == "★"
@@ -108,7 +109,7 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
     assert ctl.active and ctl.view.hasFocus() and q.current == listed[5]
     press(qtbot, ctl, K.Key_J)
     press(qtbot, ctl, K.Key_S)  # star p6
-    assert ctl.view.progressText.text().startswith("7 / 56 · 3 starred")
+    assert ctl.view.progressText.text().startswith("7 / 52 · 3 starred")
     qtbot.waitUntil(lambda: listed[6] in states(library)["starred"], timeout=10000)
     settle(qtbot, window)
 
@@ -151,7 +152,7 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
         qtbot.waitUntil(lambda: ctl2.active and ctl2.view.card is not None, timeout=10000)
         assert ctl2.queue is not None and ctl2.queue.current == listed[8]
         assert ctl2.queue.ids[:9] == listed[:9] and ctl2.queue.seen == 9
-        assert ctl2.view.progressText.text().startswith("9 / 56")
+        assert ctl2.view.progressText.text().startswith("9 / 52")  # the seen nine, then the 43 still to decide
         assert set(lib2.paper_ids(View("read"))) - before["read"] == set(listed[:8])  # marks flushed on quit
 
         press(qtbot, ctl2, K.Key_Escape)  # back to the library, on the paper that was on screen
@@ -169,8 +170,9 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
 
 
 def test_end_of_queue_summary_and_export(qtbot, window: MainWindow, library: Library, tmp_path: Path) -> None:
-    window.searchBox.setText("tag:alpha")
-    papers.add_tags(window.ops, list(window.model.ids())[:3], ["alpha"])
+    window.searchBox.setText("has:note")
+    for pid in list(window.model.ids())[:3]:  # notes are no decision: the three are still to decide
+        library.set_note(pid, "to look at")
     settle(qtbot, window)
     window.refresh_list()
     qtbot.waitUntil(lambda: window.model.rowCount() == 3, timeout=10000)
@@ -181,7 +183,7 @@ def test_end_of_queue_summary_and_export(qtbot, window: MainWindow, library: Lib
         press(qtbot, ctl, K.Key_J)
     assert ctl.queue.finished
     qtbot.waitUntil(lambda: "3 read" in ctl.view.summaryText.text(), timeout=10000)
-    assert ctl.view.summaryText.text() == "3 papers · 3 read · 1 starred · 3 tagged · 0 with notes"
+    assert ctl.view.summaryText.text() == "3 papers · 3 read · 1 starred · 0 tagged · 3 with notes"
     assert ctl.view.exportButton.isEnabled()
     assert not ctl.view.vaultButton.isHidden()  # the window offers its Markdown vault
     ctl.view.vaultButton.click()  # none is set yet: the vault dialog asks for a folder
@@ -307,4 +309,53 @@ def test_moving_on_past_the_ranked_why_lines_ranks_again_for_the_next(qtbot, win
         settle(qtbot, window)
     q = ctl.queue
     assert q is not None and q.position > WHY_AHEAD + 2
+    assert ctl.view.whyLabel.isVisibleTo(ctl.view) and "you starred" in ctl.view.whyLabel.text()
+
+
+def test_a_queue_leaves_out_the_papers_decided_already(qtbot, window: MainWindow, library: Library) -> None:
+    """Best first re-entered on the same map selection showed the papers starred and tagged on
+    it first and counted them ("1 / 327"), while `reader triage next` left them out: one
+    definition (triage.source.still_to_decide) for every queue."""
+    from reader.triage.source import still_to_decide
+
+    listed = list(window.model.ids())
+    chosen = listed[10:22]
+    papers.set_starred(window.ops, [chosen[0]], True)
+    papers.add_tags(window.ops, [chosen[1]], ["rl"])
+    papers.set_skipped(window.ops, [chosen[2]], True)
+    papers.set_read(window.ops, [chosen[3]], True)
+    settle(qtbot, window)
+    ctl = install_triage(window)
+    ctl.open(chosen)  # the map's Triage on its selection
+    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=10000)
+    q = ctl.queue
+    assert q is not None and q.ids == chosen[4:] == still_to_decide(library, chosen)
+    assert ctl.view.progressText.text().startswith("1 / 8")
+    ctl.view.orderCombo.setCurrentIndex(2)  # best first: the starred and tagged ones are not ranked in
+    qtbot.waitUntil(lambda: q.order == "best_first", timeout=5000)
+    settle(qtbot, window)
+    assert set(q.ids) == set(chosen[4:])
+    press(qtbot, ctl, K.Key_Escape)
+    others = listed[30:33]
+    papers.set_starred(window.ops, others, True)  # a selection all decided: the queue says so
+    settle(qtbot, window)
+    ctl.open(others)
+    qtbot.waitUntil(lambda: ctl.active and ctl.queue is not None and not len(ctl.queue), timeout=10000)
+    assert "Nothing left to decide" in ctl.view.titleLabel.text()
+
+
+def test_the_first_card_gets_its_why_line(qtbot, window: MainWindow, library: Library) -> None:
+    """The first card is on screen before the first ranking is in (it is seen, so never ranked
+    again): it had no why-line for the whole visit."""
+    listed = list(window.model.ids())
+    papers.set_starred(window.ops, listed[30:32], True)
+    settle(qtbot, window)
+    ctl = open_triage(qtbot, window)
+    q = ctl.queue
+    assert q is not None
+    ctl.view.orderCombo.setCurrentIndex(2)  # best first
+    qtbot.waitUntil(lambda: q.order == "best_first", timeout=5000)
+    qtbot.waitUntil(lambda: ctl.ranking.learned_ranks > 0, timeout=30000)
+    settle(qtbot, window)
+    assert q.position == 0 and q.current == listed[0]
     assert ctl.view.whyLabel.isVisibleTo(ctl.view) and "you starred" in ctl.view.whyLabel.text()

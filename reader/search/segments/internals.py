@@ -102,6 +102,26 @@ def segment_lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]]:
     return table
 
 
+# (segment id, field) -> its terms in order, for prefixes and ranges (a bisect).
+_sorted: dict[tuple[str, str], list[str]] = {}
+
+
+def sorted_terms(leaf, fieldname: str) -> tuple[list[str], dict[str, tuple[int, int, int]]]:
+    """The segment's lexicon (read in one pass: ~0.1-0.2 s for 25k abstracts, where Whoosh
+    decodes a term info per term per segment, ~0.3 s for one cold one-letter prefix at
+    50k) and its terms in order (str order is UTF-8 byte order, Whoosh's), memoised."""
+    lex = segment_lexicon(leaf, fieldname)
+    key = (leaf.segment().segment_id(), fieldname)
+    terms = _sorted.get(key)
+    if terms is None:
+        terms = sorted(lex)  # read in key order already: a linear pass
+        with _lock:
+            if len(_sorted) > 1024:
+                _sorted.clear()
+            _sorted[key] = terms
+    return terms, lex
+
+
 def cached_lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]] | None:
     """The segment's lexicon if already read, else None (no reading)."""
     return _lexicons.get((leaf.segment().segment_id(), fieldname))

@@ -10,6 +10,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QKeySequence
 
 from reader.library import View
+from reader.plural import count_noun
 from reader.triage import source
 from reader.triage.cards import Card, build_cards
 from reader.triage.interests import Decisions
@@ -57,6 +58,7 @@ class TriageController(QObject):
         self.queue: TriageQueue | None = None
         self.spec = QueueSpec()
         self.listed: list[str] = []  # the list's own order (for going back to "as listed")
+        self.decided = 0  # papers of the list left out as decided (starred, tagged, skipped, read)
         self.terms: list[str] = []
         self.cards: dict[str, Card] = {}
         self.legend: list[str] = []
@@ -191,25 +193,30 @@ class TriageController(QObject):
                 # Ctrl+T highlights them (the map's selection came without them).
                 terms = shown_terms or list(lib.search(spec.query, view=View(spec.view_kind, spec.view_value),
                                                        limit=1).terms)
+            # Decided is decided (triage.source, as `reader triage next`): the papers still to
+            # decide come; the seen ones of a resumed queue stay in front to go back to.
+            undecided = source.still_to_decide(lib, listed)
             if resume is not None:
                 existing = set(lib.paper_ids(View()))
-                ids, position, seen = resume_ids(resume.seen_ids, listed, existing, resume.position)
+                ids, position, seen = resume_ids(resume.seen_ids, undecided, existing, resume.position)
                 queue = TriageQueue(ids, position=position, seen=seen, order=order)
                 queue.finished = resume.finished and queue.seen >= len(queue)
                 if order != LISTED:
                     queue.reorder_tail(source.order_ids(lib, queue.tail(), order, recent))
             else:
-                queue = TriageQueue(source.order_ids(lib, listed, order, recent), order=order)
+                queue = TriageQueue(source.order_ids(lib, undecided, order, recent), order=order)
             cards = build_cards(lib, queue.around(1, 4), terms, style, css)  # the rest: prefetch
             starred, seeds = source.interest(lib, queue.ids)
             return Opened(queue, listed, terms, Fetched(cards, starred, seeds, source.top_tags(lib),
-                                                        [name for name, _ in lib.tags()], best.decisions()))
+                                                        [name for name, _ in lib.tags()], best.decisions()),
+                          decided=len(listed) - len(undecided))
 
         def ready(out: Opened) -> None:
             got = out.fetched
             self.spec = spec
             self.queue = out.queue
             self.listed = out.listed
+            self.decided = out.decided
             self.terms = out.terms
             self.cards = got.cards
             self.starred = got.starred
@@ -278,7 +285,9 @@ class TriageController(QObject):
         if q is None:
             return
         if not len(q):
-            self.view.show_message("No papers in this list.")
+            self.view.show_message(
+                f"Nothing left to decide: the {count_noun(self.decided, 'paper')} of this list are starred, "
+                "tagged, skipped or read." if self.decided else "No papers in this list.")
             self.update_progress()
             return
         if q.finished:
@@ -578,7 +587,12 @@ class TriageController(QObject):
         self.ranking.rerank()
 
     def rank_done(self) -> None:
-        """A new order of the tail is in: prefetch its cards, remember the queue."""
+        """A new order of the tail is in: prefetch its cards, remember the queue; the paper on
+        screen gets its why-line if it had none (the first card of a session is shown before
+        the first ranking is in)."""
+        q = self.queue
+        if q is not None and q.order == BEST_FIRST and q.current is not None and not q.finished:
+            self.view.show_why(self.ranking.why.get(q.current, ""))
         self.prefetch()
         self._timers["state"].start()
 

@@ -30,3 +30,4 @@ class Opened:
     listed: list[str]
     terms: list[str]
     fetched: Fetched
+    decided: int = 0  # the list's papers already decided (left out of the queue)

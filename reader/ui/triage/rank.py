@@ -156,10 +156,13 @@ class TriageRanking:
         lib, best = c.library, self.best
         seen_then, version, decided_at = q.seen, q.version, self._decided_at
         ask_every = self.ask_every()
+        # The paper on screen is seen (never re-ranked) but needs a why-line if it has none.
+        unexplained = [q.current] if q.current is not None and q.current not in self.why else []
 
         def job() -> Reranked:
             if decisions is not None:
-                ranking, why = best.rank(tail, decisions, ask_every=ask_every, shown=seen_then)
+                ranking, why = best.rank(tail, decisions, ask_every=ask_every, shown=seen_then,
+                                         also=unexplained)
                 return Reranked(full_tail(ranking.order, tail), why, ranking.interest_of)
             return Reranked(full_tail(rank_like(lib, seeds, tail), tail), {}, {})
 
