@@ -23,7 +23,7 @@ CORPUS = ROOT.parent / "shared" / "corpora" / "ml_conference_corpus" / "papers.j
 
 _CHILD = """
 import resource, sys, time
-from reader.services import Library
+from reader.library import Library
 from reader.models import ExportKind
 lib = Library.open(sys.argv[1], seed_if_empty=False)
 start = time.perf_counter()
@@ -49,7 +49,7 @@ def main() -> None:
             src = Path(tmp) / "subset.jsonl"
             with CORPUS.open(encoding="utf-8") as f:
                 src.write_text("".join(itertools.islice(f, args.limit)), encoding="utf-8")
-        from reader.services import Library
+        from reader.library import Library
 
         start = time.perf_counter()
         with Library.open(Path(tmp) / "lib", seed_if_empty=False) as lib:

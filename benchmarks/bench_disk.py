@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_search import CORPUS, build_fts, latency_table, make_queries, pct  # noqa: E402
 
+from reader.library import Library  # noqa: E402
 from reader.search import SearchIndex  # noqa: E402
-from reader.services import Library  # noqa: E402
 from reader.store.index_docs import iter_docs  # noqa: E402
 
 

@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_search import CORPUS, load_docs, make_queries, pct  # noqa: E402
+from bench_search import CORPUS, load_docs, make_queries, pct
 
-from reader.search import SearchIndex, fastpath  # noqa: E402
+from reader.search import SearchIndex, fastpath
 
 KINDS = ("words", "prefix", "phrase", "AND", "fuzzy", "is:starred")
 

@@ -50,7 +50,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def build_cache() -> None:
-    from reader.services import Library
+    from reader.library import Library
 
     marker = CACHE / "bench-ready"
     if marker.exists():
@@ -107,9 +107,9 @@ def main() -> int:
     from PySide6.QtTest import QTest
 
     t0 = time.perf_counter()
-    from reader.services import Library
+    from reader.library import Library
     from reader.ui.app import make_app
-    from reader.ui.main_window import MainWindow
+    from reader.ui.window.main_window import MainWindow
 
     app = make_app()
     lib = Library.open(CACHE, seed_if_empty=False)

@@ -20,7 +20,7 @@ import bibtexparser  # noqa: E402
 import rispy  # noqa: E402
 
 from reader.import_report import file_lines  # noqa: E402
-from reader.services import Library  # noqa: E402
+from reader.library import Library  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 FILES = [CORPORA / "bibtex" / n for n in ("bbt_papers3_user_library_issue1296.bib",

@@ -4,7 +4,7 @@ Usage: python benchmarks/bench_map.py [--parts pools,scale,frames,gui-open,gui-l
 
 - pools: every keyword-labelled pool (ICLR 2018 from raw_paperlists/iclr2018.json, then each
   venue of papers.jsonl with >= 300 keyworded papers), imported abstract-only (title-less, as
-  bench_quality.py does). Reader's map (reader.map.store.build) beside t-SNE (scikit-learn)
+  bench_quality.py does). Reader's map (reader.map.mapfile.build) beside t-SNE (scikit-learn)
   and UMAP (umap-learn, n_neighbors 15, cosine) on the same vectors (the map's reduced TF-IDF),
   and the full-dimension TF-IDF cosine as the ceiling: 2-D P@10 (the share of each paper's 10
   nearest on the map that share a keyword with it) and trustworthiness (scikit-learn, k=10,
@@ -42,7 +42,7 @@ from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as reader.map does (a busy 2-core machine)
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -120,7 +120,7 @@ def keyword_pools(records: list[dict]) -> list[tuple[str, list[dict]]]:
 
 
 def import_titleless(folder: Path, records: list[dict]):
-    from reader.services import Library
+    from reader.library import Library
 
     lib = Library.open(folder, seed_if_empty=False)
     if lib.counts().total == 0:
@@ -172,7 +172,7 @@ def label_check(data, texts: dict[str, str]) -> tuple[int, int, int, int]:
 def pool_figures(name: str, papers: list[dict], folder: Path, refs: bool = True) -> dict[str, float]:
     from sklearn.manifold import TSNE, trustworthiness
 
-    from reader.map import store
+    from reader.map import mapfile
     from reader.map.features import tfidf, tokens
     from reader.models import paper_id_for
     from reader.store import map_rows
@@ -183,7 +183,7 @@ def pool_figures(name: str, papers: list[dict], folder: Path, refs: bool = True)
     for p in papers:
         kws_by.setdefault(paper_id_for(p["abstract"]), set()).update(p["kws"])
     t = time.perf_counter()
-    data = store.build(conn)
+    data = mapfile.build(conn)
     t_map = time.perf_counter() - t
     keep = [i for i, pid in enumerate(data.ids) if pid in kws_by]
     kws = [kws_by[data.ids[i]] for i in keep]
@@ -243,7 +243,7 @@ def pools_part(tmp: Path, refs: bool = True, only: str = "") -> None:
 def scale_child(n: int, lib_dir: Path, reuse: bool) -> None:
     """One size, in its own process: import, layout (or the stored one with --reuse), open;
     then delete 10 papers and import them again, bringing the map up to date after each."""
-    from reader.map import store, view
+    from reader.map import mapfile, view
     from reader.models import paper_id_for
     from reader.store import map_rows
 
@@ -254,34 +254,34 @@ def scale_child(n: int, lib_dir: Path, reuse: bool) -> None:
     map_rows.texts(conn, map_rows.all_ids(conn)[:1])
     with RssPeak() as rss:  # sampled: ru_maxrss may still hold the import's or the open's peak
         t, cpu = time.perf_counter(), time.process_time()
-        data = store.load(store.path_for(lib_dir)) if reuse else None
+        data = mapfile.load(mapfile.path_for(lib_dir)) if reuse else None
         laid_out = data is None
         if data is None:
-            data = store.current(lib, lib_dir, full=True)
+            data = mapfile.current(lib, lib_dir, full=True)
         t_layout, cpu_layout = time.perf_counter() - t, time.process_time() - cpu
     peak = rss.added
     t = time.perf_counter()
-    loaded = store.load(store.path_for(lib_dir))
+    loaded = mapfile.load(mapfile.path_for(lib_dir))
     assert loaded is not None
     shown = view.subset(loaded)
     t_open = time.perf_counter() - t
     ten = [r for r in records[-40:] if paper_id_for(r["abstract"]) in set(data.ids)][-10:]
     lib.delete_papers([paper_id_for(r["abstract"]) for r in ten])
     t = time.perf_counter()
-    fewer = store.current(lib, lib_dir, known=data)
+    fewer = mapfile.current(lib, lib_dir, known=data)
     t_drop = time.perf_counter() - t
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "more.jsonl"
         src.write_text("".join(json.dumps({"abstract": r["abstract"]}) + "\n" for r in ten), "utf-8")
         lib.import_files([src], index=False)
     t = time.perf_counter()
-    after = store.current(lib, lib_dir, known=fewer)
+    after = mapfile.current(lib, lib_dir, known=fewer)
     t_add = time.perf_counter() - t
     pos = after.position()
     back = {paper_id_for(r["abstract"]) for r in ten}
     moved = max((float(np.abs(after.xy[pos[p]] - data.xy[i]).max()) for i, p in enumerate(data.ids)
                  if p not in back), default=0.0)
-    size_mb = store.path_for(lib_dir).stat().st_size / 1e6
+    size_mb = mapfile.path_for(lib_dir).stat().st_size / 1e6
     layout = (f"layout {t_layout:5.1f} s ({cpu_layout:.1f} s CPU), peak RSS added {peak:5.0f} MB" if laid_out
               else "layout: the stored one (--reuse)")
     print(f"  {total:>6,} papers: {layout}; open (cached) {t_open * 1000:5.0f} ms ({len(shown.ids):,} shown); "
@@ -303,16 +303,16 @@ def frames_part(lib_dir: Path) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
+    from reader.library import Library
+    from reader.map import mapfile, view
     from reader.map import marks as map_marks
-    from reader.map import store, view
-    from reader.services import Library
-    from reader.ui.map_render import MapPicture
-    from reader.ui.map_view import MapCanvas
+    from reader.ui.map.page import MapCanvas
+    from reader.ui.map.render import MapPicture
 
     app = QApplication.instance() or QApplication([])
     lib = Library.open(lib_dir, seed_if_empty=False)
     t = time.perf_counter()
-    data = store.load(store.path_for(lib_dir))
+    data = mapfile.load(mapfile.path_for(lib_dir))
     assert data is not None, "lay the library out first (--parts scale)"
     picture = MapPicture(view.subset(data), map_marks.current(lib.read_connection(), lib_dir))
     t_open = time.perf_counter() - t
@@ -347,8 +347,8 @@ def gui_child(lib_dir: Path, mode: str, opens: int) -> None:
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
 
-    from reader.services import Library
-    from reader.ui.main_window import MainWindow
+    from reader.library import Library
+    from reader.ui.window.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
     lib = Library.open(lib_dir, seed_if_empty=False)

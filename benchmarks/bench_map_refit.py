@@ -25,7 +25,7 @@ from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as reader.map does (a busy 2-core machine)
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -66,8 +66,8 @@ def main() -> int:
     if not PAPERS.exists():
         print(f"no corpus at {PAPERS}: nothing measured")
         return 0
-    from reader.map import store, subset
-    from reader.services import Library
+    from reader.library import Library
+    from reader.map import mapfile, subset
 
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "papers.jsonl"
@@ -76,7 +76,7 @@ def main() -> int:
         lib.import_files([src], index=False)
         conn = lib.read_connection()
         started = time.perf_counter()
-        data = store.build(conn)
+        data = mapfile.build(conn)
         full_s = time.perf_counter() - started
         print(f"library: {len(data.ids):,} papers, full layout {full_s:.2f} s (the reference)")
         span = float(np.ptp(data.xy, axis=0).max())

@@ -103,9 +103,9 @@ def main() -> None:
 
     from PySide6.QtWidgets import QApplication
 
-    from reader.services import Library, View
+    from reader.library import Library, View
     from reader.ui.change_bridge import OUTSIDE_POLL_MS
-    from reader.ui.main_window import MainWindow
+    from reader.ui.window.main_window import MainWindow
 
     tmp = None
     if data_arg is None:

@@ -75,7 +75,7 @@ def write_titleless(records: list[dict], path: Path) -> None:
 
 def open_library(lib_dir: Path, records: list[dict], label: str, do_import: bool):
     """The library in lib_dir, importing `records` title-less if it is empty."""
-    from reader.services import Library
+    from reader.library import Library
 
     lib = Library.open(lib_dir, seed_if_empty=False)
     if do_import and lib.counts().total == 0:

@@ -18,7 +18,7 @@ os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_gui import CACHE, build_cache, spin, wait  # noqa: E402
+from bench_gui import CACHE, build_cache, spin, wait
 
 HELD_STEPS = 3300  # one conference, J held down
 PACED_STEPS = 300  # J pressed at a reading pace, with the event loop running between presses
@@ -37,10 +37,10 @@ def main() -> int:
     from PySide6.QtCore import QElapsedTimer, Qt, QTimer
     from PySide6.QtTest import QTest
 
-    from reader.services import Library, View
+    from reader.library import Library, View
     from reader.ui.app import make_app
-    from reader.ui.main_window import MainWindow
-    from reader.ui.triage_controller import install_triage
+    from reader.ui.triage.controller import install_triage
+    from reader.ui.window.main_window import MainWindow
 
     app = make_app()
     lib = Library.open(CACHE, seed_if_empty=False)

@@ -41,10 +41,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reader.services import Library, View  # noqa: E402
-from reader.triage.features import Features, build  # noqa: E402
-from reader.triage.interests import Decisions, Learner  # noqa: E402
-from reader.triage.ranking import rank_like  # noqa: E402
+from reader.library import Library, View
+from reader.triage.features import Features, build
+from reader.triage.interests import Decisions, Learner
+from reader.triage.ranking import rank_like
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml_conference_corpus"
 ROUND, SHOWN, CHECK = 10, 100, 50

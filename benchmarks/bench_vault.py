@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from reader.services import Library  # noqa: E402
+from reader.library import Library  # noqa: E402
 from reader.vault import sync  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "ml_conference_corpus" / "papers.jsonl"
@@ -39,7 +39,7 @@ def bench(jsonl: Path, n: int, workdir: Path, *, first_target: float | None, unc
             dst.write(line)
     lib = Library.open(workdir / "lib", seed_if_empty=False)
     # The search index is derived and not what is measured here: keep it out of the way.
-    lib._index_changes = lambda: None  # type: ignore[method-assign]  # noqa: SLF001
+    lib._index_changes = lambda: None  # type: ignore[method-assign]
     try:
         t0 = time.perf_counter()
         lib.import_files([sample], index=False)

@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtGui import QGuiApplication
 
-    _app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])  # noqa: F841 - keeps Qt alive
+    _app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])  # keeps Qt alive
     wanted = set(PNG_SIZES) | set(ICO_SIZES) | {s for _, s in ICNS_TYPES}
     pngs = {size: render_png(args.svg, size) for size in sorted(wanted)}
 

@@ -36,10 +36,10 @@ def main(argv: list[str] | None = None) -> int:
 def _install_png_renderer() -> None:
     """`reader map --png` paints with Qt, which the CLI never imports: handed in from here,
     loaded only when a PNG is asked for."""
-    from .cli_map import set_png_renderer
+    from .cli.map import set_png_renderer
 
     def render(*args: object) -> None:
-        from .ui.map_render import render_png
+        from .ui.map.render import render_png
 
         render_png(*args)  # type: ignore[arg-type]
 

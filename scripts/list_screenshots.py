@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import wait  # scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
@@ -41,8 +41,8 @@ def _corpus_file(tmp: Path, n: int) -> Path | None:
 
 
 def shoot(app, folder: Path, label: str, out: Path, source: Path | None) -> None:
-    from reader.services import Library
-    from reader.ui.main_window import MainWindow
+    from reader.library import Library
+    from reader.ui.window.main_window import MainWindow
 
     library = Library.open(folder, seed_if_empty=source is None)
     if source is not None:

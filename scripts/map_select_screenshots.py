@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import shoot_themes, wait  # scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
@@ -24,7 +24,7 @@ PAPERS = 3300
 
 
 def _library(folder: Path):
-    from reader.services import Library
+    from reader.library import Library
 
     if not CORPUS.exists():
         return Library.open(folder / "lib")
@@ -64,9 +64,9 @@ def main() -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from reader.services import View
+    from reader.library import View
     from reader.ui.app import make_app
-    from reader.ui.main_window import MainWindow
+    from reader.ui.window.main_window import MainWindow
 
     (ROOT / "screenshots").mkdir(exist_ok=True)
     app = make_app()

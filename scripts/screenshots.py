@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import seeded_window, shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import seeded_window, shoot_themes, wait  # scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")

@@ -34,8 +34,8 @@ def wait(app: Any, condition: Any, timeout: float = 30.0) -> None:
 
 def seeded_window(app: Any, folder: Path, theme: str = "light") -> Any:
     """A 1280×800 main window on a new library of the seeds in `folder`, indexed and idle."""
-    from reader.services import Library
-    from reader.ui.main_window import MainWindow
+    from reader.library import Library
+    from reader.ui.window.main_window import MainWindow
 
     window = MainWindow(Library.open(folder), theme=theme)
     window.resize(1280, 800)

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import prepare, seeded_window, shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import prepare, seeded_window, shoot_themes, wait  # scripts/ is on sys.path when run
 
 OUT = prepare()  # before Qt is imported: offscreen
 

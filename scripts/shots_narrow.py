@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import prepare, seeded_window, shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import prepare, seeded_window, shoot_themes, wait  # scripts/ is on sys.path when run
 
 OUT = prepare()  # before Qt is imported: offscreen
 SIZES = ((700, 500), (800, 600), (1024, 640), (1600, 1000))
@@ -18,8 +18,8 @@ SIZES = ((700, 500), (800, 600), (1024, 640), (1600, 1000))
 
 def main() -> int:
     from reader.ui.app import make_app
+    from reader.ui.list.model import COL_TITLE
     from reader.ui.operations import highlights, papers
-    from reader.ui.paper_model import COL_TITLE
 
     out = OUT
     with tempfile.TemporaryDirectory(prefix="reader-narrow-") as tmp:

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import seeded_window, shoot_themes, wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import seeded_window, shoot_themes, wait  # scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 def main() -> int:
     from reader.ui.app import make_app
     from reader.ui.operations import papers
-    from reader.ui.triage_controller import install_triage
+    from reader.ui.triage.controller import install_triage
 
     out = ROOT / "screenshots"
     out.mkdir(exist_ok=True)

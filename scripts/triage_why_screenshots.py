@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import seeded_window, wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import seeded_window, wait  # scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
@@ -24,8 +24,8 @@ def main() -> int:
     from reader.triage.queue import BEST_FIRST
     from reader.ui.app import make_app
     from reader.ui.operations import papers
-    from reader.ui.triage_controller import install_triage
-    from reader.ui.triage_rank import ASK_EVERY_KEY
+    from reader.ui.triage.controller import install_triage
+    from reader.ui.triage.rank import ASK_EVERY_KEY
 
     out = ROOT / "screenshots"
     out.mkdir(exist_ok=True)

@@ -35,9 +35,9 @@ def main() -> int:
         print(f"no corpus at {CORPUS}")
         return 1
     from reader.cli import run as cli_run
-    from reader.services import Library
+    from reader.library import Library
     from reader.ui.app import make_app
-    from reader.ui.main_window import MainWindow
+    from reader.ui.window.main_window import MainWindow
     from reader.vault import sync
 
     app = make_app()

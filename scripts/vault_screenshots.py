@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shots import wait  # noqa: E402 - scripts/ is on sys.path when run
+from shots import wait  # scripts/ is on sys.path when run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
@@ -71,10 +71,10 @@ def main() -> int:
     from PySide6.QtCore import QSize
     from PySide6.QtWidgets import QTextBrowser
 
-    from reader.services import Library
+    from reader.library import Library
     from reader.ui.app import make_app
-    from reader.ui.main_window import MainWindow
     from reader.ui.operations import highlights, papers
+    from reader.ui.window.main_window import MainWindow
 
     docs = ROOT / "docs"
     app = make_app()

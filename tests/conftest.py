@@ -9,7 +9,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
 
-import pytest  # noqa: E402
+import pytest
 
 GUI_FIXTURES = {"qapp", "qtbot"}
 # The offscreen platform plugin warns about a feature it lacks; not a problem of the app.
@@ -39,7 +39,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture()
 def lib(tmp_path):
-    from reader.services import Library
+    from reader.library import Library
 
     library = Library.open(tmp_path / "lib")
     library.sync_index()
@@ -50,7 +50,7 @@ def lib(tmp_path):
 @pytest.fixture()
 def bare_lib(tmp_path):
     """An empty library (no seeds imported), closed after the test."""
-    from reader.services import Library
+    from reader.library import Library
 
     library = Library.open(tmp_path / "lib", seed_if_empty=False)
     yield library

@@ -33,7 +33,7 @@ def test_no_qt_outside_ui():
 
 def test_core_runs_without_qt_loaded():
     code = (
-        "import sys, reader.cli, reader.services, reader.search, reader.importers, "
+        "import sys, reader.cli, reader.library, reader.search, reader.importers, "
         "reader.exporters.markdown, reader.text\n"
         "assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt was imported'\n"
     )
@@ -173,10 +173,10 @@ def _in(module: str, package: str) -> bool:
 
 def test_import_graph_sees_the_imports():
     # The walker itself: relative, deferred and TYPE_CHECKING imports are all found.
-    assert ("reader.ui.main_window", "reader.ui.operations.papers", "top") in EDGES
+    assert ("reader.ui.window.main_window", "reader.ui.operations.papers", "top") in EDGES
     assert ("reader.ui.operations", "reader.models", "typing") in EDGES
     assert ("reader.__main__", "reader.ui.app", "deferred") in EDGES
-    assert ("reader.services", "reader.listing", "top") in EDGES
+    assert ("reader.library.facade", "reader.listing", "top") in EDGES
 
 
 def test_no_import_cycles_at_module_level():
@@ -199,17 +199,17 @@ def test_cycle_finder_sees_a_typing_only_circle():
     global EDGES
     saved = EDGES
     try:
-        EDGES = [*saved, ("reader.listing", "reader.services", "typing")]
-        assert {"reader.listing", "reader.services"} <= set().union(*_cycles({"top", "deferred", "typing"}))
+        EDGES = [*saved, ("reader.listing", "reader.library", "typing")]
+        assert {"reader.listing", "reader.library"} <= set().union(*_cycles({"top", "deferred", "typing"}))
         assert not any("reader.listing" in c for c in _cycles({"top", "deferred"}))
     finally:
         EDGES = saved
 
 
-# Private Library members (`library._write`, `lib._reader`…) are used only inside services.py
+# Private Library members (`library._write`, `lib._reader`…) are used only inside library/facade.py
 # (and the Library's own modules, through `self`); features reach the library through its
 # public methods.
-PRIVATE_ACCESS_ALLOWED = {"reader.services"}
+PRIVATE_ACCESS_ALLOWED = {"reader.library.facade"}
 
 
 def _private_library_access() -> list[str]:
@@ -238,7 +238,7 @@ def test_layering_contract():
         core = not _in(a, "reader.ui") and a != "reader.__main__"
         if core and _in(b, "reader.ui"):
             broken.append(f"core {a} imports {b} ({kind})")
-        if _in(a, "reader.store") and (_in(b, "reader.services") or _in(b, "reader.search")):
+        if _in(a, "reader.store") and (_in(b, "reader.library") or _in(b, "reader.search")):
             broken.append(f"store {a} imports {b} ({kind})")
         if _in(a, "reader.cli") and _in(b, "reader.ui"):
             broken.append(f"{a} imports {b} ({kind}): reader.__main__ starts the window")

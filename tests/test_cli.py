@@ -126,7 +126,7 @@ def test_data_dir_option_overrides_env(tmp_path):
 
 
 def test_open_with_paths_goes_to_the_gui(tmp_path):
-    from reader.cli import _split_open_paths, build_parser
+    from reader.cli.main import _split_open_paths, build_parser
 
     f = tmp_path / "a.txt"
     f.write_text("x", encoding="utf-8")
@@ -187,7 +187,7 @@ def test_highlight_colour_by_name_or_old_hex(data_dir):
 def test_every_subcommand_has_a_handler():
     import argparse
 
-    from reader.cli import COMMANDS, build_parser
+    from reader.cli.main import COMMANDS, build_parser
 
     parser = build_parser()
     names = {name for action in parser._actions if isinstance(action, argparse._SubParsersAction)

@@ -1,4 +1,4 @@
-"""`reader export bibtex|csljson|ris` and `reader citekey` in subprocesses (reader/cli_cite.py)."""
+"""`reader export bibtex|csljson|ris` and `reader citekey` in subprocesses (reader/cli/cite.py)."""
 
 from __future__ import annotations
 

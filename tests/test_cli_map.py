@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reader.cli import run
-from reader.services import Library
+from reader.library import Library
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def test_a_bad_size_is_one_line(root: Path, capsys):
 
 
 def test_png_without_the_gui_renderer_says_so(root: Path, tmp_path: Path, capsys):
-    from reader import cli_map
+    from reader.cli import map as cli_map
 
     cli_map.set_png_renderer(None)
     assert run(["--data-dir", str(root), "map", "--png", str(tmp_path / "m.png")]) != 0

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.services import Library, View
+from reader.library import Library, View
 
 # Runs `reader ARGS...` through the real entry point, then records what it imported.
 PROBE = """
@@ -39,7 +39,7 @@ RENDERING = ("markdown", "reader.text.render")  # `reader show` renders the abst
 NOT_FOR_A_READ = ("whoosh", "reader.search.index", "reader.search.segment_ids")
 # A help only formats text: no store, no index, no numpy (the import formats' line does read
 # the importers, which is what it prints).
-NOT_FOR_HELP = ("numpy", "sqlite_utils", "whoosh", "reader.services", "reader.store", "reader.search",
+NOT_FOR_HELP = ("numpy", "sqlite_utils", "whoosh", "reader.library", "reader.store", "reader.search",
                 "reader.triage", "reader.map", "reader.vault", "multiprocessing")
 
 

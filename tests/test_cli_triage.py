@@ -1,4 +1,4 @@
-"""`reader skip|unskip` and `reader triage next` (reader/cli_triage.py), run in-process on the seeds."""
+"""`reader skip|unskip` and `reader triage next` (reader/cli/triage.py), run in-process on the seeds."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import pytest
 
 from reader.cli import run
-from reader.services import Library, View
+from reader.library import Library, View
 
 
 @pytest.fixture

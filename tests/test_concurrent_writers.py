@@ -8,7 +8,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from reader.services import Library
+from reader.library import Library
 
 WRITES = 8  # per process; each is a write plus an index update that may meet the other's lock
 

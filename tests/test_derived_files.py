@@ -30,10 +30,10 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Pat
 
 def test_a_map_cut_short_after_its_zip_magic_is_rebuilt(tmp_path: Path) -> None:
     """np.load raised BadZipFile on it, which the readers did not catch: an internal error."""
-    from reader.map import marks, store
+    from reader.map import mapfile, marks
     from reader.triage import feature_store
 
-    for load in (store.load, marks.load, feature_store.load):
+    for load in (mapfile.load, marks.load, feature_store.load):
         path = tmp_path / "cut.npz"
         path.write_bytes(b"PK\x03\x04 cut short")
         assert load(path) is None

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from reader.services import Library
+from reader.library import Library
 from tests.store.damaging import make_library, overwrite_page, table_leaves
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from reader.services import Library
+from reader.library import Library
 
 
 def _write_papers(path: Path, n: int) -> Path:

@@ -16,7 +16,7 @@ from reader.cli import run as main
 from reader.identity import title_key
 from reader.import_report import file_lines
 from reader.importers.bibtex import latex_to_text
-from reader.services import Library
+from reader.library import Library
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 LIBRARIES = ["bbt_papers3_user_library_issue1296.bib", "bbt_jabref_user_library_issue97.bib",
@@ -93,7 +93,7 @@ def test_collections_are_the_files_and_their_groups_and_venues_are_folded(import
 
 
 def lib_view(kind: str, value: str):
-    from reader.services import View
+    from reader.library import View
 
     return View(kind, value)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reader.index_upkeep import disk_stamp
-from reader.services import Library
+from reader.library import Library
 
 
 def test_disk_stamp_reads_what_the_search_index_writes(tmp_path):

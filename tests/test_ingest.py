@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+from reader.library import Library
 from reader.models import HighlightColour, TitleSource
-from reader.services import Library
 
 ABSTRACT = "We study frogs jumping over very long distances in the wild, and measure everything."
 

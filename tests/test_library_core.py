@@ -12,8 +12,8 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import TOC
 
 from reader import cli
+from reader.library import Library, View
 from reader.search import index as sidx
-from reader.services import Library, View
 
 
 def _segments(root: Path) -> list[int]:

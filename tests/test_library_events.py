@@ -9,7 +9,7 @@ import pytest
 
 from reader.errors import ReaderError
 from reader.events import Change, Changes
-from reader.services import View
+from reader.library import View
 
 
 @pytest.fixture()

@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 from reader.events import OUTSIDE, Change, Changes
-from reader.services import View
+from reader.library import View
 
 
 def _reader(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -70,7 +70,7 @@ def test_a_busy_local_writer_defers_the_check(lib):
     a = lib.paper_ids()[0]
     _reader(lib.paths.root, "star", a)
     results: list[Changes | None] = []
-    with lib._store_lock:  # noqa: SLF001 - a local transaction in progress
+    with lib._store_lock:  # a local transaction in progress
         t = threading.Thread(target=lambda: results.append(lib.check_outside()))
         t.start()
         t.join()
@@ -99,7 +99,7 @@ def test_the_index_follows_once_the_other_process_has_indexed(lib, monkeypatch):
 def test_an_index_the_other_process_wrote_is_adopted_without_indexing_again(lib, monkeypatch):
     a = lib.paper_ids()[0]
     indexed: list[int] = []
-    real = lib.upkeep._catch_up  # noqa: SLF001
+    real = lib.upkeep._catch_up
 
     def spy(conn, *args, **kwargs):
         indexed.append(1)
@@ -112,7 +112,8 @@ def test_an_index_the_other_process_wrote_is_adopted_without_indexing_again(lib,
 
 
 def test_unindexed_outside_writes_are_indexed_here_after_the_grace(lib, monkeypatch):
-    from reader import index_upkeep, library_core
+    from reader import index_upkeep
+    from reader.library import core as library_core
 
     a = lib.paper_ids()[0]
     _reader(lib.paths.root, "star", a)

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from reader.library import Library, View
 from reader.listing import is_filter_query
-from reader.services import Library, View
 
 
 def test_no_query_lists_the_view_in_the_sort_order(lib: Library) -> None:

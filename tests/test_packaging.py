@@ -465,7 +465,7 @@ def test_release_workflow_covers_three_oses():
 FONT_PROBE = textwrap.dedent(
     """
     import sys
-    from reader.ui.fonts import ensure_fonts, has_usable_font, prepare_font_env
+    from reader.ui.widgets.fonts import ensure_fonts, has_usable_font, prepare_font_env
     prepare_font_env()
     from PySide6.QtWidgets import QApplication, QLabel
     app = QApplication(sys.argv[:1])

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from reader.errors import ReaderError
+from reader.library import Library, View
 from reader.models import HighlightColour
-from reader.services import Library, View
 from reader.text import abstract_plain
 
 

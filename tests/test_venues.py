@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from reader.library import View
 from reader.models import ViewKind
-from reader.services import View
 from reader.venues import fold_keys, group_venues, venue_name
 
 

@@ -25,8 +25,8 @@ from reader.store import map_rows
 from . import clusters as cl
 from . import layout as lay
 from .features import CancelCheck, Progress, check, matrix, tokens, unit_rows
+from .mapfile import MapData
 from .neighbours import knn
-from .store import MapData
 from .view import MapView, subset
 
 MIN_PAPERS = 4  # fewer: nothing to lay out, the library's places are shown

@@ -14,7 +14,7 @@ from itertools import compress, repeat
 import numpy as np
 
 from .clusters import Cluster
-from .store import MapData
+from .mapfile import MapData
 
 
 @dataclass(frozen=True)

@@ -262,7 +262,7 @@ class _SafeLinks(Treeprocessor):
 
 
 class _NoRawHtml(Extension):
-    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 - markdown API
+    def extendMarkdown(self, md: markdown.Markdown) -> None:  # markdown API
         md.preprocessors.deregister("html_block")
         md.inlinePatterns.deregister("html")
         md.treeprocessors.register(_SafeLinks(md), "safe_links", 0)

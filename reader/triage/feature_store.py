@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 
 class FeatureSource(Protocol):
-    """What the store of counts reads (reader.services.Library has it)."""
+    """What the store of counts reads (reader.library.Library has it)."""
 
     def read_connection(self) -> sqlite3.Connection: ...
 

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from reader.errors import ReaderError
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
-from reader.ui.fonts import ensure_fonts, prepare_font_env
+    from .window.main_window import MainWindow
+from reader.ui.widgets.fonts import ensure_fonts, prepare_font_env
 
 
 def app_icon() -> QIcon:
@@ -89,12 +89,12 @@ def run(data_dir: Path, import_paths: Sequence[str | Path] | None = None) -> int
 
 def open_window(data_dir: Path, import_paths: Sequence[str | Path] | None = None) -> MainWindow | None:
     """Open the library and show the main window (None after telling the user it can't open)."""
+    from reader.library import Library
     from reader.paths import LibraryPaths
-    from reader.services import Library
 
     from .crash import install_excepthook
-    from .main_window import MainWindow
-    from .plain import message_box
+    from .widgets.plain import message_box
+    from .window.main_window import MainWindow
 
     paths = LibraryPaths(data_dir)
     install_excepthook(paths.logs_dir)

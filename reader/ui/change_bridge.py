@@ -16,7 +16,7 @@ import threading
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from reader.events import OUTSIDE, Change, Changes
-from reader.services import Library
+from reader.library import Library
 
 from .tasks import TaskRunner
 
@@ -42,7 +42,7 @@ class ChangeBridge(QObject):
     """`changed(Changes)` on the GUI thread for every committed write, local or from another process."""
 
     changed = Signal(object)  # Changes
-    outsideIndexed = Signal()  # noqa: N815 - the index took up another process's changes
+    outsideIndexed = Signal()  # the index took up another process's changes
     _arrived = Signal(object)  # from any thread; queued to the bridge's (GUI) thread
 
     def __init__(self, library: Library, runner: TaskRunner, parent: QObject | None = None, *,

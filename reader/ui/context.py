@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWidget
 
+from reader.library import Library, View
 from reader.models import Paper
 from reader.search.results import SearchResults
-from reader.services import Library, View
 
 from .tasks import TaskRunner
 

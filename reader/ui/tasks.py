@@ -1,25 +1,32 @@
 """Background task runner: one serialized writer, an index channel, a layout channel, latest-wins
-readers; results back on the GUI thread."""
+readers; results back on the GUI thread.
+
+The thread boundary is typed: a job returning T is handed to a callback taking T (`Task[T]`,
+`Done[T]`), so mypy rejects a job whose result is not what its callback expects
+(tests/ui/test_tasks_typed.py plants one). Results cross the boundary as the job's own return
+value; what several values travel together in is a frozen dataclass, not a dict or bare tuple."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-Callback = Callable[[Any], None] | None
-ErrorCallback = Callable[[BaseException], None] | None
+T = TypeVar("T")
+Done = Callable[[T], object] | None  # called on the GUI thread with the job's result
+ErrorCallback = Callable[[BaseException], object] | None
 
 
-class Task:
-    """A handle on a submitted job: its future, a cancel flag and a progress callback."""
+class Task(Generic[T]):
+    """A handle on a submitted job returning T: its future, a cancel flag and a progress callback."""
 
     def __init__(self, runner: TaskRunner, label: str | None) -> None:
         self.label = label
-        self.future: Future | None = None
+        self.future: Future[None] | None = None
         self._cancel = threading.Event()
         self._runner = runner
 
@@ -41,8 +48,8 @@ class TaskRunner(QObject):
     callbacks may touch widgets.
     """
 
-    # One tuple per delivery (origin, on_done, on_error, result, error): PySide6 mishandles the
-    # reference counts of bare None/True/False passed as `object` signal arguments across threads.
+    # One _Delivery per result: PySide6 mishandles the reference counts of bare None/True/False
+    # passed as `object` signal arguments across threads.
     _finished = Signal(object)
     progressed = Signal(object, int, int, str)  # task, done, total, message
     started = Signal(object)  # task with a label (shown in the status bar)
@@ -56,7 +63,7 @@ class TaskRunner(QObject):
         # Map layouts (up to a minute at 50k) on their own thread: index catch-up never waits
         # behind one. Cancelled at shutdown so closing the window does not wait for it either.
         self._layouts = ThreadPoolExecutor(1, thread_name_prefix="reader-layout")
-        self._layout_tasks: set[Task] = set()
+        self._layout_tasks: set[Task[Any]] = set()
         self._readers: dict[str, ThreadPoolExecutor] = {}
         self._generations: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -65,39 +72,39 @@ class TaskRunner(QObject):
         self._finished.connect(self._deliver)
 
     # -- writer -------------------------------------------------------------------------
-    def write(
-        self,
-        fn: Callable[..., Any],
-        on_done: Callback = None,
-        on_error: ErrorCallback = None,
-        *,
-        label: str | None = None,
-        with_task: bool = False,
-    ) -> Task:
+    @overload
+    def write(self, fn: Callable[[], T], on_done: Done[T] = None, on_error: ErrorCallback = None, *,
+              label: str | None = None, with_task: Literal[False] = False) -> Task[T]: ...
+    @overload
+    def write(self, fn: Callable[[Task[T]], T], on_done: Done[T] = None, on_error: ErrorCallback = None, *,
+              label: str | None = None, with_task: Literal[True]) -> Task[T]: ...
+
+    def write(self, fn: Callable[..., T], on_done: Done[T] = None, on_error: ErrorCallback = None, *,
+              label: str | None = None, with_task: bool = False) -> Task[T]:
         """Queue `fn()` (or `fn(task)` when with_task) on the single writer thread."""
         return self._submit(self._writer, fn, on_done, on_error, label, with_task)
 
-    def background(
-        self,
-        fn: Callable[..., Any],
-        on_done: Callback = None,
-        on_error: ErrorCallback = None,
-        *,
-        label: str | None = None,
-        with_task: bool = False,
-    ) -> Task:
+    @overload
+    def background(self, fn: Callable[[], T], on_done: Done[T] = None, on_error: ErrorCallback = None, *,
+                   label: str | None = None, with_task: Literal[False] = False) -> Task[T]: ...
+    @overload
+    def background(self, fn: Callable[[Task[T]], T], on_done: Done[T] = None, on_error: ErrorCallback = None,
+                   *, label: str | None = None, with_task: Literal[True]) -> Task[T]: ...
+
+    def background(self, fn: Callable[..., T], on_done: Done[T] = None, on_error: ErrorCallback = None, *,
+                   label: str | None = None, with_task: bool = False) -> Task[T]:
         """Queue a long job that must not hold up the writer (index sync) on its own thread."""
         return self._submit(self._indexer, fn, on_done, on_error, label, with_task)
 
-    def layout(
-        self,
-        fn: Callable[..., Any],
-        on_done: Callback = None,
-        on_error: ErrorCallback = None,
-        *,
-        label: str | None = None,
-        with_task: bool = False,
-    ) -> Task:
+    @overload
+    def layout(self, fn: Callable[[], T], on_done: Done[T] = None, on_error: ErrorCallback = None, *,
+               label: str | None = None, with_task: Literal[False] = False) -> Task[T]: ...
+    @overload
+    def layout(self, fn: Callable[[Task[T]], T], on_done: Done[T] = None, on_error: ErrorCallback = None, *,
+               label: str | None = None, with_task: Literal[True]) -> Task[T]: ...
+
+    def layout(self, fn: Callable[..., T], on_done: Done[T] = None, on_error: ErrorCallback = None, *,
+               label: str | None = None, with_task: bool = False) -> Task[T]:
         """Queue a map layout on the layout thread (beside index upkeep, not behind it)."""
         task = self._submit(self._layouts, fn, on_done, on_error, label, with_task)
         with self._lock:
@@ -106,15 +113,15 @@ class TaskRunner(QObject):
         task.future.add_done_callback(lambda _f: self._forget_layout(task))
         return task
 
-    def _forget_layout(self, task: Task) -> None:
+    def _forget_layout(self, task: Task[Any]) -> None:
         with self._lock:
             self._layout_tasks.discard(task)
 
-    def _submit(self, pool: ThreadPoolExecutor, fn: Callable[..., Any], on_done: Callback,
-                on_error: ErrorCallback, label: str | None, with_task: bool) -> Task:
+    def _submit(self, pool: ThreadPoolExecutor, fn: Callable[..., T], on_done: Done[T],
+                on_error: ErrorCallback, label: str | None, with_task: bool) -> Task[T]:
         if self._closed:
             raise RuntimeError("the task runner is shut down")
-        task = Task(self, label)
+        task: Task[T] = Task(self, label)
         self._pending_writes += 1
         if label:
             self.started.emit(task)
@@ -123,14 +130,14 @@ class TaskRunner(QObject):
             try:
                 result = fn(task) if with_task else fn()
             except BaseException as exc:  # delivered to the GUI thread, never swallowed
-                self._finished.emit((task, on_done, on_error, None, exc))
+                self._finished.emit(_Delivery(task, on_done, on_error, None, exc))
                 return
-            self._finished.emit((task, on_done, on_error, result, None))
+            self._finished.emit(_Delivery(task, on_done, on_error, result, None))
 
         task.future = pool.submit(job)
         return task
 
-    def write_sync(self, fn: Callable[[], Any], timeout: float = 30.0) -> Any:
+    def write_sync(self, fn: Callable[[], T], timeout: float = 30.0) -> T:
         """Run `fn` on the writer and block until it ran (after everything queued before it)."""
         return self._writer.submit(fn).result(timeout=timeout)
 
@@ -143,7 +150,7 @@ class TaskRunner(QObject):
         return self._pending_writes > 0
 
     # -- latest-wins readers ------------------------------------------------------------
-    def read(self, channel: str, fn: Callable[[], Any], on_done: Callback, on_error: ErrorCallback = None) -> int:
+    def read(self, channel: str, fn: Callable[[], T], on_done: Done[T], on_error: ErrorCallback = None) -> int:
         """Run `fn` on the channel's worker; only the newest request's result is delivered."""
         with self._lock:
             gen = self._generations.get(channel, 0) + 1
@@ -159,9 +166,9 @@ class TaskRunner(QObject):
             try:
                 result = fn()
             except BaseException as exc:
-                self._finished.emit((key, on_done, on_error, None, exc))
+                self._finished.emit(_Delivery(key, on_done, on_error, None, exc))
                 return
-            self._finished.emit((key, on_done, on_error, result, None))
+            self._finished.emit(_Delivery(key, on_done, on_error, result, None))
 
         if not self._closed:
             pool.submit(job)
@@ -174,8 +181,9 @@ class TaskRunner(QObject):
 
     # -- delivery (GUI thread) ------------------------------------------------------------
     @Slot(object)
-    def _deliver(self, delivery: tuple) -> None:
-        origin, on_done, on_error, result, error = delivery
+    def _deliver(self, delivery: _Delivery[Any]) -> None:
+        origin, on_done, on_error, result, error = (delivery.origin, delivery.on_done, delivery.on_error,
+                                                    delivery.result, delivery.error)
         if isinstance(origin, Task):
             self._pending_writes -= 1
             if origin.label:
@@ -205,3 +213,15 @@ class TaskRunner(QObject):
         self._layouts.shutdown(wait=wait, cancel_futures=True)
         self._indexer.shutdown(wait=wait)
         self._writer.shutdown(wait=wait)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Delivery(Generic[T]):
+    """One job's outcome on its way to the GUI thread: the task (or a read's channel and
+    generation), its callbacks, and its result or the exception it raised."""
+
+    origin: Task[T] | tuple[str, int]
+    on_done: Done[T]
+    on_error: ErrorCallback
+    result: T | None
+    error: BaseException | None

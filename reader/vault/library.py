@@ -1,4 +1,4 @@
-"""What the vault needs of the library, as a small protocol `reader.services.Library` satisfies.
+"""What the vault needs of the library, as a small protocol `reader.library.Library` satisfies.
 
 A protocol rather than an import of Library: services may come to know the vault (its change
 events feed the vault's scheduler) without an import circle.

@@ -16,8 +16,8 @@ import pytest
 
 from reader import importers
 from reader.exporters.citations import doi_of
+from reader.library import Library
 from reader.models import ExportKind, Paper
-from reader.services import Library
 from tests.importers.helpers import CORPORA
 
 from .readback import (

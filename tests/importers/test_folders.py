@@ -4,7 +4,7 @@ exports are passed over, and the summary says how many."""
 from __future__ import annotations
 
 from reader.importers.folders import paper_files
-from reader.services import summarize
+from reader.library import summarize
 
 from .helpers import ABSTRACT, ABSTRACT2, CORPORA, corpus, write
 
@@ -43,7 +43,7 @@ def test_importing_a_folder_says_how_many_files_it_passed_over(bare_lib, tmp_pat
     assert [s.error for s in files] == [None, None] and sum(s.new for s in files) == 2
     assert not any("Exports of my library" in p.abstract for p in bare_lib.papers(bare_lib.paper_ids()))
     assert summarize(summaries).endswith(", 0 files refused, 4 passed over")
-    from reader.ui.dialogs import import_summary_text  # the window's summary box
+    from reader.ui.dialogs.common import import_summary_text  # the window's summary box
 
     text = import_summary_text(summaries)
     assert text.startswith("Imported 2 new papers (0 duplicates) from 2 files.\n• ")

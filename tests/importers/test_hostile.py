@@ -116,7 +116,7 @@ def test_fifo_is_refused_without_blocking(tmp_path):
     def attempt() -> None:
         try:
             parse_file(fifo)
-        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
+        except BaseException as exc:  # handed to the test thread
             done.append(exc)
 
     worker = threading.Thread(target=attempt, daemon=True)

@@ -53,7 +53,7 @@ def test_impossible_years_are_reported_per_record(make, fmt: str, where: list[st
 
 
 def test_the_import_summary_lists_ignored_years(tmp_path) -> None:
-    from reader.services import Library
+    from reader.library import Library
 
     path = tmp_path / "papers.json"
     path.write_text(_json([-5, 2021]))

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from reader.map import layout, store
+from reader.library import Library
+from reader.map import layout, mapfile
 from reader.map import marks as mk
-from reader.services import Library
 from reader.store import changes, map_rows
 
 
@@ -29,11 +29,11 @@ def test_papers_written_during_a_layout_are_placed_after_it(tmp_path: Path, monk
         return real(vectors, **kwargs)
 
     monkeypatch.setattr(layout, "layout", with_a_write)
-    built = store.current(library, root, full=True)
+    built = mapfile.current(library, root, full=True)
     monkeypatch.undo()
     # The layout is of what it read (its stamp says so), not half of each.
     assert len(built.ids) == 56 and built.stamp < changes.current_seq(conn)
-    later = store.current(library, root, known=built)
+    later = mapfile.current(library, root, known=built)
     assert len(later.ids) == 57 and later.stamp == changes.current_seq(conn)
     pos = later.position()
     assert all(np.array_equal(later.xy[pos[p]], built.xy[i]) for i, p in enumerate(built.ids))

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reader.map import clusters, features, layout, store, view
-from reader.services import Library
+from reader.library import Library
+from reader.map import clusters, features, layout, mapfile, view
 from reader.store import map_rows
 
 
@@ -48,8 +48,8 @@ def test_tfidf_rows_match_the_per_paper_projection():
 
 
 def test_the_layout_is_deterministic(library: Library):
-    a = store.build(library.read_connection())
-    b = store.build(library.read_connection())
+    a = mapfile.build(library.read_connection())
+    b = mapfile.build(library.read_connection())
     assert a.ids == b.ids and len(a.ids) == 56
     assert np.array_equal(a.xy, b.xy)
     assert np.array_equal(a.coarse, b.coarse) and a.clusters == b.clusters
@@ -57,10 +57,10 @@ def test_the_layout_is_deterministic(library: Library):
 
 def test_new_papers_are_placed_without_moving_the_others(library: Library, tmp_path: Path):
     root = library.paths.root
-    first = store.current(library, root)
-    assert store.path_for(root).exists()
+    first = mapfile.current(library, root)
+    assert mapfile.path_for(root).exists()
     _import(library, tmp_path, NEW)
-    second = store.current(library, root)
+    second = mapfile.current(library, root)
     assert len(second.ids) == len(first.ids) + 3
     pos = second.position()
     moved = max(float(np.abs(second.xy[pos[p]] - first.xy[i]).max()) for i, p in enumerate(first.ids))
@@ -71,17 +71,17 @@ def test_new_papers_are_placed_without_moving_the_others(library: Library, tmp_p
     for p in new:  # placed among their neighbours, inside the map
         assert np.all(second.xy[pos[p]] >= lo - 0.5) and np.all(second.xy[pos[p]] <= hi + 0.5)
     # Stored: a fresh load (a restart) has the same places.
-    loaded = store.load(store.path_for(root))
+    loaded = mapfile.load(mapfile.path_for(root))
     assert loaded is not None and loaded.ids == second.ids and np.array_equal(loaded.xy, second.xy)
 
 
 def test_deleted_papers_leave_and_a_star_moves_nobody(library: Library):
     root = library.paths.root
-    first = store.current(library, root)
+    first = mapfile.current(library, root)
     gone = first.ids[:2]
     library.delete_papers(gone)
     library.set_starred([first.ids[5]], True)
-    second = store.current(library, root)
+    second = mapfile.current(library, root)
     assert set(second.ids) == set(first.ids) - set(gone)
     pos = first.position()
     for i, p in enumerate(second.ids):
@@ -90,27 +90,27 @@ def test_deleted_papers_leave_and_a_star_moves_nobody(library: Library):
 
 def test_a_star_keeps_the_arrays_and_a_traceless_delete_is_still_noticed(library: Library):
     root = library.paths.root
-    first = store.current(library, root)
+    first = mapfile.current(library, root)
     library.set_starred([first.ids[3]], True)
-    starred = store.current(library, root, known=first)
+    starred = mapfile.current(library, root, known=first)
     assert starred.xy is first.xy and starred.stamp > first.stamp  # nothing recomputed
     # A paper removed behind the library's back leaves no tombstone: the count disagrees with
     # the change log, and every id is compared.
     with library.write_transaction() as (conn, _seq):
         conn.execute("DELETE FROM papers WHERE id = ?", [first.ids[4]])
-    later = store.current(library, root, known=starred)
+    later = mapfile.current(library, root, known=starred)
     assert first.ids[4] not in later.ids and len(later.ids) == len(first.ids) - 1
 
 
 def test_a_map_read_before_another_save_goes_on_from_the_newer_file(library: Library, tmp_path: Path):
     root = library.paths.root
-    store.current(library, root)
-    early = store.load(store.path_for(root))
+    mapfile.current(library, root)
+    early = mapfile.load(mapfile.path_for(root))
     assert early is not None and early._vectors is None  # opened without the vectors
     _import(library, tmp_path, NEW[:1])
-    newer = store.current(library, root)  # another process brings the file up to date
+    newer = mapfile.current(library, root)  # another process brings the file up to date
     _import(library, tmp_path, NEW[1:])
-    later = store.current(library, root, known=early)  # early's vectors are no longer in the file
+    later = mapfile.current(library, root, known=early)  # early's vectors are no longer in the file
     assert len(later.ids) == len(newer.ids) + 2 == len(early.ids) + 3
     pos = later.position()
     assert all(np.array_equal(later.xy[pos[p]], newer.xy[i]) for i, p in enumerate(newer.ids))
@@ -118,21 +118,21 @@ def test_a_map_read_before_another_save_goes_on_from_the_newer_file(library: Lib
 
 def test_much_changed_means_a_full_layout(library: Library, tmp_path: Path):
     root = library.paths.root
-    first = store.current(library, root)
+    first = mapfile.current(library, root)
     library.delete_papers(first.ids[: int(len(first.ids) * 0.3)])
-    second = store.current(library, root)
+    second = mapfile.current(library, root)
     assert second.full_count == len(second.ids) and second.changed == 0
 
 
 def test_a_damaged_map_file_is_rebuilt(library: Library):
     root = library.paths.root
-    store.path_for(root).write_bytes(b"not a map")
-    assert store.load(store.path_for(root)) is None
-    assert len(store.current(library, root).ids) == 56
+    mapfile.path_for(root).write_bytes(b"not a map")
+    assert mapfile.load(mapfile.path_for(root)) is None
+    assert len(mapfile.current(library, root).ids) == 56
 
 
 def test_a_subset_keeps_the_library_places_and_the_json_shape(library: Library):
-    data = store.current(library, library.paths.root)
+    data = mapfile.current(library, library.paths.root)
     some = data.ids[10:20]
     shown = view.subset(data, list(reversed(some)) + ["not-a-paper"])
     assert shown.ids == list(reversed(some)) and shown.missing == 1
@@ -189,5 +189,5 @@ def test_a_cancelled_layout_stops_and_writes_nothing(library: Library):
         return next(calls) > 3
 
     with pytest.raises(features.Cancelled):
-        store.current(library, library.paths.root, progress=lambda *a: steps.append(a), cancelled=cancel_soon)
-    assert steps and not store.path_for(library.paths.root).exists()
+        mapfile.current(library, library.paths.root, progress=lambda *a: steps.append(a), cancelled=cancel_soon)
+    assert steps and not mapfile.path_for(library.paths.root).exists()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from reader.library import Library
 from reader.map import marks as mk
-from reader.services import Library
 from reader.store import map_rows
 
 

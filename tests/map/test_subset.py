@@ -6,25 +6,25 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reader.map import store, subset, view
-from reader.services import Library
+from reader.library import Library
+from reader.map import mapfile, subset, view
 
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory):
     lib = Library.open(tmp_path_factory.mktemp("subset") / "lib")  # the 56 seed papers, laid out once
-    store.current(lib, lib.paths.root)
+    mapfile.current(lib, lib.paths.root)
     yield lib
     lib.close()
 
 
-def _mapped(lib: Library) -> store.MapData:
-    return store.current(lib, lib.paths.root)
+def _mapped(lib: Library) -> mapfile.MapData:
+    return mapfile.current(lib, lib.paths.root)
 
 
 def test_a_refit_lays_out_only_the_subset_and_leaves_the_library_alone(library: Library):
     data = _mapped(library)
-    saved = store.path_for(library.paths.root).read_bytes()
+    saved = mapfile.path_for(library.paths.root).read_bytes()
     places = data.xy.copy()
     ids = data.ids[::2][:24]
     library_view = view.subset(data, ids)
@@ -33,7 +33,7 @@ def test_a_refit_lays_out_only_the_subset_and_leaves_the_library_alone(library: 
     assert refit.xy.shape == (24, 2) and refit.xy.dtype == np.float32
     assert not np.allclose(refit.xy, library_view.xy)  # laid out anew…
     assert np.array_equal(data.xy, places)  # …the library's places and file unchanged
-    assert store.path_for(library.paths.root).read_bytes() == saved
+    assert mapfile.path_for(library.paths.root).read_bytes() == saved
     again = subset.refit(data, library.read_connection(), ids)
     assert np.array_equal(again.xy, refit.xy) and again.spots == refit.spots  # deterministic
     # Its regions are the subset's own: every paper in one, the sizes add up to the subset.

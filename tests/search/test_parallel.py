@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from reader import index_upkeep, ingest, library_io
+from reader import index_upkeep, ingest
+from reader.library import Library
+from reader.library import io as library_io
 from reader.search import SearchIndex
-from reader.services import Library
 from reader.store import changes
 
 WORDS = ("sparse attention mode connectivity graph policy gradient robot dense retrieval neural "

@@ -275,7 +275,7 @@ def test_bulk_postings_match_the_public_api(ix: SearchIndex) -> None:
 
 
 def test_library_more_like_and_index_trouble_is_not_a_failed_write(tmp_path: Path, caplog) -> None:
-    from reader.services import Library, View
+    from reader.library import Library, View
 
     lib = Library.open(tmp_path / "lib")
     lib.sync_index()

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reader.library import Library
 from reader.search import SearchIndex, internals, typos
-from reader.services import Library
 
 from .helpers import doc, num
 

@@ -7,7 +7,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from reader.services import Library
+from reader.library import Library
 
 WORDS = ("sparse attention diffusion kernel graph transformer bandit policy gradient convex "
          "manifold spectral contrastive retrieval tokenizer quantized federated causal").split()

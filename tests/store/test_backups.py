@@ -7,7 +7,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from reader.services import Library
+from reader.library import Library
 from reader.store import backups
 from reader.store.backups import (
     COMPRESSED,

@@ -10,7 +10,7 @@ import pytest
 
 from reader.errors import ReaderError
 from reader.events import Change
-from reader.services import Library
+from reader.library import Library
 from reader.store import SCHEMA_MIGRATIONS, open_connection, open_database
 
 BIB = """@inproceedings{Vaswani:2017,
@@ -108,7 +108,7 @@ def test_a_restored_paper_whose_key_was_taken_gets_a_new_one(tmp_path: Path) -> 
 def test_an_export_is_one_read_of_the_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A paper deleted while an export runs (between its batches) is still in the file."""
     import reader.exporters.bibtex as bibtex
-    import reader.library_io as library_io
+    import reader.library.io as library_io
     from reader.models import ExportKind
 
     monkeypatch.setattr(library_io, "_EXPORT_BATCH", 10)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from reader.errors import DatabaseDamagedError
-from reader.services import Library
+from reader.library import Library
 from tests.store.damaging import make_library, overwrite_page, table_leaves
 
 

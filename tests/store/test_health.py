@@ -13,7 +13,7 @@ import pytest
 
 from reader import logs
 from reader.errors import DatabaseDamagedError, LibraryEnvironmentError, classify_sqlite_error
-from reader.services import Library
+from reader.library import Library
 from reader.store import health
 from reader.store.backups import daily_backups
 from reader.store.connection import open_connection

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from reader.library import Library
 from reader.models import HighlightColour, paper_id_for
-from reader.services import Library
 from reader.store import SCHEMA_MIGRATIONS, open_connection, open_database
 
 PID = "00ff00ff00ff00ff"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from reader.services import Library
+from reader.library import Library
 from reader.text.extract import detect_method, plausible_method, title_method
 
 

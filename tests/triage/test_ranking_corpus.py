@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.services import Library, View
+from reader.library import Library, View
 from reader.triage.queue import BEST_FIRST
 from reader.triage.source import order_ids
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reader.services import Library
+from reader.library import Library
 from reader.triage.source import list_ids
 from reader.triage.state import QueueSpec, ResumeState
 

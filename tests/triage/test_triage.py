@@ -219,7 +219,7 @@ def test_merge_seeds_newest_session_first_without_unstarred() -> None:
 
 
 def test_library_reads_on_the_seeds(tmp_path) -> None:
-    from reader.services import Library, View
+    from reader.library import Library, View
     from reader.triage.queue import UNREAD_FIRST
     from reader.triage.source import interest, list_ids, order_ids, summarize, top_tags
 

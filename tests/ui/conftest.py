@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.services import Library
+from reader.library import Library
 
 from .helpers import release_modifiers
 
@@ -34,7 +34,7 @@ def library(data_dir: Path) -> Iterator[Library]:
 
 @pytest.fixture
 def window(qtbot, library: Library):
-    from reader.ui.main_window import MainWindow
+    from reader.ui.window.main_window import MainWindow
 
     w = MainWindow(library, theme="light")
     qtbot.addWidget(w)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from reader.library import Library
 from reader.models import Paper
-from reader.services import Library
-from reader.ui.main_window import MainWindow
+from reader.ui.window.main_window import MainWindow
 
 MODIFIER_KEYS = ((Qt.KeyboardModifier.ShiftModifier, Qt.Key.Key_Shift),
                  (Qt.KeyboardModifier.ControlModifier, Qt.Key.Key_Control),

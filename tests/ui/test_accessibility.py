@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QPlainTextEdit, QTextEdit
 
-from reader.ui.main_window import MainWindow
+from reader.ui.window.main_window import MainWindow
 
 
 def test_shown_fields_lists_and_tables_have_accessible_names(qtbot, window: MainWindow) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QLabel, QMainWindow, QVBoxLayout, QWidget
 
-from reader.ui.central_pages import page_stack
-from reader.ui.main_window import MainWindow
+from reader.ui.window.main_window import MainWindow
+from reader.ui.window.pages import page_stack
 
 
 def test_in_the_centre_of_a_window_and_in_a_layout(qtbot):

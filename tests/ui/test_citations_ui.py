@@ -10,10 +10,10 @@ import bibtexparser
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 
+from reader.library import Library
 from reader.models import ExportKind
-from reader.services import Library
-from reader.ui.dialogs import ExportDialog, ExportOptions
-from reader.ui.main_window import MainWindow
+from reader.ui.dialogs.common import ExportDialog, ExportOptions
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import paper
 

@@ -10,9 +10,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 
-from reader.services import Library
-from reader.ui.main_window import MainWindow
-from reader.ui.paper_model import (
+from reader.library import Library
+from reader.ui.list.model import (
     COL_ADDED,
     COL_AUTHORS,
     COL_TITLE,
@@ -20,7 +19,8 @@ from reader.ui.paper_model import (
     added_text,
     author_text,
 )
-from reader.ui.paper_pane import TitleEdit
+from reader.ui.paper.pane import TitleEdit
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import import_in_window, search_now
 
@@ -154,7 +154,7 @@ def test_end_then_a_search_still_starts_at_the_top(qtbot, window: MainWindow) ->
 
 
 def test_an_empty_tags_column_is_left_out_until_a_paper_has_tags(qtbot, window: MainWindow) -> None:
-    from reader.ui.paper_model import COL_TAGS
+    from reader.ui.list.model import COL_TAGS
 
     window.resize(1600, 1000)
     qtbot.waitUntil(lambda: window.width() == 1600)
@@ -167,7 +167,7 @@ def test_an_empty_tags_column_is_left_out_until_a_paper_has_tags(qtbot, window: 
 
 
 def test_a_method_is_never_cut_to_a_stub(qtbot, window: MainWindow) -> None:
-    from reader.ui.paper_model import COL_METHOD
+    from reader.ui.list.model import COL_METHOD
 
     hh = window.table.horizontalHeader()
     for width in (1024, 1100, 1280, 1600):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTableWidget
 
-from reader.ui.dialogs import ExportDialog, ExportOptions, ShortcutsDialog
-from reader.ui.main_window import MainWindow
+from reader.ui.dialogs.common import ExportDialog, ExportOptions, ShortcutsDialog
+from reader.ui.window.main_window import MainWindow
 
 
 def test_shortcuts_dialog_lists_the_keys(qtbot, window: MainWindow) -> None:

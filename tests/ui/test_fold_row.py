@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QPushButton, QWidget
 
-from reader.ui.fold_row import FoldRow
+from reader.ui.widgets.fold_row import FoldRow
 
 
 def test_a_row_folds_when_narrower_than_its_items(qtbot) -> None:

@@ -8,9 +8,9 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
 
-from reader.services import Library
-from reader.ui.dialogs import ExportOptions
-from reader.ui.main_window import MainWindow
+from reader.library import Library
+from reader.ui.dialogs.common import ExportOptions
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import import_in_window, paper
 

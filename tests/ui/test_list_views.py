@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from reader.library import View
 from reader.listing import Listing
-from reader.services import View
-from reader.ui.main_window import MainWindow
-from reader.ui.paper_model import KEPT, NEW, RELISTED, SORTED, PaperModel, listing_change
+from reader.ui.list.model import KEPT, NEW, RELISTED, SORTED, PaperModel, listing_change
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import search_now
 
@@ -104,7 +104,7 @@ def test_an_empty_listing_replaces_the_rows_even_with_more_to_fetch(qapp) -> Non
     hits (a paged listing: `more` set) kept the previous rows on screen."""
 
     class Lib:
-        def rows(self, ids):  # noqa: ANN001, ANN202
+        def rows(self, ids):
             return {}
 
     model = PaperModel(Lib())

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (
 )
 
 from reader.errors import LibraryEnvironmentError
-from reader.services import Library, View
-from reader.ui.dialogs import ExportOptions
-from reader.ui.main_window import MainWindow
+from reader.library import Library, View
+from reader.ui.dialogs.common import ExportOptions
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import import_in_window, key, paper
 

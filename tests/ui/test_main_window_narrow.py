@@ -8,11 +8,11 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QColor, QFontMetrics, QImage
 from PySide6.QtWidgets import QLineEdit, QWidget
 
-from reader.services import Library
-from reader.ui.main_splitter import PANE_MIN_WIDTH, PANE_WIDTH, SIZES
-from reader.ui.main_window import MainWindow
+from reader.library import Library
+from reader.ui.list.model import COL_TITLE
 from reader.ui.operations import papers
-from reader.ui.paper_model import COL_TITLE
+from reader.ui.window.main_window import MainWindow
+from reader.ui.window.splitter import PANE_MIN_WIDTH, PANE_WIDTH, SIZES
 
 
 def _resize(qtbot, window: MainWindow, width: int, height: int) -> None:

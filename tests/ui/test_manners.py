@@ -11,14 +11,14 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
+from reader.library import Library
 from reader.models import ImportSummary
 from reader.plural import count_noun
-from reader.services import Library
-from reader.ui import libraries, settings
-from reader.ui.about import AboutDialog
-from reader.ui.dialogs import import_summary_text
-from reader.ui.main_window import MainWindow
-from reader.ui.preferences import PreferencesDialog
+from reader.ui.dialogs.about import AboutDialog
+from reader.ui.dialogs.common import import_summary_text
+from reader.ui.dialogs.preferences import PreferencesDialog
+from reader.ui.window import libraries, settings
+from reader.ui.window.main_window import MainWindow
 
 
 def test_old_per_library_settings_move_to_the_global_file_once(tmp_path: Path) -> None:
@@ -155,7 +155,7 @@ def test_a_cancelled_import_says_so_and_leaves_nothing(qtbot, window: MainWindow
     src = tmp_path / "many.jsonl"
     src.write_text("".join(json.dumps({"title": f"P {i}", "abstract": f"Abstract {i} long enough to import here."})
                            + "\n" for i in range(300)), encoding="utf-8")
-    window.runner.write(lambda: window.runner.drain)  # noqa: B023 - keep the writer busy a moment
+    window.runner.write(lambda: window.runner.drain)  # keep the writer busy a moment
     task = window.transfer.import_paths([src])
     task.cancel()  # before (or while) it runs
     qtbot.waitUntil(lambda: bool(window.last_import_text), timeout=20000)

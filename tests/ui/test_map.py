@@ -8,11 +8,11 @@ import numpy as np
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 
-from reader.map import store
-from reader.services import Library
-from reader.ui import map_render as mr
-from reader.ui.main_window import MainWindow
-from reader.ui.map_view import MapCanvas
+from reader.library import Library
+from reader.map import mapfile
+from reader.ui.map import render as mr
+from reader.ui.map.page import MapCanvas
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import key
 
@@ -36,7 +36,7 @@ def test_ctrl_m_opens_the_map_of_the_list(qtbot, window: MainWindow):
     assert canvas is controller.canvas and canvas.isVisible()
     assert canvas.accessibleName()
     assert len(canvas.picture) == window.model.rowCount() == 56
-    assert store.path_for(window.library.paths.root).exists()
+    assert mapfile.path_for(window.library.paths.root).exists()
     key(qtbot, window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
     assert not controller.active and window.table.isVisible()
 
@@ -66,7 +66,7 @@ def test_a_rubber_band_selects_and_the_selection_gets_tagged(qtbot, window: Main
     got = set(controller.selected_ids())
     assert got and got <= expected and len(got) >= len(expected) - 2  # points on the median line
     assert set(window.selected_ids()) == got  # the list's actions see them
-    monkeypatch.setattr("reader.ui.map_controller.QInputDialog.getText", lambda *a, **k: ("mapped", True))
+    monkeypatch.setattr("reader.ui.map.controller.QInputDialog.getText", lambda *a, **k: ("mapped", True))
     controller.page.buttons["tag"].click()
     lib = window.library
     qtbot.waitUntil(lambda: {p.id for p in lib.papers(lib.paper_ids()) if "mapped" in p.tags} == got, timeout=20000)
@@ -128,7 +128,7 @@ def test_the_layout_cache_survives_a_restart(qtbot, window: MainWindow, library:
     open_map(qtbot, window)
     places = window.map.data.xy.copy()
     window.close()
-    monkeypatch.setattr(store, "build", lambda *a, **k: (_ for _ in ()).throw(AssertionError("laid out again")))
+    monkeypatch.setattr(mapfile, "build", lambda *a, **k: (_ for _ in ()).throw(AssertionError("laid out again")))
     second = MainWindow(library, theme="light")
     qtbot.addWidget(second)
     second.show()

@@ -8,18 +8,18 @@ import json
 import threading
 from pathlib import Path
 
-from reader.map import store
+from reader.library import Library
+from reader.map import mapfile
 from reader.map.features import Cancelled
-from reader.services import Library
 from reader.store import map_rows
-from reader.ui.main_window import MainWindow
+from reader.ui.window.main_window import MainWindow
 
 
 def test_a_layout_runs_through_writes_from_another_process(qtbot, window: MainWindow, data_dir: Path,
                                                            tmp_path: Path, monkeypatch):
     controller = window.map
     window.changes.set_poll_interval(50)  # the other process's commits seen quickly
-    real_build = store.build
+    real_build = mapfile.build
     started, release = threading.Event(), threading.Event()
     finished: list[int] = []
 
@@ -32,7 +32,7 @@ def test_a_layout_runs_through_writes_from_another_process(qtbot, window: MainWi
         finished.append(len(out.ids))
         return out
 
-    monkeypatch.setattr(store, "build", slow_build)
+    monkeypatch.setattr(mapfile, "build", slow_build)
     controller.open()  # no map yet: the first layout
     assert started.wait(10)
     other = Library.open(data_dir)  # another process's connection to the library

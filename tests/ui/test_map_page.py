@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QStyle, QToolButton
 
-from reader.ui.main_window import SPLITTER_SIZES, MainWindow
-from reader.ui.map_tools import ALL_FOLDED, SELECTION, SELECTION_FOLDED, TOOLS
-from reader.ui.map_view import year_ticks
+from reader.ui.map.page import year_ticks
+from reader.ui.map.tools import ALL_FOLDED, SELECTION, SELECTION_FOLDED, TOOLS
+from reader.ui.window.main_window import SPLITTER_SIZES, MainWindow
 
 from .helpers import key
 from .test_map import open_map

@@ -8,7 +8,7 @@ from PySide6.QtGui import QImage
 
 from reader.map.view import MapView
 from reader.store.map_rows import MapMarks
-from reader.ui import map_render as mr
+from reader.ui.map import render as mr
 
 W, H = 64, 48
 

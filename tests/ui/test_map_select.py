@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QPoint, Qt
 
-from reader.map import store
-from reader.services import View
-from reader.ui.main_window import MainWindow
-from reader.ui.map_view import inside_polygon
+from reader.library import View
+from reader.map import mapfile
+from reader.ui.map.page import inside_polygon
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import key
 from .test_map import open_map
@@ -55,7 +55,7 @@ def test_a_lasso_selects_and_the_selection_gets_tagged(qtbot, window: MainWindow
     assert got == expected and canvas.lasso is None
     assert set(window.selected_ids()) == got  # the list's actions see them
     assert controller.page.buttons["tag"].isEnabled() and controller.page.buttons["triage"].isEnabled()
-    monkeypatch.setattr("reader.ui.map_controller.QInputDialog.getText", lambda *a, **k: ("lassoed", True))
+    monkeypatch.setattr("reader.ui.map.controller.QInputDialog.getText", lambda *a, **k: ("lassoed", True))
     controller.page.buttons["tag"].click()
     lib = window.library
     qtbot.waitUntil(lambda: set(lib.paper_ids(View("tag", "lassoed"))) == got, timeout=20000)
@@ -142,7 +142,7 @@ def test_refit_lays_out_the_subset_only_in_the_refit_view(qtbot, window: MainWin
     controller = open_map(qtbot, window)
     canvas = controller.canvas
     library_xy = controller.data.xy.copy()
-    saved = store.path_for(lib.paths.root).read_bytes()
+    saved = mapfile.path_for(lib.paths.root).read_bytes()
     placed = {pid: tuple(xy) for pid, xy in zip(canvas.picture.ids, canvas.picture.xy.tolist(), strict=True)}
     button = controller.page.buttons["refit"]
     assert button.isCheckable() and button.accessibleName()
@@ -154,7 +154,7 @@ def test_refit_lays_out_the_subset_only_in_the_refit_view(qtbot, window: MainWin
     assert sum(refit[p] != placed[p] for p in refit) > len(refit) // 2
     assert "refit" in controller.page.summary.text()
     assert np.array_equal(controller.data.xy, library_xy)  # the library's map is unchanged…
-    assert store.path_for(lib.paths.root).read_bytes() == saved  # …and so is its file
+    assert mapfile.path_for(lib.paths.root).read_bytes() == saved  # …and so is its file
     before = controller.generation
     button.click()  # off: the library's places again
     qtbot.waitUntil(lambda: controller.generation > before, timeout=30000)

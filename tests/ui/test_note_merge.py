@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from reader.ui.note_merge import (
+from reader.ui.paper.note_merge import (
     MERGE_OUTSIDE,
     MERGE_VAULT,
     NoteMerges,

@@ -9,10 +9,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reader.errors import LibraryEnvironmentError
-from reader.services import Library
-from reader.ui.main_window import MainWindow
-from reader.ui.notes import RECOVERED_NOTES_DIR
-from reader.ui.paper_pane import NOTE_NOT_SAVED
+from reader.library import Library
+from reader.ui.paper.notes import RECOVERED_NOTES_DIR
+from reader.ui.paper.pane import NOTE_NOT_SAVED
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import key, paper
 

@@ -8,11 +8,11 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QApplication
 
-from reader.services import Library, View
-from reader.ui import search_bar
-from reader.ui.dialogs import ExportOptions
-from reader.ui.main_window import MainWindow
+from reader.library import Library, View
+from reader.ui.dialogs.common import ExportOptions
+from reader.ui.list import search_bar
 from reader.ui.operations import papers, scope, searches
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import key, paper, search_now
 
@@ -98,7 +98,7 @@ def test_highlight_title_and_links(qtbot, window: MainWindow, library: Library, 
     qtbot.waitUntil(lambda: paper(library, pid).highlights == [])
 
     opened: list[str] = []
-    monkeypatch.setattr("reader.ui.main_window.QDesktopServices.openUrl", lambda url: opened.append(url.toString()) or True)
+    monkeypatch.setattr("reader.ui.window.main_window.QDesktopServices.openUrl", lambda url: opened.append(url.toString()) or True)
     assert not window.open_link(QUrl("javascript:alert(1)"))
     assert not window.open_link(QUrl("file:///etc/passwd"))
     assert window.open_link(QUrl("https://example.org/paper"))

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QModelIndex
 
-from reader.services import Library
-from reader.ui.main_window import MainWindow
+from reader.library import Library
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import paper, search_now
 

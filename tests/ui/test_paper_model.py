@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 
-from reader.ui.paper_model import COL_STAR, COL_TITLE, COL_YEAR, KEPT, NEW, PAGE_SIZE, PaperModel
+from reader.ui.list.model import COL_STAR, COL_TITLE, COL_YEAR, KEPT, NEW, PAGE_SIZE, PaperModel
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reader.ui.main_window import MainWindow
-from reader.ui.paper_pane import HIT_STYLES
+from reader.ui.paper.pane import HIT_STYLES
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import search
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reader.ui.main_window import MainWindow
-from reader.ui.paper_model import COL_ADDED, COL_NOTE, COL_STAR, COL_TITLE
+from reader.ui.list.model import COL_ADDED, COL_NOTE, COL_STAR, COL_TITLE
+from reader.ui.window.main_window import MainWindow
 
 
 def test_title_column_gets_the_room_at_1280(qtbot, window: MainWindow) -> None:

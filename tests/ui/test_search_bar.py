@@ -7,10 +7,10 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from reader import listing
-from reader.services import Library, View
-from reader.ui import search_bar
-from reader.ui.main_window import MainWindow
-from reader.ui.paper_model import COL_ADDED, COL_TITLE, COL_YEAR
+from reader.library import Library, View
+from reader.ui.list import search_bar
+from reader.ui.list.model import COL_ADDED, COL_TITLE, COL_YEAR
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import key, search, search_now
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from reader.services import Library
-from reader.ui.main_window import MainWindow
+from reader.library import Library
 from reader.ui.operations import papers, searches
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import search
 
@@ -53,9 +53,9 @@ def test_sidebar_context_menus(qtbot, window: MainWindow) -> None:
 def test_like_views_rank_by_similarity_and_follow_stars_and_tags(qtbot, window: MainWindow, library: Library) -> None:
     from PySide6.QtCore import Qt
 
+    from reader.library import View
     from reader.listing import LIKE_LIMIT
     from reader.models import ViewKind
-    from reader.services import View
 
     sidebar = window.sidebar
     like_starred = sidebar.item_for("like_starred:")

@@ -9,11 +9,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from reader.services import Library, View
-from reader.ui import settings
-from reader.ui.main_window import MainWindow
-from reader.ui.paper_pane import NO_ABSTRACT
-from reader.ui.sidebar import CLOSED, OPEN, VENUES
+from reader.library import Library, View
+from reader.ui.list.sidebar import CLOSED, OPEN, VENUES
+from reader.ui.paper.pane import NO_ABSTRACT
+from reader.ui.window import settings
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import import_in_window
 

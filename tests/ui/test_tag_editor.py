@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reader.ui.main_window import MainWindow
+from reader.ui.window.main_window import MainWindow
 
 
 def test_tag_chips_replace_not_accumulate(qtbot, window: MainWindow) -> None:

@@ -16,12 +16,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader.services import Library, View
-from reader.ui import triage_summary
-from reader.ui.main_window import MainWindow
+from reader.library import Library, View
+from reader.ui.list.model import COL_TAGS
 from reader.ui.operations import papers
-from reader.ui.paper_model import COL_TAGS
-from reader.ui.triage_controller import TriageController, install_triage
+from reader.ui.triage import summary as triage_summary
+from reader.ui.triage.controller import TriageController, install_triage
+from reader.ui.window.main_window import MainWindow
 
 from .helpers import key
 
@@ -257,7 +257,7 @@ def test_best_first_learns_and_says_why(qtbot, window: MainWindow, library: Libr
 def test_asked_card_says_so_and_a_theme_change_renders_the_card_again(qtbot, window: MainWindow,
                                                                        library: Library) -> None:
     from reader.triage.interests import ASKED
-    from reader.ui.triage_rank import ASK_EVERY_KEY
+    from reader.ui.triage.rank import ASK_EVERY_KEY
 
     window.app_settings.setValue(ASK_EVERY_KEY, 2)
     try:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from reader.ui.vault_sync import FOLDER_KEY, QUERY_KEY, status_text
+from reader.ui.vault.sync import FOLDER_KEY, QUERY_KEY, status_text
 from reader.vault import DEFAULT_QUERY, SyncReport
 from reader.vault.merge import has_conflict
 
@@ -139,7 +139,7 @@ def test_the_dialog_sets_remembers_and_disconnects_the_vault(qtbot, window, fold
     assert (folder / ".reader-vault").exists()
 
     # A new window on the same library comes back to the vault and its query.
-    from reader.ui.main_window import MainWindow
+    from reader.ui.window.main_window import MainWindow
 
     other = MainWindow(library, theme="light")
     qtbot.addWidget(other)
@@ -188,7 +188,7 @@ def test_the_status_shows_damaged_files_and_opens_the_report(qtbot, window, fold
     dialog.close()
 
     opened = []
-    monkeypatch.setattr("reader.ui.vault_sync.QDesktopServices.openUrl", lambda url: opened.append(url))
+    monkeypatch.setattr("reader.ui.vault.sync.QDesktopServices.openUrl", lambda url: opened.append(url))
     window.open_vault()
     assert [u.toLocalFile() for u in opened] == [str(folder)]
 
@@ -219,7 +219,7 @@ def test_our_own_writes_do_not_wake_the_watcher(qtbot, window, folder):
 
 
 def test_a_note_typed_just_before_quitting_reaches_the_file(qtbot, library, folder):
-    from reader.ui.main_window import MainWindow
+    from reader.ui.window.main_window import MainWindow
 
     w = MainWindow(library, theme="light")
     qtbot.addWidget(w)

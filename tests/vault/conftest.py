@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reader.services import Library
+from reader.library import Library
 
 
 @pytest.fixture()

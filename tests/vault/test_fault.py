@@ -14,7 +14,7 @@ from pathlib import Path
 import frontmatter
 import pytest
 
-from reader.services import Library
+from reader.library import Library
 from reader.vault import sync
 from reader.vault.document import parse
 from reader.vault.files import DELAY_ENV, TMP_SUFFIX

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.services import Library
+from reader.library import Library
 from reader.vault import files as vault_files
 from reader.vault import snapshot as vault_snapshot
 from reader.vault import sync

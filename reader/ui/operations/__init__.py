@@ -8,6 +8,7 @@ once the transaction commits, and the widgets that show it follow those events."
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -37,22 +38,30 @@ def change(ctx: OpContext, text: str, ids: Sequence[str] | Callable[[], Sequence
         return None
     lib = ctx.library
 
-    def job() -> tuple:
+    def job() -> Changed:
         paper_ids = list(ids() if callable(ids) else ids)
         before = lib.snapshot(paper_ids)
         result = op()
-        after = lib.snapshot(paper_ids)
-        return before, after, result
+        return Changed(before, lib.snapshot(paper_ids), result)
 
-    def done(out: tuple) -> None:
-        before, after, result = out
-        if before != after:
-            push_change(ctx.undo_stack, SnapshotCommand(partial(restore_snapshots, ctx), text, before, after,
-                                                        merge_key))
+    def done(out: Changed) -> None:
+        if out.before != out.after:
+            push_change(ctx.undo_stack, SnapshotCommand(partial(restore_snapshots, ctx), text, out.before,
+                                                        out.after, merge_key))
         if on_done is not None:
-            on_done(result)
+            on_done(out.result)
 
     return ctx.runner.write(job, done, on_error or ctx.on_error)
+
+
+@dataclass(frozen=True)
+class Changed:
+    """What an operation's write hands back to the GUI thread: the papers before and after it
+    (the undo step) and what the operation returned."""
+
+    before: list[Paper]
+    after: list[Paper]
+    result: Any
 
 
 def restore_snapshots(ctx: OpContext, snapshots: list[Paper], remove_ids: list[str]) -> None:

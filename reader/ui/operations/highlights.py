@@ -5,7 +5,7 @@ from __future__ import annotations
 from reader.models import Paper
 
 from ..context import OpContext
-from ..plain import input_dialog
+from ..widgets.plain import input_dialog
 from . import change
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reader.services import Library
+from reader.library import Library
 
 from ..context import ListScope
 from . import IdsArg

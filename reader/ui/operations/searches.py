@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..context import OpContext
-from ..plain import input_dialog
+from ..widgets.plain import input_dialog
 
 
 def save_current_search(ctx: OpContext, query: str, name: str | None = None) -> None:

@@ -4,10 +4,10 @@ The caller follows a renamed or deleted tag's view (the list shows views; operat
 
 from __future__ import annotations
 
-from reader.services import View
+from reader.library import View
 
 from ..context import OpContext
-from ..plain import input_dialog
+from ..widgets.plain import input_dialog
 from . import change
 
 

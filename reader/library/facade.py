@@ -1,0 +1,102 @@
+"""The Library facade: every user action as one transaction, kept in step with the search index.
+
+`Library` is the one door into a library folder. Its parts: library_core (connections, the
+write transaction, index upkeep, change events, reads), library_edits (the user's changes),
+library_io (import, export)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import ReaderError
+from ..listing import SEARCH_LIMIT, Listing, list_papers
+from ..paths import LibraryPaths
+from ..store import changes, import_log
+from ..store import papers as q
+from ..store.connection import close_writer
+from ..store.papers import Counts, PaperRow
+from ..store.views import SORT_KEYS, View
+from .core import ALL, ImportCancelled
+from .edits import Edits
+from .io import ImportExport, summarize
+
+__all__ = ["Counts", "ImportCancelled", "Library", "PaperRow", "SORT_KEYS", "View", "summarize"]
+
+
+class Library(Edits, ImportExport):
+    """One library folder: the SQLite store (source of truth) and its derived Whoosh index."""
+
+    # ------------------------------------------------------------------ lifecycle
+    @classmethod
+    def open(cls, data_dir: Path | str, *, seed_if_empty: bool = True) -> Library:
+        """Open (creating and migrating as needed) the library in data_dir; fast, no indexing.
+        The search index is opened (and checked) on first use: see LibraryBase.index."""
+        if Path(data_dir).exists() and not Path(data_dir).is_dir():
+            raise ReaderError(f"{data_dir} is a file, not a library folder")
+        from ..store.health import open_store
+
+        paths = LibraryPaths(Path(data_dir))
+        store = open_store(paths)  # damage checks, read-only fallback, migrations, daily backup
+        lib = cls(paths, store.conn)
+        lib.read_only, lib._maintenance = store.read_only, store.maintenance
+        if not lib.read_only:
+            try:
+                lib._refresh_plain_texts()
+            except BaseException:
+                lib.close()
+                raise
+        if seed_if_empty and not lib.read_only and lib._is_new():
+            lib.import_seeds(index=False)
+        return lib
+
+    def _is_new(self) -> bool:
+        return q.count(self._wconn) == 0 and not import_log.any_import(self._wconn)
+
+    def _refresh_plain_texts(self) -> int:
+        """Recompute stored plain texts made by another text-rendering version; returns how many."""
+        from ..text import TEXT_VERSION
+
+        if changes.text_version(self._wconn) == TEXT_VERSION:
+            return 0
+        from ..text import abstract_plain  # the renderer: loaded only when there is work for it
+
+        texts = [(pid, abstract_plain(raw)) for pid, raw in q.abstracts(self._wconn)]
+        with self._write() as seq:
+            q.set_plain_texts(self._wconn, texts, seq)
+            changes.set_text_version(self._wconn, TEXT_VERSION)
+        return len(texts)
+
+    def close(self, *, finish_backup: bool = True) -> None:
+        """Close the connections. The day's check and backup, if still running, are waited for
+        (a CLI command's library still gets its backup) or, with finish_backup=False (the window
+        closing: ~35 s at 50k papers), stopped and left to the next open, which finds it due."""
+        if self._closed:
+            return
+        self._closed = True
+        with self._store_lock:
+            with self._readers_lock:
+                for c in self._readers:
+                    try:
+                        c.close()
+                    except Exception:  # a reader on another thread may already be gone
+                        pass
+                self._readers.clear()
+            self._close_index()
+            if self._maintenance is not None:
+                cancel = getattr(self._maintenance, "cancel", None)
+                if not finish_backup and cancel is not None:
+                    cancel()
+                self._maintenance.join()
+            close_writer(self._wconn, optimize=not self.read_only)
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ listing
+    def listing(self, query: str = "", view: View = ALL, sort: str = "added", descending: bool = True, *,
+                search_sort: tuple[str, bool] | None = None, limit: int = SEARCH_LIMIT) -> Listing:
+        """The ids a list shows (GUI table, `reader list`/`search`): see reader.listing.list_papers."""
+        return list_papers(self, query, view, sort, descending, search_sort, limit)

@@ -1,0 +1,282 @@
+"""The library's map, kept as a derived file beside the index (`map.npz` in the library folder).
+
+Like the index it is never the source of truth: missing, damaged, of another format version
+or stale (its stamp, the change sequence it reflects, behind the store's) it is rebuilt or
+brought up to date. Up to date means: papers added since are placed from their nearest laid-out
+neighbours, deleted ones dropped, papers whose words changed placed again; nobody else moves.
+A full layout runs only when asked, when there is no map yet, or when more than REDO_SHARE of
+the papers changed since the last full one (their places would rest on an outdated layout)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from reader.derived_files import READ_ERRORS, save_npz
+from reader.store import changes, map_rows, papers
+from reader.store.sql import read_snapshot
+
+from . import clusters as cl
+from . import layout as lay
+from .features import CancelCheck, Features, Progress, Vocabulary, check, features, project
+from .memory import give_back, map_big_blocks
+
+FILE_NAME = "map.npz"
+VERSION = 1
+REDO_SHARE = 0.2
+TOUCH_LIMIT = 20_000  # papers the change log is asked for before comparing every id
+
+
+class MapSource(Protocol):
+    """What the map needs of a library (reader.library.Library has it)."""
+
+    def read_connection(self) -> sqlite3.Connection: ...
+
+
+class StaleMap(Exception):
+    """The map file changed under a map read from it before its vectors were needed."""
+
+
+class _Deferred:
+    """The members only placing new papers needs (vectors, vocabulary, components: 60% of the
+    file), read from the file when first asked for: a map opens without them. The file must
+    still be the one the map was read from (its meta row and token), else StaleMap."""
+
+    def __init__(self, path: Path, meta: tuple[int, ...]) -> None:
+        self.path, self.meta = path, meta
+        self._lock = threading.Lock()
+        self._value: tuple[np.ndarray, Vocabulary, np.ndarray] | None = None
+
+    def get(self) -> tuple[np.ndarray, Vocabulary, np.ndarray]:
+        with self._lock:
+            if self._value is None:
+                try:
+                    with np.load(self.path, allow_pickle=False) as z:
+                        if tuple(int(v) for v in z["meta"]) != self.meta:
+                            raise StaleMap(str(self.path))
+                        self._value = (z["vectors"], Vocabulary(z["words"].tolist(), z["idf"]), z["components"])
+                except READ_ERRORS as exc:
+                    raise StaleMap(str(self.path)) from exc
+            return self._value
+
+
+@dataclass
+class MapData:
+    """A laid-out library: per paper (in id order, papers placed since at the end) its place,
+    clusters, vector and text hash."""
+
+    ids: list[str]
+    xy: np.ndarray  # n x 2 float32
+    coarse: np.ndarray  # n int32
+    fine: np.ndarray  # n int32
+    clusters: list[cl.Cluster]
+    _vectors: np.ndarray | None  # n x d float16 (places new papers); None: still in the file
+    hashes: np.ndarray  # n int64: crc32 of the words, to notice an edited abstract
+    _vocab: Vocabulary | None
+    _components: np.ndarray | None  # d x words float16
+    stamp: int  # the change sequence it reflects
+    full_count: int  # papers at the last full layout
+    changed: int = 0  # papers placed or dropped since
+    _pos: dict[str, int] = field(default_factory=dict, repr=False)
+    _deferred: _Deferred | None = field(default=None, repr=False)
+
+    def _words(self) -> tuple[np.ndarray, Vocabulary, np.ndarray]:
+        if self._vectors is None or self._vocab is None or self._components is None:
+            assert self._deferred is not None, "a map without its vectors"
+            self._vectors, self._vocab, self._components = self._deferred.get()
+        return self._vectors, self._vocab, self._components
+
+    @property
+    def vectors(self) -> np.ndarray:
+        return self._words()[0]
+
+    @property
+    def vocab(self) -> Vocabulary:
+        return self._words()[1]
+
+    @property
+    def components(self) -> np.ndarray:
+        return self._words()[2]
+
+    def position(self) -> dict[str, int]:
+        if len(self._pos) != len(self.ids):
+            self._pos = dict(zip(self.ids, range(len(self.ids)), strict=True))
+        return self._pos
+
+    def features(self) -> Features:
+        return Features(self.vectors.astype(np.float32), self.vocab, self.components.astype(np.float32))
+
+
+def path_for(root: Path) -> Path:
+    return Path(root) / FILE_NAME
+
+
+def _hash(text: str) -> int:
+    return zlib.crc32(text.encode("utf-8", "replace"))
+
+
+def save(path: Path, data: MapData) -> None:
+    """Atomically: a reader never sees half a file."""
+    labels = np.array(["\t".join((str(c.level), str(c.id), *c.words)) for c in data.clusters], dtype=np.str_)
+    # The token tells this file from another save of the same stamp and counts (_Deferred).
+    token = int.from_bytes(os.urandom(7), "little")
+    meta = np.array([VERSION, data.stamp, data.full_count, data.changed, token], dtype=np.int64)
+    save_npz(path, ".map-", {
+        "meta": meta, "ids": np.array(data.ids, dtype=np.str_), "xy": data.xy, "coarse": data.coarse,
+        "fine": data.fine, "clusters": labels, "vectors": data.vectors, "hashes": data.hashes,
+        "words": np.array(data.vocab.words, dtype=np.str_), "idf": data.vocab.idf, "components": data.components})
+
+
+def load(path: Path) -> MapData | None:
+    """The stored map, or None when missing, unreadable or of another version (rebuilt then).
+    What only placing new papers needs is read later, when it is (see _Deferred)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = z["meta"]
+            if int(meta[0]) != VERSION:
+                return None
+            found = []
+            for row in z["clusters"].tolist():
+                level, cid, *words = row.split("\t")
+                found.append(cl.Cluster(int(cid), int(level), tuple(words)))
+            return MapData(z["ids"].tolist(), z["xy"], z["coarse"], z["fine"], found, None, z["hashes"], None, None,
+                           int(meta[1]), int(meta[2]), int(meta[3]),
+                           _deferred=_Deferred(path, tuple(int(v) for v in meta)))
+    except READ_ERRORS:
+        return None
+
+
+def _texts(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, str]:
+    return dict(map_rows.texts(conn, ids))
+
+
+def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: CancelCheck = None) -> MapData:
+    """A full layout of every paper of the library (one read snapshot: the stamp, the ids and
+    the words agree even while another process writes)."""
+    map_big_blocks()
+    ids: list[str] = []
+    hashes: list[int] = []
+
+    def texts() -> Iterator[str]:  # streamed: ids and hashes kept, the words only counted
+        for pid, text in map_rows.all_texts(conn):
+            ids.append(pid)
+            hashes.append(_hash(text))
+            yield text
+
+    with read_snapshot(conn):
+        stamp = changes.current_seq(conn)
+        feats = features(texts(), cancelled=cancelled, progress=progress)
+    check(cancelled)
+
+    def step(done: int, total: int, message: str) -> None:
+        if progress:
+            progress(1 + done * 2 // max(total, 1), 4, message)
+
+    xy = lay.layout(feats.vectors, progress=step, cancelled=cancelled)
+    give_back()
+    if progress:
+        progress(3, 4, "Naming the regions")
+    assert feats.matrix is not None
+    coarse, fine, found_clusters = cl.cluster(xy, feats.matrix, feats.vocab.words)
+    return MapData(ids, xy, coarse.astype(np.int32), fine.astype(np.int32), found_clusters,
+                   feats.vectors.astype(np.float16), np.array(hashes, dtype=np.int64), feats.vocab,
+                   feats.components.astype(np.float16), stamp, len(ids))
+
+
+def _nearest_clusters(data: MapData, new_vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A new paper joins the clusters of its nearest laid-out paper."""
+    if len(data.ids) == 0:
+        return np.zeros(len(new_vectors), np.int32), np.zeros(len(new_vectors), np.int32)
+    sims = new_vectors @ data.vectors.astype(np.float32).T
+    near = sims.argmax(axis=1)
+    return data.coarse[near], data.fine[near]
+
+
+def _touched(data: MapData, conn: sqlite3.Connection) -> tuple[list[str], list[str]]:
+    """(papers of the map deleted since its stamp, papers written since): from the change log
+    (the `seq` index, the tombstones) when it accounts for the library's count, else by
+    comparing every id (the log says "too many", or something left no trace)."""
+    pos = data.position()
+    touched = changes.touched_since(conn, data.stamp, TOUCH_LIMIT)
+    if touched is not None:
+        exist = papers.existing_ids(conn, list(touched))
+        gone = [pid for pid in touched if pid in pos and pid not in exist]
+        written = [pid for pid in touched if pid in exist]
+        if len(pos) - len(gone) + sum(pid not in pos for pid in written) == papers.count(conn):
+            return gone, written
+    now = set(map_rows.all_ids(conn))
+    return [pid for pid in data.ids if pid not in now], [pid for pid in changes.changed_ids(conn, data.stamp)
+                                                          if pid in now]
+
+
+def refresh(data: MapData, conn: sqlite3.Connection) -> MapData | None:
+    """Bring `data` up to the store's change sequence without moving anyone else; None when
+    too much changed (a full layout is due)."""
+    stamp = changes.current_seq(conn)
+    if stamp == data.stamp:
+        return data
+    pos = data.position()
+    gone, written = _touched(data, conn)
+    texts = _texts(conn, written)
+    fresh = [pid for pid in written if pid in texts and (pid not in pos or data.hashes[pos[pid]] != _hash(texts[pid]))]
+    moved = len(gone) + len(fresh)
+    if moved == 0:  # stars, tags, reads: nobody moves, the arrays stay as they are
+        return replace(data, stamp=stamp, _pos=data._pos)
+    if data.changed + moved > REDO_SHARE * max(data.full_count, 1):
+        return None
+    drop = set(gone) | set(fresh)
+    keep = np.array([pid not in drop for pid in data.ids], dtype=bool)
+    old_vectors = data.vectors[keep].astype(np.float32)
+    old_xy = data.xy[keep]
+    new_vectors = project([texts[p] for p in fresh], data.features())
+    # Placed beside the papers that stay (an edited paper is not its own neighbour).
+    kept = MapData([p for p, k in zip(data.ids, keep, strict=True) if k], old_xy, data.coarse[keep],
+                   data.fine[keep], data.clusters, data.vectors[keep], data.hashes[keep], data.vocab,
+                   data.components, stamp, data.full_count, data.changed + moved)
+    new_xy = lay.place(new_vectors, old_vectors, old_xy, seeds=[_hash(p) for p in fresh])
+    coarse, fine = _nearest_clusters(kept, new_vectors)
+    ids = kept.ids + fresh  # new papers at the end (sorting 50k ids took longer than placing)
+    hashes = np.array([_hash(texts[p]) for p in fresh], dtype=np.int64)
+
+    def join(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.concatenate([a, b.astype(a.dtype)])
+
+    return MapData(ids, join(kept.xy, new_xy), join(kept.coarse, coarse),
+                   join(kept.fine, fine), data.clusters, join(kept.vectors, new_vectors),
+                   join(kept.hashes, hashes), data.vocab, data.components, stamp, data.full_count,
+                   kept.changed)
+
+
+def current(source: MapSource, root: Path, *, full: bool = False, known: MapData | None = None,
+            progress: Progress = None, cancelled: CancelCheck = None) -> MapData:
+    """The library's map, up to date: `known` (the caller's last copy) or the stored one,
+    refreshed, or laid out anew; saved when places changed (a star moves nobody: the file's
+    older stamp only means the next look re-checks those papers)."""
+    path = path_for(root)
+    conn = source.read_connection()
+    data = None if full else (known if known is not None else load(path))
+    for _attempt in range(2):
+        if data is None:
+            break
+        try:
+            with read_snapshot(conn):  # the stamp and what changed agree, whoever writes meanwhile
+                updated = refresh(data, conn)
+        except StaleMap:  # saved anew (another process) since `data` was read: start from that
+            data = load(path)
+            continue
+        if updated is not None:
+            if updated.changed != data.changed:
+                save(path, updated)
+            return updated
+        break
+    built = build(conn, progress=progress, cancelled=cancelled)
+    save(path, built)
+    return built

@@ -1,0 +1,1 @@
+"""Dialogs opened from the menus: export options, shortcuts, preferences, about."""

@@ -1,0 +1,331 @@
+"""Table model over paper ids; rows are fetched lazily from the library in cached pages, and
+the ids of a long search lazily too, a page at a time as the user scrolls (fetchMore)."""
+
+from __future__ import annotations
+
+import sys
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QFont
+
+from reader.listing import Listing, PageFetch
+from reader.plural import count_noun
+from reader.text import title_plain
+
+from ..widgets.plain import tooltip
+
+COL_STAR, COL_TITLE, COL_METHOD, COL_VENUE, COL_YEAR, COL_TAGS, COL_NOTE, COL_ADDED, COL_AUTHORS = range(9)
+# Authors came last: its logical index is the last one (saved column states stay valid); the
+# table shows it after the title (paper_table.DEFAULT_ORDER).
+COLUMNS = ("★", "Title", "Method", "Venue", "Year", "Tags", "✎", "Added", "Authors")
+COLUMN_NAMES = {COL_STAR: "Starred", COL_NOTE: "Has a note"}  # the symbols' names (tooltips, menus)
+SORT_KEYS = {
+    COL_STAR: "starred",
+    COL_TITLE: "title",
+    COL_METHOD: "method",
+    COL_VENUE: "venue",
+    COL_YEAR: "year",
+    COL_TAGS: "tags",
+    COL_NOTE: "note",
+    COL_ADDED: "added",
+}
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+READ_ROLE = Qt.ItemDataRole.UserRole + 3
+PAGE_SIZE = 200
+MAX_PAGES = 64  # ~12,800 rows of cache; a screen shows ~40
+FETCH_IDS = 200  # ids of a paged search fetched per scroll to the bottom
+
+# What a new listing is to the shown one (PaperModel.set_listing); the window keeps the
+# selection for KEPT/RELISTED, keeps the selected paper for SORTED, starts at the top for NEW.
+KEPT, RELISTED, SORTED, NEW = "kept", "relisted", "sorted", "new"
+QUERY_PART = 2  # a listing key starts with (query, view), then how it is ordered
+
+# run_read(job, on_done, on_error): runs job() off the GUI thread, the callbacks back on it.
+ReadRunner = Callable[[Callable[[], Any], Callable[[Any], None], Callable[[BaseException], None]], Any]
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+def listing_change(old: tuple | None, new: tuple | None) -> str:
+    """RELISTED for the same key, SORTED when only the order differs, else NEW."""
+    if old is None or new is None:
+        return NEW
+    if old == new:
+        return RELISTED
+    return SORTED if old[:QUERY_PART] == new[:QUERY_PART] else NEW
+
+
+class PaperModel(QAbstractTableModel):
+    """Holds only the ordered ids of the current view; Library.rows() fills pages on demand."""
+
+    sortRequested = Signal(int, object)  # column, Qt.SortOrder
+
+    def __init__(self, library: Any, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._library = library
+        self._ids: list[str] = []
+        self._row_of: dict[str, int] | None = None
+        self._pages: OrderedDict[int, list[Any]] = OrderedDict()
+        self._bold = QFont()
+        self._bold.setBold(True)
+        # The rest of a paged search: ids up to _total, fetched through _more.
+        self._total = 0
+        self._more: PageFetch | None = None
+        self._fetching = False
+        self._source = 0  # bumped when the ids are replaced: a page of the old list is dropped
+        self.run_read: ReadRunner | None = None  # None: pages are fetched synchronously
+        self.listing_key: tuple | None = None  # what the shown ids were listed for
+
+    # -- ids ----------------------------------------------------------------------------
+    def set_ids(self, ids: list[str], total: int | None = None, more: PageFetch | None = None) -> None:
+        self.beginResetModel()
+        self._ids = list(dict.fromkeys(ids))
+        self._row_of = None
+        self._pages.clear()
+        self._set_source(total, more)
+        self.endResetModel()
+
+    def set_listing(self, found: Listing, key: tuple | None = None) -> str:
+        """Show a listing made for `key` (query, view, sort… see SearchBar.list_key); says what
+        changed: KEPT (the same list again, rows refreshed), RELISTED (the same list, other ids:
+        after a write), SORTED (the same query and view in another order) or NEW.
+
+        Only the same list again may keep what is on screen: the same first ids with more
+        already fetched (the user scrolled, then a write re-listed) keep the fetched rows. A new
+        query whose first page happens to be a prefix of the shown ids (an empty one always is)
+        replaces them."""
+        ids, old_key = found.ids, self.listing_key
+        self.listing_key = key
+        change = listing_change(old_key, key)
+        if (change == RELISTED and ids and ids == self._ids[:len(ids)]
+                and (len(ids) == len(self._ids) or found.more is not None)):
+            self._set_source(found.total, found.more)
+            self.invalidate()
+            return KEPT
+        self.set_ids(ids, found.total, found.more)
+        return change
+
+    def _set_source(self, total: int | None, more: PageFetch | None) -> None:
+        self._source += 1
+        self._fetching = False
+        self._more = more
+        self._total = max(total or 0, len(self._ids)) if more is not None else len(self._ids)
+
+    def total(self) -> int:
+        """Every id the list holds, fetched or not."""
+        return self._total
+
+    def append_ids(self, ids: list[str]) -> None:
+        """Add a fetched page at the end (ids already listed are skipped)."""
+        if self._row_of is None:
+            self._row_of = {pid: i for i, pid in enumerate(self._ids)}
+        new = [pid for pid in dict.fromkeys(ids) if pid not in self._row_of]
+        if not new:
+            self._more = None  # the search had no more: stop asking
+            self._total = len(self._ids)
+            return
+        first = len(self._ids)
+        self._pages.pop(first // PAGE_SIZE, None)  # a cached partial last page grows
+        self.beginInsertRows(QModelIndex(), first, first + len(new) - 1)
+        self._ids.extend(new)
+        self._row_of.update((pid, first + i) for i, pid in enumerate(new))
+        self.endInsertRows()
+
+    def ids(self) -> list[str]:
+        return self._ids
+
+    def id_at(self, row: int) -> str | None:
+        return self._ids[row] if 0 <= row < len(self._ids) else None
+
+    def row_of(self, paper_id: str) -> int:
+        """Row of a paper id, or -1; the reverse map is built once per id list."""
+        if self._row_of is None:
+            self._row_of = {pid: i for i, pid in enumerate(self._ids)}
+        return self._row_of.get(paper_id, -1)
+
+    def invalidate(self) -> None:
+        """Forget cached rows (after a write) and repaint what is visible."""
+        self._pages.clear()
+        if self._ids:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(COLUMNS) - 1))
+
+    def row_data(self, row: int) -> Any:
+        """The PaperRow at `row` (fetching its page if needed), or None."""
+        if not 0 <= row < len(self._ids):
+            return None
+        page = row // PAGE_SIZE
+        rows = self._pages.get(page)
+        if rows is None:
+            page_ids = self._ids[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+            found = self._library.rows(page_ids)
+            rows = [found.get(pid) for pid in page_ids]
+            self._pages[page] = rows
+            while len(self._pages) > MAX_PAGES:
+                self._pages.popitem(last=False)
+        else:
+            self._pages.move_to_end(page)
+        return rows[row - page * PAGE_SIZE]
+
+    # -- Qt model API -------------------------------------------------------------------
+    def canFetchMore(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008 - Qt signature
+        return (not parent.isValid() and self._more is not None and not self._fetching
+                and len(self._ids) < self._total)
+
+    def fetchMore(self, parent: _Index = QModelIndex()) -> None:  # noqa: B008 - Qt signature
+        """The view scrolled to the bottom: fetch the next page of ids (off the GUI thread)."""
+        if not self.canFetchMore(parent) or self._more is None:
+            return
+        more, start, source = self._more, len(self._ids), self._source
+        self._fetching = True
+
+        def done(ids: list[str]) -> None:
+            if source == self._source:  # else the list was replaced meanwhile
+                self._fetching = False
+                self.append_ids(ids)
+
+        def failed(exc: BaseException) -> None:
+            if source == self._source:
+                self._fetching = False
+                self._more = None
+                self._total = len(self._ids)
+            sys.excepthook(type(exc), exc, exc.__traceback__)  # a bug: report it
+
+        if self.run_read is None:
+            done(more(start, FETCH_IDS))
+        else:
+            self.run_read(lambda: more(start, FETCH_IDS), done, failed)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
+        return 0 if parent.isValid() else len(self._ids)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return COLUMN_NAMES.get(section, COLUMNS[section])
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return COLUMN_NAMES.get(section, COLUMNS[section])
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        if role == ID_ROLE:
+            return self._ids[index.row()]
+        if role not in (
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.FontRole,
+            Qt.ItemDataRole.ToolTipRole,
+            Qt.ItemDataRole.TextAlignmentRole,
+            SORT_ROLE,
+            READ_ROLE,
+        ):
+            return None
+        row = self.row_data(index.row())
+        if row is None:
+            return None
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return _display(row, col)
+        if role == Qt.ItemDataRole.FontRole:
+            return None if row.read else self._bold  # unread rows are bold, like a mail client
+        if role == READ_ROLE:
+            return bool(row.read)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col in (COL_STAR, COL_NOTE, COL_YEAR):
+                return int(Qt.AlignmentFlag.AlignCenter)
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _tooltip(row, col)
+        return _sort_value(row, col)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        # The library sorts (it sees every row); the window re-queries the ids.
+        self.sortRequested.emit(column, order)
+
+
+def _display(row: Any, col: int) -> str:
+    if col == COL_STAR:
+        return "★" if row.starred else ""
+    if col == COL_TITLE:
+        return title_plain(row.title or "")
+    if col == COL_METHOD:
+        return row.method or ""
+    if col == COL_VENUE:
+        return row.venue or ""
+    if col == COL_YEAR:
+        return str(row.year) if row.year else ""
+    if col == COL_TAGS:
+        return ", ".join(row.tags)
+    if col == COL_NOTE:
+        return "✎" if row.has_note else ""
+    if col == COL_ADDED:
+        return added_text(row.added_at or "", date.today())
+    if col == COL_AUTHORS:
+        return author_text(row.first_author, row.author_count)
+    return ""
+
+
+def _tooltip(row: Any, col: int) -> str | None:
+    if col == COL_TITLE and row.title:
+        return tooltip(title_plain(row.title))
+    if col == COL_ADDED and row.added_at:
+        when = _local(row.added_at)
+        return f"Added {when:%Y-%m-%d %H:%M}" if when else None
+    if col == COL_AUTHORS and row.author_count > 1:
+        return f"{row.first_author} and {count_noun(row.author_count - 1, 'other')}"
+    return None
+
+
+def author_text(first: str, count: int) -> str:
+    """ "Vaswani et al." for a paper with several authors, the family name alone for one."""
+    if not first:
+        return ""
+    name = first.split(",")[0] if "," in first else first.split()[-1]
+    return f"{name} et al." if count > 1 else name
+
+
+def _local(stamp: str) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    return when.astimezone() if when.tzinfo else when
+
+
+@lru_cache(maxsize=4096)
+def added_text(stamp: str, today: date) -> str:
+    """When a paper was added, as a person says it: "Today 10:26", "Yesterday 09:02",
+    "3 Nov 14:10" this year, "2025-01-01" before (an import adds its papers at one time)."""
+    when = _local(stamp)
+    if when is None:
+        return stamp[:10]
+    day = when.date()
+    if day == today:
+        return f"Today {when:%H:%M}"
+    if day == today - timedelta(days=1):
+        return f"Yesterday {when:%H:%M}"
+    if day.year == today.year:
+        return f"{day.day} {when:%b %H:%M}"
+    return f"{day:%Y-%m-%d}"
+
+
+def _sort_value(row: Any, col: int) -> Any:
+    if col == COL_STAR:
+        return int(bool(row.starred))
+    if col == COL_YEAR:
+        return row.year or 0
+    if col == COL_NOTE:
+        return int(bool(row.has_note))
+    return _display(row, col).casefold()

@@ -1,0 +1,1 @@
+"""The map screen: the library laid out as points, its rendering, tools and page controller."""

@@ -1,0 +1,584 @@
+"""The paper pane: title, metadata, star/read, tags, rendered abstract, highlights, note, related."""
+
+from __future__ import annotations
+
+import html
+from functools import partial
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reader.models import HighlightColour, Paper
+from reader.text.render import abstract_html, note_html, title_plain
+
+from ..widgets.fold_row import FoldRow
+from ..widgets.plain import plain_label, tooltip
+from .citekey_edit import CitationKeyEdit
+from .tag_editor import TagEditor
+from .title_edit import TitleEdit
+
+NO_ABSTRACT = "No abstract: this entry was imported with its title only."
+NOTE_SAVE_DELAY_MS = 700  # saved ≤ 1 s after typing stops
+NOTE_RETRY_MS = 10_000  # a failed note write is tried again this often
+NOTE_NOT_SAVED = "Not saved — will retry"
+HIGHLIGHT_COLOURS = {  # colour -> (light css: the colour's own hex, dark css)
+    HighlightColour.YELLOW: (HighlightColour.YELLOW.hex, "#6b5d12"),
+    HighlightColour.GREEN: (HighlightColour.GREEN.hex, "#2f5a2a"),
+    HighlightColour.BLUE: (HighlightColour.BLUE.hex, "#2b4a73"),
+    HighlightColour.PINK: (HighlightColour.PINK.hex, "#6e2f47"),
+    HighlightColour.PURPLE: (HighlightColour.PURPLE.hex, "#4d3a73"),
+}
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+PANE_SPLIT = (490, 260)  # the paper above the tabs, in the ratio the widgets' size hints gave at 1280 px
+
+
+# Search hits: bold on orange, so they read apart from the (yellow by default) user highlights
+# and keep their contrast on the dark palette.
+HIT_STYLES = {
+    False: "background-color:#ffc98a;color:#000000;font-weight:bold",
+    True: "background-color:#9a4d12;color:#ffffff;font-weight:bold",
+}
+
+
+def highlight_css(color: str, dark: bool) -> str:
+    light_css, dark_css = HIGHLIGHT_COLOURS[HighlightColour.coerce(color)]
+    return dark_css if dark else light_css
+
+
+class PaperPane(QWidget):
+    """Shows one paper and turns the user's edits into signals the window writes."""
+
+    starToggled = Signal(bool)
+    readToggled = Signal(bool)
+    tagAdded = Signal(str)
+    tagRemoved = Signal(str)
+    titleEdited = Signal(str)
+    noteSaveRequested = Signal(str, str)  # paper id, text
+    highlightRequested = Signal(int, int, str, str)  # start, end, colour, comment
+    highlightRemoveRequested = Signal(int)
+    highlightCommentRequested = Signal(int)
+    relatedActivated = Signal(str)
+    linkActivated = Signal(QUrl)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("paperPane")
+        self.paper: Paper | None = None
+        self.terms: list[str] = []
+        self.dark = False
+        self._note_paper: str | None = None
+        self._note_saved = ""
+        self._unsaved: dict[str, str] = {}  # paper id -> typed text not confirmed stored
+        self._inflight: dict[str, str] = {}  # paper id -> text being written now
+        self._failed: set[str] = set()  # papers whose last note write failed
+        self._loading = False
+
+        top = self._build_top()
+        note_page = self._build_note_page()
+        hl_page = self._build_highlights_page()
+
+        self.relatedList = QListWidget(self)
+        self.relatedList.setObjectName("relatedList")
+        self.relatedList.setAccessibleName("Related papers")
+        self.relatedList.itemActivated.connect(lambda item: self.relatedActivated.emit(item.data(ID_ROLE)))
+
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("paneTabs")
+        self.tabs.addTab(note_page, "Note")
+        self.tabs.addTab(hl_page, "Highlights")
+        self.tabs.addTab(self.relatedList, "Related")
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setObjectName("paneSplitter")
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes(list(PANE_SPLIT))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        self._note_timer = QTimer(self)
+        self._note_timer.setSingleShot(True)
+        self._note_timer.setInterval(NOTE_SAVE_DELAY_MS)
+        self._note_timer.timeout.connect(self.flush_note)
+        self._retry_timer = QTimer(self)
+        self._retry_timer.setSingleShot(True)
+        self._retry_timer.setInterval(NOTE_RETRY_MS)
+        self._retry_timer.timeout.connect(self.flush_note)
+        self.set_paper(None)
+
+    # -- construction (split by page: the paper above, the tabs below) ------------------------
+    def _build_top(self) -> QWidget:
+        """Title, meta line, buttons, tags, the abstract and its code links."""
+        self.titleEdit = TitleEdit(self)
+        self.titleEdit.setObjectName("titleEdit")
+        self.titleEdit.setAccessibleName("Title")
+        self.titleEdit.editingFinished.connect(self._title_finished)
+
+        self.metaLabel = QLabel(self)
+        self.metaLabel.setObjectName("metaLabel")
+        plain_label(self.metaLabel)  # venue/authors are imported data: never rich text
+        self.metaLabel.setWordWrap(True)
+        self.metaLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.starButton = QToolButton(self)
+        self.starButton.setObjectName("starButton")
+        self.starButton.setCheckable(True)
+        self.starButton.setToolTip("Star (S)")
+        self.starButton.clicked.connect(lambda checked: self._emit_unless_loading(self.starToggled, checked))
+        self.readButton = QToolButton(self)
+        self.readButton.setObjectName("readButton")
+        self.readButton.setCheckable(True)
+        self.readButton.setToolTip("Mark read / unread (R)")
+        self.readButton.clicked.connect(lambda checked: self._emit_unless_loading(self.readToggled, checked))
+
+        self.highlightButton = QToolButton(self)
+        self.highlightButton.setObjectName("highlightButton")
+        self.highlightButton.setText("Highlight")
+        self.highlightButton.setToolTip("Highlight the text selected in the abstract")
+        self.highlightButton.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.highlightButton.setEnabled(False)
+        self.highlightButton.clicked.connect(lambda: self.request_highlight("yellow"))
+        colours = QMenu(self.highlightButton)
+        for name in HIGHLIGHT_COLOURS:
+            colours.addAction(name.capitalize(), partial(self.request_highlight, name))
+        self.highlightButton.setMenu(colours)
+        self.highlightComment = QLineEdit(self)
+        self.highlightComment.setObjectName("highlightComment")
+        self.highlightComment.setAccessibleName("Highlight comment")
+        self.highlightComment.setPlaceholderText("Comment")
+        self.highlightComment.setToolTip("Optional comment stored with the next highlight")
+        self.highlightComment.returnPressed.connect(lambda: self.request_highlight("yellow"))
+
+        marks, highlight = QHBoxLayout(), QHBoxLayout()
+        for row, widgets in ((marks, (self.starButton, self.readButton)),
+                             (highlight, (self.highlightButton, self.highlightComment))):
+            row.setSpacing(6)
+            for widget in widgets:
+                row.addWidget(widget)
+        marks.addStretch(1)  # folded: the buttons keep their size, on the left
+        self.highlightComment.setMinimumWidth(self.fontMetrics().horizontalAdvance("Comment") + 24)
+        buttons = FoldRow(spacing=18)  # a narrow pane: star and read above, highlight below
+        buttons.setObjectName("paneButtons")
+        buttons.addLayout(marks)
+        buttons.addLayout(highlight, 1)
+
+        self.tagEditor = TagEditor(self)
+        self.tagEditor.tagAdded.connect(self.tagAdded)
+        self.tagEditor.tagRemoved.connect(self.tagRemoved)
+
+        self.abstractView = QTextBrowser(self)
+        self.abstractView.setObjectName("abstractView")
+        self.abstractView.setAccessibleName("Abstract")
+        self.abstractView.setOpenLinks(False)
+        self.abstractView.setOpenExternalLinks(False)
+        self.abstractView.anchorClicked.connect(self.linkActivated)
+        self.abstractView.copyAvailable.connect(self.highlightButton.setEnabled)
+        self.abstractView.document().setDocumentMargin(8)
+
+        self.codeLinks = QLabel(self)
+        self.codeLinks.setObjectName("codeLinks")
+        self.codeLinks.setWordWrap(True)
+        self.codeLinks.setTextFormat(Qt.TextFormat.RichText)
+        self.codeLinks.linkActivated.connect(lambda url: self.linkActivated.emit(QUrl(url)))
+        self._links: list[str] = []
+
+        top = self._paper_part = QWidget(self)
+        top.installEventFilter(self)  # its minimum height follows its width (_fit_paper_part)
+        top_layout = self._paper_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(8, 8, 8, 4)
+        top_layout.addWidget(self.titleEdit)
+        meta_row = FoldRow()  # a narrow pane: the key below the venue, year and authors
+        meta_row.setObjectName("paneMeta")
+        meta_row.addWidget(self.metaLabel, 1)
+        self.metaLabel.setMinimumWidth(self.fontMetrics().averageCharWidth() * 16)
+        self.citationKey = CitationKeyEdit(self)
+        meta_row.addWidget(self.citationKey, 0, Qt.AlignmentFlag.AlignTop)
+        top_layout.addLayout(meta_row)
+        top_layout.addLayout(buttons)
+        top_layout.addWidget(self.tagEditor)
+        top_layout.addWidget(self.abstractView, 1)
+        top_layout.addWidget(self.codeLinks)
+        # The abstract takes what room there is, down to three lines; when even that does not fit
+        # (a narrow, short window: folded rows, tags on several lines) the paper scrolls.
+        self.abstractView.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.abstractView.setMinimumHeight(self.fontMetrics().lineSpacing() * 3 + 2 * 8 + 6)
+        scroll = QScrollArea(self)
+        scroll.setObjectName("paperScroll")
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(top)
+        bar = scroll.verticalScrollBar().sizeHint().width()
+        scroll.setMinimumWidth(top.minimumSizeHint().width() + bar)  # never scrolls sideways
+        return scroll
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt's name
+        if watched is self._paper_part and event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest):
+            self._fit_paper_part()
+        return False
+
+    def _fit_paper_part(self) -> None:
+        """The paper's part as tall as its rows need at its width, wrapped tags and folded rows
+        included, so its scroll area scrolls rather than squeezes it: a minimum height counts a
+        row's one line, and the abstract was drawn over the tags' second line."""
+        part = self._paper_part
+        need = self._paper_layout.minimumHeightForWidth(part.width())
+        if need > 0 and need != part.minimumHeight():
+            part.setMinimumHeight(need)
+
+    def _build_note_page(self) -> QWidget:
+        """The Note tab: Markdown source or its preview, and the save status."""
+        self.noteEditor = QPlainTextEdit(self)
+        self.noteEditor.setObjectName("noteEditor")
+        self.noteEditor.setAccessibleName("Note")
+        self.noteEditor.setPlaceholderText("Notes (Markdown) — saved as you type")
+        self.noteEditor.textChanged.connect(self._note_changed)
+        self.notePreview = QTextBrowser(self)
+        self.notePreview.setObjectName("notePreview")
+        self.notePreview.setAccessibleName("Note preview")
+        self.notePreview.setOpenLinks(False)
+        self.notePreview.anchorClicked.connect(self.linkActivated)
+        self.noteStack = QStackedWidget(self)
+        self.noteStack.addWidget(self.noteEditor)
+        self.noteStack.addWidget(self.notePreview)
+        self.previewButton = QToolButton(self)
+        self.previewButton.setObjectName("previewButton")
+        self.previewButton.setText("Preview")
+        self.previewButton.setCheckable(True)
+        self.previewButton.toggled.connect(self.set_preview)
+        self.noteStatus = QLabel(self)
+        self.noteStatus.setObjectName("noteStatus")
+        plain_label(self.noteStatus)
+        note_page = QWidget(self)
+        note_layout = QVBoxLayout(note_page)
+        note_layout.setContentsMargins(4, 4, 4, 4)
+        note_bar = QHBoxLayout()
+        note_bar.addWidget(self.previewButton)
+        note_bar.addStretch(1)
+        note_bar.addWidget(self.noteStatus)
+        note_layout.addLayout(note_bar)
+        note_layout.addWidget(self.noteStack, 1)
+        return note_page
+
+    def _build_highlights_page(self) -> QWidget:
+        """The Highlights tab: the list, and a Remove button."""
+        self.highlightList = QListWidget(self)
+        self.highlightList.setObjectName("highlightList")
+        self.highlightList.setAccessibleName("Highlights")
+        self.highlightList.itemActivated.connect(
+            lambda item: self.highlightCommentRequested.emit(item.data(ID_ROLE))
+        )
+        remove = QAction("Remove highlight", self.highlightList)
+        remove.setShortcut(QKeySequence(Qt.Key.Key_Delete))
+        remove.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        remove.triggered.connect(self.remove_selected_highlight)
+        self.highlightList.addAction(remove)
+        self.removeHighlightButton = QPushButton("Remove", self)
+        self.removeHighlightButton.setObjectName("removeHighlightButton")
+        self.removeHighlightButton.clicked.connect(self.remove_selected_highlight)
+        hl_page = QWidget(self)
+        hl_layout = QVBoxLayout(hl_page)
+        hl_layout.setContentsMargins(4, 4, 4, 4)
+        hl_layout.addWidget(self.highlightList, 1)
+        hl_bar = QHBoxLayout()
+        hint = QLabel("Double-click a highlight to edit its comment.", self)
+        hint.setWordWrap(True)  # a narrow pane: on two lines
+        hl_bar.addWidget(hint, 1)
+        hl_bar.addWidget(self.removeHighlightButton)
+        hl_layout.addLayout(hl_bar)
+        return hl_page
+
+    # -- showing --------------------------------------------------------------------------
+    @property
+    def paper_id(self) -> str | None:
+        return self.paper.id if self.paper else None
+
+    def set_paper(self, paper: Paper | None, *, terms: list[str] | None = None) -> None:
+        """Show `paper`; re-showing the same paper keeps what is being typed."""
+        same = bool(paper and self.paper and paper.id == self.paper.id)
+        if not same:
+            self.flush_note()
+        self.paper = paper
+        if terms is not None:
+            self.terms = terms
+        self._loading = True
+        try:
+            self._fill(paper, same)
+        finally:
+            self._loading = False
+
+    def _fill(self, paper: Paper | None, same: bool) -> None:
+        enabled = paper is not None
+        for w in (self.titleEdit, self.starButton, self.readButton, self.tagEditor, self.tabs, self.highlightComment,
+                  self.citationKey):
+            w.setEnabled(enabled)
+        self.citationKey.set_key(paper.citation_key if paper is not None else "")
+        if paper is None:
+            self.titleEdit.clear()
+            self.metaLabel.clear()
+            self.abstractView.setHtml("<p style='color:gray'>Select a paper.</p>")
+            self._links = []
+            self.render_links()
+            self.tagEditor.set_tags([])
+            self.highlightList.clear()
+            self.relatedList.clear()
+            self._set_note(None, "")
+            self._sync_buttons(False, False)
+            return
+        if not (same and self.titleEdit.hasFocus()):
+            self.titleEdit.setText(paper.title)
+        meta = [str(x) for x in (paper.venue, paper.year) if x]
+        authors = paper.authors
+        if authors:
+            shown = ", ".join(authors[:12]) + (f" … (+{len(authors) - 12})" if len(authors) > 12 else "")
+            meta.append(shown)
+        if paper.method:
+            meta.append(f"method: {paper.method}")
+        self.metaLabel.setText(" · ".join(meta))
+        self._sync_buttons(paper.starred, paper.read)
+        self.tagEditor.set_tags(list(paper.tags))
+        self.render_abstract()
+        links = list(paper.code_links)
+        links += [u for u in paper.links if u not in links]
+        self._links = links[:6]
+        self.render_links()
+        self.highlightList.clear()
+        for h in paper.highlights:
+            text = f"“{h.quote}”"
+            if h.comment:
+                text += f" — {h.comment}"
+            item = QListWidgetItem(text, self.highlightList)
+            item.setData(ID_ROLE, h.id)
+            item.setToolTip(tooltip(f"{h.color} highlight"))
+        count = len(paper.highlights)
+        self.tabs.setTabText(1, f"Highlights ({count})" if count else "Highlights")
+        if not same:
+            self.relatedList.clear()
+        note = paper.note
+        if not same or (not self.note_dirty() and self.noteEditor.toPlainText() != note):
+            self._set_note(paper.id, note)  # same paper: only when nothing unsaved is typed
+        if self.previewButton.isChecked():
+            self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
+
+    def render_links(self) -> None:
+        """The links line, in the current palette's link colour (a label's rich text takes the
+        colour when set: after a theme switch the old one stayed, dark blue on dark)."""
+        self.codeLinks.clear()
+        self.codeLinks.setText(
+            " · ".join(f"<a href='{html.escape(u, quote=True)}'>{html.escape(_short(u))}</a>" for u in self._links)
+        )
+        self.codeLinks.setVisible(bool(self._links))
+
+    def render_abstract(self) -> None:
+        if not self.paper:
+            return
+        highlights = [
+            (h.start, h.end, highlight_css(h.color, self.dark)) for h in self.paper.highlights
+        ]
+        if not self.paper.abstract:  # a title-only paper (an entry imported without one)
+            self.abstractView.setHtml(f"<p style='color:gray'><i>{NO_ABSTRACT}</i></p>")
+            return
+        scroll = self.abstractView.verticalScrollBar().value()
+        self.abstractView.setHtml(abstract_html(self.paper.abstract, highlights=highlights,
+                                                terms=self.terms, hit_style=HIT_STYLES[self.dark]))
+        self.abstractView.verticalScrollBar().setValue(scroll)
+
+    def set_related(self, items: list[tuple[str, str]]) -> None:
+        self.relatedList.clear()
+        for pid, title in items:
+            shown = title_plain(title)
+            item = QListWidgetItem(shown, self.relatedList)
+            item.setData(ID_ROLE, pid)
+            item.setToolTip(tooltip(shown))
+
+    def _sync_buttons(self, starred: bool, read: bool) -> None:
+        self.starButton.setChecked(starred)
+        self.starButton.setText("★ Starred" if starred else "☆ Star")
+        self.readButton.setChecked(read)
+        self.readButton.setText("✓ Read" if read else "○ Unread")
+
+    def _emit_unless_loading(self, signal: Any, value: Any) -> None:
+        if not self._loading:
+            signal.emit(value)
+
+    def _title_finished(self) -> None:
+        if self.paper is None or self._loading:
+            return
+        text = self.titleEdit.text().strip()
+        if text != self.paper.title:
+            self.titleEdited.emit(text)
+
+    # -- highlights -----------------------------------------------------------------------
+    def selected_range(self) -> tuple[int, int] | None:
+        cursor = self.abstractView.textCursor()
+        if not cursor.hasSelection():
+            return None
+        return cursor.selectionStart(), cursor.selectionEnd()
+
+    def request_highlight(self, color: str = "yellow") -> bool:
+        span = self.selected_range()
+        if self.paper is None or span is None:
+            return False
+        comment = self.highlightComment.text().strip()
+        self.highlightComment.clear()
+        self.highlightRequested.emit(span[0], span[1], color, comment)
+        return True
+
+    def remove_selected_highlight(self) -> None:
+        item = self.highlightList.currentItem()
+        if item is not None:
+            self.highlightRemoveRequested.emit(item.data(ID_ROLE))
+
+    # -- note -----------------------------------------------------------------------------
+    # A note is "saved" only once the window reports the write succeeded (note_stored). Until
+    # then its text stays in `_unsaved` (per paper), is shown again when the paper is re-selected,
+    # and is written again: by the retry timer, on the next flush, and on quit.
+    def _set_note(self, paper_id: str | None, text: str) -> None:
+        self._note_timer.stop()
+        self._note_paper = paper_id
+        self._note_saved = text
+        shown = self._unsaved.get(paper_id, text) if paper_id else text
+        self.noteEditor.blockSignals(True)
+        self.noteEditor.setPlainText(shown)
+        self.noteEditor.blockSignals(False)
+        self._show_note_status()
+
+    def _show_note_status(self) -> None:
+        pid = self._note_paper
+        if pid is not None and pid in self._failed:
+            self.noteStatus.setText(NOTE_NOT_SAVED)
+        elif pid is not None and pid in self._inflight:
+            self.noteStatus.setText("Saving…")
+        elif self.note_dirty():
+            self.noteStatus.setText("Editing…")
+        else:
+            self.noteStatus.setText("")
+
+    def note_dirty(self) -> bool:
+        return self._note_paper is not None and self.noteEditor.toPlainText() != self._note_saved
+
+    def unsaved_notes(self) -> dict[str, str]:
+        """Every note typed but not (yet) confirmed stored, by paper id — the editor's included."""
+        notes = dict(self._unsaved)
+        if self.note_dirty() and self._note_paper is not None:
+            notes[self._note_paper] = self.noteEditor.toPlainText()
+        return notes
+
+    def _note_changed(self) -> None:
+        if self.note_dirty():
+            if self._note_paper not in self._failed:
+                self.noteStatus.setText("Editing…")
+            self._note_timer.start()
+
+    def flush_note(self) -> bool:
+        """Ask the window to save the typed note (and retry failed ones); True when a save was requested."""
+        self._note_timer.stop()
+        pid = self._note_paper
+        if pid is not None:
+            text = self.noteEditor.toPlainText()
+            if text != self._note_saved:
+                self._unsaved[pid] = text
+            elif pid not in self._inflight:
+                self._unsaved.pop(pid, None)  # typed back to what is stored
+                self._failed.discard(pid)
+        requested = False
+        for note_pid, text in list(self._unsaved.items()):
+            if self._inflight.get(note_pid) == text:
+                continue  # this very text is being written now
+            self._inflight[note_pid] = text
+            requested = True
+            self.noteSaveRequested.emit(note_pid, text)
+        self._show_note_status()
+        return requested
+
+    def note_stored(self, paper_id: str, text: str) -> None:
+        """The window's report that `text` is now the stored note of `paper_id`."""
+        if self._inflight.get(paper_id) == text:
+            del self._inflight[paper_id]
+        if self._unsaved.get(paper_id) == text:
+            del self._unsaved[paper_id]
+            self._failed.discard(paper_id)
+        if not self._failed:
+            self._retry_timer.stop()
+        if paper_id == self._note_paper:
+            self._note_saved = text
+            self._show_note_status()
+            if self.noteEditor.toPlainText() == text:
+                self.noteStatus.setText("Saved")
+
+    def note_failed(self, paper_id: str, text: str) -> None:
+        """The window's report that writing `text` failed: keep it unsaved and retry later."""
+        if self._inflight.get(paper_id) == text:
+            del self._inflight[paper_id]
+        self._unsaved.setdefault(paper_id, text)  # a newer text typed meanwhile wins
+        self._failed.add(paper_id)
+        self._retry_timer.start()
+        if paper_id == self._note_paper:
+            self._show_note_status()
+
+    def note_failed_before(self, paper_id: str) -> bool:
+        return paper_id in self._failed
+
+    def forget_unsaved_note(self, paper_id: str) -> None:
+        """Drop a note that was stored another way (on quit) or recovered to a file."""
+        self._unsaved.pop(paper_id, None)
+        self._inflight.pop(paper_id, None)
+        self._failed.discard(paper_id)
+        if paper_id == self._note_paper:
+            self._note_saved = self.noteEditor.toPlainText()
+            self._show_note_status()
+
+    def commit_title(self) -> None:
+        """On quit: save an edited title; notes are written synchronously by the window instead."""
+        self._note_timer.stop()
+        self._retry_timer.stop()
+        self._title_finished()
+
+    def commit_edits(self) -> None:
+        """Save whatever is being edited (title and note) now."""
+        self._title_finished()
+        self.flush_note()
+
+    def focus_note(self) -> None:
+        """N: the note editor, in edit mode, the cursor at the end (when a paper is shown)."""
+        if self.paper_id:
+            self.tabs.setCurrentIndex(0)
+            self.set_preview(False)
+            self.noteEditor.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            self.noteEditor.moveCursor(self.noteEditor.textCursor().MoveOperation.End)
+
+    def set_preview(self, on: bool) -> None:
+        if on:
+            self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
+        self.noteStack.setCurrentIndex(1 if on else 0)
+        self.previewButton.setChecked(on)
+
+
+def _short(url: str) -> str:
+    text = url.split("://", 1)[-1]
+    return text if len(text) <= 48 else text[:45] + "…"

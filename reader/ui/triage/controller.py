@@ -1,0 +1,595 @@
+"""Triage mode wired into the main window: the queue, the keys' decisions, prefetch, re-rank, resume."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QKeySequence
+
+from reader.library import View
+from reader.triage import source
+from reader.triage.cards import Card, build_cards
+from reader.triage.interests import Decisions
+from reader.triage.pace import Pace, progress_text
+from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue
+from reader.triage.state import QueueSpec, ResumeState, resume_ids
+
+from ..list.model import SORT_KEYS
+from ..operations import papers, scope
+from ..paper.pane import HIT_STYLES, highlight_css
+from ..window.pages import TriageWindow, add_view_action, page_stack
+from . import summary
+from .fetched import Fetched, Opened
+from .rank import TriageRanking
+from .view import TriageView, is_dark
+
+STATE_KEY = "triage/state"
+MARK_READ_KEY = "triage/markReadOnMove"
+PREFETCH_AHEAD = 24  # cards rendered ahead of the position…
+PREFETCH_LOW = 8  # …refilled when fewer than this are left: one read job per 16 steps of a held J
+KEEP_BEHIND = 8
+READ_FLUSH_MS = 600  # read marks of a run of J presses go in one write once the keys pause
+READ_FLUSH_MAX = 200
+NOTE_SAVE_MS = 700
+SAVE_STATE_MS = 1000
+RANK_DELAY_MS = 30
+WHY_LOOKAHEAD = 8  # best first ranks again when one of the next 8 papers has no why-line
+
+
+class TriageController(QObject):
+    """Owns the triage view and its queue; every write goes through the window's undoable methods."""
+
+    def __init__(self, window: TriageWindow) -> None:
+        super().__init__(window.window())
+        self.window = window
+        self.library = window.library
+        self.view = TriageView(window.window())
+        page = window.centralWidget()
+        assert page is not None  # the library page, built before triage
+        self.library_page = page
+        self.stack = page_stack(page, "centralStack")
+        self.stack.addWidget(self.view)
+
+        self.queue: TriageQueue | None = None
+        self.spec = QueueSpec()
+        self.listed: list[str] = []  # the list's own order (for going back to "as listed")
+        self.terms: list[str] = []
+        self.cards: dict[str, Card] = {}
+        self.legend: list[str] = []
+        self.starred = 0
+        self.recent_seeds: list[str] = []  # starred/tagged in this session, oldest first
+        self.seed_base: list[str] = []  # the library's starred and tagged papers, as of the last write
+        self.dropped_seeds: set[str] = set()  # unstarred in this session
+        self.pace = Pace()
+        self.pending_read: list[str] = []
+        self._edit_gen = 0
+        self._prefetching = False
+        self._dark = False
+        self.open_ms: float | None = None  # for the benchmark: Ctrl+T to the first abstract
+        self.ranks_applied = 0
+        self._closed = False
+        self.ranking = TriageRanking(self)
+
+        self.action = QAction("&Triage", window.window())
+        self.action.setObjectName("triageAction")
+        self.action.setShortcut(QKeySequence("Ctrl+T"))
+        self.action.setCheckable(True)
+        self.action.triggered.connect(lambda _=False: self.toggle())
+        add_view_action(window, self.action)
+
+        self._timers: dict[str, QTimer] = {}
+        self._timer("read", READ_FLUSH_MS, self.flush_reads)
+        self._timer("note", NOTE_SAVE_MS, self.flush_note)
+        self._timer("state", SAVE_STATE_MS, self.save_state)
+        self._timer("rank", RANK_DELAY_MS, lambda: self.ranking.rerank())
+        self._note_text: tuple[str, str] | None = None  # (paper id, typed text) not yet saved
+
+        v = self.view
+        v.command.connect(self.run_command)
+        v.orderChanged.connect(self.set_order)
+        v.markReadChanged.connect(lambda on: window.app_settings.setValue(MARK_READ_KEY, on))
+        v.noteEdited.connect(self._note_typed)
+        v.noteDone.connect(self.flush_note)
+        v.tagAdded.connect(self._tag_typed)
+        v.tagRemoved.connect(lambda tag: self.toggle_tag(tag, False))
+        v.linkActivated.connect(lambda url: window.open_link(QUrl(url)))
+        v.exportRequested.connect(lambda: summary.ask_export_starred(self))
+        v.vaultRequested.connect(lambda: summary.open_vault(self))
+        v.themeChanged.connect(self._theme_changed)
+        v.vaultButton.setVisible(callable(getattr(window, "open_vault", None)))
+        window.changes.changed.connect(self._history_changed)  # stored here, undone, or by another process
+        window.installEventFilter(self)
+
+        saved = self.saved_state()
+        if saved is not None and saved.open:
+            QTimer.singleShot(0, self.open)  # it was on screen at quit: come back to it
+
+    def _timer(self, name: str, ms: int, slot: Callable[[], Any]) -> None:
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(ms)
+        timer.timeout.connect(slot)
+        self._timers[name] = timer
+
+    # ------------------------------------------------------------------ state
+    @property
+    def closed(self) -> bool:
+        """The window closed: nothing more is queued on its runner."""
+        return self._closed
+
+    @property
+    def rank_ms(self) -> float | None:
+        """A decision to its re-ranked tail, in ms (the benchmark reads and resets it)."""
+        return self.ranking.rank_ms
+
+    @rank_ms.setter
+    def rank_ms(self, value: float | None) -> None:
+        self.ranking.rank_ms = value
+
+    @property
+    def active(self) -> bool:
+        return self.stack.currentWidget() is self.view
+
+    @property
+    def mark_read(self) -> bool:
+        value = self.window.app_settings.value(MARK_READ_KEY, True)  # a preference: global
+        return value not in (False, "false", "0", 0)
+
+    def saved_state(self) -> ResumeState | None:
+        return ResumeState.from_json(self.window.settings.value(STATE_KEY, ""))
+
+    def save_state(self) -> None:
+        """Into the library's settings file: the seen ids and position are per-library session state,
+        like the sidebar selection, and must not touch the store (no change sequence, no index work)."""
+        self._timers["state"].stop()
+        q = self.queue
+        if q is None:
+            return
+        state = ResumeState(self.spec, q.order, q.ids[: q.seen], q.position, q.finished, self.active)
+        self.window.settings.setValue(STATE_KEY, state.to_json())
+
+    def current_spec(self) -> QueueSpec:
+        w = self.window
+        view = w.view
+        return QueueSpec(view.kind, view.value, w.searchBox.text().strip(), SORT_KEYS.get(w.sort_column, "added"),
+                         w.sort_order == Qt.SortOrder.DescendingOrder)
+
+    # ------------------------------------------------------------------ open / close
+    def toggle(self) -> None:
+        if self.active:
+            self.close()
+        else:
+            self.open()
+
+    def open(self, ids: Sequence[str] | None = None) -> None:
+        """Show triage on the window's current list (or on exactly `ids`: a map selection),
+        resuming the saved queue when it is the same list."""
+        w = self.window
+        w.pane.flush_note()
+        started = time.perf_counter()
+        spec = self.current_spec() if ids is None else replace(self.current_spec(), ids=tuple(ids))
+        saved = self.saved_state()
+        resume = saved if saved is not None and (saved.open or (saved.spec == spec and not saved.finished)) else None
+        if resume is not None:
+            spec = resume.spec
+        # The table's own ids when they are the whole list (so "as listed" is what the user saw).
+        shown = list(w.model.ids()) if resume is None and not ids and not scope.list_truncated(w.list_scope()) else None
+        # A new queue keeps the order the user chose last (this session, or the saved one).
+        last = self.queue.order if self.queue else (saved.order if saved is not None else LISTED)
+        order = resume.order if resume is not None else last
+        self.stack.setCurrentWidget(self.view)
+        self.action.setChecked(True)
+        self.view.show_message("Loading the queue…")
+        self.view.set_queue(spec.describe(), order, self.mark_read)
+        self.view.focus_keys()
+        self._dark = is_dark(self.view)
+        lib, recent, style, css = self.library, list(self.recent_seeds), self._hit_style(), self._css()
+        shown_terms = list(w.pane.terms)
+        best = self.ranking.best
+
+        def job() -> Opened:
+            listed, terms = source.list_ids(lib, spec) if shown is None else (shown, shown_terms)
+            if resume is not None:
+                existing = set(lib.paper_ids(View()))
+                ids, position, seen = resume_ids(resume.seen_ids, listed, existing, resume.position)
+                queue = TriageQueue(ids, position=position, seen=seen, order=order)
+                queue.finished = resume.finished and queue.seen >= len(queue)
+                if order != LISTED:
+                    queue.reorder_tail(source.order_ids(lib, queue.tail(), order, recent))
+            else:
+                queue = TriageQueue(source.order_ids(lib, listed, order, recent), order=order)
+            cards = build_cards(lib, queue.around(1, 4), terms, style, css)  # the rest: prefetch
+            starred, seeds = source.interest(lib, queue.ids)
+            return Opened(queue, listed, terms, Fetched(cards, starred, seeds, source.top_tags(lib),
+                                                        [name for name, _ in lib.tags()], best.decisions()))
+
+        def ready(out: Opened) -> None:
+            got = out.fetched
+            self.spec = spec
+            self.queue = out.queue
+            self.listed = out.listed
+            self.terms = out.terms
+            self.cards = got.cards
+            self.starred = got.starred
+            self.seed_base = got.seeds
+            self.legend = source.stable_legend(self.legend, got.tags)
+            self.view.tagEditor.set_known_tags(got.names)
+            self.pace = Pace()
+            self.ranking.stored(got.decisions)
+            self.show_current()
+            self.open_ms = (time.perf_counter() - started) * 1000
+            self.save_state()
+            if self.queue.order == BEST_FIRST:
+                self.ranking.rerank()  # learned once the features are built (on their own worker)
+
+        # Through the writer: it runs after every queued write, so the queue sees their results.
+        w.runner.write(job, ready, w.handle_error)
+
+    def close(self) -> None:
+        """Back to the library, with the table's selection on the paper that was on screen."""
+        if not self.active:
+            return
+        self.flush_note()
+        self.flush_reads()
+        current = self.queue.current if self.queue else None
+        self.stack.setCurrentWidget(self.library_page)
+        self.action.setChecked(False)
+        self.save_state()
+        if current:
+            self.window.select_paper(current)
+        self.window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Close and self.queue is not None:
+            # Before the window drains its writer: the pending read marks and note are queued first.
+            self.flush_note()
+            self.flush_reads()
+            self.save_state()
+        if watched is self.window and event.type() == QEvent.Type.Close:
+            self._closed = True  # the window's runner shuts down next: nothing more is queued
+            for timer in self._timers.values():
+                timer.stop()
+        return False
+
+    # ------------------------------------------------------------------ showing
+    def _hit_style(self) -> str:
+        return HIT_STYLES[self._dark]
+
+    def _css(self) -> Callable[[str], str]:
+        dark = self._dark
+        return lambda color: highlight_css(color, dark)
+
+    def card(self, pid: str) -> Card | None:
+        card = self.cards.get(pid)
+        if card is None:  # not prefetched (a jump after a re-rank): one paper, fetched here
+            found = build_cards(self.library, [pid], self.terms, self._hit_style(), self._css())
+            card = found.get(pid)
+            if card is not None:
+                self.cards[pid] = card
+        return card
+
+    def show_current(self) -> None:
+        q = self.queue
+        if q is None:
+            return
+        if not len(q):
+            self.view.show_message("No papers in this list.")
+            self.update_progress()
+            return
+        if q.finished:
+            summary.show_summary(self)
+            return
+        pid = q.current
+        card = self.card(pid) if pid else None
+        self.view.show_card(card)
+        self.view.show_why(self.ranking.why.get(pid, "") if pid and q.order == BEST_FIRST else "")
+        self.view.set_legend(self.legend, card.tags if card else [])
+        self.update_progress()
+        self.prefetch()
+        self._why_ahead()
+
+    def _why_ahead(self) -> None:
+        """Moving on without deciding ranks nothing: before the why-lines of the last ranking run
+        out (it has them for its first WHY_AHEAD papers), rank again for the next ones."""
+        q = self.queue
+        if q is None or q.order != BEST_FIRST or not self.ranking.learned_ranks:
+            return
+        ahead = q.ids[q.seen : q.position + 1 + WHY_LOOKAHEAD]
+        if any(pid not in self.ranking.why for pid in ahead) and not self._timers["rank"].isActive():
+            self._timers["rank"].start()
+
+    def update_progress(self) -> None:
+        q = self.queue
+        if q is None:
+            return
+        total = len(q)
+        done = total if q.finished else q.position + 1
+        left = self.pace.seconds_left(total - done)
+        self.view.set_progress(done, total, progress_text(done, total, self.starred, left))
+
+    def prefetch(self) -> None:
+        """Render the next papers' cards on a worker once fewer than PREFETCH_LOW are ready."""
+        q = self.queue
+        if q is None or self._prefetching:
+            return
+        ahead = q.upcoming(PREFETCH_AHEAD)
+        if sum(1 for pid in ahead[:PREFETCH_LOW] if pid in self.cards) >= min(PREFETCH_LOW, len(ahead)):
+            return
+        missing = [pid for pid in ahead if pid not in self.cards]
+        if not missing:
+            return
+        self._prefetching = True
+        lib, terms, style, css, gen = self.library, list(self.terms), self._hit_style(), self._css(), self._edit_gen
+
+        def done(cards: dict[str, Card]) -> None:
+            self._prefetching = False
+            for pid, card in cards.items():
+                if pid not in self.cards or gen == self._edit_gen:
+                    self.cards[pid] = card
+            self._evict()
+            self.prefetch()
+
+        def failed(exc: BaseException) -> None:
+            self._prefetching = False
+            self.window.handle_error(exc)
+
+        self.window.runner.read("triage-prefetch", lambda: build_cards(lib, missing, terms, style, css), done, failed)
+
+    def _evict(self) -> None:
+        q = self.queue
+        if q is None or len(self.cards) < 4 * PREFETCH_AHEAD:
+            return
+        keep = set(q.around(KEEP_BEHIND, PREFETCH_AHEAD))
+        self.cards = {pid: c for pid, c in self.cards.items() if pid in keep}
+
+    def _theme_changed(self) -> None:
+        dark = is_dark(self.view)
+        if dark == self._dark or self._closed:  # a closed window's library may be closed too
+            return
+        self._dark = dark
+        self.cards.clear()  # hit and highlight colours are part of the rendered HTML
+        self.view.restyle()
+        if self.active:
+            self.show_current()
+
+    # ------------------------------------------------------------------ commands
+    def run_command(self, command: str) -> None:
+        if command == "back":
+            self.close()
+            return
+        if command == "undo":
+            self.undo()
+            return
+        q = self.queue
+        if q is None:
+            return
+        if command == "next":
+            self.step(1)
+        elif command == "previous":
+            self.step(-1)
+        elif command == "skip":
+            self.skip()
+        elif q.current is None:
+            return
+        elif command == "star":
+            self.toggle_star()
+        elif command == "read":
+            self.toggle_read()
+        elif command == "tag":
+            self.view.focus_tag_input()
+        elif command == "note":
+            self.view.focus_note()
+        elif command == "open":
+            card = self.card(q.current)
+            if card and card.url:
+                self.window.open_link(QUrl(card.url))
+            else:
+                self.window.statusBar().showMessage("This paper has no link.", 3000)
+        elif command.startswith("tag:"):
+            n = int(command[4:])
+            card = self.card(q.current)
+            if card is not None and 0 < n <= len(self.legend):
+                tag = self.legend[n - 1]
+                self.toggle_tag(tag, tag.casefold() not in {t.casefold() for t in card.tags})
+
+    def step(self, delta: int, *, force_read: bool = False) -> None:
+        """J/K/X: move on (marking the paper left behind read) or back."""
+        q = self.queue
+        if q is None:
+            return
+        self.flush_note()
+        leaving = q.current
+        seen = q.seen
+        if leaving and delta > 0 and (force_read or self.mark_read):
+            card = self.cards.get(leaving)
+            if card is not None and not card.read:
+                card.read = True
+                self.pending_read.append(leaving)
+                if force_read or len(self.pending_read) >= READ_FLUSH_MAX:
+                    self.flush_reads()  # X is a decision of its own: one undo step
+                else:
+                    self._timers["read"].start()
+        if not q.move(delta):
+            return
+        if q.seen > seen:
+            self.pace.step()
+        self.show_current()
+        self._timers["state"].start()
+
+    def skip(self) -> None:
+        """X: "not for me" (stored, marks read, one undo step), then the next paper."""
+        card = self._local_edit()
+        if card is not None and not card.skipped:
+            card.skipped = card.read = True
+            self.ranking.skip(card.id, True)
+            papers.set_skipped(self.window.ops, [card.id], True)
+            self._timers["rank"].start()
+        self.step(1)
+
+    def flush_reads(self) -> None:
+        self._timers["read"].stop()
+        if self.pending_read:
+            ids, self.pending_read = self.pending_read, []
+            papers.set_read(self.window.ops, ids, True)
+
+    def _local_edit(self) -> Card | None:
+        """Before a decision: earlier read marks go first (undo order), and refetches must not undo it."""
+        q = self.queue
+        self.flush_reads()
+        self._edit_gen += 1
+        return self.card(q.current) if q is not None and q.current else None
+
+    def toggle_star(self) -> None:
+        card = self._local_edit()
+        if card is None:
+            return
+        card.starred = not card.starred
+        self.starred += 1 if card.starred else -1
+        self.ranking.star(card.id, card.starred)
+        if card.starred:
+            self.recent_seeds.append(card.id)
+            self.dropped_seeds.discard(card.id)
+        else:
+            self.recent_seeds = [pid for pid in self.recent_seeds if pid != card.id]
+            if not card.tags:
+                self.dropped_seeds.add(card.id)
+        self._timers["rank"].start()  # at once: the seeds include this star before it is even stored
+        self.view.show_flags(card)
+        self.update_progress()
+        papers.set_starred(self.window.ops, [card.id], card.starred)
+
+    def toggle_read(self) -> None:
+        card = self._local_edit()
+        if card is not None:
+            card.read = not card.read
+            papers.set_read(self.window.ops, [card.id], card.read)
+
+    def _tag_typed(self, tag: str) -> None:
+        self.toggle_tag(tag, True)
+        self.view.focus_keys()
+
+    def toggle_tag(self, tag: str, on: bool) -> None:
+        card = self._local_edit()
+        if card is None:
+            return
+        has = {t.casefold(): t for t in card.tags}
+        if on and tag.casefold() not in has:
+            card.tags = sorted([*card.tags, tag], key=str.casefold)
+            self.ranking.tag(card.id, tag, True)
+            self.recent_seeds.append(card.id)
+            papers.add_tags(self.window.ops, [card.id], [tag])
+            self._timers["rank"].start()
+        elif not on and tag.casefold() in has:
+            card.tags = [t for t in card.tags if t.casefold() != tag.casefold()]
+            self.ranking.tag(card.id, tag, False)
+            papers.remove_tags(self.window.ops, [card.id], [has[tag.casefold()]])
+        self.view.show_flags(card)
+        self.view.set_legend(self.legend, card.tags)
+
+    def _note_typed(self, text: str) -> None:
+        q = self.queue
+        if q is None or q.current is None:
+            return
+        self._note_text = (q.current, text)
+        card = self.cards.get(q.current)
+        if card is not None:
+            card.note = text
+        self._timers["note"].start()
+
+    def flush_note(self) -> None:
+        self._timers["note"].stop()
+        if self._note_text is not None:
+            pid, text = self._note_text
+            self._note_text = None
+            self.flush_reads()
+            self._edit_gen += 1
+            self.window.save_note(pid, text)
+
+    def undo(self) -> None:
+        """U: undo the last change once every queued write has landed, and go back to its paper."""
+        self.flush_note()
+        self.flush_reads()
+        self.window.runner.write(lambda: None, lambda _: self._undo_now(), self.window.handle_error)
+
+    def _undo_now(self) -> None:
+        stack = self.window.undo_stack
+        if not stack.canUndo():
+            return
+        command = stack.command(stack.index() - 1)
+        ids = {s.id for s in getattr(command, "before", []) or []}
+        stack.undo()
+        # Re-rank once the restore is stored (it is queued on the writer), from the stored decisions.
+        best = self.ranking.best
+
+        def restored(decisions: Decisions) -> None:
+            self.ranking.stored(decisions)
+            self._timers["rank"].start()
+
+        self.window.runner.write(best.decisions, restored, self.window.handle_error)
+        q = self.queue
+        if q is not None and len(ids) == 1:
+            (pid,) = ids
+            if pid != q.current and q.go_to(pid):
+                self.show_current()
+
+    # ------------------------------------------------------------------ after writes
+    def _history_changed(self, _changes: object = None) -> None:
+        """A change was stored (an edit, an undo, another process): refetch what is on screen."""
+        q = self.queue
+        if q is None or not self.active or self._closed:
+            return
+        lib, gen = self.library, self._edit_gen
+        ids = q.around(1, 2)
+        terms, style, css, queue_ids = list(self.terms), self._hit_style(), self._css(), list(q.ids)
+        best = self.ranking.best
+
+        def job() -> Fetched:
+            starred, seeds = source.interest(lib, queue_ids)
+            return Fetched(build_cards(lib, ids, terms, style, css), starred, seeds, source.top_tags(lib),
+                           [n for n, _ in lib.tags()], best.decisions())
+
+        def done(out: Fetched) -> None:
+            if gen != self._edit_gen or self.queue is not q:
+                return  # the user decided again meanwhile: that write's refetch follows
+            self.cards.update(out.cards)
+            self.ranking.stored(out.decisions)
+            self.starred = out.starred
+            self.seed_base = out.seeds
+            self.legend = source.stable_legend(self.legend, out.tags)
+            self.view.tagEditor.set_known_tags(out.names)
+            current = q.current
+            if self.active and current is not None and current in out.cards:
+                card = self.cards[current]
+                self.view.show_flags(card)
+                self.view.set_legend(self.legend, card.tags)
+                if not self.view.noteEdit.hasFocus():
+                    self.view.show_card(card)
+            self.update_progress()
+
+        # On the writer: after an undo's restore, which is queued there too.
+        self.window.runner.write(job, done, self.window.handle_error)
+
+    def rerank(self) -> None:
+        self.ranking.rerank()
+
+    def rank_done(self) -> None:
+        """A new order of the tail is in: prefetch its cards, remember the queue."""
+        self.prefetch()
+        self._timers["state"].start()
+
+    def set_order(self, order: str) -> None:
+        self.ranking.set_order(order)
+
+
+def install_triage(window: TriageWindow) -> TriageController:
+    """Add View → Triage (Ctrl+T) to the main window; the library view and triage share the centre.
+
+    The main window calls it once; a second call returns the same controller."""
+    existing = getattr(window, "triage", None)
+    if isinstance(existing, TriageController):
+        return existing
+    return TriageController(window)  # the window keeps it as `triage`

@@ -1,0 +1,69 @@
+"""Keeping the search index in step, off the GUI thread: catch up at start and after imports, merge, rebuild."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer
+
+from ..context import OpContext
+from ..tasks import Task
+from ..widgets.status_bar import StatusBar
+
+MAINTAIN_INTERVAL_MS = 60_000
+
+
+class IndexSync(QObject):
+    """Runs the index jobs on the runner's background thread (the writer stays free for edits).
+
+    `ready` is True once the index has caught up at least once; `on_ready` runs each time a
+    catch-up or rebuild finished (the window re-lists a search and the related papers)."""
+
+    def __init__(self, ctx: OpContext, status: StatusBar, on_ready: Callable[[], None]) -> None:
+        super().__init__(ctx.parent)
+        self.ctx = ctx
+        self.status = status
+        self.ready = False
+        self._on_ready = on_ready
+        # Single-paper index updates leave small segments; merge them now and then.
+        self._maintain_timer = QTimer(self)
+        self._maintain_timer.setInterval(MAINTAIN_INTERVAL_MS)
+        self._maintain_timer.timeout.connect(self._maintain)
+        self._maintain_timer.start()
+
+    def start(self) -> None:
+        """At start-up: catch up with what changed while the index was closed (often nothing)."""
+        if self.ctx.is_closing():
+            return
+        if not self.ctx.library.index_needs_sync():
+            self._synced(None)
+            return
+        self.sync_in_background()
+
+    def sync_in_background(self) -> Task | None:
+        ctx = self.ctx
+        if ctx.is_closing():
+            return None
+        lib = ctx.library
+        return self.status.track(ctx.runner.background(
+            lambda t: lib.sync_index(t.progress, t.cancelled), self._synced, ctx.on_error,
+            label="Indexing", with_task=True))
+
+    def reindex(self) -> None:
+        """File → Rebuild search index."""
+        ctx, lib = self.ctx, self.ctx.library
+        self.status.track(ctx.runner.background(
+            lambda t: lib.reindex(t.progress, t.cancelled), self._synced, ctx.on_error,
+            label="Rebuilding the index", with_task=True))
+
+    def _synced(self, _: Any) -> None:
+        self.ready = True
+        lib = self.ctx.library
+        self.ctx.runner.read("warm", lib.warm_search, lambda _: None, lambda _: None)
+        self._on_ready()
+
+    def _maintain(self) -> None:
+        ctx = self.ctx
+        if not ctx.is_closing() and self.ready:
+            ctx.runner.background(ctx.library.maintain_index, None, ctx.on_error)
