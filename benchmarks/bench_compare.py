@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import CORPUS, CSV_12K, corpus_100k, library_count, load  # noqa: E402
+from corpus import CORPUS, CSV_12K, corpus_100k, library_count, load
 
 ROOT = Path(__file__).resolve().parents[1]
 CHILD = Path(__file__).resolve().parent / "compare_child.py"

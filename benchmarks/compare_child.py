@@ -27,6 +27,15 @@ def cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
+def api():
+    """(Library, View) in this checkout's layout (reader.library since issue 32, reader.services before)."""
+    try:
+        from reader.library import Library, View
+    except ImportError:
+        from reader.services import Library, View  # type: ignore[no-redef]
+    return Library, View
+
+
 def titles(source: Path, n: int, seed: int = 7) -> list[str]:
     found = []
     with source.open(encoding="utf-8") as f:
@@ -39,8 +48,7 @@ def titles(source: Path, n: int, seed: int = 7) -> list[str]:
 
 def task_search(data: Path, source: Path) -> dict:
     """Every keystroke of 12 typed titles as a listing (the window's search per keystroke)."""
-    from reader.services import Library
-
+    Library, _view = api()
     typed = titles(source, 12)
     with Library.open(data, seed_if_empty=False) as lib:
         lib.sync_index()
@@ -57,8 +65,9 @@ def task_search(data: Path, source: Path) -> dict:
 def task_rerank(data: Path, source: Path) -> dict:
     """Triage's best-first re-rank of the whole library after a decision (the learner built
     from 20 stars and 20 skips beforehand, as the window's queue has it)."""
-    from reader.services import Library, View
     from reader.triage.best import BestFirst
+
+    Library, View = api()
 
     with Library.open(data, seed_if_empty=False) as lib:
         ids = lib.paper_ids(View(), sort="added", descending=False)
@@ -80,9 +89,11 @@ def task_rerank(data: Path, source: Path) -> dict:
 
 def task_map(data: Path, source: Path) -> dict:
     """The whole library's map laid out anew (features, neighbours, layout, clusters)."""
-    from reader.map import store
-    from reader.services import Library
-
+    try:
+        from reader.map import mapfile as store
+    except ImportError:
+        from reader.map import store  # type: ignore[no-redef]
+    Library, _view = api()
     with Library.open(data, seed_if_empty=False) as lib:
         c, t = cpu(), time.perf_counter()
         mapped = store.current(lib, lib.paths.root, full=True)
@@ -96,9 +107,13 @@ def task_gui(data: Path, source: Path) -> dict:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from reader.services import Library
     from reader.ui.app import make_app
-    from reader.ui.main_window import MainWindow
+
+    try:
+        from reader.ui.window.main_window import MainWindow
+    except ImportError:
+        from reader.ui.main_window import MainWindow  # type: ignore[no-redef]
+    Library, _view = api()
 
     app = make_app()
     lib = Library.open(data, seed_if_empty=False)

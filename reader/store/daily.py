@@ -86,7 +86,7 @@ def spawn(paths: LibraryPaths) -> subprocess.Popen | None:
     if os.environ.get(ENV_DAILY, "") == "off":
         return None
     try:
-        return subprocess.Popen(  # noqa: S603 - our own interpreter and module
+        return subprocess.Popen(
             detached_command(paths.root), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, close_fds=True, start_new_session=True, cwd=paths.root)
     except OSError as exc:  # the next open finds it still due
