@@ -39,7 +39,7 @@ POSTINGS_LEVEL = 3
 # whether it is, so Whoosh and rawread read both): deflate gains nothing on them (a term in
 # one document pickles to ~20 bytes, ~28 deflated) and costs ~2 µs a call, at 100k papers
 # millions of calls; a block is kept compressed only when that is smaller.
-COMPRESS_MIN = 64
+COMPRESS_MIN = 128
 
 
 def _deflated(data: bytes, level: int) -> tuple[bytes, int]:
