@@ -14,7 +14,7 @@ def main(argv: list[str] | None = None) -> int:
         multiprocessing.freeze_support()
     args = sys.argv[1:] if argv is None else argv
     if len(args) == 2 and args[0] == "--daily-maintenance":  # started detached by a CLI command
-        from .store.daily import run_detached
+        from .store.health import run_detached
 
         return run_detached(Path(args[1]))
     from .cli import gui_request, run

@@ -3,7 +3,8 @@
 The window runs it on a thread (reader.store.health.DailyMaintenance). A CLI command never runs
 it before or during its work: when it is due, the command starts it in a detached process once
 it has answered (`spawn`), which takes the lock, looks again whether it is still due (another
-process may just have done it) and then checks and backs up the file (`run_detached`).
+process may just have done it) and then checks and backs up the file
+(reader.store.health.run_detached).
 The lock is `backups/.daily.lock` (flock): a window's thread finding it held skips the day's
 work, a detached run waits for it.
 """
@@ -92,27 +93,3 @@ def spawn(paths: LibraryPaths) -> subprocess.Popen | None:
     except OSError as exc:  # the next open finds it still due
         log.warning("cannot start the daily backup of %s: %s", paths.root, exc)
         return None
-
-
-def run_detached(root: Path) -> int:
-    """The detached run: wait for the lock, then check and back up the file if still due."""
-    from ..logs import setup_logging
-    from .backups import daily_due
-    from .damage import DAMAGE_MARKER
-    from .health import DailyMaintenance, maintenance_connection
-
-    paths = LibraryPaths(root)
-    setup_logging(paths.logs_dir)
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(5)  # housekeeping: the user's own work goes first
-    try:
-        with daily_lock(paths.backups_dir, wait=True):
-            if not paths.database.is_file() or not daily_due(paths.backups_dir):
-                return 0
-            job = DailyMaintenance(paths.database, paths.backups_dir, paths.backups_dir / DAMAGE_MARKER,
-                                   maintenance_connection, locked=True)
-            job.run()  # here, in this process's own thread
-            return 0 if job.error is None and not job.problems else 1
-    except OSError as exc:
-        log.warning("daily backup of %s not taken: %s", root, exc)
-        return 1

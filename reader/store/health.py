@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -277,3 +278,25 @@ class DailyMaintenance(threading.Thread):
         finally:
             if conn is not None:
                 conn.close()
+
+
+def run_detached(root: Path) -> int:
+    """The detached run: wait for the lock, then check and back up the file if still due."""
+    from ..logs import setup_logging
+    from .daily import daily_lock
+
+    paths = LibraryPaths(root)
+    setup_logging(paths.logs_dir)
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(5)  # housekeeping: the user's own work goes first
+    try:
+        with daily_lock(paths.backups_dir, wait=True):
+            if not paths.database.is_file() or not daily_due(paths.backups_dir):
+                return 0
+            job = DailyMaintenance(paths.database, paths.backups_dir, paths.backups_dir / DAMAGE_MARKER,
+                                   maintenance_connection, locked=True)
+            job.run()  # here, in this process's own thread
+            return 0 if job.error is None and not job.problems else 1
+    except OSError as exc:
+        log.warning("daily backup of %s not taken: %s", root, exc)
+        return 1

@@ -10,7 +10,8 @@ import time
 
 from reader.library import Library
 from reader.store.backups import daily_backups, daily_due
-from reader.store.daily import daily_lock, run_detached
+from reader.store.daily import daily_lock
+from reader.store.health import run_detached
 
 
 def _library(root):
