@@ -21,6 +21,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from corpus import corpus_for, library_count, load  # noqa: E402
 
 from reader.library import Library  # noqa: E402
 
@@ -66,6 +69,24 @@ def _sqlite_reference(src: Path, tmp: Path) -> float:
     return time.perf_counter() - t
 
 
+def _fts5_reference(src: Path, tmp: Path) -> tuple[int, float]:
+    """(papers, CPU seconds) to index the file's titles and abstracts with SQLite FTS5
+    (unicode61, porter) in one transaction: what an FTS5 store would pay for the same texts."""
+    rows = []
+    for line in src.read_text("utf-8").splitlines():
+        if line.strip():
+            rec = json.loads(line)
+            rows.append((rec.get("title") or "", rec.get("abstract") or ""))
+    db = sqlite3.connect(tmp / "fts.sqlite3")
+    c = time.process_time()
+    with db:
+        db.execute("CREATE VIRTUAL TABLE p USING fts5(title, abstract, tokenize='porter unicode61')")
+        db.executemany("INSERT INTO p VALUES (?, ?)", rows)
+    cpu = time.process_time() - c
+    db.close()
+    return len(rows), cpu
+
+
 def _whoosh_reference(lib: Library, tmp: Path, n: int = 4000) -> float:
     """Documents per second through Whoosh's public writer (Reader's schema) on n papers."""
     from whoosh.index import create_in
@@ -88,6 +109,8 @@ def _whoosh_reference(lib: Library, tmp: Path, n: int = 4000) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--jsonl", type=Path, default=CORPUS)
+    ap.add_argument("--size", choices=["50k", "100k"], default=None,
+                    help="100k: the corpus and its altered copy (benchmarks/corpus.py) instead of --jsonl")
     ap.add_argument("--keep", type=Path, help="build the library here and keep it")
     ap.add_argument("--titleless", action="store_true", help="import the abstracts only")
     ap.add_argument("--repeat", type=int, default=1, help="import runs (the spread is printed)")
@@ -98,7 +121,7 @@ def main() -> int:
         return 0
     tmp = Path(tempfile.mkdtemp(prefix="reader-bench-"))
     workdir = args.keep or tmp / "lib"
-    src = args.jsonl
+    src = corpus_for(args.size, tmp) if args.size else args.jsonl
     if args.titleless:
         src = tmp / "titleless.jsonl"
         with args.jsonl.open(encoding="utf-8") as f, src.open("w", encoding="utf-8") as out:
@@ -114,7 +137,11 @@ def main() -> int:
             lib, n, total = _import_once(src, workdir)
             rates.append(n / total)
         assert lib is not None
+        print(f"the library holds {library_count(workdir):,} papers; load {load()}")
         t_sql = _sqlite_reference(src, tmp)
+        fts_n, fts_cpu = _fts5_reference(src, tmp)
+        print(f"same run: SQLite FTS5 indexes the same titles and abstracts at {fts_n / fts_cpu:,.0f} papers "
+              f"per CPU-s ({fts_n:,} in {fts_cpu:.1f} s CPU)")
         whoosh_rate = _whoosh_reference(lib, tmp)
         best = max(rates)
         spread = f"{min(rates):,.0f}..{best:,.0f}" if len(rates) > 1 else f"{best:,.0f}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -11,9 +12,13 @@ def main(argv: list[str] | None = None) -> int:
 
         # Frozen builds re-run this entry point for index worker processes.
         multiprocessing.freeze_support()
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) == 2 and args[0] == "--daily-maintenance":  # started detached by a CLI command
+        from .store.health import run_detached
+
+        return run_detached(Path(args[1]))
     from .cli import gui_request, run
 
-    args = sys.argv[1:] if argv is None else argv
     gui = gui_request(args)
     if gui is None:
         _install_png_renderer()

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
-from .models import Record, normalize_abstract, paper_id_for
+from .models import Record, normalize_abstract
 
 _NON_WORD = re.compile(r"[\W_]+")
 _DOI = re.compile(r"\b(10\.\d{1,9}(?:\.\d+)*/\S+)", re.IGNORECASE)
@@ -33,6 +33,8 @@ MIN_SHARED_WORDS = 0.5  # two real titles of one DOI are the same paper from thi
 
 def fold(text: str) -> str:
     """Lower-case words without accents or punctuation, single-spaced: what keys compare."""
+    if text.isascii():  # most titles and names: NFKD changes nothing, casefold is lower
+        return " ".join(_NON_WORD.sub(" ", text.lower()).split())
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
     return " ".join(_NON_WORD.sub(" ", text.casefold()).split())
@@ -44,7 +46,7 @@ def title_key(title: str | None) -> str:
 
 def doi_key(value: str | None) -> str:
     """A DOI as found in a field or a link (resolver URL, doi: prefix), lower-cased; '' if none."""
-    if not value:
+    if not value or ("10." not in value and "%" not in value):  # no DOI can be in it
         return ""
     match = _DOI.search(unquote(value))  # a resolver URL's or BibTeX export's %5C is a backslash
     return match.group(1).rstrip(".,;").lower() if match else ""
@@ -102,6 +104,7 @@ class Keys:
     ident: str
     citekey: str = ""  # the entry's citation key, as written
     openreview: str = ""  # the OpenReview forum id
+    chapter: str = field(default="", compare=False)  # bases()' second id, made with the others
 
     @classmethod
     def of(cls, rec: Record) -> Keys:
@@ -110,15 +113,19 @@ class Keys:
         title = title_key(rec.title)
         openreview = openreview_key(rec.openreview, bare=True) or links_openreview(
             [*([rec.url] if rec.url else []), *rec.links])
-        return cls(paper_id_for(rec.abstract) if rec.abstract else "", title, doi, arxiv,
-                   ident_key(title, rec.authors, rec.year), (rec.citation_key or "").strip(), openreview)
+        abstract = chapter = ""
+        if rec.abstract:  # normalised once (the import's costliest key): paper_id_for's hash
+            norm = normalize_abstract(rec.abstract)
+            abstract, chapter = _hash(norm), _hash(norm + "\x1f" + title)
+        return cls(abstract, title, doi, arxiv, ident_key(title, rec.authors, rec.year),
+                   (rec.citation_key or "").strip(), openreview, chapter)
 
     def bases(self, rec: Record) -> list[str]:
         """The ids a new paper may take, in order: the abstract's hash (as always), then one
         that also names the title (a chapter sharing its book's abstract); a title-only
         paper's is a hash of what the entry has (its key too when that is all there is)."""
         if self.abstract:
-            return [self.abstract, _hash(normalize_abstract(rec.abstract) + "\x1f" + self.title)]
+            return [self.abstract, self.chapter or _hash(normalize_abstract(rec.abstract) + "\x1f" + self.title)]
         weak = "" if self.ident or self.doi or self.arxiv or self.openreview else (rec.citation_key or "")
         parts = ["", self.title, self.ident, self.doi, self.arxiv, weak]
         if self.openreview:  # (only then: the ids of title-only papers made before stay the same)

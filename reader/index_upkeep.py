@@ -7,6 +7,7 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -120,12 +121,48 @@ class IndexUpkeep:
             if progress:
                 progress(done, len(ids), "Indexing")
 
+    @contextmanager
+    def bulk(self) -> Iterator[BulkImport]:
+        """One import's indexing alongside its store transaction; open it around the transaction.
+
+        Inside, `slot.start(seq, prepare, store_empty)` may give worker processes that index
+        the new papers while the store writes them (they hold this upkeep's lock from then on).
+        Leaving the block normally, after the store committed, adds their segments and catches
+        the index up with any write that committed meanwhile; an exception drops them. The lock
+        start_bulk took is let go here, and only here."""
+        slot = BulkImport(self)
+        try:
+            try:
+                yield slot
+            except BaseException:
+                if slot.index is not None:
+                    slot.index.cancel()
+                raise
+            if slot.index is not None:
+                slot.index.commit()  # stored: now searchable too (trouble is logged, never raised)
+                # A write committed between the store's commit and the index's skipped its own
+                # after-commit update (the index was busy): caught up here, still holding the lock.
+                self._catch_up_logged()
+        finally:
+            self._release_bulk(slot)
+
+    def _release_bulk(self, slot: BulkImport) -> None:
+        if slot.held:
+            slot.held = False
+            self._lock.release()
+
+    def _catch_up_logged(self) -> None:
+        try:
+            self._catch_up(self._reader())
+        except Exception as exc:
+            log.warning("search index not updated (it catches up later): %s: %s", type(exc).__name__, exc)
+
     def start_bulk(self, seq: int, prepare: Prepare, store_empty: bool) -> BulkIndex | None:
         """Worker processes indexing an import's new papers while the store transaction that
         bumped the change sequence to `seq` writes them (see ingest.store_parsed); None when
         the index is not exactly one change behind (or, for a store still empty, empty), busy
-        or read-only: it then catches up as usual.
-        Ends with BulkIndex.commit() after the store commits, or cancel()."""
+        or read-only: it then catches up as usual. The caller (bulk()) holds the lock when one
+        is returned and lets it go after BulkIndex.commit() or cancel()."""
         if self._read_only() or not self._lock.acquire(blocking=False):
             return None
         try:
@@ -192,8 +229,24 @@ class IndexUpkeep:
         self.index.rebuild(iter_docs(conn), stamp=seq, total=total, progress=prog, cancelled=cancelled)
 
 
+class BulkImport:
+    """What IndexUpkeep.bulk() yields: `start` gives an import's index workers (or None)."""
+
+    def __init__(self, upkeep: IndexUpkeep) -> None:
+        self._upkeep = upkeep
+        self.index: BulkIndex | None = None
+        self.held = False  # the upkeep's lock is held for the workers
+
+    def start(self, seq: int, prepare: Prepare, store_empty: bool) -> BulkIndex | None:
+        if self.index is None:
+            self.index = self._upkeep.start_bulk(seq, prepare, store_empty)
+            self.held = self.index is not None
+        return self.index
+
+
 class BulkIndex:
-    """The index workers of one import (IndexUpkeep.start_bulk); holds the upkeep lock."""
+    """The index workers of one import (IndexUpkeep.start_bulk), run while IndexUpkeep.bulk()
+    holds the upkeep's lock."""
 
     def __init__(self, upkeep: IndexUpkeep, builder: SegmentBuilder, seq: int) -> None:
         self._upkeep = upkeep
@@ -215,8 +268,6 @@ class BulkIndex:
         except Exception as exc:
             log.warning("search index not updated by the import (it catches up later): %s: %s",
                         type(exc).__name__, exc)
-        finally:
-            self._upkeep._lock.release()
 
     def cancel(self) -> None:
         """The store transaction failed or was cancelled: drop the workers' segments."""
@@ -228,5 +279,3 @@ class BulkIndex:
         except Exception as exc:
             log.warning("cleaning up after a cancelled import's indexing failed: %s: %s",
                         type(exc).__name__, exc)
-        finally:
-            self._upkeep._lock.release()

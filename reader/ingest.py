@@ -32,82 +32,125 @@ _JOB = 500  # records per worker job
 
 class ParallelIndex(Protocol):
     """Worker processes that run `prepare_new` on payloads and index the documents (see
-    search.segments.parallel.SegmentBuilder); `map` yields each payload's rows in order."""
+    search.segments.parallel.SegmentBuilder, started by IndexUpkeep.bulk); `map` yields each payload's
+    rows in order."""
 
     def map(self, payloads: Iterable[Any]) -> Iterator[Any]: ...
 
     def cancel(self) -> None: ...
 
 
-StartIndex = Callable[[Callable[[Any], tuple[Any, list[dict]]]], ParallelIndex | None]
+@dataclasses.dataclass
+class Plan:
+    """One file's import as worked out inside its transaction, before anything is written:
+    which records are which papers (or, into an empty library, resolved job by job as the
+    index workers take them) and whether it is big enough for index workers."""
+
+    parsed: ParseResult
+    new: _NewRows
+    resolver: _Resolver
+    collection: str
+    source: str
+    empty: bool  # the library held no paper
+    parallel: bool  # worth index workers: PARALLEL_MIN new papers or more, no backups
+    resolved: bool  # every record's paper is known (else _fresh_jobs resolves them)
+
+
+def plan_import(conn: sqlite3.Connection, parsed: ParseResult, seq: int) -> Plan:
+    source = Path(parsed.path).name
+    stem = Path(parsed.path).stem
+    collection = (parsed.collection or "").strip() or stem  # the file the user made is the collection
+    big = len(parsed.records) >= PARALLEL_MIN and not any(r.backup for r in parsed.records)
+    empty = q.count(conn) == 0
+    resolver = _Resolver(conn, parsed.records, empty)
+    # Into an empty library every record is new but for repeats within the file: with workers,
+    # the ids are resolved a job at a time as they take the jobs, so that work (and the
+    # workers' start-up) overlaps theirs instead of coming first.
+    resolved = not (big and empty)
+    if resolved:
+        resolver.resolve_all()
+    return Plan(parsed, _NewRows(source, collection, stem, q.now_iso(), seq), resolver, collection, source,
+                empty, big and (empty or len(resolver.fresh) >= PARALLEL_MIN), resolved)
 
 
 def store_parsed(
     conn: sqlite3.Connection, parsed: ParseResult, summary: ImportSummary, seq: int,
-    progress: Callable[[int, int], None], start_index: StartIndex | None = None,
+    progress: Callable[[int, int], None], workers: ParallelIndex | None = None, plan: Plan | None = None,
 ) -> bool:
     """Insert new papers, merge duplicates into the stored papers, merge backups, and log the
     import.
 
-    Runs inside the caller's transaction; `progress` may raise to cancel it. For a big
-    file without backups, `start_index(prepare_new)` may give workers that analyse the new
-    papers and index them while their rows are stored here; returns True if it was used
-    (the index then holds every paper this import added)."""
+    Runs inside the caller's transaction; `progress` may raise to cancel it. `plan` is
+    plan_import's (made here when not given); `workers` (for a plan that is `parallel`)
+    analyse the new papers and index them while their rows are stored here. Returns True if
+    they were used (the index then holds every paper this import added)."""
     summary.skipped = list(parsed.problems)
     summary.notes = list(parsed.notes)
     summary.entries = len(parsed.records) + len(parsed.problems)
     summary.without_abstract = sum(1 for r in parsed.records if not r.abstract)
-    source = Path(parsed.path).name
-    stem = Path(parsed.path).stem
-    collection = (parsed.collection or "").strip() or stem  # the file the user made is the collection
-    start = start_index if len(parsed.records) >= PARALLEL_MIN and not any(
-        r.backup for r in parsed.records) else None
-    new = _NewRows(source, collection, stem, q.now_iso(), seq)
-    empty = q.count(conn) == 0
-    resolver = _Resolver(conn, parsed.records, empty)
+    plan = plan or plan_import(conn, parsed, seq)
     citekeys = KeyAllocator(conn)
-    workers = start(prepare_new) if start is not None and empty else None
-    rows: list[dict[str, Any]] = []
     if workers is not None:
-        # Into an empty library every record is new but for repeats within the file: the
-        # ids are resolved a job at a time as the workers take the jobs, so that work (and
-        # the workers' start-up) overlaps theirs instead of coming first.
-        jobs: Iterable[Any] = _fresh_jobs(parsed.records, new, resolver)
+        rows = _store_parallel(conn, plan, workers, citekeys, progress)
+    else:
+        rows = _store_serial(conn, plan, citekeys, progress)
+    _finish(conn, plan, rows, summary, citekeys)
+    return workers is not None
+
+
+def _store_parallel(conn: sqlite3.Connection, plan: Plan, workers: ParallelIndex, citekeys: KeyAllocator,
+                    progress: Callable[[int, int], None]) -> list[dict[str, Any]]:
+    """The new papers' rows from the workers, stored as they come."""
+    resolver, records = plan.resolver, plan.parsed.records
+    jobs: Iterable[Any]
+    if not plan.resolved:
+        jobs = _fresh_jobs(records, plan.new, resolver)
 
         def total() -> int:  # the records not known to be repeats yet
-            return len(parsed.records) - resolver.repeats
+            return len(records) - resolver.repeats
     else:
-        resolver.resolve_all()
-        if start is not None and len(resolver.fresh) >= PARALLEL_MIN:
-            workers = start(prepare_new)
         items = resolver.fresh_items()
-        jobs = ((new, items[i:i + _JOB]) for i in range(0, len(items), _JOB))
+        jobs = ((plan.new, items[i:i + _JOB]) for i in range(0, len(items), _JOB))
 
         def total() -> int:
             return len(items)
-    if workers is not None:
-        for part in workers.map(jobs):
-            citekeys.fill(part)
-            q.insert_rows(conn, part)
-            rows.extend(part)
-            progress(len(rows), total())
-    else:
-        items = resolver.fresh_items()
-        # Only papers new to the library are analysed: re-imports cost a lookup, not a LaTeX parse.
-        analyses = analyze_many([rec.abstract for _, rec, _ in items], progress=progress)
-        rows = [new.row(pid, rec, keys, analysis)
-                for (pid, rec, keys), analysis in zip(items, analyses, strict=True)]
-        citekeys.fill(rows)
-        q.insert_rows(conn, rows)
-    backups = _store_backups(conn, resolver, source, seq, citekeys)
-    summary.duplicates = len(parsed.records) - len(rows) - len(backups)
-    summary.merged = _fill_stored(conn, resolver, seq)
-    q.add_source(conn, resolver.stored_dups, source)
-    groups.add_memberships(conn, _memberships(resolver, collection, {r["id"] for r in rows}))
+    rows: list[dict[str, Any]] = []
+    for part in workers.map(jobs):
+        citekeys.fill(part)
+        q.insert_rows(conn, part)
+        rows.extend(part)
+        progress(len(rows), total())
+    return rows
+
+
+def _store_serial(conn: sqlite3.Connection, plan: Plan, citekeys: KeyAllocator,
+                  progress: Callable[[int, int], None]) -> list[dict[str, Any]]:
+    """The new papers analysed here and stored."""
+    if not plan.resolved:  # planned for workers that could not start
+        plan.resolver.resolve_all()
+        plan.resolved = True
+    items = plan.resolver.fresh_items()
+    # Only papers new to the library are analysed: re-imports cost a lookup, not a LaTeX parse.
+    analyses = analyze_many([rec.abstract for _, rec, _ in items], progress=progress)
+    rows = [plan.new.row(pid, rec, keys, analysis)
+            for (pid, rec, keys), analysis in zip(items, analyses, strict=True)]
+    citekeys.fill(rows)
+    q.insert_rows(conn, rows)
+    return rows
+
+
+def _finish(conn: sqlite3.Connection, plan: Plan, rows: list[dict[str, Any]], summary: ImportSummary,
+            citekeys: KeyAllocator) -> None:
+    """What every import does after its new rows: backups, duplicates merged, collections, the log."""
+    resolver = plan.resolver
+    backups = _store_backups(conn, resolver, plan.source, plan.new.seq, citekeys)
+    summary.duplicates = len(plan.parsed.records) - len(rows) - len(backups)
+    summary.merged = _fill_stored(conn, resolver, plan.new.seq)
+    q.add_source(conn, resolver.stored_dups, plan.source)
+    groups.add_memberships(conn, _memberships(resolver, plan.collection, {r["id"] for r in rows}))
     venue_store.refold(conn)
     summary.new_ids = [r["id"] for r in rows] + [b.id for b in backups]
-    _log(conn, parsed, summary)
-    return workers is not None
+    _log(conn, plan.parsed, summary)
 
 
 def _memberships(resolver: _Resolver, collection: str, new_ids: set[str]) -> list[tuple[str, str]]:
@@ -158,7 +201,7 @@ def _fills(stored: dict[str, Any], rec: Record) -> dict[str, Any]:
     out: dict[str, Any] = {}
     title = clean_text(" ".join((rec.title or "").split()))
     if not stored["abstract"] and rec.abstract:
-        plain, method, derived, code = analyze(rec.abstract)
+        plain, method, _derived, code = analyze(rec.abstract, derive=False)
         out.update(abstract=rec.abstract, abstract_text=plain, abstract_key=paper_id_for(rec.abstract))
         if not stored["method"]:
             out["method"] = title_method(stored["title"]) or method
@@ -302,9 +345,11 @@ class _NewRows:
     def _sources(self) -> str:
         return _json_list([self.source])
 
-    def row(self, pid: str, rec: Record, keys: Keys, analysis: Analysis) -> dict[str, Any]:
-        plain, method, derived, code = analysis
+    def row(self, pid: str, rec: Record, keys: Keys, analysis: Analysis | None = None) -> dict[str, Any]:
+        """The paper's row; the abstract is analysed here unless `analysis` is given (then
+        without a derived title when the paper has a real one: it would go unused)."""
         title = clean_text(" ".join((rec.title or "").split()))  # PDF damage: (cid:12), ﬁ
+        plain, method, derived, code = analysis or analyze(rec.abstract, derive=not title)
         method = title_method(title) or method  # "Flash3D: Feed-Forward ..." names its method
         links = list(dict.fromkeys([*([rec.url] if rec.url else []), *rec.links]))
         code = code + [u for u in links if "github.com/" in u and u not in code]
@@ -349,7 +394,7 @@ def prepare_new(payload: tuple[_NewRows, list[tuple[str, Record, Keys]]]) -> tup
     """In an index worker: the papers-table rows of new papers and their search documents
     (the same documents a rebuild reads back from those rows)."""
     new, items = payload
-    rows = [new.row(pid, rec, keys, analyze(rec.abstract)) for pid, rec, keys in items]
+    rows = [new.row(pid, rec, keys) for pid, rec, keys in items]
     docs = [paper_doc([r[c] for c in DOC_COLUMNS], [], "", []) for r in rows]
     return rows, docs
 

@@ -8,6 +8,8 @@ import os
 # Before anything imports Qt: no display needed, and crash dialogs only log.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
+# A CLI command run by a test starts no detached daily backup (tests/store/test_daily.py does).
+os.environ.setdefault("READER_DAILY_MAINTENANCE", "off")
 
 import pytest
 

@@ -559,7 +559,8 @@ def run(argv: Sequence[str]) -> int:
                 return run_restore(data_dir, args.restore, sys.stdout)
             return run_doctor(data_dir, args.recover, sys.stdout)
         # An import into a new library (e.g. restoring a backup) must not bring the samples along.
-        lib = Library.open(data_dir, seed_if_empty=args.command not in NO_SAMPLES)
+        # The day's check and backup never run before or beside a command (see the end).
+        lib = Library.open(data_dir, seed_if_empty=args.command not in NO_SAMPLES, daily=False)
         setup_logging(lib.paths.logs_dir)
         return _dispatch(args, lib)
     except BrokenPipeError:  # `reader list | head`
@@ -585,3 +586,7 @@ def run(argv: Sequence[str]) -> int:
     finally:
         if lib is not None:
             lib.close()
+            if lib.daily_due:  # after the answer, in a process of its own: nobody waits for it
+                from ..store.daily import spawn
+
+                spawn(lib.paths)

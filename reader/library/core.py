@@ -66,6 +66,7 @@ class LibraryBase:
         self._closed = False
         self.read_only = False  # the folder can't be written: reads, searches and exports only
         self._maintenance: threading.Thread | None = None
+        self.daily_due = False  # the day's check and backup are due and were left to the opener
         self.upkeep = IndexUpkeep(lambda: self.index, self._reader, lambda: self.read_only)
         self.changes = ChangeBus()  # a Changes after each committed write (reader.events)
         # What this process last saw of other processes' commits (check_outside).

@@ -31,17 +31,20 @@ class Library(Edits, LibraryIO, FetchedPapers):
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    def open(cls, data_dir: Path | str, *, seed_if_empty: bool = True) -> Library:
+    def open(cls, data_dir: Path | str, *, seed_if_empty: bool = True, daily: bool = True) -> Library:
         """Open (creating and migrating as needed) the library in data_dir; fast, no indexing.
-        The search index is opened (and checked) on first use: see LibraryBase.index."""
+        The search index is opened (and checked) on first use: see LibraryBase.index.
+        The day's check and backup, when due, start on a thread; daily=False leaves them to
+        the caller (`daily_due`: a CLI command starts them detached once it has answered)."""
         if Path(data_dir).exists() and not Path(data_dir).is_dir():
             raise ReaderError(f"{data_dir} is a file, not a library folder")
         from ..store.health import open_store
 
         paths = LibraryPaths(Path(data_dir))
-        store = open_store(paths)  # damage checks, read-only fallback, migrations, daily backup
+        store = open_store(paths, start_daily=daily)  # damage checks, read-only fallback, migrations
         lib = cls(paths, store.conn)
         lib.read_only, lib._maintenance = store.read_only, store.maintenance
+        lib.daily_due = store.daily_due and not daily
         if not lib.read_only:
             try:
                 lib._refresh_plain_texts()

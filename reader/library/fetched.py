@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..identity import Keys, Matcher, ident_key, lookup_values, title_key
-from ..ingest import StartIndex, store_parsed
+from ..index_upkeep import BulkImport
+from ..ingest import plan_import, prepare_new, store_parsed
 from ..models import ImportSummary, ParseResult, Record, TitleSource, paper_id_for
 from ..store import groups
 from ..store import highlights as hl
@@ -71,11 +72,11 @@ class FetchResult:
 
 def store_fetched(
     conn: sqlite3.Connection, records: Sequence[Record], *, collection: str, origin: str, seq: int,
-    progress: Callable[[int, int], None], start_index: StartIndex | None = None,
+    progress: Callable[[int, int], None], bulk: BulkImport | None = None,
 ) -> tuple[FetchResult, bool]:
     """Store fetched records in the caller's transaction: update the known papers, add the new
     ones (in `collection`; `origin` names the fetch in the papers' sources and the import log).
-    Returns the result and whether start_index's workers indexed the new papers."""
+    Returns the result and whether `bulk`'s index workers indexed the new papers."""
     result = FetchResult()
     good: list[Record] = []
     for n, rec in enumerate(records):
@@ -95,7 +96,9 @@ def store_fetched(
     summary = ImportSummary(path=origin, format=FORMAT)
     fresh = [rec for pid, rec in zip(before, good, strict=True) if pid is None]
     parsed = ParseResult(path=origin, format=FORMAT, records=fresh, collection=collection)
-    used = store_parsed(conn, parsed, summary, seq, progress, start_index)
+    plan = plan_import(conn, parsed, seq)
+    workers = bulk.start(seq, prepare_new, plan.empty) if bulk is not None and plan.parallel else None
+    used = store_parsed(conn, parsed, summary, seq, progress, workers, plan)
     after = match_stored(conn, good)
     for was, now in zip(before, after, strict=True):
         if now is None:  # cannot happen: every good record is stored (or merged) now

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .. import __version__
 from ..errors import ReaderError
 from ..events import Change
-from ..index_upkeep import BulkIndex, CancelCheck, Progress
+from ..index_upkeep import CancelCheck, Progress
 from ..models import ExportKind, ImportSummary, Paper, ParseResult
 from ..plural import count_noun
 from ..store import changes
@@ -25,7 +25,6 @@ from .core import ImportCancelled, LibraryBase
 
 if TYPE_CHECKING:
     from ..exporters.markdown import GroupBy
-    from ..search import Prepare
 
 log = logging.getLogger(__name__)
 
@@ -92,34 +91,20 @@ class LibraryIO(LibraryBase):
             if progress and total > _IMPORT_PROGRESS_EVERY:
                 progress(done, total, f"Importing {Path(parsed.path).name}")
 
-        from ..ingest import store_parsed
+        from ..ingest import plan_import, prepare_new, store_parsed
 
-        bulk: list[BulkIndex] = []
-
-        def start_index(prepare: Prepare) -> BulkIndex | None:
-            found = self.upkeep.start_bulk(seq, prepare, q.count(self._wconn) == 0)
-            if found is not None:
-                bulk.append(found)
-            return found
-
-        try:
-            with self._write() as seq:
-                store_parsed(self._wconn, parsed, summary, seq, check, start_index)
+        name = Path(parsed.path).name
+        with self.upkeep.bulk() as bulk:  # index workers alongside a big import: their segments
+            with self._write() as seq:    # are added once the store has committed
+                plan = plan_import(self._wconn, parsed, seq)
+                workers = bulk.start(seq, prepare_new, plan.empty) if plan.parallel else None
+                store_parsed(self._wconn, parsed, summary, seq, check, workers, plan)
                 # Cancel pressed after the last batch (while the index workers finish, or the
                 # rows are written): still before the commit, so nothing is kept or indexed.
                 if cancelled and cancelled():
                     raise ImportCancelled()
-        except BaseException:
-            for b in bulk:
-                b.cancel()
-            raise
-        for b in bulk:  # stored: now searchable too (index trouble is logged, never raised)
-            if progress:
-                progress(0, 0, f"Indexing {Path(parsed.path).name}")
-            b.commit()
-            # A write committed between the store's commit and the index's was skipped by
-            # its after-commit update (the index was busy): catch it up now.
-            self._index_changes()
+            if bulk.index is not None and progress:
+                progress(0, 0, f"Indexing {name}")
         kinds = {Change.IMPORT, Change.SEARCHES} if parsed.saved_searches else {Change.IMPORT}
         # The index is brought up by import_files' sync (or the caller's), not file by file.
         self._committed(kinds, changes.touched_at(self._reader(), seq), index=False)

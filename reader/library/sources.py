@@ -7,15 +7,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..events import Change
-from ..index_upkeep import BulkIndex, CancelCheck, Progress
+from ..index_upkeep import CancelCheck, Progress
 from ..models import Record
 from ..store import changes
 from ..store import feeds as feed_store
-from ..store import papers as q
 from .core import ImportCancelled, LibraryBase
 
 if TYPE_CHECKING:
-    from ..search import Prepare
     from .fetched import FetchResult
 
 _PROGRESS_EVERY = 1000
@@ -42,28 +40,14 @@ class FetchedPapers(LibraryBase):
             if progress and total > _PROGRESS_EVERY:
                 progress(done, total, f"Storing {origin}")
 
-        bulk: list[BulkIndex] = []
-
-        def start_index(prepare: Prepare) -> BulkIndex | None:
-            found = self.upkeep.start_bulk(seq, prepare, q.count(self._wconn) == 0)
-            if found is not None:
-                bulk.append(found)
-            return found
-
-        try:
-            with self._write() as seq:
+        with self.upkeep.bulk() as bulk:  # index workers beside a big fetch: their segments are
+            with self._write() as seq:    # added once the store has committed
                 result, _ = store_fetched(self._wconn, records, collection=collection, origin=origin, seq=seq,
-                                          progress=check, start_index=start_index)
+                                          progress=check, bulk=bulk)
                 if feed is not None:
                     feed_store.set_updated(self._wconn, feed[0], feed[1])
                 if cancelled and cancelled():
                     raise ImportCancelled()
-        except BaseException:
-            for b in bulk:
-                b.cancel()
-            raise
-        for b in bulk:
-            b.commit()
         kinds = {Change.IMPORT, Change.FEEDS} if feed is not None else {Change.IMPORT}
         self._committed(kinds, changes.touched_at(self._reader(), seq))
         return result

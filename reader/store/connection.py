@@ -11,6 +11,10 @@ import sqlite_utils
 from .damage import CheckedConnection
 
 BUSY_TIMEOUT_MS = 5000
+# A paper's row (abstract, plain text, keys) is ~2.8 kB: in 4 kB pages one fits and the rest
+# of the page stays empty (a 100k library's papers table was 28% unused space, 110 MB). In
+# 16 kB pages five fit. Only a new file takes it (SQLite ignores it once a file has pages).
+PAGE_SIZE = 16384
 
 
 def open_connection(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
@@ -23,6 +27,7 @@ def open_connection(path: Path, *, readonly: bool = False) -> sqlite3.Connection
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
     if not readonly:
+        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # before WAL: a new file only
         conn.execute("PRAGMA journal_mode = WAL")
         # NORMAL is durable across application crashes in WAL mode; only a power cut can lose
         # the last transaction, which is the usual desktop trade-off.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -28,6 +29,7 @@ class OpenedStore:
     conn: sqlite3.Connection
     read_only: bool
     maintenance: DailyMaintenance | None = None
+    daily_due: bool = False  # the day's check and backup are due (started or not: see open_store)
 
 
 def library_writable(paths: LibraryPaths) -> bool:
@@ -112,11 +114,12 @@ def write_damage_marker(marker: Path, problems: list[str]) -> None:
         log.warning("cannot write %s: %s", marker, exc)
 
 
-def open_store(paths: LibraryPaths) -> OpenedStore:
+def open_store(paths: LibraryPaths, *, start_daily: bool = True) -> OpenedStore:
     """Open the library file, read-only when it can't be written; raise DatabaseDamagedError when damaged.
 
     Fast: the full-file check (quick_check) runs once a day on a background thread with the daily
-    backup, and synchronously here only when that check found damage last time."""
+    backup (start_daily=False: not started, the caller sees daily_due and starts it where nobody
+    waits, see reader.store.daily), and synchronously here only when that check found damage last time."""
     read_only = not library_writable(paths)
     if read_only:
         if not paths.database.exists():
@@ -152,10 +155,11 @@ def open_store(paths: LibraryPaths) -> OpenedStore:
             raise damaged_error(paths.database, reason_of(exc)) from exc
         raise classify_sqlite_error(exc) from exc
     maintenance = None
-    if not read_only and existed and daily_due(paths.backups_dir):
-        maintenance = DailyMaintenance(paths.database, paths.backups_dir, marker, _maintenance_connection)
+    due = not read_only and existed and daily_due(paths.backups_dir)
+    if due and start_daily:
+        maintenance = DailyMaintenance(paths.database, paths.backups_dir, marker, maintenance_connection)
         maintenance.start()
-    return OpenedStore(conn, read_only, maintenance)
+    return OpenedStore(conn, read_only, maintenance, due)
 
 
 def _ensure_folders(paths: LibraryPaths) -> None:
@@ -172,7 +176,7 @@ def _ensure_folders(paths: LibraryPaths) -> None:
         pass
 
 
-def _maintenance_connection(path: Path) -> sqlite3.Connection:
+def maintenance_connection(path: Path) -> sqlite3.Connection:
     return open_connection(path, readonly=True)
 
 
@@ -189,9 +193,11 @@ class DailyMaintenance(threading.Thread):
 
     quick_check reads the whole file (≈1 s warm, ≈4 s cold at 50k papers), too slow for every open,
     so it runs here once a day; a damaged file is never backed up over the good copies. Damage found
-    is written to the marker file that the next open checks (see reader.store.health)."""
+    is written to the marker file that the next open checks (see reader.store.health).
+    One runs at a time per library (reader.store.daily's lock): a thread finding another process
+    at it leaves the day's work to that one; locked=True: the caller holds the lock already."""
 
-    def __init__(self, db_path: Path, backups_dir: Path, marker: Path, connect) -> None:
+    def __init__(self, db_path: Path, backups_dir: Path, marker: Path, connect, *, locked: bool = False) -> None:
         super().__init__(name="reader-daily-backup", daemon=True)
         self.db_path = db_path
         self.backups_dir = backups_dir
@@ -201,6 +207,8 @@ class DailyMaintenance(threading.Thread):
         self.problems: list[str] = []
         self.error: BaseException | None = None
         self.cancelled = False
+        self.skipped = False  # another process held the lock, or had done the day's work already
+        self._locked = locked
         self._halt = threading.Event()
         self._busy_lock = threading.Lock()
         self._busy: sqlite3.Connection | None = None  # the connection a cancel interrupts
@@ -220,6 +228,25 @@ class DailyMaintenance(threading.Thread):
                 conn.interrupt()
 
     def run(self) -> None:
+        if self._locked:
+            self._run()
+            return
+        from .daily import LockBusy, daily_lock
+
+        try:
+            with daily_lock(self.backups_dir, wait=False):
+                if not daily_due(self.backups_dir):  # another process just took it
+                    self.skipped = True
+                    return
+                self._run()
+        except LockBusy:
+            self.skipped = True
+            log.info("daily backup of %s: another process is taking it", self.db_path)
+        except OSError as exc:
+            self.error = exc
+            log.warning("daily backup of %s failed: %s", self.db_path, exc)
+
+    def _run(self) -> None:
         conn = None
         try:
             conn = self._connect(self.db_path)
@@ -251,3 +278,25 @@ class DailyMaintenance(threading.Thread):
         finally:
             if conn is not None:
                 conn.close()
+
+
+def run_detached(root: Path) -> int:
+    """The detached run: wait for the lock, then check and back up the file if still due."""
+    from ..logs import setup_logging
+    from .daily import daily_lock
+
+    paths = LibraryPaths(root)
+    setup_logging(paths.logs_dir)
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(5)  # housekeeping: the user's own work goes first
+    try:
+        with daily_lock(paths.backups_dir, wait=True):
+            if not paths.database.is_file() or not daily_due(paths.backups_dir):
+                return 0
+            job = DailyMaintenance(paths.database, paths.backups_dir, paths.backups_dir / DAMAGE_MARKER,
+                                   maintenance_connection, locked=True)
+            job.run()  # here, in this process's own thread
+            return 0 if job.error is None and not job.problems else 1
+    except OSError as exc:
+        log.warning("daily backup of %s not taken: %s", root, exc)
+        return 1

@@ -18,9 +18,13 @@ PARALLEL_MIN = 4000
 _CHUNK = 1000
 
 
-def analyze(abstract: str) -> Analysis:
+def analyze(abstract: str, *, derive: bool = True) -> Analysis:
+    """derive=False: no derived title ("") — the paper has a real one, which stands in for it
+    (deriving one is a third of the analysis, and it rendered the abstract a second time)."""
     method = detect_method(abstract) or ""
-    return abstract_plain(abstract), method, derive_title(abstract, method or None), extract_code_links(abstract)
+    plain = abstract_plain(abstract)
+    derived = derive_title(abstract, method or None, plain=plain) if derive else ""
+    return plain, method, derived, extract_code_links(abstract)
 
 
 def _analyze_chunk(abstracts: Sequence[str]) -> list[Analysis]:

@@ -411,10 +411,12 @@ def _generic_title(plain: str) -> str:
     return _cap(_shorten(first.rstrip(". "), _MAX_TITLE))
 
 
-def derive_title(abstract: str, method: str | None = None) -> str:
-    """A short readable title (≤ 100 chars) for an abstract that came without one."""
+def derive_title(abstract: str, method: str | None = None, *, plain: str | None = None) -> str:
+    """A short readable title (≤ 100 chars) for an abstract that came without one; `plain`:
+    its plain text when the caller has it (abstract_plain of the same abstract)."""
     try:
-        plain = abstract_plain(abstract or "")
+        if plain is None:
+            plain = abstract_plain(abstract or "")
         if not plain:
             return ""
         found = _find_method(plain)

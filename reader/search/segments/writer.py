@@ -35,6 +35,20 @@ from reader.search.schema import (
 # for ~10 µs per document at build time; reads decompress a block or a document at a time.
 STORED_LEVEL = 1
 POSTINGS_LEVEL = 3
+# Posting blocks below this many pickled bytes are written uncompressed (each block says
+# whether it is, so Whoosh and rawread read both): deflate gains nothing on them (a term in
+# one document pickles to ~20 bytes, ~28 deflated) and costs ~2 µs a call, at 100k papers
+# millions of calls; a block is kept compressed only when that is smaller.
+COMPRESS_MIN = 128
+
+
+def _deflated(data: bytes, level: int) -> tuple[bytes, int]:
+    """A posting block's data and the compression level its header records (0: none)."""
+    if level and len(data) >= COMPRESS_MIN:
+        packed = zlib.compress(data, level)
+        if len(packed) < len(data):
+            return packed, level
+    return data, 0
 
 
 def bulk_codec() -> W3Codec:
@@ -331,9 +345,7 @@ class _PostingsWriter:
         w = f * boost
         fixed = self.fixed
         vals = None if fixed == 0 else struct.pack("!1I", f)  # callers exclude other formats
-        data = dumps(((d,), None if w == 1.0 else w, vals), 2)
-        if comp:
-            data = zlib.compress(data, comp)
+        data, comp = _deflated(dumps(((d,), None if w == 1.0 else w, vals), 2), comp)
         lb = lengths[d] if lengths is not None and d < len(lengths) else 0
         info = dumps((1, d, w, comp, lb, lb), 2)
         buf = b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-(len(info) + len(data))), info, data))
@@ -375,9 +387,7 @@ class _PostingsWriter:
                     vals = struct.pack(f"!{k}I", *fr)
                 else:
                     vals = tuple(values[start:end]) if values else ()
-            data = dumps((dids, weights, vals), 2)
-            if comp:
-                data = zlib.compress(data, comp)
+            data, bcomp = _deflated(dumps((dids, weights, vals), 2), comp)
             bmin = bmax = 0
             if lengths is not None:
                 nz = _nonzero(_block_lengths(lengths, ids))
@@ -386,7 +396,7 @@ class _PostingsWriter:
                     minlen = bmin if minlen is None else min(minlen, bmin)
                     maxlen = max(maxlen, bmax)
             maxw = max(maxw, bmaxw)
-            info = dumps((k, ids[-1], bmaxw, comp, bmin, bmax), 2)
+            info = dumps((k, ids[-1], bmaxw, bcomp, bmin, bmax), 2)
             size = len(info) + len(data)
             parts.append(pack_int(-size if end == n else size))
             parts.append(info)
