@@ -41,7 +41,7 @@ class ParallelIndex(Protocol):
 
 
 @dataclasses.dataclass
-class Plan:
+class ImportPlan:
     """One file's import as worked out inside its transaction, before anything is written:
     which records are which papers (or, into an empty library, resolved job by job as the
     index workers take them) and whether it is big enough for index workers."""
@@ -56,7 +56,7 @@ class Plan:
     resolved: bool  # every record's paper is known (else _fresh_jobs resolves them)
 
 
-def plan_import(conn: sqlite3.Connection, parsed: ParseResult, seq: int) -> Plan:
+def plan_import(conn: sqlite3.Connection, parsed: ParseResult, seq: int) -> ImportPlan:
     source = Path(parsed.path).name
     stem = Path(parsed.path).stem
     collection = (parsed.collection or "").strip() or stem  # the file the user made is the collection
@@ -69,13 +69,13 @@ def plan_import(conn: sqlite3.Connection, parsed: ParseResult, seq: int) -> Plan
     resolved = not (big and empty)
     if resolved:
         resolver.resolve_all()
-    return Plan(parsed, _NewRows(source, collection, stem, q.now_iso(), seq), resolver, collection, source,
+    return ImportPlan(parsed, _NewRows(source, collection, stem, q.now_iso(), seq), resolver, collection, source,
                 empty, big and (empty or len(resolver.fresh) >= PARALLEL_MIN), resolved)
 
 
 def store_parsed(
     conn: sqlite3.Connection, parsed: ParseResult, summary: ImportSummary, seq: int,
-    progress: Callable[[int, int], None], workers: ParallelIndex | None = None, plan: Plan | None = None,
+    progress: Callable[[int, int], None], workers: ParallelIndex | None = None, plan: ImportPlan | None = None,
 ) -> bool:
     """Insert new papers, merge duplicates into the stored papers, merge backups, and log the
     import.
@@ -98,7 +98,7 @@ def store_parsed(
     return workers is not None
 
 
-def _store_parallel(conn: sqlite3.Connection, plan: Plan, workers: ParallelIndex, citekeys: KeyAllocator,
+def _store_parallel(conn: sqlite3.Connection, plan: ImportPlan, workers: ParallelIndex, citekeys: KeyAllocator,
                     progress: Callable[[int, int], None]) -> list[dict[str, Any]]:
     """The new papers' rows from the workers, stored as they come."""
     resolver, records = plan.resolver, plan.parsed.records
@@ -123,7 +123,7 @@ def _store_parallel(conn: sqlite3.Connection, plan: Plan, workers: ParallelIndex
     return rows
 
 
-def _store_serial(conn: sqlite3.Connection, plan: Plan, citekeys: KeyAllocator,
+def _store_serial(conn: sqlite3.Connection, plan: ImportPlan, citekeys: KeyAllocator,
                   progress: Callable[[int, int], None]) -> list[dict[str, Any]]:
     """The new papers analysed here and stored."""
     if not plan.resolved:  # planned for workers that could not start
@@ -139,7 +139,7 @@ def _store_serial(conn: sqlite3.Connection, plan: Plan, citekeys: KeyAllocator,
     return rows
 
 
-def _finish(conn: sqlite3.Connection, plan: Plan, rows: list[dict[str, Any]], summary: ImportSummary,
+def _finish(conn: sqlite3.Connection, plan: ImportPlan, rows: list[dict[str, Any]], summary: ImportSummary,
             citekeys: KeyAllocator) -> None:
     """What every import does after its new rows: backups, duplicates merged, collections, the log."""
     resolver = plan.resolver

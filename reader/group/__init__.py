@@ -6,6 +6,6 @@ ordered by the member's own sequence numbers; every member reads every folder an
 member, paper key and field by the highest sequence number, so the merged view is the same
 whatever order the files arrive in. No Qt here: the window and the CLI both call `sync`."""
 
-from .engine import Group, GroupError, GroupStatus, SyncReport
+from .engine import Group, GroupError, GroupStatus, GroupSyncReport
 
-__all__ = ["Group", "GroupError", "GroupStatus", "SyncReport"]
+__all__ = ["Group", "GroupError", "GroupStatus", "GroupSyncReport"]

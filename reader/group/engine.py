@@ -22,14 +22,10 @@ import os
 import signal
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from ..errors import ReaderError
-from ..events import Change, ChangeBus, Changes
+from ..events import Change, Changes
 from ..store import changes as store_changes
 from ..store import group as gs
 from . import folder as fs
@@ -45,6 +41,15 @@ from .format import (
     record_line,
 )
 from .keys import key_hash, paper_keys
+from .meeting import Meeting, Unwritten, first_keys, fold, gen_of, gen_seen, now_iso
+from .records import (
+    GroupError,
+    GroupLibrary,
+    GroupStatus,
+    GroupSyncReport,
+    Mark,
+    MemberInfo,
+)
 
 COMPACT_AT = 192 * 1024  # a log past this is folded into a new snapshot (files stay ≤ 1 MB at 6,300 papers)
 DIVIDE_CAP = 4 << 20
@@ -52,84 +57,6 @@ GROUP_TAG_PREFIX = "group/"  # --tags group: only tags named group/… are share
 TAG_MODES = ("group", "all")
 STOP_ENV = "READER_GROUP_TEST_STOP"  # tests: SIGKILL this process at the named step of a sync
 MAX_PROBLEMS_PER_FILE = 3
-FEW_RECORDS = 200  # up to this many records meet the papers by indexed look-ups, more by one read of all keys
-
-
-class GroupError(ReaderError):
-    """A group command that can't be done (not in a group, a taken name, a missing folder)."""
-
-
-class GroupLibrary(Protocol):
-    """What the group needs of a library (reader.library.Library is one)."""
-
-    changes: ChangeBus
-
-    def read_connection(self) -> sqlite3.Connection: ...
-
-    def write_transaction(self) -> AbstractContextManager[tuple[sqlite3.Connection, int]]: ...
-
-
-@dataclass
-class SyncReport:
-    changed: bool = False  # the merged state or this library's files changed
-    read: int = 0  # records read from the members' files
-    written: int = 0  # records this library wrote
-    problems: list[str] = field(default_factory=list)
-    papers: set[str] = field(default_factory=set)  # local papers whose group state changed
-
-    def summary(self) -> str:
-        if not self.changed:
-            return "nothing new"
-        return f"read {self.read} record{'s' * (self.read != 1)}, wrote {self.written}"
-
-
-@dataclass
-class MemberInfo:
-    name: str
-    me: bool
-    library: str
-    seen_at: str | None
-    problem: str
-    counts: dict[str, int]
-
-
-@dataclass
-class GroupStatus:
-    folder: str
-    name: str
-    share_notes: bool
-    tags: str
-    best_first_group: bool
-    joined_at: str
-    last_sync_at: str | None
-    members: list[MemberInfo]
-
-    def as_json(self) -> dict[str, Any]:
-        return {"folder": self.folder, "name": self.name, "share_notes": self.share_notes, "tags": self.tags,
-                "best_first_group": self.best_first_group, "joined_at": self.joined_at,
-                "last_sync_at": self.last_sync_at,
-                "members": [{"name": m.name, "me": m.me, "library": m.library, "seen_at": m.seen_at,
-                             "problem": m.problem or None, **m.counts} for m in self.members]}
-
-
-@dataclass
-class Mark:
-    """One member's merged decisions on one paper."""
-
-    member: str
-    star: bool
-    skip: bool
-    read: bool
-    tags: list[str]
-    note: str
-
-
-def initials(name: str) -> str:
-    """"Ada Lovelace" -> "AL", "bob" -> "B", "eve-2" -> "E2"."""
-    parts = [p for p in name.replace("_", " ").replace("-", " ").replace(".", " ").split() if p]
-    if len(parts) >= 2:
-        return (parts[0][0] + parts[1][0]).upper()
-    return name[:1].upper() if name else "?"
 
 
 def _stop_at(step: str) -> None:
@@ -240,11 +167,11 @@ class Group:
                 gs.set_options(conn, **values)
 
     # ------------------------------------------------------------------ sync
-    def sync(self) -> SyncReport:
+    def sync(self) -> GroupSyncReport:
         """Merge what the members wrote and write this library's changes; cheap when nothing
         changed (a stat of each member's files and one look at the change sequence)."""
         cfg = self._need()
-        report = SyncReport()
+        report = GroupSyncReport()
         root = Path(cfg["folder"])
         if not root.is_dir():
             report.problems.append(f"the group folder {root} is missing (unmounted, or not synced yet?): "
@@ -268,7 +195,7 @@ class Group:
             touched: set[tuple[str, str]] = set()
             self._step("before-read")
             keys_moved = self._update_keys(wconn, cfg["keyed"])
-            meet = _Meeting(wconn)
+            meet = Meeting(wconn)
             for member in sorted(scans):
                 self._read_member(wconn, root, member, scans[member], stored, report, touched, meet)
             for member in missing:
@@ -278,7 +205,7 @@ class Group:
                 wconn.execute("SAVEPOINT group_export")
                 try:
                     written = self._export(wconn, root, cfg, scans.get(me), report)
-                except _Unwritten:
+                except Unwritten:
                     wconn.execute("ROLLBACK TO group_export")
                     written = None
                 wconn.execute("RELEASE group_export")
@@ -295,7 +222,7 @@ class Group:
             gs.set_options(wconn, keyed=seq)
             report.changed = bool(touched or report.written or keys_moved)
             if report.changed:
-                gs.set_options(wconn, last_sync_at=_now())
+                gs.set_options(wconn, last_sync_at=now_iso())
             self._step("before-commit")
         if report.changed:
             self._publish(report.papers)
@@ -304,7 +231,7 @@ class Group:
     def _publish(self, ids: Iterable[str]) -> None:
         self.lib.changes.publish(Changes.of(Change.GROUP, ids))
 
-    def _scan(self, root: Path, me: str, report: SyncReport) -> tuple[dict[str, fs.MemberFiles], list[str]]:
+    def _scan(self, root: Path, me: str, report: GroupSyncReport) -> tuple[dict[str, fs.MemberFiles], list[str]]:
         scans: dict[str, fs.MemberFiles] = {}
         try:
             names = fs.members(root)
@@ -340,8 +267,8 @@ class Group:
         return todo
 
     def _read_member(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,
-                     stored: dict[tuple[str, str], tuple[int, int, int]], report: SyncReport,
-                     touched: set[tuple[str, str]], meet: _Meeting) -> None:
+                     stored: dict[tuple[str, str], tuple[int, int, int]], report: GroupSyncReport,
+                     touched: set[tuple[str, str]], meet: Meeting) -> None:
         known = gs.member_rows(conn).get(member)
         cfg = gs.config(conn)
         assert cfg is not None
@@ -378,7 +305,7 @@ class Group:
                     problem = (f"files from a newer Reader (group format {header.version}, this one reads "
                                f"{FORMAT}): update Reader to read {member}'s decisions")
                     break
-                if header.name != member or header.gen != _gen_of(fname):
+                if header.name != member or header.gen != gen_of(fname):
                     report.problems.append(f"{path}: its header names {header.name!r}, generation {header.gen}: "
                                            "ignored")
                     continue
@@ -398,7 +325,7 @@ class Group:
                     if bad <= MAX_PROBLEMS_PER_FILE:
                         report.problems.append(f"{path} at byte {at}: {exc}: skipped")
                     continue
-                _fold(merged, keys, fields)
+                fold(merged, keys, fields)
             if bad > MAX_PROBLEMS_PER_FILE:
                 report.problems.append(f"{path}: {bad - MAX_PROBLEMS_PER_FILE} more bad lines skipped")
             for at in chunk.huge:
@@ -421,7 +348,7 @@ class Group:
 
     def _read_division(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,
                        stored: dict[tuple[str, str], tuple[int, int, int]], library: str,
-                       report: SyncReport) -> None:
+                       report: GroupSyncReport) -> None:
         st = found.divide
         if st is None:
             return
@@ -448,7 +375,7 @@ class Group:
 
     # ------------------------------------------------------------------ this library's records
     def _export(self, conn: sqlite3.Connection, root: Path, cfg: sqlite3.Row, found: fs.MemberFiles | None,
-                report: SyncReport) -> int | None:
+                report: GroupSyncReport) -> int | None:
         """Write this library's changed decisions; the number of records (None: not written)."""
         me = cfg["name"]
         own_dir = root / me
@@ -510,7 +437,7 @@ class Group:
                 why = "the folder can't be written"
             report.problems.append(f"could not write to {own_dir}: {why}; your decisions are kept in this library "
                                    "and written at the next sync")
-            raise _Unwritten() from exc
+            raise Unwritten() from exc
         gs.set_options(conn, own_seq=seq)
         return len(records)
 
@@ -563,7 +490,7 @@ class Group:
         return True
 
     @staticmethod
-    def _resolve(conn: sqlite3.Connection, meet: _Meeting) -> set[str]:
+    def _resolve(conn: sqlite3.Connection, meet: Meeting) -> set[str]:
         """After the local papers changed: the members' records not yet met (a paper that has
         arrived since) or met on a paper deleted since meet the papers again."""
         todo = gs.unresolved(conn)
@@ -621,10 +548,10 @@ class Group:
         cfg = self._need()
         conn = self.lib.read_connection()
         ids = [pid for v in shares.values() for pid in v]
-        key_of = _first_keys(conn, ids)
+        key_of = first_keys(conn, ids)
         by_key = {m: [key_of[p] for p in v if p in key_of] for m, v in shares.items()}
         seq = max(cfg["own_seq"], gs.max_seq(conn, cfg["name"])) + 1
-        made_at = _now()
+        made_at = now_iso()
         obj = {"reader-group": FORMAT, "name": cfg["name"], "library": gs.library_id(conn), "seq": seq,
                "made_at": made_at, "query": query, "shares": by_key}
         own_dir = Path(cfg["folder"]) / cfg["name"]
@@ -651,73 +578,4 @@ class Group:
         papers = gs.key_papers(conn, keys)
         return list(dict.fromkeys(papers[k] for k in keys if k in papers))
 
-
-class _Meeting:
-    """Which local paper a member's record is about: the first of its keys a paper holds
-    (group_keys, read once per sync when a record needs it)."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
-        self._map: dict[str, str] | None = None
-        self._asked = 0
-        self.papers: set[str] = set()
-
-    def paper(self, keys: list[str]) -> str | None:
-        self._asked += 1
-        if self._map is None and self._asked > FEW_RECORDS:
-            self._map = gs.all_key_papers(self._conn)  # many records: one read of every key
-        found = self._map if self._map is not None else gs.key_papers(self._conn, keys)
-        pid = next((found[k] for k in keys if k in found), None)
-        if pid is not None:
-            self.papers.add(pid)
-        return pid
-
-
-class _Unwritten(Exception):
-    """The own folder could not be written: the export's part of the sync is undone."""
-
-
-_EMPTY_ROW = [x for f in FIELDS for x in (("[]" if f == "tags" else DEFAULTS[f]), 0)]
-
-
-def _fold(merged: dict[str, list[Any]], keys: list[str], fields: dict[str, tuple[int, Any]]) -> None:
-    """Fold one record into `merged` (pkey -> [keys, value, seq per field]), highest seq wins."""
-    pkey = keys[0]
-    row = merged.get(pkey)
-    if row is None:
-        row = merged[pkey] = [keys, *_EMPTY_ROW]
-    for i, name in enumerate(FIELDS):
-        found = fields.get(name)
-        if found is not None and found[0] > row[2 + 2 * i]:
-            row[1 + 2 * i] = _column(name, found[1])
-            row[2 + 2 * i] = found[0]
-
-
-def _column(name: str, value: Any) -> Any:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) if name == "tags" else value
-
-
-def _first_keys(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, str]:
-    """Each paper's strongest key (the one its records lead with)."""
-    out: dict[str, str] = {}
-    rows = gs.key_rows_of(conn, ids)
-    for r in rows:
-        keys = paper_keys(r["doi"], r["arxiv"], r["links"], r["title_key"], r["year"], r["abstract_key"]) \
-            or [key_hash("id:" + r["id"])]
-        out[r["id"]] = keys[0]
-    for pid, (pkey, _keys) in gs.own_keys(conn, list(ids)).items():
-        out[pid] = pkey
-    return out
-
-
-def gen_seen(found: fs.MemberFiles | None) -> int:
-    return found.gen if found is not None else 0
-
-
-def _gen_of(fname: str) -> int:
-    return int(fname.rsplit("-", 1)[1].split(".", 1)[0])
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 

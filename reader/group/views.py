@@ -1,12 +1,12 @@
 """The group's views as the sidebar lists them: agree, split, undecided and each member's stars,
-each a query of the group filters (reader.group.filters), with its count."""
+each a query of the group filters (reader.store.group_filters), with its count."""
 
 from __future__ import annotations
 
 import sqlite3
 
 from ..store import group as gs
-from .filters import select, split_filters
+from ..store.group_filters import select, split_filters
 
 VIEWS = (("Agree", "group:agree"), ("Split", "group:split"),
          ("Undecided", "group:undecided"))

@@ -16,9 +16,6 @@ from typing import TYPE_CHECKING
 
 from ..errors import ReaderError, classify_sqlite_error
 from ..events import LOCAL, OUTSIDE, Change, ChangeBus, Changes
-from ..group.filters import GroupFilter
-from ..group.filters import select as select_group
-from ..group.filters import split_filters as split_group_filters
 from ..index_upkeep import CancelCheck, IndexUpkeep, Progress
 from ..listing import like_ids
 from ..models import ImportLogEntry, Paper, SavedSearch, TriageSignals, ViewKind
@@ -28,6 +25,9 @@ from ..store import papers as q
 from ..store import tags as tg
 from ..store import venues as venue_store
 from ..store.damage import known_damage
+from ..store.group_filters import GroupFilter
+from ..store.group_filters import select as select_group
+from ..store.group_filters import split_filters as split_group_filters
 from ..store.papers import Counts, PaperRow
 from ..store.views import View, paper_ids
 from ..venues import Venue

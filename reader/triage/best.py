@@ -11,8 +11,8 @@ import threading
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from reader.group.triage import hints as group_hints
-from reader.group.triage import share_first
+from reader.store.group_triage import hints as group_hints
+from reader.store.group_triage import share_first
 from reader.triage import feature_store
 from reader.triage.interests import ASK_EVERY, ASKED, Decisions, InterestRanking, Learner
 from reader.triage.ports import Learning
@@ -56,7 +56,7 @@ class BestFirst:
         return Decisions.from_signals(signals)
 
     def _group(self) -> tuple[set[str], list[str]]:
-        """The reading group's hints (reader.group.triage); none for a stand-in library."""
+        """The reading group's hints (reader.store.group_triage); none for a stand-in library."""
         connect = getattr(getattr(self, "library", None), "read_connection", None)
         return group_hints(connect()) if connect is not None else (set(), [])
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from reader.group.triage import hints as group_hints
-from reader.group.triage import share_first
 from reader.plural import count_noun
+from reader.store.group_triage import hints as group_hints
+from reader.store.group_triage import share_first
 from reader.store.papers import PaperRow
 from reader.store.views import View
 from reader.triage.best import BestFirst

@@ -14,8 +14,8 @@ from reader.group import Group, GroupError
 from reader.group import engine as group_engine
 from reader.group import folder as fs
 from reader.group.divide import split_even
-from reader.group.filters import select, split_filters
 from reader.store import group as gs
+from reader.store.group_filters import select, split_filters
 
 
 class Crash(BaseException):

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader.group.engine import GroupStatus
+from reader.group.records import GroupStatus
 
 INTRO = ("Triage together through a folder your group already shares (Syncthing, Dropbox, a network "
          "drive, a git repository): no server, no account. Each member writes only their own sub-folder; "

@@ -18,7 +18,7 @@ from watchdog.observers import Observer
 
 from reader.errors import ReaderError
 from reader.events import Change, Changes
-from reader.group import Group, GroupError, SyncReport
+from reader.group import Group, GroupError, GroupSyncReport
 from reader.group.divide import split_even, topics, undecided
 from reader.group.folder import TEMP_PREFIX
 
@@ -34,7 +34,7 @@ DECISIONS = frozenset({Change.STAR, Change.SKIP, Change.READ, Change.TAG, Change
                        Change.IMPORT, Change.OUTSIDE})
 
 
-def status_text(report: SyncReport | None, when: datetime | None, members: int, *, running: bool = False,
+def status_text(report: GroupSyncReport | None, when: datetime | None, members: int, *, running: bool = False,
                 error: str | None = None) -> str:
     if running:
         return "Group: syncing…"
@@ -69,7 +69,7 @@ class GroupSync(QObject):
         super().__init__(ctx.parent)
         self.ctx = ctx
         self.group = Group(ctx.library)
-        self.report: SyncReport | None = None
+        self.report: GroupSyncReport | None = None
         self.synced_at: datetime | None = None
         self.error: str | None = None
         self.members = 0
@@ -181,7 +181,7 @@ class GroupSync(QObject):
                                            self._failed, with_task=True)
         self._show_status()
 
-    def _done(self, out: tuple[SyncReport, int]) -> None:
+    def _done(self, out: tuple[GroupSyncReport, int]) -> None:
         self._task = None
         self.report, self.members = out
         self.error = None

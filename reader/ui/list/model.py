@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 
-from reader.group.engine import initials
+from reader.group.records import initials
 from reader.listing import Listing, PageFetch
 from reader.plural import count_noun
 from reader.text import title_plain

@@ -36,6 +36,7 @@ from reader.text.render import abstract_html, note_html, title_plain
 from ..widgets.fold_row import FoldRow
 from ..widgets.plain import plain_label, tooltip
 from .citekey_edit import CitationKeyEdit
+from .group_marks import GroupView
 from .tag_editor import TagEditor
 from .title_edit import TitleEdit
 
@@ -105,10 +106,7 @@ class PaperPane(QWidget):
         self.relatedList.itemActivated.connect(lambda item: self.relatedActivated.emit(item.data(ID_ROLE)))
 
         # The reading group's decisions on the paper and its members' shared notes (read-only).
-        self.groupView = QTextBrowser(self)
-        self.groupView.setObjectName("groupView")
-        self.groupView.setAccessibleName("The reading group on this paper")
-        self.groupView.setOpenLinks(False)
+        self.groupView = GroupView(self)
         self.group_marks: Callable[[str], list[Any] | None] | None = None  # set by the window: paper id -> Marks
 
         self.tabs = QTabWidget(self)
@@ -300,9 +298,7 @@ class PaperPane(QWidget):
         self.highlightList = QListWidget(self)
         self.highlightList.setObjectName("highlightList")
         self.highlightList.setAccessibleName("Highlights")
-        self.highlightList.itemActivated.connect(
-            lambda item: self.highlightCommentRequested.emit(item.data(ID_ROLE))
-        )
+        self.highlightList.itemActivated.connect(lambda item: self.highlightCommentRequested.emit(item.data(ID_ROLE)))
         remove = QAction("Remove highlight", self.highlightList)
         remove.setShortcut(QKeySequence(Qt.Key.Key_Delete))
         remove.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
@@ -323,8 +319,7 @@ class PaperPane(QWidget):
         hl_layout.addLayout(hl_bar)
         return hl_page
 
-    # -- showing --------------------------------------------------------------------------
-    @property
+    @property  # -- showing ------------------------------------------------------------------
     def paper_id(self) -> str | None:
         return self.paper.id if self.paper else None
 
@@ -398,18 +393,10 @@ class PaperPane(QWidget):
         self.render_group(paper.id)
 
     def render_group(self, paper_id: str | None) -> None:
-        """The Group tab: who starred, skipped or tagged the paper, and their shared notes,
-        each with its author's name and initials (hidden when the library is in no group)."""
+        """The Group tab (group_marks.GroupView), hidden when the library is in no group."""
         marks = self.group_marks(paper_id) if self.group_marks is not None and paper_id else None
         self.tabs.setTabVisible(GROUP_TAB, marks is not None)
-        if marks is None:
-            self.groupView.clear()
-            return
-        from ..group.marks import group_html
-
-        self.groupView.setHtml(group_html(marks))
-        starred = sum(1 for m in marks if m.star)
-        self.tabs.setTabText(GROUP_TAB, f"Group ★{starred}" if starred else "Group")
+        self.tabs.setTabText(GROUP_TAB, self.groupView.show_marks(marks or []))
 
     def render_links(self) -> None:
         """The links line, in the current palette's link colour (a label's rich text takes the

@@ -368,43 +368,28 @@ class TriageController(QObject):
 
     # ------------------------------------------------------------------ commands
     def run_command(self, command: str) -> None:
-        if command == "back":
-            self.close()
-            return
-        if command == "undo":
-            self.undo()
-            return
+        """A key's command from the card (TriageView.command): one of `commands`, or tag:N."""
         q = self.queue
-        if q is None:
-            return
-        if command == "next":
-            self.step(1)
-        elif command == "previous":
-            self.step(-1)
-        elif command == "skip":
-            self.skip()
-        elif q.current is None:
-            return
-        elif command == "star":
-            self.toggle_star()
-        elif command == "read":
-            self.toggle_read()
-        elif command == "tag":
-            self.view.focus_tag_input()
-        elif command == "note":
-            self.view.focus_note()
-        elif command == "open":
-            card = self.card(q.current)
-            if card and card.url:
-                self.window.open_link(QUrl(card.url))
-            else:
-                self.window.statusBar().showMessage("This paper has no link.", 3000)
-        elif command.startswith("tag:"):
-            n = int(command[4:])
-            card = self.card(q.current)
+        anytime = {"back": self.close, "undo": self.undo}
+        listed = {"next": lambda: self.step(1), "previous": lambda: self.step(-1), "skip": self.skip}
+        on_card = {"star": self.toggle_star, "read": self.toggle_read, "tag": self.view.focus_tag_input,
+                   "note": self.view.focus_note, "open": self._open_current}
+        action = anytime.get(command) or (q is not None and (
+            listed.get(command) or (q.current is not None and on_card.get(command))))
+        if action:
+            action()
+        elif command.startswith("tag:") and q is not None and q.current is not None:
+            n, card = int(command[4:]), self.card(q.current)
             if card is not None and 0 < n <= len(self.legend):
                 tag = self.legend[n - 1]
                 self.toggle_tag(tag, tag.casefold() not in {t.casefold() for t in card.tags})
+
+    def _open_current(self) -> None:
+        card = self.card(self.queue.current) if self.queue is not None and self.queue.current else None
+        if card and card.url:
+            self.window.open_link(QUrl(card.url))
+        else:
+            self.window.statusBar().showMessage("This paper has no link.", 3000)
 
     def step(self, delta: int, *, force_read: bool = False) -> None:
         """J/K/X: move on (marking the paper left behind read) or back."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from reader.group.engine import initials
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+from reader.group.records import initials
 
 
 def group_html(marks: list[Any]) -> str:
@@ -23,3 +25,20 @@ def group_html(marks: list[Any]) -> str:
             body = "<br>".join(html.escape(line) for line in m.note.splitlines())
             rows.append(f"<blockquote><i>Note by {html.escape(m.member)} (read-only):</i><br>{body}</blockquote>")
     return "".join(rows)
+
+
+class GroupView(QTextBrowser):
+    """The pane's Group tab: who starred, skipped or tagged the paper, and their shared notes,
+    each with its author's name and initials, read-only."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("groupView")
+        self.setAccessibleName("The reading group on this paper")
+        self.setOpenLinks(False)
+
+    def show_marks(self, marks: list[Any]) -> str:
+        """Show the members' marks; the tab's title ("Group", or "Group ★2" when two starred it)."""
+        self.setHtml(group_html(marks))
+        starred = sum(1 for m in marks if m.star)
+        return f"Group ★{starred}" if starred else "Group"

@@ -9,7 +9,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from ..store import group as gs
+from . import group as gs
 
 _FILTER = re.compile(r'(?<![^\s(])(-?)(starred-by|skipped-by|tagged-by|group):("[^"]*"|[^\s()"]+)', re.IGNORECASE)
 VIEWS = ("agree", "split", "undecided")

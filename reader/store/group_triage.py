@@ -7,7 +7,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
-from ..store import group as gs
+from . import group as gs
 
 
 def hints(conn: sqlite3.Connection) -> tuple[set[str], list[str]]:
