@@ -23,7 +23,7 @@ from .test_add import cli
 pytestmark = pytest.mark.skipif(not ARXIV_API.is_dir(), reason="corpora not present")
 BODIES = ARXIV_API / "extracted_bodies"
 PAGE100 = BODIES / "arxivpy_q_testing_s0_m100_cfe7536492ca.xml"
-FAST = Settings(tries=2, backoff=0.05, deadline=10, timeout=5, pace_scale=0)
+FAST = Settings(tries=2, backoff=0.05, deadline=60, timeout=30, pace_scale=0)  # generous: no time-out under load
 
 
 def _cat_path(category: str, start: int, query: str = "") -> str:
