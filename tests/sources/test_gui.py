@@ -95,6 +95,7 @@ def test_add_by_identifier(qtbot, window, server, monkeypatch):
     dialog.addButton.click()
     qtbot.waitUntil(lambda: not dialog.running and dialog.list.count() == 1, timeout=30000)
     assert dialog.list.item(0).text() == f"Already there  1707.08567 — {AEW10}"
+    assert dialog.list.wordWrap() and dialog.list.horizontalScrollBar().maximum() == 0  # not cut at the edge
 
 
 def test_cancel_adds_nothing(qtbot, window, server):
