@@ -67,7 +67,9 @@ def test_a_damaged_or_foreign_cache_file_is_not_used(server, tmp_path):
         data = path.read_bytes()
         path.write_bytes(data[:-1] + b"X")  # same length, another body
         assert not client.fetch("arxiv", key).from_cache
-        assert path.read_bytes() == data  # written anew
+        # Written anew: the same body (the header's fetch time may be a second later under load).
+        assert path.read_bytes().partition(b"\n")[2] == data.partition(b"\n")[2]
+        assert ResponseCache(tmp_path / "sources" / "cache").get("arxiv", key) is not None
         path.unlink()
         os.mkfifo(path)  # never read from nor written through
         assert not client.fetch("arxiv", key).from_cache
@@ -193,7 +195,8 @@ def test_arxiv_default_pace_is_three_seconds_in_one_process(server, tmp_path):
     with Client(tmp_path, settings=Settings(tries=2, backoff=0.05, deadline=20, timeout=2)) as client:
         for _ in range(2):
             client.fetch("arxiv", "/api/query?id_list=1707.08567&start=0", refresh=True)
-    assert server.requests[1].at - server.requests[0].at >= 2.95
+    # (the server notes a request when its thread runs: under load the first may be noted late)
+    assert server.requests[1].at - server.requests[0].at >= 2.5
 
 
 _CHILD = """
@@ -208,15 +211,17 @@ with Client(Path(sys.argv[1]), settings=settings) as client:
 
 
 def test_the_pace_holds_across_processes(server, tmp_path):
-    """Two processes on one library folder share arXiv's pace (scaled to 0.2: 0.6 s)."""
+    """Two processes on one library folder share arXiv's pace (scaled to 0.5: 1.5 s). Without it
+    the two would ask at once (gaps near 0); the server notes a request when its thread runs, late
+    by a fraction of a second on a busy machine: the gaps are checked against 1 s."""
     env = {**os.environ, "READER_SOURCE_ARXIV_URL": server.url}
-    procs = [subprocess.Popen([sys.executable, "-c", _CHILD, str(tmp_path), "0.2"], env=env) for _ in range(2)]
+    procs = [subprocess.Popen([sys.executable, "-c", _CHILD, str(tmp_path), "0.5"], env=env) for _ in range(2)]
     for p in procs:
         assert p.wait(timeout=60) == 0
     times = sorted(r.at for r in server.requests)
     assert len(times) == 6
     gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
-    assert min(gaps) >= 0.55, gaps
+    assert min(gaps) >= 1.0, gaps
     assert (tmp_path / "sources" / "pace" / "arxiv").is_file()
 
 
