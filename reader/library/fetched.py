@@ -85,9 +85,10 @@ def store_fetched(
             result.rejected.append((n, problem))
         else:
             good.append(rec)
-    before = match_stored(conn, good)
-    updated = {pid for pid, rec in zip(before, good, strict=True)
-               if pid is not None and update_stored(conn, pid, rec, seq)}
+    keys = [Keys.of(r) for r in good]  # once: matching before and after, and updating, share them
+    before = match_stored(conn, good, keys)
+    updated = {pid for pid, rec, k in zip(before, good, keys, strict=True)
+               if pid is not None and update_stored(conn, pid, rec, seq, k)}
     # Papers held: in this collection too, and from this origin; the rest go the import's way
     # (new papers, repeats within the batch merged), never resolved a second time.
     held = list(dict.fromkeys(pid for pid in before if pid is not None))
@@ -99,7 +100,7 @@ def store_fetched(
     plan = plan_import(conn, parsed, seq)
     workers = bulk.start(seq, prepare_new, plan.empty) if bulk is not None and plan.parallel else None
     used = store_parsed(conn, parsed, summary, seq, progress, workers, plan)
-    after = match_stored(conn, good)
+    after = match_stored(conn, good, keys)
     for was, now in zip(before, after, strict=True):
         if now is None:  # cannot happen: every good record is stored (or merged) now
             raise RuntimeError("a fetched record was not stored")
@@ -109,14 +110,16 @@ def store_fetched(
     return result, used
 
 
-def match_stored(conn: sqlite3.Connection, records: Sequence[Record]) -> list[str | None]:
+def match_stored(conn: sqlite3.Connection, records: Sequence[Record],
+                 keys: Sequence[Keys] | None = None) -> list[str | None]:
     """The stored paper each record is (identity.py's rules), or None.
 
     A record's own arXiv or OpenReview id (its `arxiv`/`openreview` field: the service that
     gave it owns that id) meets the paper holding that id whatever its title: a new version
     may retitle a paper (the import's rules want DOI/arXiv matches to agree on titles, against
-    ids pasted on the wrong entry)."""
-    keys = [Keys.of(r) for r in records]
+    ids pasted on the wrong entry). `keys` are the records' Keys when the caller has them."""
+    if keys is None:
+        keys = [Keys.of(r) for r in records]
     weak = [k.bases(r)[0] for k, r in zip(keys, records, strict=True) if not r.abstract]
     matcher = Matcher()
     owned: dict[tuple[str, str], list[str]] = {}
@@ -138,8 +141,9 @@ def match_stored(conn: sqlite3.Connection, records: Sequence[Record]) -> list[st
     return out
 
 
-def update_stored(conn: sqlite3.Connection, pid: str, rec: Record, seq: int) -> bool:
-    """Bring a stored paper's metadata up to the fetched record; True if anything changed."""
+def update_stored(conn: sqlite3.Connection, pid: str, rec: Record, seq: int, keys: Keys | None = None) -> bool:
+    """Bring a stored paper's metadata up to the fetched record (whose Keys the caller may
+    pass); True if anything changed."""
     found = q.metadata_row(conn, pid)
     if found is None:
         return False
@@ -173,7 +177,7 @@ def update_stored(conn: sqlite3.Connection, pid: str, rec: Record, seq: int) -> 
     links = list(dict.fromkeys([*fetched_links, *old_links]))
     if links != old_links:
         out["links"] = json.dumps(links, ensure_ascii=False)
-    keys = Keys.of(rec)
+    keys = keys or Keys.of(rec)  # (a preprint's stand-in keeps the ids, links and url: same keys)
     for column, value in (("doi", keys.doi), ("arxiv", keys.arxiv), ("openreview", keys.openreview),
                           ("status", rec.status or ""), ("entry_type", rec.entry_type or "")):
         if value and value != stored[column]:

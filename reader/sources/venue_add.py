@@ -3,7 +3,8 @@
 1. Every page, volume or paper page is fetched through the sources' client (`http.Client`), into
    the library's response cache (`<library>/sources/cache`); a page already cached is read from
    there (unless `refresh`), so a run killed mid-fetch resumes where it stopped and a venue
-   fetched once re-adds with the network off.
+   fetched once re-adds with the network off; what the BibTeX sources' parser made of a body is
+   kept beside it (`<library>/sources/parsed`, `reader.sources.parsed`), so a re-add skips the parse.
 2. Only when the whole venue has been read and parsed are its papers stored, in ONE transaction
    (`Library.add_fetched`), into the collection named for it ("ICML 2025"). Papers already in the
    library (by DOI, arXiv id, OpenReview id, then title rules: `reader.identity`) are updated,
@@ -24,6 +25,7 @@ from urllib.parse import urlencode
 from ..plural import count_noun
 from .cache import cache_key
 from .http import Client
+from .parsed import ParsedCache
 from .registry import get as source_named
 from .response import Response
 from .venue_fetch import FetchedVenue, Progress, fetch_venue
@@ -76,7 +78,8 @@ def fetch(folder: Path, name: str, year: int, *, refresh: bool = False, source: 
     with Client(folder, cancelled=cancelled) as client:
         getter = _Getter(client, refresh)
         return fetch_venue(name, year, get=getter, source=source, progress=progress,
-                           cancelled=cancelled, cached=getter.cached)
+                           cancelled=cancelled, cached=getter.cached,
+                           parsed=ParsedCache(folder / "sources" / "parsed"))
 
 
 def add_venue(library: Any, name: str, year: int, *, refresh: bool = False, source: str | None = None,

@@ -17,10 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from reader.errors import ReaderError, UsageError
-from reader.models import Record
+from reader.models import ParseResult, Record
 
 from . import acl, cvf, openreview_venue, pmlr
 from .catalogue import KnownVenue, Locator, check_year, locators, venue
+from .parsed import Parsed, ParsedCache
 from .response import Response
 
 MAX_OPENREVIEW_PAGES = 200  # 200,000 notes: far over any venue; a server ignoring offset stops here
@@ -68,9 +69,16 @@ class FetchedVenue:
 
 
 class _Run:
-    def __init__(self, get: Getter, progress: Progress | None, cancelled: Callable[[], bool] | None) -> None:
-        self._get, self._progress, self._cancelled = get, progress, cancelled
+    def __init__(self, get: Getter, progress: Progress | None, cancelled: Callable[[], bool] | None,
+                 parsed: ParsedCache | None = None) -> None:
+        self._get, self._progress, self._cancelled, self._parsed = get, progress, cancelled, parsed
         self.requests = self.from_cache = 0
+
+    def parse(self, source: str, reply: Response, args: tuple[object, ...], parse: Callable[[], Parsed]) -> Parsed:
+        """What `parse()` makes of the reply's body (from the parsed cache when there is one)."""
+        if self._parsed is None:
+            return parse()
+        return self._parsed.parse(source, reply.body, (reply.url, *args), parse)
 
     def get(self, source: str, path: str, params: dict[str, str] | None = None) -> Response:
         if self._cancelled and self._cancelled():
@@ -104,21 +112,27 @@ def _status_of(exc: BaseException) -> int | None:
 def _pmlr(run: _Run, loc: Locator, v: KnownVenue, year: int) -> tuple[list[Record], list[str]]:
     run.progress(0, 1, f"PMLR volume {loc.ident}")
     reply = run.get("pmlr", pmlr.volume_path(loc.ident))
-    result = pmlr.parse_volume(reply.body, reply.url, volume=loc.ident, venue=v.short, year=year)
-    if not result.records:
+    records, problems = run.parse("pmlr", reply, (loc.ident, v.short, year), lambda: _lines(
+        reply.url, pmlr.parse_volume(reply.body, reply.url, volume=loc.ident, venue=v.short, year=year)))
+    if not records:
         raise _Absent(reply.url, "no papers")
     run.progress(1, 1, f"PMLR volume {loc.ident}")
-    return result.records, [f"{reply.url}: {p}" for p in result.problems]
+    return records, problems
 
 
 def _acl(run: _Run, loc: Locator, v: KnownVenue, year: int) -> tuple[list[Record], list[str]]:
     run.progress(0, 1, f"ACL Anthology {loc.ident}")
     reply = run.get("acl", acl.collection_path(loc.ident))
-    result = acl.parse_collection(reply.body, reply.url, venue=v.short, year=year, volume=loc.volume)
-    if not result.records:
+    records, problems = run.parse("acl", reply, (loc.ident, loc.volume, v.short, year), lambda: _lines(
+        reply.url, acl.parse_collection(reply.body, reply.url, venue=v.short, year=year, volume=loc.volume)))
+    if not records:
         raise _Absent(reply.url, "no papers")
     run.progress(1, 1, f"ACL Anthology {loc.ident}")
-    return result.records, [f"{reply.url}: {p}" for p in result.problems]
+    return records, problems
+
+
+def _lines(url: str, result: ParseResult) -> Parsed:
+    return result.records, [f"{url}: {p}" for p in result.problems]
 
 
 def _openreview(run: _Run, loc: Locator, v: KnownVenue, year: int) -> tuple[list[Record], list[str]]:
@@ -186,10 +200,12 @@ def first_request(loc: Locator) -> tuple[str, str, dict[str, str] | None]:
 
 def fetch_venue(name: str, year: int, *, get: Getter, source: str | None = None,
                 progress: Progress | None = None, cancelled: Callable[[], bool] | None = None,
-                cached: Callable[[str, str, dict[str, str] | None], bool] | None = None) -> FetchedVenue:
+                cached: Callable[[str, str, dict[str, str] | None], bool] | None = None,
+                parsed: ParsedCache | None = None) -> FetchedVenue:
     """The venue-year's papers from the first source that serves it (see the module docstring).
     `cached(source, path, params)` says whether a request is in the cache: a locator whose first
-    request is cached is tried first (a venue re-added offline comes from where it came before)."""
+    request is cached is tried first (a venue re-added offline comes from where it came before).
+    `parsed` keeps what the BibTeX sources' parser made of a body (a re-add skips the parse)."""
     v = venue(name)
     check_year(year)
     found = locators(v.name, year)
@@ -204,7 +220,7 @@ def fetch_venue(name: str, year: int, *, get: Getter, source: str | None = None,
     if cached is not None:
         found.sort(key=lambda loc: not cached(*first_request(loc)))  # stable: cached ones first
     tried: list[str] = []
-    run = _Run(get, progress, cancelled)
+    run = _Run(get, progress, cancelled, parsed)
     for loc in found:
         try:
             records, problems = _FETCHERS[loc.source](run, loc, v, year)

@@ -47,6 +47,7 @@ class Counts:
     starred: int
     with_notes: int
     new: int = 0  # the New view's: the followed feeds' papers not read or skipped
+    follows: bool = False  # whether the library follows a feed (the New view is shown only then)
 
 
 @dataclass(frozen=True)
@@ -82,8 +83,9 @@ def counts(conn: sqlite3.Connection) -> Counts:
         "(SELECT count(*) FROM notes) FROM papers"
     ).fetchone()
     where, params = where_for(View(ViewKind.NEW))
-    new = conn.execute(f"SELECT count(*) FROM papers p {where}", params).fetchone()[0] if _follows(conn) else 0
-    return Counts(total=r[0], unread=r[1], read=r[2], starred=r[3], with_notes=r[4], new=new)
+    follows = _follows(conn)
+    new = conn.execute(f"SELECT count(*) FROM papers p {where}", params).fetchone()[0] if follows else 0
+    return Counts(total=r[0], unread=r[1], read=r[2], starred=r[3], with_notes=r[4], new=new, follows=follows)
 
 
 def _follows(conn: sqlite3.Connection) -> bool:

@@ -40,7 +40,7 @@ def cli(data_dir, *args) -> tuple[int, str, str]:
 def fast(monkeypatch):
     """Short budgets (the defaults are checked in their own tests)."""
     for name, value in (("READER_SOURCE_RETRIES", "2"), ("READER_SOURCE_BACKOFF", "0.05"),
-                        ("READER_SOURCE_PACE_SCALE", "0"), ("READER_SOURCE_DEADLINE", "10")):
+                        ("READER_SOURCE_PACE_SCALE", "0"), ("READER_SOURCE_DEADLINE", "60")):
         monkeypatch.setenv(name, value)
 
 

@@ -141,7 +141,7 @@ def test_closing_the_window_mid_fetch_cancels_it(qtbot, tmp_path, monkeypatch):
             qtbot.waitUntil(lambda: any(r.path == pages[1] for r in server.requests), timeout=20000)
             start = time.monotonic()
             window.close()
-            assert time.monotonic() - start < 10
+            assert time.monotonic() - start < 30  # the page in flight (3 s), not the fetch's end
             assert not any(r.path in pages[2:] for r in server.requests)  # no page after the one in flight
         finally:
             lib.close()

@@ -16,7 +16,7 @@ from reader.sources.arxiv import ArxivId, category_page, lookup, parse_feed, par
 from .replay import ARXIV_API, CORPORA, ReplayServer, arxiv_recordings, load_arxiv_recordings
 
 pytestmark = pytest.mark.skipif(not ARXIV_API.is_dir(), reason="corpora not present")
-FAST = Settings(tries=2, backoff=0.05, deadline=10, timeout=5, pace_scale=0)
+FAST = Settings(tries=2, backoff=0.05, deadline=60, timeout=30, pace_scale=0)  # generous: no time-out under load
 BODIES = ARXIV_API / "extracted_bodies"
 
 

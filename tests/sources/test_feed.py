@@ -23,7 +23,7 @@ from .test_add import cli
 pytestmark = pytest.mark.skipif(not ARXIV_API.is_dir(), reason="corpora not present")
 BODIES = ARXIV_API / "extracted_bodies"
 PAGE100 = BODIES / "arxivpy_q_testing_s0_m100_cfe7536492ca.xml"
-FAST = Settings(tries=2, backoff=0.05, deadline=10, timeout=5, pace_scale=0)
+FAST = Settings(tries=2, backoff=0.05, deadline=60, timeout=30, pace_scale=0)  # generous: no time-out under load
 
 
 def _cat_path(category: str, start: int, query: str = "") -> str:
@@ -193,3 +193,40 @@ def test_reader_feed_remove(server, tmp_path):
     assert code == 0 and out == 'stopped following arxiv:cs.LG (its papers stay in "arXiv cs.LG")\n'
     code, out, _ = cli(lib_dir, "feed", "list")
     assert out.startswith("arxiv:math.ST") and "cs.LG" not in out
+
+
+def test_feed_update_with_the_network_off_says_so_in_one_line_and_writes_nothing(tmp_path, monkeypatch):
+    from .replay import closed_port
+
+    for name, value in (("READER_SOURCE_RETRIES", "2"), ("READER_SOURCE_BACKOFF", "0.05"),
+                        ("READER_SOURCE_PACE_SCALE", "0"), ("READER_SOURCE_DEADLINE", "60")):
+        monkeypatch.setenv(name, value)
+    port = closed_port()
+    monkeypatch.setenv("READER_SOURCE_ARXIV_URL", f"http://127.0.0.1:{port}")
+    lib_dir = tmp_path / "lib"
+    assert cli(lib_dir, "feed", "add", "arxiv:cs.LG", "arxiv:stat.ML")[0] == 0
+    db = lib_dir / "library.sqlite3"
+    with Library.open(lib_dir, seed_if_empty=False) as lib:
+        before = [(f.category, f.updated_at, f.newest) for f in lib.feeds()]
+        data_version = lib.read_connection().execute("SELECT COUNT(*) FROM papers").fetchone()[0]
+    dump = _dump(db)
+    code, out, err = cli(lib_dir, "feed", "update")
+    assert code != 0 and out == ""
+    [line] = err.splitlines()
+    assert line.startswith(f"reader: arxiv: 127.0.0.1:{port} did not answer (connection refused) after 2 tries: "
+                           f"http://127.0.0.1:{port}/api/query?search_query=cat%3Acs.LG")
+    assert "Traceback" not in err
+    assert _dump(db) == dump  # nothing written
+    with Library.open(lib_dir, seed_if_empty=False) as lib:
+        assert [(f.category, f.updated_at, f.newest) for f in lib.feeds()] == before
+        assert lib.read_connection().execute("SELECT COUNT(*) FROM papers").fetchone()[0] == data_version == 0
+
+
+def _dump(db) -> list[str]:
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()

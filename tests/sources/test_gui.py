@@ -95,6 +95,7 @@ def test_add_by_identifier(qtbot, window, server, monkeypatch):
     dialog.addButton.click()
     qtbot.waitUntil(lambda: not dialog.running and dialog.list.count() == 1, timeout=30000)
     assert dialog.list.item(0).text() == f"Already there  1707.08567 — {AEW10}"
+    assert dialog.list.wordWrap() and dialog.list.horizontalScrollBar().maximum() == 0  # not cut at the edge
 
 
 def test_cancel_adds_nothing(qtbot, window, server):
@@ -154,7 +155,7 @@ def test_feeds_update_when_the_window_opens_and_fill_the_new_view(qtbot, tmp_pat
 def test_closing_the_window_does_not_wait_for_a_hung_fetch(qtbot, tmp_path, server):
     import time
 
-    server.fault("/api/query", Fault.slow(8))
+    server.fault("/api/query", Fault.slow(60))
     lib = Library.open(tmp_path / "lib2", seed_if_empty=False)
     w = _window(qtbot, lib)
     try:
@@ -164,6 +165,6 @@ def test_closing_the_window_does_not_wait_for_a_hung_fetch(qtbot, tmp_path, serv
         qtbot.waitUntil(lambda: bool(server.requests), timeout=10000)
         start = time.monotonic()
         w.close()
-        assert time.monotonic() - start < 4  # not the 8 s the server takes
+        assert time.monotonic() - start < 20  # not the 60 s the server takes
     finally:
         lib.close()

@@ -18,7 +18,9 @@ from reader.sources.cache import ResponseCache
 
 from .replay import Fault, ReplayServer, closed_port
 
-FAST = Settings(tries=3, backoff=0.05, deadline=10, timeout=2, pace_scale=0)
+# Short backoff, but a generous time-out and deadline: a test beside busy processes must not
+# time out (and retry, adding requests) where it means no slowness; the tests of time-outs set their own.
+FAST = Settings(tries=3, backoff=0.05, deadline=60, timeout=30, pace_scale=0)
 BODY = b"<feed>recorded</feed>" * 50
 
 
@@ -65,7 +67,9 @@ def test_a_damaged_or_foreign_cache_file_is_not_used(server, tmp_path):
         data = path.read_bytes()
         path.write_bytes(data[:-1] + b"X")  # same length, another body
         assert not client.fetch("arxiv", key).from_cache
-        assert path.read_bytes() == data  # written anew
+        # Written anew: the same body (the header's fetch time may be a second later under load).
+        assert path.read_bytes().partition(b"\n")[2] == data.partition(b"\n")[2]
+        assert ResponseCache(tmp_path / "sources" / "cache").get("arxiv", key) is not None
         path.unlink()
         os.mkfifo(path)  # never read from nor written through
         assert not client.fetch("arxiv", key).from_cache
@@ -81,7 +85,7 @@ def test_429_retry_after_is_waited_for(server, tmp_path):
     assert resp.body == BODY
     assert len(server.requests) == 2
     assert server.requests[1].at - server.requests[0].at >= 0.95
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < 30  # (the deadline is 60 s)
 
 
 def test_retry_after_as_an_http_date(server, tmp_path):
@@ -118,7 +122,7 @@ def test_a_retry_after_past_the_time_allowed_fails_at_once(server, tmp_path):
     start = time.monotonic()
     with Client(tmp_path, settings=FAST) as client, pytest.raises(FetchError, match="429 Too Many Requests"):
         client.fetch("arxiv", "/api/query?id_list=1707.08567&start=0")
-    assert time.monotonic() - start < 2 and len(server.requests) == 1
+    assert time.monotonic() - start < 30 and len(server.requests) == 1  # not the hour, nor the 60 s deadline
 
 
 def test_refused_connection_is_retried_then_one_line(tmp_path, monkeypatch):
@@ -149,12 +153,14 @@ def test_a_dropped_connection_is_retried(server, tmp_path):
 
 
 def test_a_slow_server_times_out_and_the_total_time_is_bounded(server, tmp_path):
-    server.fault("/api/query", *[Fault.slow(1.5)] * 5)
-    settings = Settings(tries=5, backoff=0.05, deadline=2.0, timeout=0.5, pace_scale=0)
+    server.fault("/api/query", *[Fault.slow(10)] * 10)
+    settings = Settings(tries=10, backoff=0.05, deadline=4.0, timeout=2.0, pace_scale=0)
     start = time.monotonic()
     with Client(tmp_path, settings=settings) as client, pytest.raises(FetchError, match="timed out"):
         client.fetch("arxiv", "/api/query?id_list=1707.08567&start=0")
-    assert time.monotonic() - start < 3.0
+    # Ten tries of 2 s each would be 20 s; the deadline stops it near 4 s (slack for a busy machine).
+    assert time.monotonic() - start < 12
+    assert 2 <= len(server.requests) <= 3
 
 
 def test_a_4xx_is_returned_not_retried_nor_cached(server, tmp_path):
@@ -173,14 +179,14 @@ def test_cancel_while_waiting_for_the_pace(server, tmp_path):
         calls.append(1)
         return len(calls) > 3
 
-    settings = Settings(tries=3, backoff=0.05, deadline=30, timeout=2, pace_scale=1)
+    settings = Settings(tries=3, backoff=0.05, deadline=120, timeout=30, pace_scale=10)
     with Client(tmp_path, settings=settings) as client:
         client.fetch("arxiv", "/api/query?id_list=1707.08567&start=0", refresh=True)
         client.cancelled = cancelled
         start = time.monotonic()
         with pytest.raises(FetchCancelled):
             client.fetch("arxiv", "/api/query?id_list=1707.08567&start=0", refresh=True)
-        assert time.monotonic() - start < 1.5  # not the 3 s arXiv asks between requests
+        assert time.monotonic() - start < 15  # not the 30 s (3 s x 10) asked between requests
     assert len(server.requests) == 1
 
 
@@ -189,7 +195,8 @@ def test_arxiv_default_pace_is_three_seconds_in_one_process(server, tmp_path):
     with Client(tmp_path, settings=Settings(tries=2, backoff=0.05, deadline=20, timeout=2)) as client:
         for _ in range(2):
             client.fetch("arxiv", "/api/query?id_list=1707.08567&start=0", refresh=True)
-    assert server.requests[1].at - server.requests[0].at >= 2.95
+    # (the server notes a request when its thread runs: under load the first may be noted late)
+    assert server.requests[1].at - server.requests[0].at >= 2.5
 
 
 _CHILD = """
@@ -204,15 +211,17 @@ with Client(Path(sys.argv[1]), settings=settings) as client:
 
 
 def test_the_pace_holds_across_processes(server, tmp_path):
-    """Two processes on one library folder share arXiv's pace (scaled to 0.2: 0.6 s)."""
+    """Two processes on one library folder share arXiv's pace (scaled to 0.5: 1.5 s). Without it
+    the two would ask at once (gaps near 0); the server notes a request when its thread runs, late
+    by a fraction of a second on a busy machine: the gaps are checked against 1 s."""
     env = {**os.environ, "READER_SOURCE_ARXIV_URL": server.url}
-    procs = [subprocess.Popen([sys.executable, "-c", _CHILD, str(tmp_path), "0.2"], env=env) for _ in range(2)]
+    procs = [subprocess.Popen([sys.executable, "-c", _CHILD, str(tmp_path), "0.5"], env=env) for _ in range(2)]
     for p in procs:
         assert p.wait(timeout=60) == 0
     times = sorted(r.at for r in server.requests)
     assert len(times) == 6
     gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
-    assert min(gaps) >= 0.55, gaps
+    assert min(gaps) >= 1.0, gaps
     assert (tmp_path / "sources" / "pace" / "arxiv").is_file()
 
 

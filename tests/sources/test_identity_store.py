@@ -51,3 +51,21 @@ def test_openreview_keys():
     plain = Record(abstract="", title="Only a title", authors=["A B"], year=2020)
     assert Keys.of(plain).bases(plain) == Keys(abstract="", title="only a title", doi="", arxiv="",
                                                ident="only a title|b|2020").bases(plain)
+
+
+def test_re_adding_fetched_papers_computes_each_records_keys_once(tmp_path, monkeypatch):
+    """The offline re-add of a venue: every record is a known paper; its identity keys are worked
+    out once (matching before, updating, matching after share them), not three times."""
+    records = [Record(abstract=f"Abstract number {n} of a fetched venue, long enough to be one.",
+                      title=f"Paper {n}", authors=["A Author"], year=2025, venue="ICLR 2025",
+                      openreview=f"Forum{n:04d}", links=[f"https://openreview.net/forum?id=Forum{n:04d}"])
+               for n in range(20)]
+    with Library.open(tmp_path / "lib") as lib:
+        first = lib.add_fetched(records, collection="ICLR 2025", origin="openreview:ICLR.cc/2025/Conference")
+        assert first.new == 20
+        calls = []
+        real = Keys.of.__func__  # type: ignore[attr-defined]
+        monkeypatch.setattr(Keys, "of", classmethod(lambda cls, rec: calls.append(rec) or real(cls, rec)))
+        again = lib.add_fetched(records, collection="ICLR 2025", origin="openreview:ICLR.cc/2025/Conference")
+        assert (again.new, again.unchanged) == (0, 20) and again.ids == first.ids
+        assert len(calls) == 20

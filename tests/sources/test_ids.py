@@ -21,7 +21,7 @@ from .fixtures import (
 )
 from .replay import ARXIV_API, Fault, ReplayServer, closed_port, load_arxiv_recordings
 
-FAST = Settings(tries=2, backoff=0.05, deadline=10, timeout=5, pace_scale=0)
+FAST = Settings(tries=2, backoff=0.05, deadline=60, timeout=30, pace_scale=0)  # generous: no time-out under load
 
 
 @pytest.mark.parametrize(("text", "kind", "value"), [

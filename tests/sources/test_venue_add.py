@@ -38,7 +38,7 @@ BIB_PATH = "/v84/assets/bib/bibliography.bib"
 
 @pytest.fixture(autouse=True)
 def quick(monkeypatch):
-    for name, value in (("RETRIES", "2"), ("BACKOFF", "0.05"), ("DEADLINE", "10"), ("TIMEOUT", "3"),
+    for name, value in (("RETRIES", "2"), ("BACKOFF", "0.05"), ("DEADLINE", "60"), ("TIMEOUT", "30"),
                         ("PACE_SCALE", "0")):
         monkeypatch.setenv(f"READER_SOURCE_{name}", value)
 

@@ -15,7 +15,7 @@ from .replay import Fault, ReplayServer, closed_port
 from .venue_fixtures import CORPORA
 
 V84 = CORPORA / "bibtex" / "pmlr_v84_aistats2018.bib"
-QUICK = {"READER_SOURCE_RETRIES": "2", "READER_SOURCE_BACKOFF": "0.05", "READER_SOURCE_DEADLINE": "10",
+QUICK = {"READER_SOURCE_RETRIES": "2", "READER_SOURCE_BACKOFF": "0.05", "READER_SOURCE_DEADLINE": "60",
          "READER_SOURCE_PACE_SCALE": "0"}
 
 

@@ -32,7 +32,7 @@ INSIGHTS = CORPORA / "sources" / "acl" / "acl-anthology_data_xml_2024.insights.x
 
 @pytest.fixture(autouse=True)
 def quick(monkeypatch):
-    for name, value in (("RETRIES", "2"), ("BACKOFF", "0.05"), ("DEADLINE", "10"), ("TIMEOUT", "3"),
+    for name, value in (("RETRIES", "2"), ("BACKOFF", "0.05"), ("DEADLINE", "60"), ("TIMEOUT", "30"),
                         ("PACE_SCALE", "0")):
         monkeypatch.setenv(f"READER_SOURCE_{name}", value)
 

@@ -107,3 +107,21 @@ def test_like_views_rank_by_similarity_and_follow_stars_and_tags(qtbot, window: 
                     and again.model.ids() == tagged)
     assert again.sidebar.currentItem() is again.sidebar.item_for("like_tag:mine")
     again.close()
+
+
+def test_the_new_view_is_shown_only_in_a_library_that_follows_a_feed(qtbot, window: MainWindow,
+                                                                     library: Library) -> None:
+    library_section = window.sidebar._sections["Library"]
+    items = {library_section.child(i).text(0): library_section.child(i) for i in range(library_section.childCount())}
+    new = items.pop("New")
+    qtbot.waitUntil(lambda: window.sidebar.counts is not None)
+    assert library.counts().total > 0 and library.feeds() == []
+    assert new.isHidden()  # no "New 0" in a library that follows nothing
+    assert all(not item.isHidden() for item in items.values())
+    feed, _ = library.follow_feed("arxiv", "cs.LG")
+    window.sidebar.refresh()
+    qtbot.waitUntil(lambda: not new.isHidden())
+    assert new.text(1) == "0" and new.toolTip(0)
+    library.unfollow_feed(feed.id)
+    window.sidebar.refresh()
+    qtbot.waitUntil(lambda: new.isHidden())

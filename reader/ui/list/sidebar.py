@@ -145,6 +145,7 @@ class Sidebar(QTreeWidget):
             item = self._add(self._sections["Library"], label, 0, ("view", View(kind)))
             if kind == "new":
                 item.setToolTip(0, tooltip(NEW_TIP))
+                item.setHidden(True)  # until the counts say the library follows a feed
         self._fill_like_section(starred=0, tags=[])
         for name, (text, tip) in HINTS.items():
             self._add_hint(self._sections[name], text, tip)
@@ -270,6 +271,8 @@ class Sidebar(QTreeWidget):
             for item in _children(lib):
                 kind = item.data(0, KEY_ROLE)[1].kind
                 item.setText(1, str(getattr(counts, COUNT_ATTRS[kind], "")))
+                if kind == "new":  # only in a library that follows a feed (else it is always 0)
+                    item.setHidden(not (getattr(counts, "follows", False) or getattr(counts, "new", 0)))
             self._fill_like_section(int(getattr(counts, "starred", 0) or 0), [n for n, _ in tags])
             self._fill_venues(venues or [])
             for name, rows in (

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -81,6 +82,9 @@ class AddByIdDialog(QDialog):
         self.list = QListWidget(self)
         self.list.setObjectName("addByIdResults")
         self.list.setAccessibleName("Results, one line per identifier")
+        # A long title wraps inside the dialog (it ran off its right edge behind a scroll bar).
+        self.list.setWordWrap(True)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.hide()
 
         buttons = QDialogButtonBox(self)
