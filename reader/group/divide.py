@@ -22,7 +22,7 @@ _WORD = re.compile(r"[a-z][a-z0-9-]{2,}")
 def undecided(conn: sqlite3.Connection, ids: Sequence[str]) -> list[str]:
     """`ids` less the papers a member (this library too) starred or skipped."""
     decided = gs.decided(conn)
-    local = {r[0] for r in conn.execute("SELECT id FROM papers WHERE starred = 1 OR skipped = 1")}
+    local = gs.locally_decided(conn)
     return [pid for pid in dict.fromkeys(ids) if pid not in decided and pid not in local]
 
 
@@ -61,11 +61,8 @@ def topics(conn: sqlite3.Connection, root: Path, ids: Sequence[str]) -> tuple[di
 
 def _title_words(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for i in range(0, len(ids), 900):
-        part = list(ids[i:i + 900])
-        for pid, title in conn.execute(f"SELECT id, title FROM papers WHERE id IN ({','.join('?' * len(part))})",
-                                       part):
-            out[pid] = [w for w in _WORD.findall(fold(title)) if w not in _STOP]
+    for pid, title in gs.titles(conn, ids):
+        out[pid] = [w for w in _WORD.findall(fold(title)) if w not in _STOP]
     return out
 
 

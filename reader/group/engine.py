@@ -202,13 +202,12 @@ class Group:
                 gs.set_problem(wconn, member, "folder missing: its last synced decisions are kept")
             self._step("after-read")
             if own_changed or me not in scans:
-                wconn.execute("SAVEPOINT group_export")
-                try:
-                    written = self._export(wconn, root, cfg, scans.get(me), report)
-                except Unwritten:
-                    wconn.execute("ROLLBACK TO group_export")
-                    written = None
-                wconn.execute("RELEASE group_export")
+                with gs.Savepoint(wconn, "group_export") as export:
+                    try:
+                        written = self._export(wconn, root, cfg, scans.get(me), report)
+                    except Unwritten:
+                        export.undo()
+                        written = None
                 if written is not None:
                     report.written = written
                     gs.set_options(wconn, exported=seq)

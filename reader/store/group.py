@@ -256,3 +256,34 @@ def put_division(conn: sqlite3.Connection, member: str, seq: int, made_at: str, 
 
 def divisions(conn: sqlite3.Connection) -> list[sqlite3.Row]:
     return conn.execute("SELECT * FROM group_divisions ORDER BY made_at DESC, member").fetchall()
+
+
+def locally_decided(conn: sqlite3.Connection) -> set[str]:
+    """This library's own starred or skipped papers (a division leaves them out)."""
+    return {r[0] for r in conn.execute("SELECT id FROM papers WHERE starred = 1 OR skipped = 1")}
+
+
+def titles(conn: sqlite3.Connection, ids: Sequence[str]) -> list[tuple[str, str]]:
+    """(id, title) of the papers `ids` (those that exist)."""
+    out: list[tuple[str, str]] = []
+    for part in chunks(list(ids)):
+        out += conn.execute(f"SELECT id, title FROM papers WHERE id IN ({marks(len(part))})", part).fetchall()
+    return out
+
+
+class Savepoint:
+    """A part of the sync's transaction that can be undone alone (the export: its folder could
+    not be written). `with Savepoint(conn, name) as sp:` then `sp.undo()` rolls it back."""
+
+    def __init__(self, conn: sqlite3.Connection, name: str) -> None:
+        self._conn, self._name = conn, name
+
+    def __enter__(self) -> Savepoint:
+        self._conn.execute(f"SAVEPOINT {self._name}")
+        return self
+
+    def undo(self) -> None:
+        self._conn.execute(f"ROLLBACK TO {self._name}")
+
+    def __exit__(self, *_: object) -> None:
+        self._conn.execute(f"RELEASE {self._name}")
