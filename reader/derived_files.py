@@ -31,7 +31,7 @@ from .errors import NotRegularFile
 READ_ERRORS = (OSError, ValueError, KeyError, IndexError, EOFError, UnicodeDecodeError, zlib.error,
                zipfile.BadZipFile)
 ORIGIN_KEY = "origin"
-__all__ = ["READ_ERRORS", "NotRegularFile", "check_writable", "open_npz", "origin_of", "save_npz"]
+__all__ = ["READ_ERRORS", "NotRegularFile", "check_writable", "open_npz", "origin_of", "read_regular", "save_npz"]
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
@@ -46,6 +46,27 @@ def _what(mode: int) -> str:
     if stat.S_ISLNK(mode):
         return "a link"
     return "not a regular file"
+
+
+def read_regular(path: Path, limit: int) -> bytes | None:
+    """The bytes of `path` if it is a regular file of at most `limit` bytes; None when it is
+    missing, unreadable, larger, or a link, FIFO, device or folder (opened without blocking)."""
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            return f.read(limit + 1)
+    except OSError:
+        return None
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 @contextlib.contextmanager

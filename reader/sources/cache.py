@@ -19,6 +19,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from reader.derived_files import read_regular
+
 from .response import Response
 
 log = logging.getLogger(__name__)
@@ -45,20 +47,9 @@ class ResponseCache:
     def get(self, source: str, key: str) -> Response | None:
         """The cached response for the key, or None (absent, damaged, not a regular file)."""
         path = self.path(source, key)
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        except OSError:
+        data = read_regular(path, MAX_CACHED)
+        if data is None:
             return None
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CACHED:
-                return None
-            with os.fdopen(fd, "rb") as f:
-                fd = -1
-                data = f.read()
-        finally:
-            if fd >= 0:
-                os.close(fd)
         head, sep, body = data.partition(b"\n")
         try:
             meta = json.loads(head) if sep else None

@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from reader.derived_files import read_regular
 from reader.models import Record
 
 log = logging.getLogger(__name__)
@@ -85,20 +86,9 @@ class ParsedCache:
 
     def get(self, source: str, key: str) -> Parsed | None:
         path = self.path(source, key)
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        except OSError:
+        data = read_regular(path, MAX_PARSED)
+        if data is None:
             return None
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_PARSED:
-                return None
-            with os.fdopen(fd, "rb") as f:
-                fd = -1
-                data = f.read()
-        finally:
-            if fd >= 0:
-                os.close(fd)
         head, _, payload = data.partition(b"\n")
         try:
             meta = json.loads(head)
