@@ -1,5 +1,8 @@
 """The venue parsers: bytes -> Records, one-line errors naming the URL.
 
+No network: the parsers run on bytes; the service URLs below are the papers' own links in the
+records (fetching is tested against the 127.0.0.1 replay server in test_venue_add.py).
+
 PMLR and ACL run on REAL files: the AISTATS 2017/2018 volumes in ../shared/corpora/bibtex and
 the ACL Anthology 2024.insights XML in ../shared/corpora/sources/acl. No real OpenReview API v2 or
 CVF open access body is recorded there (sources/README.txt), so those fixtures are built from the

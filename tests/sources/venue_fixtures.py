@@ -1,5 +1,8 @@
 """Service-shaped bodies built from real records, for the venue tests and benchmarks/bench_sources.py.
 
+The service URLs below are paper links inside the records, never fetched: these bodies are served
+by the 127.0.0.1 replay server (tests/sources/replay.py) or parsed as bytes.
+
 No real OpenReview API v2 or CVF open access response is recorded in ../shared/corpora/sources
 (its README says so). These builders put REAL papers (titles, authors, abstracts from
 ../shared/corpora/ml_conference_corpus/papers.jsonl) into the services' published shapes:
