@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import NotRegularFile
+from .errors import NotRegularFile, file_kind
 
 # What np.load and the unpacking of a damaged or foreign file can raise: the file is rebuilt.
 # BadZipFile (a file cut short after its zip magic) is none of the others: it was missed.
@@ -34,18 +34,6 @@ ORIGIN_KEY = "origin"
 __all__ = ["READ_ERRORS", "NotRegularFile", "check_writable", "open_npz", "origin_of", "read_regular", "save_npz"]
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-
-
-def _what(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISLNK(mode):
-        return "a link"
-    return "not a regular file"
 
 
 def read_regular(path: Path, limit: int) -> bytes | None:
@@ -76,7 +64,7 @@ def open_npz(path: Path) -> Iterator[Any]:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise NotRegularFile(f"{path} is {_what(mode)}, not a regular file")
+            raise NotRegularFile(f"{path} is {file_kind(mode)}, not a regular file")
         handle = os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
@@ -99,7 +87,7 @@ def check_writable(path: Path) -> None:
     except FileNotFoundError:
         return
     if not stat.S_ISREG(mode):
-        raise NotRegularFile(f"{path} is {_what(mode)}, not a regular file; move it away and Reader builds it again")
+        raise NotRegularFile(f"{path} is {file_kind(mode)}, not a regular file; move it away and Reader builds it again")
 
 
 def save_npz(path: Path, prefix: str, arrays: dict[str, Any], origin: str | None = None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import stat
 
 
 class ReaderError(Exception):
@@ -12,6 +13,16 @@ class ReaderError(Exception):
 class NotRegularFile(ReaderError, OSError):
     """A path Reader would write (an export, a derived file) holds a folder, a FIFO, a device or a
     link where a regular file must be: refused in one line, never written over."""
+
+
+def file_kind(mode: int) -> str:
+    """What a path that is not a regular file is, for NotRegularFile's message ("a folder")."""
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a link")):
+        if test(mode):
+            return name
+    return "not a regular file"
 
 
 class UsageError(ReaderError):

@@ -23,24 +23,12 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from .errors import NotRegularFile, ReaderError
+from .errors import NotRegularFile, ReaderError, file_kind
 
 STALE_SECONDS = 3600
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _TMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0) \
     | getattr(os, "O_BINARY", 0)
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 def target_of(path: Path) -> Path:
@@ -65,7 +53,7 @@ def target_of(path: Path) -> Path:
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise ReaderError(f"{path} is a folder; give a file name")
     if st is not None and not stat.S_ISREG(st.st_mode):
-        raise NotRegularFile(f"{path} is {_kind(st.st_mode)}, not a regular file; not written")
+        raise NotRegularFile(f"{path} is {file_kind(st.st_mode)}, not a regular file; not written")
     if not target.parent.is_dir():
         raise ReaderError(f"{target.parent}: no such folder")
     return target
