@@ -31,7 +31,8 @@ from .errors import NotRegularFile, file_kind
 READ_ERRORS = (OSError, ValueError, KeyError, IndexError, EOFError, UnicodeDecodeError, zlib.error,
                zipfile.BadZipFile)
 ORIGIN_KEY = "origin"
-__all__ = ["READ_ERRORS", "NotRegularFile", "check_writable", "open_npz", "origin_of", "read_regular", "save_npz"]
+__all__ = ["READ_ERRORS", "NotRegularFile", "check_writable", "mark_used", "open_npz", "origin_of", "prune_oldest",
+           "read_regular", "save_npz"]
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
@@ -105,3 +106,50 @@ def save_npz(path: Path, prefix: str, arrays: dict[str, Any], origin: str | None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def mark_used(path: Path) -> None:
+    """Note that a cached file was just read (its modification time), so pruning keeps it longest."""
+    with contextlib.suppress(OSError, NotImplementedError):
+        os.utime(path, follow_symlinks=False)
+
+
+def prune_oldest(folder: Path, max_bytes: int, suffixes: tuple[str, ...]) -> tuple[int, int]:
+    """Delete the least recently used regular files named *suffixes under folder until the rest
+    hold at most max_bytes; (files removed, bytes freed). Links are never followed (a linked
+    folder is not entered, a link is not counted) and nothing but a regular file is removed;
+    temporary files a writer still holds (".part-…") are left alone. A folder that cannot be read
+    is skipped: pruning is housekeeping, it never fails a caller."""
+    found: list[tuple[float, int, str]] = []
+    stack = [str(folder)]
+    while stack:
+        top = stack.pop()
+        try:
+            entries = list(os.scandir(top))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.is_file(follow_symlinks=False) and entry.name.endswith(suffixes) \
+                        and not entry.name.startswith(".part-"):
+                    st = entry.stat(follow_symlinks=False)
+                    found.append((st.st_mtime, st.st_size, entry.path))
+            except OSError:
+                continue
+    total = sum(size for _, size, _ in found)
+    removed = freed = 0
+    for _, size, path in sorted(found):
+        if total <= max_bytes:
+            break
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            continue
+        total -= size
+        removed += 1
+        freed += size
+    return removed, freed

@@ -65,6 +65,11 @@ class LibraryPaths:
         return self.root / "logs"
 
     @property
+    def sources_dir(self) -> Path:
+        """Fetched responses and their parsed records (derived: reader.sources.cache and .parsed)."""
+        return self.root / "sources"
+
+    @property
     def settings_file(self) -> Path:
         """The library's own settings (its views, sort, vault, triage session)."""
         return self.root / "settings.ini"

@@ -7,7 +7,9 @@ header line (source, key, URL, fetch time, status, length, SHA-256 of the body) 
 bytes. Files are written atomically (a unique temporary name beside them, then renamed), only
 ever as regular files; a file is used only when its header names this key and its body has the
 recorded length and hash, else it is ignored (and refetched). The cache is derived data: deleting
-the folder loses nothing but the offline copies."""
+the folder loses nothing but the offline copies. The day's maintenance keeps the fetched files
+(these and the parsed records) under a size cap, dropping the least recently used first
+(reader.store.health.prune_fetched; READER_SOURCES_CACHE_MB, default 1024)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from reader.derived_files import read_regular
+from reader.derived_files import mark_used, read_regular
 
 from .response import Response
 
@@ -60,6 +62,7 @@ class ResponseCache:
                 or meta.get("sha256") != hashlib.sha256(body).hexdigest()):
             log.warning("cached response %s is damaged or not for %s; fetching anew", path, key)
             return None
+        mark_used(path)  # pruning (reader.store.health) drops the least recently used first
         return Response(body=body, url=str(meta.get("url") or key), status=int(meta.get("status") or 200),
                         fetched_at=str(meta.get("fetched_at") or ""), from_cache=True)
 

@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from reader.derived_files import read_regular
+from reader.derived_files import mark_used, read_regular
 from reader.models import Record
 
 log = logging.getLogger(__name__)
@@ -102,6 +102,7 @@ class ParsedCache:
         except (ValueError, TypeError, KeyError) as exc:
             log.warning("parsed records %s are damaged or not for this body (%s); parsing anew", path, exc)
             return None
+        mark_used(path)  # pruning (reader.store.health) drops the least recently used first
         return records, problems
 
     def put(self, source: str, key: str, records: Sequence[Record], problems: Sequence[str]) -> None:

@@ -10,6 +10,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..derived_files import prune_oldest
 from ..errors import DatabaseDamagedError, LibraryEnvironmentError, classify_sqlite_error
 from ..paths import LibraryPaths
 from .backups import BackupCancelled, all_backups, daily_due, take_backup
@@ -208,6 +209,7 @@ class DailyMaintenance(threading.Thread):
         self.error: BaseException | None = None
         self.cancelled = False
         self.skipped = False  # another process held the lock, or had done the day's work already
+        self.pruned = (0, 0)  # fetched files dropped by the day's pruning: (files, bytes)
         self._locked = locked
         self._halt = threading.Event()
         self._busy_lock = threading.Lock()
@@ -262,6 +264,8 @@ class DailyMaintenance(threading.Thread):
             self.backup = take_backup(conn, self.backups_dir, stopped=self._halt.is_set,
                                       on_target=self._set_busy)
             log.info("daily backup written to %s", self.backup)
+            if not self._halt.is_set():
+                self.pruned = prune_fetched(LibraryPaths(self.db_path.parent))
         except BackupCancelled:
             self.cancelled = True
             log.info("daily backup of %s stopped: the library closed; the next open takes it",
@@ -278,6 +282,26 @@ class DailyMaintenance(threading.Thread):
         finally:
             if conn is not None:
                 conn.close()
+
+
+ENV_SOURCES_CACHE_MB = "READER_SOURCES_CACHE_MB"
+SOURCES_CACHE_MB = 1024
+
+
+def prune_fetched(paths: LibraryPaths) -> tuple[int, int]:
+    """Keep the fetched responses and parsed records (`sources/`) under the size cap
+    (READER_SOURCES_CACHE_MB, default 1024 MB), dropping the least recently used first: a venue
+    re-added offline stays cached while an old one is fetched anew if ever asked for again."""
+    try:
+        cap_mb = float(os.environ.get(ENV_SOURCES_CACHE_MB, "") or SOURCES_CACHE_MB)
+    except ValueError:
+        log.warning("%s is not a number of megabytes; keeping %d MB", ENV_SOURCES_CACHE_MB, SOURCES_CACHE_MB)
+        cap_mb = SOURCES_CACHE_MB
+    removed, freed = prune_oldest(paths.sources_dir, int(max(cap_mb, 0) * 1024 * 1024), (".resp", ".json"))
+    if removed:
+        log.info("fetched files: %d least recently used dropped (%.1f MB) to stay under %g MB",
+                 removed, freed / 1e6, cap_mb)
+    return removed, freed
 
 
 def run_detached(root: Path) -> int:

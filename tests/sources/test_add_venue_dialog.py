@@ -73,6 +73,10 @@ def test_cancel_stores_nothing(env, qtbot):
     qtbot.mouseClick(dialog.addButton, Qt.MouseButton.LeftButton)
     assert dialog.busy and dialog.cancelButton.text() == "Cancel"
     qtbot.waitUntil(lambda: any(r.path == pages[2] for r in server.requests), timeout=20000)
+    # the step is said in the status line, not drawn half on the bar and half off it
+    qtbot.waitUntil(lambda: "paper pages: " in dialog.statusLabel.text(), timeout=20000)
+    assert dialog.statusLabel.text().startswith("Fetching WACV 2024… ")
+    assert not dialog.progress.isTextVisible()
     qtbot.mouseClick(dialog.cancelButton, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.busy, timeout=20000)
     assert dialog.statusLabel.text().startswith("Cancelled: nothing was stored")

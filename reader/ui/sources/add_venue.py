@@ -45,6 +45,7 @@ class AddVenueDialog(QDialog):
         self.library, self.runner = library, runner
         self._cancel: threading.Event | None = None
         self.task: Any = None  # the network task of the fetch in progress
+        self._fetching = ""  # "Fetching ICML 2025…": the status line's start while a fetch runs
         self.busy = False
 
         intro = QLabel("Fetch every accepted paper of a conference into a collection named for it. "
@@ -72,7 +73,7 @@ class AddVenueDialog(QDialog):
         self.progress = QProgressBar(self)
         self.progress.setObjectName("venueProgress")
         self.progress.setAccessibleName("Fetch progress")
-        self.progress.setTextVisible(True)
+        self.progress.setTextVisible(False)  # its text sat half on the bar, half off: the step is said below
         self.progress.hide()
         self.statusLabel = QLabel("", self)
         self.statusLabel.setObjectName("venueStatus")
@@ -154,7 +155,8 @@ class AddVenueDialog(QDialog):
         cancel = self._cancel = threading.Event()
         folder = self.library.paths.root
         self._set_busy(True)
-        self.statusLabel.setText(f"Fetching {catalogue.venue(name).label(year)}…")
+        self._fetching = f"Fetching {catalogue.venue(name).label(year)}…"
+        self.statusLabel.setText(self._fetching)
 
         def fetch(task: Any) -> Any:
             return venue_add.fetch(folder, name, year, refresh=refresh,
@@ -203,7 +205,11 @@ class AddVenueDialog(QDialog):
         self.progress.setRange(0, max(total, 0))
         if total:
             self.progress.setValue(min(done, total))
-        self.progress.setFormat(f"{what}: %v / %m" if total else what)
+        step = f"{what}: {min(done, total):,} / {total:,}" if total else what
+        self.progress.setFormat(step)
+        self.progress.setAccessibleDescription(step)
+        if self._cancel is None or not self._cancel.is_set():  # "Cancelling…" stays until it has
+            self.statusLabel.setText(f"{self._fetching} {step}")
 
     def _set_busy(self, busy: bool) -> None:
         self.busy = busy
