@@ -32,7 +32,7 @@ READ_ERRORS = (OSError, ValueError, KeyError, IndexError, EOFError, UnicodeDecod
                zipfile.BadZipFile)
 ORIGIN_KEY = "origin"
 __all__ = ["READ_ERRORS", "NotRegularFile", "check_writable", "mark_used", "open_npz", "origin_of", "prune_oldest",
-           "read_regular", "save_npz"]
+           "read_regular", "save_npz", "write_atomic"]
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
@@ -102,6 +102,26 @@ def save_npz(path: Path, prefix: str, arrays: dict[str, Any], origin: str | None
         with os.fdopen(fd, "wb") as f:
             np.savez(f, **arrays)
         check_writable(path)  # again, right before the rename
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_atomic(path: Path, parts: tuple[bytes, ...], suffix: str) -> None:
+    """Write `parts` to `path` as one file, atomically and durably (beside it under a unique
+    ".part-" name, synced, then renamed), making its folder; NotRegularFile when anything but a
+    regular file holds the name (checked before and again right before the rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    check_writable(path)
+    fd, tmp = tempfile.mkstemp(prefix=".part-", suffix=suffix, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            for part in parts:
+                f.write(part)
+            f.flush()
+            os.fsync(f.fileno())
+        check_writable(path)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

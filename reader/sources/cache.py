@@ -16,12 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
-import stat
-import tempfile
 from pathlib import Path
 
-from reader.derived_files import mark_used, read_regular
+from reader.derived_files import NotRegularFile, mark_used, read_regular, write_atomic
 
 from .response import Response
 
@@ -73,23 +70,8 @@ class ResponseCache:
                 "fetched_at": response.fetched_at, "status": response.status,
                 "length": len(response.body), "sha256": hashlib.sha256(response.body).hexdigest()}
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                if not stat.S_ISREG(os.lstat(path).st_mode):
-                    log.warning("%s is not a regular file; the response is not cached", path)
-                    return
-            except FileNotFoundError:
-                pass
-            fd, tmp = tempfile.mkstemp(prefix=".part-", suffix=".resp", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(json.dumps(meta, ensure_ascii=True).encode() + b"\n")
-                    f.write(response.body)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            write_atomic(path, (json.dumps(meta, ensure_ascii=True).encode() + b"\n", response.body), ".resp")
+        except NotRegularFile:
+            log.warning("%s is not a regular file; the response is not cached", path)
         except OSError as exc:
             log.warning("could not cache %s: %s", key, exc)

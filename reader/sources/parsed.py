@@ -18,15 +18,12 @@ import dataclasses
 import hashlib
 import json
 import logging
-import os
-import stat
-import tempfile
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from reader.derived_files import mark_used, read_regular
+from reader.derived_files import NotRegularFile, mark_used, read_regular, write_atomic
 from reader.models import Record
 
 log = logging.getLogger(__name__)
@@ -112,23 +109,8 @@ class ParsedCache:
         meta = {"version": _VERSION, "digest": key, "length": len(payload),
                 "sha256": hashlib.sha256(payload).hexdigest()}
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                if not stat.S_ISREG(os.lstat(path).st_mode):
-                    log.warning("%s is not a regular file; the parsed records are not kept", path)
-                    return
-            except FileNotFoundError:
-                pass
-            fd, tmp = tempfile.mkstemp(prefix=".part-", suffix=".json", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(json.dumps(meta, ensure_ascii=True).encode() + b"\n")
-                    f.write(payload)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            write_atomic(path, (json.dumps(meta, ensure_ascii=True).encode() + b"\n", payload), ".json")
+        except NotRegularFile:
+            log.warning("%s is not a regular file; the parsed records are not kept", path)
         except (OSError, ValueError) as exc:
             log.warning("could not keep the parsed records of %s: %s", key, exc)
