@@ -67,7 +67,7 @@ def main() -> int:
             _save(app, dialog, out, f"sources-add-by-id-done-{theme}")
             dialog.reject()
 
-            venue = window.ask_add_venue()
+            venue = window.sources.ask_add_venue()
             venue.filterEdit.setText("wacv")
             _save(app, venue, out, f"sources-add-venue-filtered-{theme}")
             server.fault(pages[2], Fault.slow(30))

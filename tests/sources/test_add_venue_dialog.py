@@ -77,6 +77,12 @@ def test_cancel_stores_nothing(env, qtbot):
     qtbot.waitUntil(lambda: "paper pages: " in dialog.statusLabel.text(), timeout=20000)
     assert dialog.statusLabel.text().startswith("Fetching WACV 2024… ")
     assert not dialog.progress.isTextVisible()
+    # the list is disabled while fetching, but the chosen row keeps a readable highlight
+    from PySide6.QtGui import QPalette
+    palette = dialog.list.palette()
+    assert not dialog.list.isEnabled()
+    for role in (QPalette.ColorRole.Highlight, QPalette.ColorRole.HighlightedText):
+        assert palette.color(QPalette.ColorGroup.Disabled, role) == palette.color(QPalette.ColorGroup.Active, role)
     qtbot.mouseClick(dialog.cancelButton, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.busy, timeout=20000)
     assert dialog.statusLabel.text().startswith("Cancelled: nothing was stored")

@@ -125,3 +125,22 @@ def test_the_new_view_is_shown_only_in_a_library_that_follows_a_feed(qtbot, wind
     library.unfollow_feed(feed.id)
     window.sidebar.refresh()
     qtbot.waitUntil(lambda: new.isHidden())
+
+
+def test_every_hint_fits_the_sidebar_unelided_at_1024_px(qtbot, window: MainWindow) -> None:
+    """An elided hint reads as nonsense ("File → Read…up… to join"): each one fits the
+    sidebar of a 1024 px window whole."""
+    from PySide6.QtGui import QFontMetrics
+
+    from reader.ui.list.sidebar import HINT_ROLE
+
+    window.resize(1024, 640)
+    qtbot.waitUntil(lambda: window.width() == 1024)
+    sidebar = window.sidebar
+    sidebar.expandAll()
+    hints = [item for item in sidebar._items() if item.data(0, HINT_ROLE)]
+    assert len(hints) >= 3
+    for item in hints:
+        room = sidebar.visualItemRect(item).width() - 2 * sidebar.style().pixelMetric(
+            sidebar.style().PixelMetric.PM_FocusFrameHMargin) - 4
+        assert QFontMetrics(item.font(0)).horizontalAdvance(item.text(0)) <= room, item.text(0)

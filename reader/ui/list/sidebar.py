@@ -53,8 +53,8 @@ HINTS = {
     "Tags": ("Press T to tag a paper", "Select a paper and press T (or use the tag box) to add a tag."),
     "Saved searches": ("Ctrl+S saves a search", "Type a search, then press Ctrl+S (or right-click here) "
                        "to keep it in this list."),
-    GROUP_SECTION: ("File → Reading group… to join", "Triage with others through a shared folder: who "
-                    "starred what, where you agree and where you split."),
+    GROUP_SECTION: ("File → Reading group…", "Join a reading group (File → Reading group…) to triage with "
+                    "others through a shared folder: who starred what, where you agree and where you split."),
 }
 
 

@@ -13,6 +13,7 @@ import threading
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -60,6 +61,12 @@ class AddVenueDialog(QDialog):
         self.list = QListWidget(self)
         self.list.setObjectName("venueList")
         self.list.setAccessibleName("Conferences")
+        # The list is disabled while a fetch runs: its chosen row keeps the active highlight so the
+        # conference being fetched stays readable (the disabled grey gave white on mid-grey).
+        palette = self.list.palette()
+        for role in (QPalette.ColorRole.Highlight, QPalette.ColorRole.HighlightedText):
+            palette.setColor(QPalette.ColorGroup.Disabled, role, palette.color(QPalette.ColorGroup.Active, role))
+        self.list.setPalette(palette)
         for entry in catalogue.entries():
             item = QListWidgetItem(f"{entry.venue.label(entry.year)} — {entry.venue.title}  ·  "
                                    f"{', '.join(entry.sources)}")
