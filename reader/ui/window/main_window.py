@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader.errors import ReaderError
 from reader.events import OUTSIDE, Change, Changes
 from reader.library import Library, View
 from reader.listing import Listing
@@ -47,15 +46,16 @@ from ..list.model import COL_ADDED, COL_TITLE, NEW, RELISTED, SORT_KEYS, SORTED,
 from ..list.search_bar import SearchBar
 from ..list.sidebar import Sidebar, view_key
 from ..list.table import PaperTable
-from ..map.controller import install_map
+from ..map.controller import MapController
 from ..operations import IdsArg, papers, scope, searches, tags
+from ..pages import ListPieces, PageContext
 from ..paper import notes
 from ..paper.edits import connect_edits
 from ..paper.note_merge import MERGE_OUTSIDE, NoteMerges
 from ..paper.pane import PaperPane
-from ..sources import install_sources
+from ..sources import SourcesController
 from ..tasks import TaskRunner
-from ..triage.controller import install_triage
+from ..triage.controller import TriageController
 from ..vault.sync import VaultSync
 from ..widgets import theme as themes
 from ..widgets.status_bar import StatusBar
@@ -63,6 +63,7 @@ from . import libraries, settings, window_size
 from .actions import MenuSlots, build_actions
 from .import_export import ImportExport, accepts_drag
 from .index_sync import IndexSync
+from .messages import Messages
 from .preferences import show_preferences
 from .splitter import SIZES as SPLITTER_SIZES
 from .splitter import MainSplitter
@@ -75,6 +76,8 @@ class MainWindow(QMainWindow):
 
     # Built in _build_widgets:
     pane: PaperPane
+    model: PaperModel
+    table: PaperTable
     status: StatusBar
     empty_state: empty_state.EmptyState
     searchBar: SearchBar  # its objectName
@@ -88,6 +91,7 @@ class MainWindow(QMainWindow):
         self.app_settings = settings.global_settings()  # every library's: window, theme, columns
         settings.migrate(self.settings, self.app_settings)
         settings.remember_library(self.app_settings, library.paths.root)
+        self.messages = Messages(self, lambda: self.closing, self._notify)
         self.runner = TaskRunner(self)
         self.runner.error.connect(self.handle_error)
         self.undo_stack = QUndoStack(self)
@@ -102,31 +106,36 @@ class MainWindow(QMainWindow):
         self.recovered_notes: list[Path] = []
         self._pending_select: str | None = None
         self._pending_import: list[str] = []  # an import's new papers: the list goes to the first listed
-        self._message_boxes: list[QMessageBox] = []
         self.closing = False
         self._placed = False  # keep_on_screen ran after the first show
         self.list_generation = 0  # bumped each time the table's ids are replaced (tests wait on it)
         self.theme = theme or settings.saved_theme(self.app_settings)
 
         self._build_widgets()
+        # What every page controller is given (pages.py), never the window itself. Its callables
+        # look the window's methods up when called (a test may replace one).
+        self.page = ctx = PageContext(self.ops, self.changes, self.settings, self.app_settings, self, [], ListPieces(
+            self.model, self.table, self.searchBar, self.pane, self.status, view=lambda: self.view,
+            sort=lambda: (self.sort_column, self.sort_order), scope=lambda: self.list_scope(),
+            select_paper=lambda pid, scroll: self.select_paper(pid, scroll=scroll),
+            load_paper=lambda pid: self.load_paper(pid), save_note=lambda pid, text: self.save_note(pid, text),
+            index_ready=lambda: self.index_ready), lambda url: self.open_link(url))
         self.index_sync = IndexSync(self.ops, self.status, self._index_caught_up)
         # Live sync with a Markdown vault (File → Markdown vault…)
-        self.vault_sync = VaultSync(self.ops, self.settings, self.status, self.pane, self.note_merges, self.changes,
-                                    lambda: self.index_ready)
+        self.vault_sync = VaultSync(ctx, self.note_merges)
         self.open_vault = self.vault_sync.open_folder  # triage's summary offers it
         # The reading group (File → Reading group…): syncs on a timer, after decisions, on folder changes.
-        self.group_sync = GroupSync(self.ops, self.status, self.changes)
+        self.group_sync = GroupSync(ctx)
         self.pane.group_marks = self.group_sync.marks_of
-        self.transfer = ImportExport(self.ops, self.settings, self.pane, self.status, self.index_sync,
-                                     self.show_message, self.list_scope, self.sidebar.tag_names)
+        self.transfer = ImportExport(ctx, self.index_sync, self.show_message, self.sidebar.tag_names)
         self.transfer.imported.connect(self.show_imported)
         self.empty_state.sampleRequested.connect(self.transfer.import_sample)
-        self.menus = build_actions(self, self._menu_slots(), self.undo_stack)
+        self.menus = build_actions(self, self._menu_slots(), self.undo_stack, ctx.shortcuts)
         settings.restore_settings(self)
         window_size.restore(self, self.app_settings)  # on the screen, as last on this screen
-        self.triage = install_triage(self)
-        self.map = install_map(self)  # View → Map, in place of the list
-        self.sources = install_sources(self)  # Edit → Add by identifier…, the arXiv feeds
+        self.triage = TriageController(ctx, open_vault=self.open_vault)  # View → Triage, in the centre
+        self.map = MapController(ctx, self.triage, self.transfer.ask_export)  # View → Map, in place of the list
+        self.sources = SourcesController(ctx)  # Edit → Add by identifier…, the arXiv feeds
         self.setAcceptDrops(True)
         self.apply_theme(self.theme)
         hints = QApplication.styleHints()
@@ -540,24 +549,10 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ messages
     def handle_error(self, exc: BaseException) -> None:
-        """User-facing errors become a readable message; anything else is a bug: report it."""
-        if isinstance(exc, ReaderError):
-            self.statusBar().showMessage(str(exc), 10000)
-            self.show_message("Reader", str(exc), QMessageBox.Icon.Warning, "errorMessage")
-            return
-        sys.excepthook(type(exc), exc, exc.__traceback__)
+        self.messages.error(exc)
 
     def show_message(self, title: str, text: str, icon: QMessageBox.Icon, name: str) -> QMessageBox | None:
-        if self.closing:
-            return None
-        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
-        box.setTextFormat(Qt.TextFormat.PlainText)  # file names, error text and titles come from data
-        box.setObjectName(name)
-        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._message_boxes.append(box)
-        box.finished.connect(lambda _=0, b=box: self._message_boxes.remove(b) if b in self._message_boxes else None)
-        box.open()  # window-modal but never blocks the event loop
-        return box
+        return self.messages.show(title, text, icon, name)
 
     def open_link(self, url: QUrl) -> bool:
         """Open http/https links in the system browser; ignore every other scheme."""
@@ -590,8 +585,7 @@ class MainWindow(QMainWindow):
         self.changes.close()
         settings.save_settings(self)
         self.runner.shutdown(wait=True)
-        for box in list(self._message_boxes):
-            box.close()
+        self.messages.close_all()
         if recovered:
             self.recovered_notes = recovered
             notes.tell_recovered(recovered)
