@@ -1,10 +1,10 @@
 """The library screen: sidebar, search bar, paper table and paper pane, wired to the Library.
 
 `LibraryScreen` is the main window's base (window/main_window.py adds the pages, menus, theme and
-closing): it owns the state every part of the window shares (the library, its two settings files,
-the task runner, the undo stack, the change bridge, the `OpContext` of operations and the
-`PageContext` of page controllers), builds the list's widgets, and follows the Library for its
-list and the open paper. What the user does lives elsewhere: writes with their undo in
+closing, and gives the page controllers their `PageContext`): it owns the state every part of the
+window shares (the library, its two settings files, the task runner, the undo stack, the change
+bridge, the `OpContext` of operations), builds the list's widgets, and follows the Library for
+its list and the open paper. What the user does lives elsewhere: writes with their undo in
 operations/ (given the narrow `OpContext`, never the window), notes in paper/notes.py, the search
 bar in list/search_bar.py. Nothing here decides what redraws after a write: the Library publishes
 each committed change (and the poll in change_bridge.py those of other processes); the sidebar,
@@ -16,8 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QUndoStack
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer
+from PySide6.QtGui import QAction, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
 from reader.events import OUTSIDE, Change, Changes
@@ -33,7 +33,6 @@ from ..list.search_bar import SearchBar
 from ..list.sidebar import Sidebar, view_key
 from ..list.table import PaperTable
 from ..operations import IdsArg, papers, scope, searches, tags
-from ..pages import ListPieces, PageContext
 from ..paper import notes
 from ..paper.edits import connect_edits
 from ..paper.note_merge import MERGE_OUTSIDE, NoteMerges
@@ -88,14 +87,6 @@ class LibraryScreen(QMainWindow):
         self.closing = False
         self.list_generation = 0  # bumped each time the table's ids are replaced (tests wait on it)
         self._build_widgets()
-        # What every page controller is given (pages.py), never the window itself. Its callables
-        # look the window's methods up when called (a test may replace one).
-        self.page = PageContext(self.ops, self.changes, self.settings, self.app_settings, self, [], ListPieces(
-            self.model, self.table, self.searchBar, self.pane, self.status, view=lambda: self.view,
-            sort=lambda: (self.sort_column, self.sort_order), scope=lambda: self.list_scope(),
-            select_paper=lambda pid, scroll: self.select_paper(pid, scroll=scroll),
-            load_paper=lambda pid: self.load_paper(pid), save_note=lambda pid, text: self.save_note(pid, text),
-            index_ready=lambda: self.index_ready), lambda url: self.open_link(url))
         self.index_sync = IndexSync(self.ops, self.status, self._index_caught_up)
 
     def start_list(self) -> None:
@@ -158,7 +149,6 @@ class LibraryScreen(QMainWindow):
         connect_edits(pane, ops, self.bulk_ids)
         pane.noteSaveRequested.connect(self.save_note)
         pane.relatedActivated.connect(self.select_paper)
-        pane.linkActivated.connect(self.open_link)
 
         middle = QWidget(self)
         middle_layout = QVBoxLayout(middle)
@@ -405,11 +395,5 @@ class LibraryScreen(QMainWindow):
 
     def show_message(self, title: str, text: str, icon: QMessageBox.Icon, name: str) -> QMessageBox | None:
         return self.messages.show(title, text, icon, name)
-
-    def open_link(self, url: QUrl) -> bool:
-        """Open http/https links in the system browser; ignore every other scheme."""
-        if url.scheme().lower() not in ("http", "https"):
-            return False
-        return QDesktopServices.openUrl(url)
 
 

@@ -11,8 +11,15 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QShowEvent
+from PySide6.QtCore import Qt, QTimer, QUrl
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDesktopServices,
+    QDragEnterEvent,
+    QDropEvent,
+    QShowEvent,
+)
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reader.library import Library
@@ -22,6 +29,7 @@ from ..dialogs.common import ask_rebuild
 from ..group.sync import GroupSync
 from ..map.controller import MapController
 from ..operations import IdsArg, papers, scope, searches
+from ..pages import ListPieces, PageContext
 from ..paper import notes
 from ..sources import SourcesController
 from ..triage.controller import TriageController
@@ -39,12 +47,20 @@ class MainWindow(LibraryScreen):
     theme and closing assembled around it."""
 
     def __init__(self, library: Library, *, theme: str | None = None) -> None:
-        super().__init__(library)  # the shared state, the list's widgets, `self.page` (the PageContext)
+        super().__init__(library)  # the shared state and the list's widgets
         self.setObjectName("mainWindow")
         self.setWindowTitle("Reader")
         self._placed = False  # keep_on_screen ran after the first show
         self.theme = theme or settings.saved_theme(self.app_settings)
-        ctx = self.page
+        self.pane.linkActivated.connect(self.open_link)
+        # What every page controller is given (pages.py), never the window itself. Its callables
+        # look the window's methods up when called (a test may replace one).
+        self.page = ctx = PageContext(self.ops, self.changes, self.settings, self.app_settings, self, [], ListPieces(
+            self.model, self.table, self.searchBar, self.pane, self.status, view=lambda: self.view,
+            sort=lambda: (self.sort_column, self.sort_order), scope=lambda: self.list_scope(),
+            select_paper=lambda pid, scroll: self.select_paper(pid, scroll=scroll),
+            load_paper=lambda pid: self.load_paper(pid), save_note=lambda pid, text: self.save_note(pid, text),
+            index_ready=lambda: self.index_ready), lambda url: self.open_link(url))
         # Live sync with a Markdown vault (File → Markdown vault…)
         self.vault_sync = VaultSync(ctx, self.note_merges)
         self.open_vault = self.vault_sync.open_folder  # triage's summary offers it
@@ -173,6 +189,12 @@ class MainWindow(LibraryScreen):
         self.pane.flush_note()
         shown = self.map.stack.currentWidget() if getattr(self, "map", None) is not None else None
         (shown or self.table).setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def open_link(self, url: QUrl) -> bool:
+        """Open http/https links in the system browser; ignore every other scheme."""
+        if url.scheme().lower() not in ("http", "https"):
+            return False
+        return QDesktopServices.openUrl(url)
 
     # ------------------------------------------------------------------ drag and drop
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
