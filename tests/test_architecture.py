@@ -391,3 +391,53 @@ def test_no_module_longer_than_the_limit():
     long = {module: n for module, path in MODULES.items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
     assert long == {}
+
+
+# ------------------------------------------------------------------ the screens
+# Page controllers are built from one frozen PageContext (reader/ui/pages.py), never from the
+# window or a Protocol of it; the window only assembles them (issue 32).
+PAGE_CONTROLLERS = {
+    "reader.ui.map.controller": "MapController",
+    "reader.ui.triage.controller": "TriageController",
+    "reader.ui.sources.controller": "SourcesController",
+    "reader.ui.vault.sync": "VaultSync",
+    "reader.ui.group.sync": "GroupSync",
+    "reader.ui.window.import_export": "ImportExport",
+}
+
+
+def _first_parameter(module: str, cls: str, method: str = "__init__") -> str:
+    """The annotation of the first parameter after self of `cls.method`, as written."""
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == method:
+                    arg = item.args.args[1]
+                    return ast.unparse(arg.annotation) if arg.annotation is not None else ""
+    raise AssertionError(f"{module}.{cls}.{method} not found")
+
+
+def test_page_controllers_are_built_from_the_page_context():
+    assert {f"{m}.{c}": _first_parameter(m, c) for m, c in PAGE_CONTROLLERS.items()} == {
+        f"{m}.{c}": "PageContext" for m, c in PAGE_CONTROLLERS.items()}
+    assert _first_parameter("reader.ui.triage.rank", "TriageRanking") == "PageContext"
+
+
+def test_no_window_protocol_for_pages():
+    tree = ast.parse(MODULES["reader.ui.pages"].read_text(encoding="utf-8"))
+    protocols = [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)
+                 and any(ast.unparse(b) == "Protocol" for b in n.bases)]
+    assert [name for name in protocols if name.endswith("Window")] == []
+
+
+def test_triage_ranking_is_typed():
+    # No `Any` in the ranking's interface: what it reads of the controller is a Protocol.
+    text = MODULES["reader.ui.triage.rank"].read_text(encoding="utf-8")
+    assert "Any" not in {n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}
+
+
+MAIN_WINDOW_LINES = 400
+
+
+def test_the_main_window_only_assembles():
+    assert len(MODULES["reader.ui.window.main_window"].read_text(encoding="utf-8").splitlines()) < MAIN_WINDOW_LINES
