@@ -5,8 +5,9 @@ the sidebar's New view and the list follow the change events."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction, QKeySequence
@@ -20,6 +21,9 @@ from reader.sources.feeds import FeedFetch, fetch_new, parse_spec
 from ..pages import PageContext, add_window_action, menu_named
 from ..tasks import Task
 from .add_by_id import AddByIdDialog
+
+if TYPE_CHECKING:
+    from .add_venue import AddVenueDialog
 
 UPDATE_AFTER = timedelta(days=1)  # the window updates the feeds when it opens after this long
 OPEN_DELAY_MS = 1500  # ... a moment after it opens (the list and index come first)
@@ -52,7 +56,7 @@ class SourcesController(QObject):
         menu = menu_named(ctx, "&Edit")
         first = next((a for a in menu.actions() if a.objectName() == "saveSearchAction"), None)
 
-        def action(text: str, name: str, slot: Any, keys: str = "") -> QAction:
+        def action(text: str, name: str, slot: Callable[[], object], keys: str = "") -> QAction:
             a = QAction(text, ctx.window)
             a.setObjectName(name)
             if keys:
@@ -69,7 +73,7 @@ class SourcesController(QObject):
             menu.insertSeparator(first)
         QTimer.singleShot(OPEN_DELAY_MS, self.update_if_due)
 
-    def ask_add_venue(self) -> Any:
+    def ask_add_venue(self) -> AddVenueDialog:
         """File → Add a conference…: the catalogue, fetched on the task runner (add_venue.py)."""
         from .add_venue import AddVenueDialog
 
