@@ -587,6 +587,4 @@ def run(argv: Sequence[str]) -> int:
         if lib is not None:
             lib.close()
             if lib.daily_due:  # after the answer, in a process of its own: nobody waits for it
-                from ..store.daily import spawn
-
-                spawn(lib.paths)
+                lib.start_daily_detached()

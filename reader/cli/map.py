@@ -18,7 +18,7 @@ from ..errors import ReaderError
 from ..output_files import write_text
 from ..plural import count_noun
 
-# (map view, the marks (map_rows.MapMarks), output file, width, height, dark) -> None; numpy loads only when
+# (map view, the marks (Library.map_marks), output file, width, height, dark) -> None; numpy loads only when
 # the command runs (the CLI's start stays quick).
 PngRenderer = Callable[[Any, Any, Path, int, int, bool], None]
 _png_renderer: PngRenderer | None = None
@@ -82,7 +82,6 @@ def _progress() -> Callable[[int, int, str], None] | None:
 def _map(args: argparse.Namespace, lib: Any, out: TextIO) -> int:
     from ..map import mapfile, subset, view
     from ..map.features import LayoutCancelled
-    from ..store import map_rows
 
     if args.png and _png_renderer is None:
         raise ReaderError("map --png needs the GUI toolkit (PySide6); run it as `reader map ...`")
@@ -103,7 +102,7 @@ def _map(args: argparse.Namespace, lib: Any, out: TextIO) -> int:
             write_text(Path(args.json), text + "\n")
     if args.png:
         assert _png_renderer is not None
-        marks = map_rows.map_marks(lib.read_connection())
+        marks = lib.map_marks()
         width, height = args.size
         _png_renderer(shown, marks, Path(args.png), width, height, args.dark)
     if not args.json or args.json != "-":

@@ -1,8 +1,9 @@
 """The Library facade: every user action as one transaction, kept in step with the search index.
 
-`Library` is the one door into a library folder. Its parts: library_core (connections, the
-write transaction, index upkeep, change events, reads), library_edits (the user's changes),
-library_io (import, export), sources (papers fetched from the services, followed feeds)."""
+`Library` is the one door into a library folder. Its parts: core (connections, the write
+transaction, index upkeep, change events, reads), edits (the user's changes), io (import,
+export), sources (papers fetched from the services, followed feeds). The CLI and the window reach
+the store only through it (tests/test_architecture.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from ..errors import ReaderError
 from ..listing import SEARCH_LIMIT, Listing, list_papers
 from ..paths import LibraryPaths
-from ..store import backups, changes, import_log
+from ..store import backups, changes, import_log, map_rows
 from ..store import papers as q
 from ..store.backups import KEEP_DAILY
 from ..store.connection import close_writer
@@ -105,6 +106,18 @@ class Library(Edits, LibraryIO, FetchedPapers):
         """The library's daily backups, oldest first (the newest KEEP_DAILY are kept)."""
         folder = self.paths.backups_dir
         return backups.daily_backups(folder) if folder.is_dir() else []
+
+    def start_daily_detached(self) -> None:
+        """The day's check and backup in a detached process of its own (store/daily.py), for an
+        opener that passed daily=False and found `daily_due`: the CLI, once it has answered,
+        with the library closed. Nobody waits for it."""
+        from ..store.daily import spawn
+
+        spawn(self.paths)
+
+    def map_marks(self) -> map_rows.MapMarks:
+        """Every paper's marks on the map (starred, read, skipped, tagged), as stored now."""
+        return map_rows.map_marks(self.read_connection())
 
     # ------------------------------------------------------------------ listing
     def listing(self, query: str = "", view: View = ALL, sort: str = "added", descending: bool = True, *,
