@@ -91,5 +91,5 @@ def paper_ids(conn: sqlite3.Connection, view: View, sort: str = "added", descend
     # rowid as the tie-breaker keeps the order stable between refreshes.
     sql = f"SELECT p.id FROM papers p {where} ORDER BY {order}, p.rowid {direction}"
     if limit is not None:
-        sql, params = f"{sql} LIMIT ?", [*params, max(0, int(limit))]
+        sql = f"{sql} LIMIT {max(0, int(limit))}"
     return [r[0] for r in conn.execute(sql, params)]
