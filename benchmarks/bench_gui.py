@@ -1,10 +1,14 @@
 """GUI benchmark on a 50,000-paper library: start-up, J/K step cost, typing queries as you type
 (longest GUI stall; keystroke to table updated), first paint of a big result list.
 
-Run: .venv/bin/python benchmarks/bench_gui.py [N_QUERIES] [--size=100k]   (prints figures; not a
-timed test; --size=100k, or the older --replicas=2, with its own READER_BENCH_DIR gives the 100k
-library of benchmarks/corpus.py, which the identity rules keep whole). It prints how many papers
-the library holds, and CPU seconds and the load beside the wall times.
+Run: .venv/bin/python benchmarks/bench_gui.py [N_QUERIES] [--size=100k] [--busy=N]   (prints
+figures; not a timed test; --size=100k, or the older --replicas=2, with its own READER_BENCH_DIR
+gives the 100k library of benchmarks/corpus.py, which the identity rules keep whole). It prints
+how many papers the library holds, and CPU seconds and the load beside the wall times.
+--busy=N starts N CPU-bound processes (plain Python loops, normal priority) before the window
+opens and ends them after the last figure: a laptop compiling or in a video call beside Reader.
+A 5 ms QTimer heartbeat runs from the first paint to the end (J/K, typing, triage): the longest
+gap between its beats past its interval is the longest GUI stall, per phase.
 The library is imported once from ../shared/corpora/ml_conference_corpus/papers.jsonl into
 /tmp/reader-bench-gui or $READER_BENCH_DIR (reused afterwards; delete the folder to rebuild it).
 The typed queries are paper titles (3-10 words, ASCII) sampled from the same file.
@@ -33,6 +37,7 @@ N_QUERIES = int(_ARGS[0]) if _ARGS else 24
 # --size=100k (or --replicas=2): the corpus and its altered copy (benchmarks/corpus.py); build
 # it in its own READER_BENCH_DIR.
 BIG = "--size=100k" in sys.argv[1:] or "--replicas=2" in sys.argv[1:]
+BUSY = next((int(a.split("=", 1)[1]) for a in sys.argv[1:] if a.startswith("--busy=")), 0)
 BIG_QUERY = "learning"  # matches most of the library: the first paint of a big result list
 
 
@@ -86,8 +91,60 @@ def wait(app, condition, timeout: float = 60.0) -> None:
         time.sleep(0.001)
 
 
+def busy_processes(n: int) -> list:
+    """n CPU-bound processes at normal priority (ended by the caller)."""
+    import subprocess
+
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+class Heartbeat:
+    """A 5 ms precise QTimer on the GUI thread: each gap between beats beyond 5 ms is time the
+    event loop could not run (a stall), recorded per phase."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+
+        self.clock = QElapsedTimer()
+        self.clock.start()
+        self.last = self.clock.nsecsElapsed()
+        self.phase = "start"
+        self.gaps: dict[str, list[float]] = {}
+        self.timer = QTimer()
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(self.beat)
+        self.timer.start()
+
+    def beat(self) -> None:
+        now = self.clock.nsecsElapsed()
+        self.gaps.setdefault(self.phase, []).append((now - self.last) / 1e6 - 5)
+        self.last = now
+
+    def enter(self, phase: str) -> None:
+        self.beat()
+        self.phase = phase
+
+    def longest(self, phase: str) -> float:
+        return max(self.gaps.get(phase) or [0.0])
+
+    def report(self) -> str:
+        return "; ".join(f"{phase} {max(g):.0f} ms ({sum(x > 100 for x in g)} over 100 ms)"
+                         for phase, g in self.gaps.items() if g)
+
+
 def main() -> int:
     build_cache()
+    busy = busy_processes(BUSY)
+    try:
+        return measure()
+    finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
+
+
+def measure() -> int:
     from PySide6.QtCore import QElapsedTimer, Qt, QTimer
     from PySide6.QtTest import QTest
 
@@ -107,7 +164,9 @@ def main() -> int:
     startup = time.perf_counter() - t0
     startup_cpu = clock.cpu
     papers = window.model.rowCount()
+    beat = Heartbeat()
     wait(app, lambda: window.index_ready and not window.runner.busy, timeout=600)
+    beat.enter("J/K")
 
     # J/K: GUI-thread time of one step (key event + pane update), including queued deliveries.
     window.table.setFocus()
@@ -126,6 +185,32 @@ def main() -> int:
         steps.append((time.perf_counter() - s) * 1000)
         spin(app, 0.01)  # let the related-papers worker deliver, as between real key presses
 
+    # Triage: Ctrl+T on the whole library's list, then J (move on) and X (not for me) as a
+    # reader deciding: one key, its card painted, a short pause (the prefetch and the re-rank
+    # run on workers in between).
+    beat.enter("triage")
+    from reader.ui.triage.controller import TriageController
+
+    triage: TriageController = window.triage
+    QTest.keyClick(window.table, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+    wait(app, lambda: triage.active and triage.view.card is not None, timeout=120)
+    spin(app, 0.5)
+    triage_steps: dict[str, list[float]] = {"J": [], "X": []}
+    for i in range(80):
+        name, k = ("X", Qt.Key.Key_X) if i % 4 == 3 else ("J", Qt.Key.Key_J)
+        target = triage.view.focusWidget() or triage.view
+        s = time.perf_counter()
+        QTest.keyClick(target, k)
+        app.processEvents()
+        triage_steps[name].append((time.perf_counter() - s) * 1000)
+        spin(app, 0.05)
+    QTest.keyClick(triage.view.focusWidget() or triage.view, Qt.Key.Key_U)  # undo the last X
+    spin(app, 0.3)
+    QTest.keyClick(triage.view.focusWidget() or triage.view, Qt.Key.Key_Escape)
+    wait(app, lambda: not triage.active and not window.runner.busy, timeout=120)
+    window.table.setFocus()
+    beat.enter("scroll")
+
     # Scrolling: page through the whole table, repainting each page.
     bar = window.table.verticalScrollBar()
     pages: list[float] = []
@@ -139,6 +224,7 @@ def main() -> int:
     # ~6 characters per second (past the debounce: every key re-lists, off the GUI thread).
     queries = sample_titles(N_QUERIES)
     typed = queries[: max(4, len(queries) // 4)]
+    beat.enter("typing")
     window.focus_search()
     gaps: list[float] = []
     clock = QElapsedTimer()
@@ -169,6 +255,7 @@ def main() -> int:
     stall = max(gaps) - 5 if gaps else 0.0
     typed_gaps = list(gaps)
 
+    beat.enter("keystrokes")
     # Keystroke to table updated: each key of every query, the debounce skipped (refresh_list at
     # once), measured until the new ids are in the model; the GUI-thread part of it separately.
     per_key: list[float] = []
@@ -199,6 +286,7 @@ def main() -> int:
                 zero += window.model.rowCount() == 0
     window._list_ready = original_ready  # type: ignore[method-assign]
 
+    beat.enter("big list")
     # First paint of a big result list: the first page at once, the rest fetched on scroll.
     window.searchBox.clear()
     window.refresh_list()
@@ -225,7 +313,9 @@ def main() -> int:
     wait(app, lambda: window.search_results is not None and window.search_results.query == "graph neural network")
     search_latency = (time.perf_counter() - s) * 1000
 
-    print(f"library: {library_count(CACHE):,} papers held, {papers:,} listed ({CACHE}); load {load()}")
+    beat.timer.stop()
+    print(f"library: {library_count(CACHE):,} papers held, {papers:,} listed ({CACHE}); load {load()}; "
+          f"{BUSY} busy processes beside it")
     print(f"start to usable window: {startup:.2f} s wall, {startup_cpu:.2f} s CPU (target ≤ 1.5 s)")
     print(f"J/K step, GUI thread: median {statistics.median(steps):.1f} ms, "
           f"p95 {sorted(steps)[int(len(steps) * 0.95)]:.1f} ms, max {max(steps):.1f} ms (target ≤ 16 ms); "
@@ -242,6 +332,10 @@ def main() -> int:
     print(f"first paint of {BIG_QUERY!r} ({big_total:,} matches, {big_rows} rows at once): {big_paint:.0f} ms; "
           f"next page on scrolling to the bottom: {next_page:.0f} ms")
     print(f"search 'graph neural network' to table (debounce skipped): {search_latency:.0f} ms")
+    for name, values in triage_steps.items():
+        print(f"triage {name} (key to card painted, GUI thread): median {statistics.median(values):.1f} ms, "
+              f"p95 {pct(values, 0.95):.1f} ms, max {max(values):.1f} ms over {len(values)} (target p95 ≤ 30 ms)")
+    print(f"longest GUI stall by phase (5 ms heartbeat; target none over 100 ms): {beat.report()}")
     print(f"whole run: {clock}")
     window.close()
     lib.close()

@@ -261,14 +261,16 @@ class LibraryBase:
         self.changes.publish(Changes.of(Change.INDEX, origin=self._origin()))
 
     # ------------------------------------------------------------------ reads
-    def paper_ids(self, view: View = ALL, sort: str = "added", descending: bool = True) -> list[str]:
+    def paper_ids(self, view: View = ALL, sort: str = "added", descending: bool = True, *,
+                  limit: int | None = None) -> list[str]:
+        """The view's ids in order (its first `limit` when given)."""
         if view.kind == ViewKind.NEW:  # the feeds' unread papers, best first whatever the sort
             from ..triage.fresh import rank_new
 
-            return rank_new(self, self.paths.root, paper_ids(self._reader(), view, "added", True))
+            return rank_new(self, self.paths.root, paper_ids(self._reader(), view, "added", True))[:limit]
         if view.ranked:  # "more like these": by similarity, whatever the sort
-            return like_ids(self, view)
-        return paper_ids(self._reader(), view, sort, descending)
+            return like_ids(self, view)[:limit]
+        return paper_ids(self._reader(), view, sort, descending, limit)
 
     def rows(self, ids: Sequence[str]) -> dict[str, PaperRow]:
         return q.rows(self._reader(), list(ids))

@@ -41,8 +41,22 @@ def rebuild(ix, options: dict[str, Any], procs: int, docs: Iterable[dict], *, to
             progress: Progress, cancelled: CancelCheck) -> int | None:
     """Replace the index's documents with `docs` in one commit; the count, or None if
     cancelled (then nothing changed). `total`: the count expected (0: unknown)."""
+    # Whichever writer, a cancelled or failed rebuild leaves no file of its own behind (the
+    # fast writer's cancel left its segment's files: three strays per Cancel in the index folder).
+    try:
+        n = _rebuild(ix, options, procs, docs, total, progress, cancelled)
+    except BaseException:
+        drop_unused_files(ix)
+        raise
+    if n is None:
+        drop_unused_files(ix)
+    return n
+
+
+def _rebuild(ix, options: dict[str, Any], procs: int, docs: Iterable[dict], total: int,
+             progress: Progress, cancelled: CancelCheck) -> int | None:
     if not fast():
-        return _rebuild_public(ix, options, docs, total, progress, cancelled)
+        return _write_all(ix.writer(**options), docs, total, progress, cancelled, PairPlan(ix.schema))
     if procs > 1 and total >= PARALLEL_MIN_DOCS:
         try:
             return parallel_rebuild(ix, options, docs, procs, total=total, progress=progress,
@@ -50,18 +64,6 @@ def rebuild(ix, options: dict[str, Any], procs: int, docs: Iterable[dict], *, to
         except Cancelled:
             return None
     return _write_all(BulkWriter(ix, **options), docs, total, progress, cancelled)
-
-
-def _rebuild_public(ix, options: dict[str, Any], docs: Iterable[dict], total: int,
-                    progress: Progress, cancelled: CancelCheck) -> int | None:
-    try:
-        n = _write_all(ix.writer(**options), docs, total, progress, cancelled, PairPlan(ix.schema))
-    except BaseException:
-        drop_unused_files(ix)
-        raise
-    if n is None:
-        drop_unused_files(ix)
-    return n
 
 
 def _write_all(w, docs: Iterable[dict], total: int, progress: Progress, cancelled: CancelCheck,
@@ -198,6 +200,13 @@ def cancel_quietly(w) -> None:
 
 def drop_unused_files(ix) -> None:
     """Remove files no committed segment uses: Whoosh's cancel() leaves the new segment's
-    column files behind."""
-    toc = TOC.read(ix.storage, ix.indexname)
-    clean_files(ix.storage, ix.indexname, toc.generation, toc.segments)
+    column files behind. Under the index's write lock: another process's writer that took it
+    meanwhile has files of its own under way (and cleans up as it commits)."""
+    lock = ix.lock("WRITELOCK")
+    if not lock.acquire(blocking=False):
+        return
+    try:
+        toc = TOC.read(ix.storage, ix.indexname)
+        clean_files(ix.storage, ix.indexname, toc.generation, toc.segments)
+    finally:
+        lock.release()

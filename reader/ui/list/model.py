@@ -110,6 +110,12 @@ class PaperModel(QAbstractTableModel):
             self._set_source(found.total, found.more)
             self.invalidate()
             return KEPT
+        if change == RELISTED and self._ids and len(ids) > len(self._ids) and ids[:len(self._ids)] == self._ids:
+            # The rest of the same list (the window's first page at start, then the whole list
+            # from a worker): appended below the rows on screen, selection and scroll kept.
+            self.append_ids(ids[len(self._ids):])
+            self._set_source(found.total, found.more)
+            return KEPT
         self.set_ids(ids, found.total, found.more)
         return change
 

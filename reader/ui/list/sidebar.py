@@ -97,6 +97,8 @@ class Sidebar(QTreeWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._names_key: tuple = ()  # minimumSizeHint's cache: the section names and fonts measured
+        self._names_width = 0
         self.setObjectName("sidebar")
         self.setAccessibleName("Sidebar: library, collections, tags, saved searches")
         self.setColumnCount(2)
@@ -159,7 +161,14 @@ class Sidebar(QTreeWidget):
         """Wide enough for every section's name whole (and a scroll bar): a narrow window's
         splitter squeezed the sidebar to "MOR…THESE" and "SAV…RCHES"."""
         hint = super().minimumSizeHint()
-        names = max(QFontMetrics(item.font(0)).horizontalAdvance(item.text(0)) for item in self._sections.values())
+        # Asked for at every relayout of the window (7 times per J/K step): the names' width is
+        # measured once per set of names and fonts.
+        key = tuple((item.text(0), item.font(0).key()) for item in self._sections.values())
+        if key != self._names_key:
+            self._names_key = key
+            self._names_width = max(QFontMetrics(item.font(0)).horizontalAdvance(item.text(0))
+                                    for item in self._sections.values())
+        names = self._names_width
         margins = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1 + self.frameWidth())
         bar = self.verticalScrollBar().sizeHint().width()
         return QSize(max(hint.width(), names + margins + bar + 4), hint.height())

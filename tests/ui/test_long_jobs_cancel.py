@@ -1,0 +1,128 @@
+"""Long jobs stopped from the status bar's Cancel (issue 31): a map layout and an index rebuild
+stop where the real code checks its cancel flag, and the derived files stay as they were: the
+map's file unwritten (or the old one byte for byte), the index with its old stamp, documents and
+answers, no stray files beside either; the next layout or rebuild then runs to its end."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from reader import index_upkeep
+from reader.library import Library
+from reader.map import mapfile
+from reader.ui.window.main_window import MainWindow
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _held_until_cancelled(monkeypatch, module, name: str) -> threading.Event:
+    """module.name (a step of the real job) waits, once started, until the job's cancel flag is
+    set; then it returns what the real step returns, and the real code after it must stop."""
+    real = getattr(module, name)
+    started = threading.Event()
+
+    def held(*args, **kwargs):
+        started.set()
+        cancelled = kwargs.get("cancelled")
+        assert cancelled is not None, f"{name} was given no cancel flag"
+        for _ in range(3000):
+            if cancelled():
+                break
+            threading.Event().wait(0.01)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, held)
+    return started
+
+
+def _cancel_from_the_status_bar(qtbot, window: MainWindow, started: threading.Event) -> None:
+    bar = window.status
+    qtbot.waitUntil(started.is_set, timeout=30000)
+    qtbot.waitUntil(lambda: bar.cancelButton.isVisible(), timeout=10000)
+    bar.cancelButton.click()
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=60000)
+    assert not bar.cancelButton.isVisible()
+
+
+def test_cancel_stops_the_first_map_layout_and_writes_no_map(qtbot, window: MainWindow, library: Library,
+                                                            monkeypatch) -> None:
+    root = library.paths.root
+    before = _files(root / "map") if (root / "map").is_dir() else {}
+    assert not mapfile.path_for(root).exists()
+    started = _held_until_cancelled(monkeypatch, mapfile, "features")
+    controller = window.map
+    controller.open()
+    _cancel_from_the_status_bar(qtbot, window, started)
+    qtbot.waitUntil(lambda: controller.layout_task is None, timeout=10000)
+    assert "cancelled" in controller.canvas.message.lower()
+    assert not mapfile.path_for(root).exists()  # nothing half-written in its place
+    assert (_files(root / "map") if (root / "map").is_dir() else {}) == before
+    assert [p.name for p in root.iterdir() if ".tmp" in p.name or p.name.endswith(".partial")] == []
+    monkeypatch.undo()
+    before_gen = controller.generation
+    controller.reload(full=True)  # tried again: laid out to the end
+    qtbot.waitUntil(lambda: controller.generation > before_gen, timeout=120000)
+    stored = mapfile.load(mapfile.path_for(root), None)
+    assert stored is not None and sorted(stored.ids) == sorted(library.paper_ids())
+
+
+def test_cancel_stops_a_re_layout_and_keeps_the_old_map(qtbot, window: MainWindow, library: Library,
+                                                       monkeypatch) -> None:
+    root = library.paths.root
+    controller = window.map
+    gen = controller.generation
+    controller.open()  # the first layout, to its end
+    qtbot.waitUntil(lambda: controller.generation > gen and not window.runner.busy, timeout=120000)
+    path = mapfile.path_for(root)
+    old = path.read_bytes()
+    neighbours = sorted(p.name for p in path.parent.iterdir())
+    started = _held_until_cancelled(monkeypatch, mapfile, "features")
+    controller.reload(full=True)  # View → Re-layout
+    _cancel_from_the_status_bar(qtbot, window, started)
+    assert "cancelled" in controller.canvas.message.lower()
+    assert path.read_bytes() == old  # the old map, whole
+    assert sorted(p.name for p in path.parent.iterdir()) == neighbours
+    assert controller.data is not None and sorted(controller.data.ids) == sorted(library.paper_ids())
+
+
+def test_cancel_stops_an_index_rebuild_and_keeps_the_index(qtbot, window: MainWindow, library: Library,
+                                                          monkeypatch) -> None:
+    folder = library.paths.index_dir
+    stamp = library.index.stamp
+    docs = library.index.doc_count
+    found = [r.id for r in library.search("learning", limit=20).hits]
+    files = _files(folder)
+    assert found and stamp >= 0
+
+    real_docs = index_upkeep.iter_docs
+    started = threading.Event()
+    cancel_seen: list[bool] = []
+
+    def slow_docs(conn):
+        started.set()
+        task = window.status.tasks[0] if window.status.tasks else None
+        for n, doc in enumerate(real_docs(conn)):
+            if n == 3:  # the rebuild is under way: wait for the Cancel
+                for _ in range(3000):
+                    if task is not None and task.cancelled():
+                        cancel_seen.append(True)
+                        break
+                    threading.Event().wait(0.01)
+            yield doc
+
+    monkeypatch.setattr(index_upkeep, "iter_docs", slow_docs)
+    window.index_sync.reindex()
+    _cancel_from_the_status_bar(qtbot, window, started)
+    assert cancel_seen == [True]
+    index = library.index
+    assert index.stamp == stamp and index.doc_count == docs
+    assert [r.id for r in library.search("learning", limit=20).hits] == found
+    assert _files(folder) == files  # not a file added, removed or changed
+    monkeypatch.undo()
+    window.index_sync.reindex()  # again, to its end: the same answers
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=60000)
+    assert library.index.doc_count == docs
+    assert [r.id for r in library.search("learning", limit=20).hits] == found
