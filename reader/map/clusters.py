@@ -2,8 +2,10 @@
 
 Clusters are k-means cells of the 2-D places (what the eye sees as a region), at two levels: a
 coarse one labelled at every zoom and a fine one shown as the user zooms in. A cluster's label is
-up to MAX_WORDS of its distinguishing words: each in at least MIN_SHARE of the cluster's papers
-and, elsewhere, in at most RATIO of that share (a word of the whole field is no label). A
+up to MAX_WORDS of its distinguishing words: each in at least MIN_SHARE of the cluster's
+abstracts and, elsewhere, in at most RATIO of that share (a word of the whole field is no label).
+Abstracts, not titles: a title carries words its abstract lacks, so a title word could label a
+region whose abstracts mostly never say it (a paper without an abstract counts its title). A
 cluster without such a word is left unlabelled rather than given a misleading one. A label
 names each word form once ("attacks · attack" says "attacks"), and within a level a word form
 labels only the region it tells apart best (two regions never both say "language")."""
@@ -11,6 +13,7 @@ labels only the region it tells apart best (two regions never both say "language
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -162,11 +165,33 @@ def word_form(word: str) -> str:
     return w
 
 
-def cluster(xy: np.ndarray, x: Sparse, words: list[str]) -> tuple[np.ndarray, np.ndarray, list[Cluster]]:
-    """(coarse numbers, fine numbers, every cluster with its label) of the laid-out papers."""
+def presence(docs: Iterable[Sequence[str] | None], words: list[str], fallback: Sparse) -> Sparse:
+    """Which of `words` each paper's label text holds (rows of ones, word order), from its
+    tokens; a None doc takes its row of `fallback` (its label text is the text `fallback` was
+    counted from: no title, or no abstract)."""
+    index = {w: j for j, w in enumerate(words)}
+    indptr = [0]
+    indices: list[int] = []
+    for row, doc in enumerate(docs):
+        if doc is None:
+            indices.extend(fallback.indices[fallback.indptr[row]:fallback.indptr[row + 1]].tolist())
+        else:
+            indices.extend(sorted({j for j in map(index.get, doc) if j is not None}))
+        indptr.append(len(indices))
+    if len(indptr) != fallback.rows + 1:
+        raise ValueError(f"label texts of {len(indptr) - 1} papers for {fallback.rows} rows")
+    return Sparse(np.array(indptr, dtype=np.int64), np.array(indices, dtype=np.int32),
+                  np.ones(len(indices), dtype=np.float32), len(words))
+
+
+def cluster(xy: np.ndarray, x: Sparse, words: list[str],
+            own: Sparse | None = None) -> tuple[np.ndarray, np.ndarray, list[Cluster]]:
+    """(coarse numbers, fine numbers, every cluster with its label) of the laid-out papers;
+    `own`: the words of each paper's label text (presence), x's when None."""
     k0, k1 = counts_for(len(xy))
     coarse = kmeans_2d(xy, k0)
     fine = kmeans_2d(xy, k1)
-    found = [Cluster(c, 0, w) for c, w in enumerate(label_words(x, words, coarse, k0))]
-    found += [Cluster(c, 1, w) for c, w in enumerate(label_words(x, words, fine, k1))]
+    held = x if own is None else own
+    found = [Cluster(c, 0, w) for c, w in enumerate(label_words(held, words, coarse, k0))]
+    found += [Cluster(c, 1, w) for c, w in enumerate(label_words(held, words, fine, k1))]
     return coarse, fine, found

@@ -21,6 +21,7 @@ from typing import Protocol
 import numpy as np
 
 from reader.derived_files import READ_ERRORS, open_npz, origin_of, save_npz
+from reader.search.schema import similarity_words
 from reader.store import changes, map_rows, papers
 from reader.store.sql import read_snapshot
 
@@ -193,6 +194,12 @@ def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: Can
         stamp = changes.current_seq(conn)
         origin = changes.origin(conn)
         feats = features(texts(), cancelled=cancelled, progress=progress)
+        assert feats.matrix is not None
+        check(cancelled)
+        # The label words are checked against abstracts alone (clusters: a title's words are no
+        # region's); a paper whose map text is already that (title-less, abstract-less) is not read again.
+        own = cl.presence((None if text is None else similarity_words(text)
+                           for _pid, text in map_rows.all_label_texts(conn)), feats.vocab.words, feats.matrix)
     check(cancelled)
 
     def step(done: int, total: int, message: str) -> None:
@@ -203,8 +210,7 @@ def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: Can
     give_back()
     if progress:
         progress(3, 4, "Naming the regions")
-    assert feats.matrix is not None
-    coarse, fine, found_clusters = cl.cluster(xy, feats.matrix, feats.vocab.words)
+    coarse, fine, found_clusters = cl.cluster(xy, feats.matrix, feats.vocab.words, own)
     return MapData(ids, xy, coarse.astype(np.int32), fine.astype(np.int32), found_clusters,
                    feats.vectors.astype(np.float16), np.array(hashes, dtype=np.int64), feats.vocab,
                    feats.components.astype(np.float16), stamp, len(ids), origin=origin)

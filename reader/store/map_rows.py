@@ -37,6 +37,14 @@ def _text(title: str | None, source: str | None, abstract: str | None) -> str:
     return f"{head}\n{abstract or ''}"
 
 
+def _label_text(title: str | None, source: str | None, abstract: str | None) -> str | None:
+    """The words a region's label must be found in: the abstract alone (a title carries words its
+    abstract lacks), the title only when there is no abstract; None when that is `_text`'s words."""
+    if not (abstract or "").strip() or source == "derived" or not title:
+        return None
+    return abstract
+
+
 def texts(conn: sqlite3.Connection, ids: Sequence[str]) -> Iterator[tuple[str, str]]:
     """(id, the words the map compares) of each paper: its plain abstract, and its title when
     it was given or typed (a title derived from the abstract would count its words twice)."""
@@ -55,6 +63,24 @@ def all_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
     while batch := rows.fetchmany(TEXT_BATCH):
         for pid, title, source, abstract in batch:
             yield pid, _text(title, source, abstract)
+
+
+def label_texts(conn: sqlite3.Connection, ids: Sequence[str]) -> Iterator[tuple[str, str | None]]:
+    """(id, the words its region's label is checked against: see _label_text) of each paper."""
+    for part in chunks(list(ids)):
+        rows = conn.execute(
+            f"SELECT id, title, title_source, abstract_text FROM papers WHERE id IN ({marks(len(part))})", part)
+        for pid, title, source, abstract in rows.fetchall():
+            yield pid, _label_text(title, source, abstract)
+
+
+def all_label_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, str | None]]:
+    """`label_texts` of every paper in id order (as all_texts), TEXT_BATCH rows at a time."""
+    rows = conn.cursor()
+    rows.execute("SELECT id, title, title_source, abstract_text FROM papers ORDER BY id")
+    while batch := rows.fetchmany(TEXT_BATCH):
+        for pid, title, source, abstract in batch:
+            yield pid, _label_text(title, source, abstract)
 
 
 def _columns(conn: sqlite3.Connection) -> set[str]:
