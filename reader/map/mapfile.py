@@ -173,6 +173,47 @@ def load(path: Path, origin: str | None = None) -> MapData | None:
         return None
 
 
+def adopt_legacy(path: Path, conn: sqlite3.Connection) -> MapData | None:
+    """A map file written before map files named their library's origin (by a Reader before the
+    upgrade), taken as this library's and saved with its origin, instead of a layout anew, when
+    it is exactly what this library lays out: the same papers (ids, count), every paper's words
+    unchanged (its text hash), arrays of matching shapes, places and vectors finite, its stamp
+    not ahead of the store's. Never in a library a backup was restored into (the restore made a
+    new origin on purpose: files from before it are not this library's) nor one without an
+    origin. None otherwise (the caller lays the library out, as for any other file)."""
+    try:
+        with open_npz(path) as z:
+            if origin_of(z) is not None:
+                return None  # not a legacy file: load() decides on it
+            meta = [int(v) for v in z["meta"]]
+            if len(meta) not in (5, 6) or meta[0] != VERSION:
+                return None
+            ids, xy, coarse, fine, hashes = z["ids"].tolist(), z["xy"], z["coarse"], z["fine"], z["hashes"]
+            vectors, idf, components, words = z["vectors"], z["idf"], z["components"], z["words"].tolist()
+            rows = [row.split("\t") for row in z["clusters"].tolist()]
+            found = [cl.Cluster(int(row[1]), int(row[0]), tuple(row[2:])) for row in rows]
+    except READ_ERRORS:
+        return None
+    n = len(ids)
+    if (len(meta) == 6 and meta[5] != n) or len(set(ids)) != n or xy.shape != (n, 2) or coarse.shape != (n,) \
+            or fine.shape != (n,) or hashes.shape != (n,) or vectors.ndim != 2 or len(vectors) != n \
+            or components.shape != (vectors.shape[1], len(words)) or idf.shape != (len(words),) \
+            or min(meta[2], meta[3]) < 0 or not all(np.isfinite(a).all() for a in (xy, vectors, components, idf)):
+        return None
+    with read_snapshot(conn):
+        origin = changes.origin(conn)
+        stamp = changes.current_seq(conn)
+        if not origin or changes.restored(conn) or meta[1] > stamp or papers.count(conn) != n:
+            return None
+        texts = _texts(conn, ids)
+        if len(texts) != n or any(_hash(texts[pid]) != int(h) for pid, h in zip(ids, hashes.tolist(), strict=True)):
+            return None
+    data = MapData(ids, xy, coarse.astype(np.int32), fine.astype(np.int32), found, vectors, hashes,
+                   Vocabulary(words, idf), components, stamp, meta[2], meta[3], origin=origin)
+    save(path, data)
+    return data
+
+
 def _texts(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, str]:
     return dict(map_rows.texts(conn, ids))
 
@@ -291,6 +332,8 @@ def current(source: MapSource, root: Path, *, full: bool = False, known: MapData
     conn = source.read_connection()
     origin = changes.origin(conn)
     data = None if full else (known if known is not None else load(path, origin))
+    if data is None and not full and known is None:
+        data = adopt_legacy(path, conn)  # a map file from before the upgrade: not laid out again
     for _attempt in range(2):
         if data is None:
             break
