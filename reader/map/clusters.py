@@ -8,7 +8,8 @@ Abstracts, not titles: a title carries words its abstract lacks, so a title word
 region whose abstracts mostly never say it (a paper without an abstract counts its title). A
 cluster without such a word is left unlabelled rather than given a misleading one. A label
 names each word form once ("attacks · attack" says "attacks"), and within a level a word form
-labels only the region it tells apart best (two regions never both say "language")."""
+labels only the region it tells apart best (two regions never both say "language"), unless
+that region has other words and another region none but this one."""
 
 from __future__ import annotations
 
@@ -113,7 +114,7 @@ def label_words(x: Sparse, words: list[str], labels: np.ndarray, k: int) -> list
     df = np.bincount(x.indices, minlength=x.cols)
     sizes = np.bincount(labels, minlength=k).astype(np.float64)
     n = float(len(labels))
-    usable = np.array([bool(_LABEL_WORD.match(w)) and w not in BOILERPLATE for w in words], dtype=bool)
+    usable = np.array([usable_word(w) for w in words], dtype=bool)
     ranked: list[list[tuple[float, int]]] = []  # each cluster's usable words, best first
     for c in range(k):
         w = word[bounds[c]:bounds[c + 1]]  # in word order
@@ -136,11 +137,11 @@ def label_words(x: Sparse, words: list[str], labels: np.ndarray, k: int) -> list
             form = word_form(words[j])
             if form not in owner or score > owner[form][0]:
                 owner[form] = (score, -c)
-    out: list[tuple[str, ...]] = []
-    for c, found in enumerate(ranked):
+
+    def pick(c: int) -> tuple[str, ...]:
         chosen: list[str] = []
         forms: set[str] = set()
-        for _score, j in found:
+        for _score, j in ranked[c]:
             form = word_form(words[j])
             if form in forms or owner[form][1] != -c:
                 continue
@@ -148,8 +149,27 @@ def label_words(x: Sparse, words: list[str], labels: np.ndarray, k: int) -> list
             chosen.append(words[j])
             if len(chosen) == MAX_WORDS:
                 break
-        out.append(tuple(chosen))
+        return tuple(chosen)
+
+    out = [pick(c) for c in range(k)]
+    # A region left bare while a region owning one of its words has more than that one: the
+    # word goes to the bare region (a label for each region where a word qualifies).
+    for c, found in enumerate(ranked):
+        if out[c]:
+            continue
+        for score, j in found:
+            form = word_form(words[j])
+            other = -owner[form][1]
+            if len(out[other]) > 1 and form in {word_form(w) for w in out[other]}:
+                owner[form] = (score, -c)
+                out[other], out[c] = pick(other), pick(c)
+                break
     return out
+
+
+def usable_word(word: str) -> bool:
+    """Whether `word` may label a region at all (no number, no fragment, no boilerplate)."""
+    return bool(_LABEL_WORD.match(word)) and word not in BOILERPLATE
 
 
 def word_form(word: str) -> str:

@@ -108,3 +108,15 @@ def test_presence_takes_the_fallback_row_for_a_paper_without_its_own_label_text(
     assert np.all(own.data == 1)
     with pytest.raises(ValueError):
         clusters.presence([None], vocab.words, x)
+
+
+def test_a_region_whose_only_word_another_region_owns_with_others_gets_that_word():
+    from reader.map.features import tfidf, tokens
+
+    # "alpha" tells A apart best, but A also has "beta"; B has "alpha" and nothing else of its own.
+    texts = [f"alpha beta {i}" for i in range(10)]
+    texts += [f"alpha image {i}" for i in range(6)] + [f"image pixel {i}" for i in range(4)]
+    texts += [f"image pixel diffusion noise {i}" for i in range(60)]
+    vocab, x = tfidf(tokens(texts))
+    words = clusters.label_words(x, vocab.words, np.array([0] * 10 + [1] * 10 + [2] * 60), 3)
+    assert words[0] == ("beta",) and words[1] == ("alpha",), words
