@@ -3,8 +3,7 @@
 from reader.search.documents import doc_fields
 from reader.search.index import IndexLocked, SearchIndex
 from reader.search.results import Hit, SearchResults
-from reader.search.segments import ids  # noqa: F401  (first: every segment gets an OS-random name)
-from reader.search.segments.parallel import Prepare, SegmentBuilder
+from reader.search.segments import Prepare, SegmentBuilder
 
 # Prepare and SegmentBuilder: what a big import hands the index (the segment format stays in search/).
 __all__ = ["Hit", "IndexLocked", "Prepare", "SearchIndex", "SearchResults", "SegmentBuilder", "doc_fields"]

@@ -41,12 +41,13 @@ from reader.search.schema import (
     build_schema,
     plain_words,
 )
-from reader.search.segments.internals import postings as bulk_postings
-from reader.search.segments.parallel import Prepare, SegmentBuilder
-from reader.search.segments.writer import (
+from reader.search.segments import (
+    Prepare,
+    SegmentBuilder,
     bulk_codec,
     merge_small_by_whoosh,
     merge_small_segments,
+    postings,
     whoosh_merges,
 )
 from reader.search.similar import similar
@@ -354,8 +355,7 @@ class SearchIndex:
         return res
 
     def _id_column(self, s: Searcher):
-        """The id column reader, opened once per generation (opening reads every offset:
-        ~30 ms at 50k)."""
+        """The id column reader, opened once per generation (opening reads every offset: ~30 ms at 50k)."""
         if self._idcol is None:
             leaves = s.reader().leaf_readers()
             if all(leaf.segment().segment_id() in _seg_ids for leaf, _ in leaves):
@@ -447,7 +447,7 @@ class SearchIndex:
             docs: set[int] = set()
             for leaf, base in s.reader().leaf_readers():
                 deleted = set(leaf.segment().deleted_docs()) if leaf.has_deletions() else ()
-                ids, _ = bulk_postings(leaf, "flags", flag)
+                ids, _ = postings(leaf, "flags", flag)
                 docs.update(d + base for d in ids if d not in deleted)
             hit = self._filters[key] = frozenset(docs)
         return hit

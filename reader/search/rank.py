@@ -15,7 +15,7 @@ from operator import itemgetter
 from reader.search import typos
 from reader.search.fields import BY_NAME, RANKED_FIELDS
 from reader.search.schema import BIGRAM_SUFFIX, analyze, cached_stem, pair_bucket, similarity_words
-from reader.search.segments.internals import (
+from reader.search.segments import (
     byte_length,
     cached_lexicon,
     doc_frequency,

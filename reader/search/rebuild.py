@@ -21,15 +21,15 @@ from reader.search.schema import (
     bigrams,
     pair_bucket,
 )
-from reader.search.segments.fastpath import enabled as fast
-from reader.search.segments.parallel import (
+from reader.search.segments import (
+    BulkWriter,
     Cancelled,
     Prepare,
     ProcessSegmentBuilder,
     SegmentBuilder,
     parallel_rebuild,
 )
-from reader.search.segments.writer import BulkWriter
+from reader.search.segments import fast_path_enabled as fast
 
 PARALLEL_MIN_DOCS = 5000  # smaller rebuilds stay in-process (starting processes costs ~0.5 s)
 PROGRESS_EVERY = 250

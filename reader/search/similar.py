@@ -13,7 +13,7 @@ from operator import itemgetter, mul
 
 from reader.search.rank import _segment_lengths
 from reader.search.schema import similarity_words
-from reader.search.segments.internals import byte_length, postings_at, segment_lexicon
+from reader.search.segments import byte_length, postings_at, segment_lexicon
 
 # A paper's vector: the words of its title and abstract together (the `words` field,
 # unstemmed), weight (1 + ln tf) * idf with the smooth idf ln((1 + n) / (1 + df)) + 1,

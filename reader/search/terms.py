@@ -18,7 +18,7 @@ from whoosh.matching import ListMatcher, NullMatcher
 from whoosh.reading import TermNotFound
 
 from reader.search.schema import BIGRAM_SUFFIX, FastText, analyze, pair_bucket
-from reader.search.segments.internals import postings_at, segment_lexicon, sorted_terms
+from reader.search.segments import postings_at, segment_lexicon, sorted_terms
 
 MAX_FUZZY_LENGTH = 40  # longer "words" get no distance-2 expansion (edit distance is quadratic)
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from reader.search.schema import analyze, cached_stem, pair_bucket, plain_words
-from reader.search.segments.internals import (
+from reader.search.segments import (
     cached_lexicon,
     doc_frequency,
     postings,

@@ -1,28 +1,26 @@
-"""Pages that take a widget's place, and what the page controllers need of the main window.
+"""Pages that take a widget's place, and the one frozen context every page controller is built from.
 
 Triage swaps the window's whole centre (library ↔ triage), the map swaps the list column
 (list ↔ map): both put a stacked widget where the widget was, holding it as the first page
-(`page_stack`), and both add a checkable View-menu action (`add_view_action`). The
-controllers are given the window as a typing Protocol (MapWindow, TriageWindow) rather than
-the MainWindow class, which imports them. `window()` (QWidget's own: the top-level widget,
-here the window itself) is what their pages, actions and dialogs are parented to."""
+(`page_stack`), and both add a checkable View-menu action (`add_view_action`).
+
+The window builds one `PageContext` once its widgets exist and hands it to each page controller
+(map, triage, sources, vault, group, import/export): the operations context (library, runner,
+undo stack, errors, status line), the change bridge, the two settings files, the window as the
+plain QMainWindow its pages, actions and dialogs are parented to, its shortcut list, and the
+list's pieces (`ListPieces`: widgets, and the few callables a page asks of the list). No
+controller receives the MainWindow or a Protocol of it; what one page needs of another (the map
+opens triage) is passed to that page's constructor beside the context."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QSettings, Qt, QUrl
-from PySide6.QtGui import QAction, QUndoStack
-from PySide6.QtWidgets import (
-    QLineEdit,
-    QMainWindow,
-    QMenu,
-    QMenuBar,
-    QStackedWidget,
-    QStatusBar,
-    QWidget,
-)
+from PySide6.QtCore import QSettings, Qt, QUrl
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMainWindow, QMenu, QStackedWidget, QWidget
 
 from reader.library import Library, View
 
@@ -57,32 +55,57 @@ def page_stack(widget: QWidget, name: str) -> QStackedWidget:
     return stack
 
 
-class Window(Protocol):
-    """What every page controller uses of the main window."""
+@dataclass(frozen=True)
+class ListPieces:
+    """The library list as pages see it: its widgets, and what they ask of it (the window's)."""
+
+    model: PaperModel
+    table: PaperTable
+    search_bar: SearchBar
+    pane: PaperPane
+    status: StatusBar
+    view: Callable[[], View]  # the sidebar's view the list shows
+    sort: Callable[[], tuple[int, Qt.SortOrder]]  # the library's sort (column, order)
+    scope: Callable[[], ListScope]  # the selection, the shown paper, the query
+    select_paper: Callable[[str, bool], None]  # (paper id, scroll): the whole library if hidden
+    load_paper: Callable[[str | None], None]  # show a paper in the pane (the list's selection unchanged)
+    save_note: Callable[[str, str], None]  # (paper id, text): written, merged with outside changes
+    index_ready: Callable[[], bool]  # the search index is in step with the store
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """What a page controller is given: built once by the window, never the window itself."""
+
+    ops: OpContext
+    changes: ChangeBridge
+    settings: QSettings  # this library's
+    app_settings: QSettings  # every library's (preferences)
+    window: QMainWindow  # pages, actions and dialogs are parented to it; its menu bar; its Close event
+    shortcuts: list[QAction]  # the window's shortcuts (Help → Keyboard Shortcuts lists them)
+    list: ListPieces
+    open_link: Callable[[QUrl], bool]  # http(s) in the system browser
 
     @property
-    def library(self) -> Library: ...
+    def library(self) -> Library:
+        return self.ops.library
+
     @property
-    def runner(self) -> TaskRunner: ...
+    def runner(self) -> TaskRunner:
+        return self.ops.runner
+
+    def on_error(self, exc: BaseException) -> None:
+        """A failed job: a message for the user's errors, else the crash reporter."""
+        self.ops.on_error(exc)
+
+    def notify(self, text: str, ms: int) -> None:
+        """A status-bar line for `ms` milliseconds."""
+        self.ops.notify(text, ms)
+
     @property
-    def changes(self) -> ChangeBridge: ...
-    @property
-    def ops(self) -> OpContext: ...
-    @property
-    def model(self) -> PaperModel: ...
-    @property
-    def table(self) -> PaperTable: ...
-    @property
-    def view(self) -> View: ...
-    @property
-    def shortcut_actions(self) -> list[QAction]: ...
-    @property
-    def closing(self) -> bool: ...  # closed: its runner takes no more work
-    def window(self) -> QWidget: ...
-    def menuBar(self) -> QMenuBar: ...  # Qt's names
-    def statusBar(self) -> QStatusBar: ...
-    def addAction(self, action: QAction) -> None: ...
-    def handle_error(self, exc: BaseException) -> None: ...
+    def closing(self) -> bool:
+        """The window is closing: its runner takes no more work."""
+        return self.ops.is_closing()
 
 
 class TriageOpener(Protocol):
@@ -93,64 +116,29 @@ class TriageOpener(Protocol):
     def open(self, ids: Sequence[str] | None = None) -> None: ...
 
 
-class Exporter(Protocol):
-    """What the map uses of the window's imports and exports: File → Export…."""
-
-    def ask_export(self) -> None: ...
-
-
-class MapWindow(Window, Protocol):
-    """What the map controller uses of the main window."""
-
-    @property
-    def searchBar(self) -> SearchBar: ...  # its objectName
-    @property
-    def transfer(self) -> Exporter: ...
-    @property
-    def triage(self) -> TriageOpener: ...
-    @property
-    def status(self) -> StatusBar: ...  # the layout's progress and Cancel
-    @property
-    def pane(self) -> PaperPane: ...  # J/K in the map's selection: the paper shown
-    def load_paper(self, pid: str | None) -> None: ...
-
-
-class TriageWindow(Window, Protocol):
-    """What the triage controller (and its summary) uses of the main window."""
-
-    @property
-    def settings(self) -> QSettings: ...
-    @property
-    def app_settings(self) -> QSettings: ...
-    @property
-    def undo_stack(self) -> QUndoStack: ...
-    @property
-    def pane(self) -> PaperPane: ...
-    @property
-    def searchBox(self) -> QLineEdit: ...  # its objectName
-    @property
-    def sort_column(self) -> int: ...
-    @property
-    def sort_order(self) -> Qt.SortOrder: ...
-    def centralWidget(self) -> QWidget | None: ...
-    def list_scope(self) -> ListScope: ...
-    def select_paper(self, pid: str, *, scroll: bool = True) -> None: ...
-    def save_note(self, pid: str, text: str) -> None: ...
-    def open_link(self, url: QUrl) -> bool: ...
-    def installEventFilter(self, watched: QObject) -> None: ...
-
-
-def view_menu(window: Window) -> QMenu:
-    """The window's View menu (made when missing)."""
-    for action in window.menuBar().actions():
+def menu_named(ctx: PageContext, title: str) -> QMenu:
+    """The window's menu called `title` (e.g. "&View"; made when missing)."""
+    bar = ctx.window.menuBar()
+    for action in bar.actions():
         menu = action.menu()
-        if isinstance(menu, QMenu) and action.text().replace("&", "") == "View":
+        if isinstance(menu, QMenu) and action.text().replace("&", "") == title.replace("&", ""):
             return menu
-    return window.menuBar().addMenu("&View")
+    return bar.addMenu(title)
 
 
-def add_view_action(window: Window, action: QAction) -> None:
+def view_menu(ctx: PageContext) -> QMenu:
+    """The window's View menu (made when missing)."""
+    return menu_named(ctx, "&View")
+
+
+def add_window_action(ctx: PageContext, action: QAction, *, listed: bool = True) -> None:
+    """An action of the window (its shortcut works anywhere in it), listed with the shortcuts."""
+    ctx.window.addAction(action)
+    if listed:
+        ctx.shortcuts.append(action)
+
+
+def add_view_action(ctx: PageContext, action: QAction) -> None:
     """A page's action: a window shortcut, listed with the others (Help → Keyboard Shortcuts), in View."""
-    window.addAction(action)
-    window.shortcut_actions.append(action)
-    view_menu(window).addAction(action)
+    add_window_action(ctx, action)
+    view_menu(ctx).addAction(action)

@@ -22,10 +22,8 @@ from reader.group import Group, GroupError, GroupSyncReport
 from reader.group.divide import split_even, topics, undecided
 from reader.group.folder import TEMP_PREFIX
 
-from ..change_bridge import ChangeBridge
-from ..context import OpContext
+from ..pages import PageContext
 from ..tasks import Task
-from ..widgets.status_bar import StatusBar
 from .dialog import GroupDialog
 
 SYNC_EVERY_MS = 60_000  # others' decisions arrive at least this often (the folder watcher is quicker)
@@ -65,7 +63,8 @@ class GroupSync(QObject):
 
     _folder_changed = Signal()  # from the watcher's thread to the GUI thread
 
-    def __init__(self, ctx: OpContext, status: StatusBar, bridge: ChangeBridge) -> None:
+    def __init__(self, page: PageContext) -> None:
+        ctx, status, bridge = page.ops, page.list.status, page.changes
         super().__init__(ctx.parent)
         self.ctx = ctx
         self.group = Group(ctx.library)

@@ -13,6 +13,7 @@ kept in memory per subset); the library's map stays as it is."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +30,7 @@ from reader.map.features import LayoutCancelled
 from reader.plural import count_noun
 
 from ..operations import papers
-from ..pages import MapWindow, add_view_action, page_stack
+from ..pages import PageContext, TriageOpener, add_view_action, page_stack
 from . import render as mr
 from .page import MapPage
 
@@ -49,13 +50,14 @@ class MapLoaded:
 class MapController(QObject):
     """Owns the map page and keeps it in step with the window's list and the library."""
 
-    def __init__(self, window: MapWindow) -> None:
-        super().__init__(window.window())
-        self.window = window
-        self.library = window.library
-        self.page = MapPage(window.window())
+    def __init__(self, ctx: PageContext, triage: TriageOpener, export: Callable[[], None]) -> None:
+        """`triage`: the triage page (Triage on the selection); `export`: File → Export…."""
+        super().__init__(ctx.window)
+        self.ctx, self.triage, lst = ctx, triage, ctx.list
+        self.library = ctx.library
+        self.page = MapPage(ctx.window)
         self.canvas = self.page.canvas
-        self.stack = page_stack(window.table, "listStack")  # the list column: list or map
+        self.stack = page_stack(lst.table, "listStack")  # the list column: list or map
         self.stack.addWidget(self.page)
         self.data: mapfile.MapData | None = None
         self.picture: mr.MapPicture | None = None
@@ -68,12 +70,12 @@ class MapController(QObject):
         self._fit_next = False  # the places change (refit on or off): fit the camera to them
         self._list_at_open: tuple = ()  # the list's query and view when the map opened
 
-        self.action = QAction("&Map", window.window())
+        self.action = QAction("&Map", ctx.window)
         self.action.setObjectName("mapAction")
         self.action.setShortcut(QKeySequence("Ctrl+M"))
         self.action.setCheckable(True)
         self.action.triggered.connect(lambda _=False: self.toggle())
-        add_view_action(window, self.action)
+        add_view_action(ctx, self.action)
 
         self._refresh = QTimer(self)
         self._refresh.setSingleShot(True)
@@ -85,18 +87,18 @@ class MapController(QObject):
         self.page.fromYear.valueChanged.connect(lambda _v: self._years_typed())
         self.page.toYear.valueChanged.connect(lambda _v: self._years_typed())
         act = self.page.selection_actions  # the buttons' and the Selection menu's
-        act["star"].triggered.connect(lambda: papers.set_starred(window.ops, self.selected_ids(), True))
-        act["read"].triggered.connect(lambda: papers.set_read(window.ops, self.selected_ids(), True))
+        act["star"].triggered.connect(lambda: papers.set_starred(ctx.ops, self.selected_ids(), True))
+        act["read"].triggered.connect(lambda: papers.set_read(ctx.ops, self.selected_ids(), True))
         act["tag"].triggered.connect(self.ask_tag)
         act["like"].triggered.connect(self.more_like_these)
-        act["export"].triggered.connect(lambda: window.transfer.ask_export())
+        act["export"].triggered.connect(lambda: export())
         act["triage"].triggered.connect(self.open_in_triage)
         tools = self.page.tool_actions
         tools["refit"].toggled.connect(self._refit_toggled)
         tools["relayout"].triggered.connect(lambda: self.reload(full=True))
-        window.model.modelReset.connect(self._list_changed)
-        window.changes.changed.connect(self._changed)
-        window.triage.action.toggled.connect(self._triage_toggled)
+        lst.model.modelReset.connect(self._list_changed)
+        ctx.changes.changed.connect(self._changed)
+        triage.action.toggled.connect(self._triage_toggled)
 
     # ------------------------------------------------------------------ open / close
     @property
@@ -122,11 +124,11 @@ class MapController(QObject):
 
     def _list_shown(self) -> tuple:
         """What the list holds: its query and view (its listing key's first two parts)."""
-        key = self.window.model.listing_key
+        key = self.ctx.list.model.listing_key
         return tuple(key[:2]) if key else ()
 
     def close(self) -> None:
-        table = self.window.table
+        table = self.ctx.list.table
         if self._list_shown() != self._list_at_open:
             # A new result came while the map was shown (a search typed on it): the list starts
             # at its top. Qt scrolls a view shown again to its current row, which the map's
@@ -138,23 +140,24 @@ class MapController(QObject):
             table.scrollToTop()
         self.stack.setCurrentWidget(table)
         self.action.setChecked(False)
-        self.window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.ctx.list.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     # ------------------------------------------------------------------ what is shown
     def _base(self) -> tuple[tuple, list[str] | None]:
         """(key, ids) of the papers drawn: the list without its search words (those light up)."""
-        w = self.window
-        if w.view.ranked or not w.searchBar.query():
-            return ("list", w.view, tuple(w.model.ids())), list(w.model.ids())
-        return ("view", w.view), None  # the view's papers: read on the runner
+        w = self.ctx.list
+        v = w.view()
+        if v.ranked or not w.search_bar.query():
+            return ("list", v, tuple(w.model.ids())), list(w.model.ids())
+        return ("view", v), None  # the view's papers: read on the runner
 
     def reload(self, full: bool = False) -> None:
         """Bring the map up to date (a full layout if asked or due) and draw the current list."""
-        if (not self.active and not full) or self.window.closing:
+        if (not self.active and not full) or self.ctx.closing:
             return  # (a redraw due after the window closed: its runner is shut down)
-        lib, root, w = self.library, self.library.paths.root, self.window
+        lib, root, ctx = self.library, self.library.paths.root, self.ctx
         key, ids = self._base()
-        view_, known, refit, refits = w.view, self.data, self.refitting, self.refits
+        view_, known, refit, refits = ctx.list.view(), self.data, self.refitting, self.refits
 
         def job(task: Any) -> MapLoaded:
             data = mapfile.current(lib, root, full=full, known=known, progress=task.progress,
@@ -183,7 +186,7 @@ class MapController(QObject):
             if isinstance(exc, LayoutCancelled):
                 self.canvas.set_message("Map cancelled (View → Map to try again)")
                 return
-            w.handle_error(exc)
+            ctx.on_error(exc)
 
         if self.layout_task is not None and not full:
             # Changes during a layout (another process importing) are brought in after it, not
@@ -195,7 +198,7 @@ class MapController(QObject):
         self.pending = False
         self.canvas.set_message("Making the map…")
         # Tracked: its progress and a Cancel in the status bar (the 61 s first layout of 3,278 papers had none).
-        self.layout_task = w.status.track(w.runner.layout(job, done, failed, label="Making the map", with_task=True))
+        self.layout_task = ctx.list.status.track(ctx.runner.layout(job, done, failed, label="Making the map", with_task=True))
 
     def _again(self) -> None:
         self.pending = False
@@ -239,21 +242,21 @@ class MapController(QObject):
 
     # ------------------------------------------------------------------ search hits
     def _update_hits(self) -> None:
-        pic, w = self.picture, self.window
-        query = w.searchBar.query()
-        if pic is None or w.closing:
+        pic, ctx, w = self.picture, self.ctx, self.ctx.list
+        query = w.search_bar.query()
+        if pic is None or ctx.closing:
             return
         if not query:
             self.hit_query = ""
             self.canvas.set_hits(None)
             return
-        if w.view.ranked:
+        if w.view().ranked:
             return
-        lib, view_ = self.library, w.view
+        lib, view_ = self.library, w.view()
         self.hit_query = query
         # As the list searched it: while typed, the last word is a prefix ("bandit" said 88
         # results, L then selected the 79 that have the word itself).
-        typing = w.searchBar.as_you_type()
+        typing = w.search_bar.as_you_type()
 
         def job() -> list[str]:
             return list(list_papers(lib, query, view_, limit=HITS_LIMIT, as_you_type=typing).ids)
@@ -262,7 +265,7 @@ class MapController(QObject):
             if self.picture is pic and self.hit_query == query:
                 self.set_hits(ids)
 
-        w.runner.read("map-hits", job, done, w.handle_error)
+        ctx.runner.read("map-hits", job, done, ctx.on_error)
 
     def set_hits(self, ids: list[str]) -> None:
         pic = self.picture
@@ -327,7 +330,7 @@ class MapController(QObject):
         chosen = self.selected_ids() if self.active else []
         if len(chosen) < 2:
             return False
-        w = self.window
+        w = self.ctx.list
         rows = {pid: w.model.row_of(pid) for pid in chosen}
         order = [pid for _, pid in sorted((r, pid) for pid, r in rows.items() if r >= 0)]
         order += [pid for pid in chosen if rows[pid] < 0]
@@ -359,7 +362,7 @@ class MapController(QObject):
         wanted = set(ids)
         self.canvas.set_selected(np.array([pid in wanted for pid in pic.ids], dtype=bool))
         self.page.set_selection_count(len(wanted))
-        w = self.window
+        w = self.ctx.list
         if not ids:
             return
         rows = [r for r in (w.model.row_of(pid) for pid in ids) if r >= 0]
@@ -370,14 +373,14 @@ class MapController(QObject):
         else:
             w.load_paper(ids[0])
         n = len(wanted)
-        w.statusBar().showMessage(f"{n:,} papers selected on the map" if n > 1 else "", 4000)
+        self.ctx.notify(f"{n:,} papers selected on the map" if n > 1 else "", 4000)
 
     # ------------------------------------------------------------------ triage, refit
     def open_in_triage(self) -> None:
         """Triage exactly the selected papers (in the map's order, or best first as triage is set)."""
         ids = self.selected_ids()
         if ids:
-            self.window.triage.open(ids)
+            self.triage.open(ids)
 
     def _triage_toggled(self, on: bool) -> None:
         if not on and self.active:  # back from triage: to the map, as it was left
@@ -395,13 +398,13 @@ class MapController(QObject):
         ids = self.selected_ids()
         if not ids:
             return
-        tag, ok = QInputDialog.getText(self.window.window(), "Tag the selected papers", f"Tag for {len(ids):,} papers:")
+        tag, ok = QInputDialog.getText(self.ctx.window, "Tag the selected papers", f"Tag for {len(ids):,} papers:")
         if ok and tag.strip():
-            papers.add_tags(self.window.ops, ids, [tag.strip()])
+            papers.add_tags(self.ctx.ops, ids, [tag.strip()])
 
     def more_like_these(self) -> None:
         """Light up the papers most like the selection (ranked by the search index)."""
-        ids, lib, w = self.selected_ids(), self.library, self.window
+        ids, lib, ctx = self.selected_ids(), self.library, self.ctx
         if not ids:
             return
 
@@ -410,14 +413,7 @@ class MapController(QObject):
 
         def done(found: list[str]) -> None:
             self.set_hits(found)
-            w.statusBar().showMessage(f"Lit: the {len(found)} papers most like the {len(ids)} selected", 6000)
+            ctx.notify(f"Lit: the {len(found)} papers most like the {len(ids)} selected", 6000)
 
-        w.runner.read("map-like", job, done, w.handle_error)
+        ctx.runner.read("map-like", job, done, ctx.on_error)
 
-
-def install_map(window: MapWindow) -> MapController:
-    """Add View → Map (Ctrl+M) to the main window; the map and the paper list share the middle."""
-    existing = getattr(window, "map", None)
-    if isinstance(existing, MapController):
-        return existing
-    return MapController(window)  # the window keeps it as `map`

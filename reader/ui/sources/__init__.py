@@ -2,6 +2,6 @@
 (add_venue.py) and the arXiv feeds' actions and update on open (controller.py); the network
 runs on the TaskRunner's network thread, never the GUI thread."""
 
-from .controller import SourcesController, install_sources
+from .controller import SourcesController
 
-__all__ = ["SourcesController", "install_sources"]
+__all__ = ["SourcesController"]

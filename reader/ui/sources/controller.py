@@ -10,26 +10,19 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
+from PySide6.QtWidgets import QInputDialog
 
 from reader.errors import ReaderError
 from reader.library import FeedRow
 from reader.sources import Client, FetchCancelled
 from reader.sources.feeds import FeedFetch, fetch_new, parse_spec
 
+from ..pages import PageContext, add_window_action, menu_named
 from ..tasks import Task
 from .add_by_id import AddByIdDialog
 
 UPDATE_AFTER = timedelta(days=1)  # the window updates the feeds when it opens after this long
 OPEN_DELAY_MS = 1500  # ... a moment after it opens (the list and index come first)
-
-
-def edit_menu(window: QMainWindow) -> QMenu:
-    for action in window.menuBar().actions():
-        menu = action.menu()
-        if isinstance(menu, QMenu) and action.text().replace("&", "") == "Edit":
-            return menu
-    return window.menuBar().addMenu("&Edit")
 
 
 def due(feeds: list[FeedRow], now: datetime | None = None) -> bool:
@@ -48,28 +41,25 @@ def due(feeds: list[FeedRow], now: datetime | None = None) -> bool:
 class SourcesController(QObject):
     """Owned by the window (`window.sources`)."""
 
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
-        self.window = window
-        self.library = window.library
-        self.runner = window.runner
+    def __init__(self, ctx: PageContext) -> None:
+        super().__init__(ctx.window)
+        self.ctx = ctx
+        self.library = ctx.library
+        self.runner = ctx.runner
         self.dialog: AddByIdDialog | None = None
         self.update_task: Task | None = None
         self.last_update: list[tuple[str, Any]] = []  # (feed name, FetchResult) of the last update
-        menu = edit_menu(window)
+        menu = menu_named(ctx, "&Edit")
         first = next((a for a in menu.actions() if a.objectName() == "saveSearchAction"), None)
 
         def action(text: str, name: str, slot: Any, keys: str = "") -> QAction:
-            a = QAction(text, window)
+            a = QAction(text, ctx.window)
             a.setObjectName(name)
             if keys:
                 a.setShortcut(QKeySequence(keys))
             a.triggered.connect(lambda _=False: slot())
-            window.addAction(a)
+            add_window_action(ctx, a, listed=bool(keys))
             menu.insertAction(first, a) if first is not None else menu.addAction(a)
-            shortcuts = getattr(window, "shortcut_actions", None)
-            if isinstance(shortcuts, list) and keys:
-                shortcuts.append(a)
             return a
 
         self.addAction = action("Add by &identifier…", "addByIdAction", self.ask_add, "Ctrl+Shift+I")
@@ -83,27 +73,25 @@ class SourcesController(QObject):
         """File → Add a conference…: the catalogue, fetched on the task runner (add_venue.py)."""
         from .add_venue import AddVenueDialog
 
-        dialog = AddVenueDialog(self.window, self.library, self.runner)
+        dialog = AddVenueDialog(self.ctx.window, self.library, self.runner)
         dialog.open()
         return dialog
 
     # ------------------------------------------------------------------ add by identifier
     def ask_add(self) -> AddByIdDialog:
         if self.dialog is None or not self.dialog.isVisible():
-            self.dialog = AddByIdDialog(self.window, self.library, self.runner, on_added=self._added,
-                                        on_error=self.window.handle_error)
+            self.dialog = AddByIdDialog(self.ctx.window, self.library, self.runner, on_added=self._added,
+                                        on_error=self.ctx.on_error)
         self.dialog.show()
         self.dialog.activateWindow()
         return self.dialog
 
     def _added(self, ids: list[str]) -> None:
-        notify = getattr(self.window, "_notify", None)
-        if notify is not None:
-            notify(f"{len(ids)} {'paper' if len(ids) == 1 else 'papers'} from their identifiers", 4000)
+        self.ctx.notify(f"{len(ids)} {'paper' if len(ids) == 1 else 'papers'} from their identifiers", 4000)
 
     # ------------------------------------------------------------------ feeds
     def ask_follow(self) -> None:
-        text, ok = QInputDialog.getText(self.window, "Follow arXiv category",
+        text, ok = QInputDialog.getText(self.ctx.window, "Follow arXiv category",
                                         "arXiv category (e.g. cs.LG, stat.ML, hep-th); its newest papers "
                                         "come to the New view:")
         if not ok or not text.strip():
@@ -111,20 +99,20 @@ class SourcesController(QObject):
         try:
             source, category = parse_spec(text if text.strip().lower().startswith("arxiv:") else f"arxiv:{text}")
         except ReaderError as exc:
-            self.window.handle_error(exc)
+            self.ctx.on_error(exc)
             return
         self.runner.write(lambda: self.library.follow_feed(source, category), lambda _r: self.update_feeds(),
-                          self.window.handle_error)
+                          self.ctx.on_error)
 
     def update_if_due(self) -> None:
-        if getattr(self.window, "closing", False):
+        if self.ctx.closing:
             return
         self.runner.read("feeds", self.library.feeds, lambda feeds: self.update_feeds() if due(feeds) else None,
-                         self.window.handle_error)
+                         self.ctx.on_error)
 
     def update_feeds(self) -> Task | None:
         """Fetch every feed's newest papers (network thread), then store them (one write each)."""
-        if self.update_task is not None or getattr(self.window, "closing", False):
+        if self.update_task is not None or self.ctx.closing:
             return self.update_task
         lib = self.library
         root = lib.paths.root
@@ -151,25 +139,14 @@ class SourcesController(QObject):
         self.update_task = None
         self.last_update = results
         new = sum(r.new for _, r in results)
-        notify = getattr(self.window, "_notify", None)
-        if notify is not None:
-            notify(f"arXiv feeds: {new} new {'paper' if new == 1 else 'papers'}", 6000)
+        self.ctx.notify(f"arXiv feeds: {new} new {'paper' if new == 1 else 'papers'}", 6000)
 
     def _failed(self, exc: BaseException) -> None:
         self.update_task = None
         if isinstance(exc, FetchCancelled):
             return
         if isinstance(exc, ReaderError):
-            notify = getattr(self.window, "_notify", None)
-            if notify is not None:
-                notify(f"arXiv feeds not updated: {exc}", 10000)
+            self.ctx.notify(f"arXiv feeds not updated: {exc}", 10000)
             return
-        self.window.handle_error(exc)
+        self.ctx.on_error(exc)
 
-
-def install_sources(window: Any) -> SourcesController:
-    """Add the fetching actions to the window (kept as `window.sources`)."""
-    existing = getattr(window, "sources", None)
-    if isinstance(existing, SourcesController):
-        return existing
-    return SourcesController(window)

@@ -20,7 +20,7 @@ from reader.triage.state import QueueSpec, ResumeState, resume_ids
 
 from ..list.model import SORT_KEYS
 from ..operations import papers, scope
-from ..pages import TriageWindow, add_view_action, page_stack
+from ..pages import PageContext, add_view_action, page_stack
 from ..paper.pane import HIT_STYLES, highlight_css
 from ..widgets.timers import single_shot
 from . import summary
@@ -44,12 +44,14 @@ WHY_LOOKAHEAD = 8  # best first ranks again when one of the next 8 papers has no
 class TriageController(QObject):
     """Owns the triage view and its queue; every write goes through the window's undoable methods."""
 
-    def __init__(self, window: TriageWindow) -> None:
-        super().__init__(window.window())
-        self.window = window
-        self.library = window.library
-        self.view = TriageView(window.window())
-        page = window.centralWidget()
+    def __init__(self, ctx: PageContext, open_vault: Callable[[], None] | None = None) -> None:
+        """`open_vault`: File → Markdown vault…, which the end-of-queue summary offers (None: not offered)."""
+        super().__init__(ctx.window)
+        self.ctx = ctx
+        self.open_vault = open_vault
+        self.library = ctx.library
+        self.view = TriageView(ctx.window)
+        page = ctx.window.centralWidget()
         assert page is not None  # the library page, built before triage
         self.library_page = page
         self.stack = page_stack(page, "centralStack")
@@ -74,14 +76,14 @@ class TriageController(QObject):
         self.open_ms: float | None = None  # for the benchmark: Ctrl+T to the first abstract
         self.ranks_applied = 0
         self._closed = False
-        self.ranking = TriageRanking(self)
+        self.ranking = TriageRanking(ctx, self)
 
-        self.action = QAction("&Triage", window.window())
+        self.action = QAction("&Triage", ctx.window)
         self.action.setObjectName("triageAction")
         self.action.setShortcut(QKeySequence("Ctrl+T"))
         self.action.setCheckable(True)
         self.action.triggered.connect(lambda _=False: self.toggle())
-        add_view_action(window, self.action)
+        add_view_action(ctx, self.action)
 
         self._timers: dict[str, QTimer] = {}
         for name, ms, slot in (("read", READ_FLUSH_MS, self.flush_reads), ("note", NOTE_SAVE_MS, self.flush_note),
@@ -93,18 +95,18 @@ class TriageController(QObject):
         v = self.view
         v.command.connect(self.run_command)
         v.orderChanged.connect(self.set_order)
-        v.markReadChanged.connect(lambda on: window.app_settings.setValue(MARK_READ_KEY, on))
+        v.markReadChanged.connect(lambda on: ctx.app_settings.setValue(MARK_READ_KEY, on))
         v.noteEdited.connect(self._note_typed)
         v.noteDone.connect(self.flush_note)
         v.tagAdded.connect(self._tag_typed)
         v.tagRemoved.connect(lambda tag: self.toggle_tag(tag, False))
-        v.linkActivated.connect(lambda url: window.open_link(QUrl(url)))
+        v.linkActivated.connect(lambda url: ctx.open_link(QUrl(url)))
         v.exportRequested.connect(lambda: summary.ask_export_starred(self))
         v.vaultRequested.connect(lambda: summary.open_vault(self))
         v.themeChanged.connect(self._theme_changed)
-        v.vaultButton.setVisible(callable(getattr(window, "open_vault", None)))
-        window.changes.changed.connect(self._history_changed)  # stored here, undone, or by another process
-        window.installEventFilter(self)
+        v.vaultButton.setVisible(open_vault is not None)
+        ctx.changes.changed.connect(self._history_changed)  # stored here, undone, or by another process
+        ctx.window.installEventFilter(self)
 
         saved = self.saved_state()
         if saved is not None and saved.open:
@@ -131,11 +133,11 @@ class TriageController(QObject):
 
     @property
     def mark_read(self) -> bool:
-        value = self.window.app_settings.value(MARK_READ_KEY, True)  # a preference: global
+        value = self.ctx.app_settings.value(MARK_READ_KEY, True)  # a preference: global
         return value not in (False, "false", "0", 0)
 
     def saved_state(self) -> ResumeState | None:
-        return ResumeState.from_json(self.window.settings.value(STATE_KEY, ""))
+        return ResumeState.from_json(self.ctx.settings.value(STATE_KEY, ""))
 
     def save_state(self) -> None:
         """Into the library's settings file: the seen ids and position are per-library session state,
@@ -145,13 +147,13 @@ class TriageController(QObject):
         if q is None:
             return
         state = ResumeState(self.spec, q.order, q.ids[: q.seen], q.position, q.finished, self.active)
-        self.window.settings.setValue(STATE_KEY, state.to_json())
+        self.ctx.settings.setValue(STATE_KEY, state.to_json())
 
     def current_spec(self) -> QueueSpec:
-        w = self.window
-        view = w.view
-        return QueueSpec(view.kind, view.value, w.searchBox.text().strip(), SORT_KEYS.get(w.sort_column, "added"),
-                         w.sort_order == Qt.SortOrder.DescendingOrder)
+        w = self.ctx.list
+        view, (column, order) = w.view(), w.sort()
+        return QueueSpec(view.kind, view.value, w.search_bar.searchBox.text().strip(), SORT_KEYS.get(column, "added"),
+                         order == Qt.SortOrder.DescendingOrder)
 
     # ------------------------------------------------------------------ open / close
     def toggle(self) -> None:
@@ -163,7 +165,7 @@ class TriageController(QObject):
     def open(self, ids: Sequence[str] | None = None) -> None:
         """Show triage on the window's current list (or on exactly `ids`: a map selection),
         resuming the saved queue when it is the same list."""
-        w = self.window
+        w = self.ctx.list
         w.pane.flush_note()
         started = time.perf_counter()
         spec = self.current_spec() if ids is None else replace(self.current_spec(), ids=tuple(ids))
@@ -172,7 +174,7 @@ class TriageController(QObject):
         if resume is not None:
             spec = resume.spec
         # The table's own ids when they are the whole list (so "as listed" is what the user saw).
-        shown = list(w.model.ids()) if resume is None and not ids and not scope.list_truncated(w.list_scope()) else None
+        shown = list(w.model.ids()) if resume is None and not ids and not scope.list_truncated(w.scope()) else None
         # A new queue keeps the order the user chose last (this session, or the saved one).
         last = self.queue.order if self.queue else (saved.order if saved is not None else LISTED)
         order = resume.order if resume is not None else last
@@ -232,7 +234,7 @@ class TriageController(QObject):
                 self.ranking.rerank()  # learned once the features are built (on their own worker)
 
         # Through the writer: it runs after every queued write, so the queue sees their results.
-        w.runner.write(job, ready, w.handle_error)
+        self.ctx.runner.write(job, ready, self.ctx.on_error)
 
     def close(self) -> None:
         """Back to the library, with the table's selection on the paper that was on screen."""
@@ -248,16 +250,16 @@ class TriageController(QObject):
             # From the map's Triage, back to the map: the paper is shown, the list (under the
             # map) keeps its place (it came back at the rank triage ended on, rank 38, its best
             # hits above the viewport).
-            self.window.select_paper(current, scroll=not self.spec.ids)
-        self.window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            self.ctx.list.select_paper(current, not self.spec.ids)
+        self.ctx.list.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window and event.type() == QEvent.Type.Close and self.queue is not None:
+        if watched is self.ctx.window and event.type() == QEvent.Type.Close and self.queue is not None:
             # Before the window drains its writer: the pending read marks and note are queued first.
             self.flush_note()
             self.flush_reads()
             self.save_state()
-        if watched is self.window and event.type() == QEvent.Type.Close:
+        if watched is self.ctx.window and event.type() == QEvent.Type.Close:
             self._closed = True  # the window's runner shuts down next: nothing more is queued
             for timer in self._timers.values():
                 timer.stop()
@@ -345,9 +347,9 @@ class TriageController(QObject):
 
         def failed(exc: BaseException) -> None:
             self._prefetching = False
-            self.window.handle_error(exc)
+            self.ctx.on_error(exc)
 
-        self.window.runner.read("triage-prefetch", lambda: build_cards(lib, missing, terms, style, css), done, failed)
+        self.ctx.runner.read("triage-prefetch", lambda: build_cards(lib, missing, terms, style, css), done, failed)
 
     def _evict(self) -> None:
         q = self.queue
@@ -387,9 +389,9 @@ class TriageController(QObject):
     def _open_current(self) -> None:
         card = self.card(self.queue.current) if self.queue is not None and self.queue.current else None
         if card and card.url:
-            self.window.open_link(QUrl(card.url))
+            self.ctx.open_link(QUrl(card.url))
         else:
-            self.window.statusBar().showMessage("This paper has no link.", 3000)
+            self.ctx.notify("This paper has no link.", 3000)
 
     def step(self, delta: int, *, force_read: bool = False) -> None:
         """J/K/X: move on (marking the paper left behind read) or back."""
@@ -421,7 +423,7 @@ class TriageController(QObject):
         if card is not None and not card.skipped:
             card.skipped = card.read = True
             self.ranking.skip(card.id, True)
-            papers.set_skipped(self.window.ops, [card.id], True)
+            papers.set_skipped(self.ctx.ops, [card.id], True)
             self._timers["rank"].start()
         self.step(1)
 
@@ -429,7 +431,7 @@ class TriageController(QObject):
         self._timers["read"].stop()
         if self.pending_read:
             ids, self.pending_read = self.pending_read, []
-            papers.set_read(self.window.ops, ids, True)
+            papers.set_read(self.ctx.ops, ids, True)
 
     def _local_edit(self) -> Card | None:
         """Before a decision: earlier read marks go first (undo order), and refetches must not undo it."""
@@ -455,13 +457,13 @@ class TriageController(QObject):
         self._timers["rank"].start()  # at once: the seeds include this star before it is even stored
         self.view.show_flags(card)
         self.update_progress()
-        papers.set_starred(self.window.ops, [card.id], card.starred)
+        papers.set_starred(self.ctx.ops, [card.id], card.starred)
 
     def toggle_read(self) -> None:
         card = self._local_edit()
         if card is not None:
             card.read = not card.read
-            papers.set_read(self.window.ops, [card.id], card.read)
+            papers.set_read(self.ctx.ops, [card.id], card.read)
 
     def _tag_typed(self, tag: str) -> None:
         self.toggle_tag(tag, True)
@@ -476,12 +478,12 @@ class TriageController(QObject):
             card.tags = sorted([*card.tags, tag], key=str.casefold)
             self.ranking.tag(card.id, tag, True)
             self.recent_seeds.append(card.id)
-            papers.add_tags(self.window.ops, [card.id], [tag])
+            papers.add_tags(self.ctx.ops, [card.id], [tag])
             self._timers["rank"].start()
         elif not on and tag.casefold() in has:
             card.tags = [t for t in card.tags if t.casefold() != tag.casefold()]
             self.ranking.tag(card.id, tag, False)
-            papers.remove_tags(self.window.ops, [card.id], [has[tag.casefold()]])
+            papers.remove_tags(self.ctx.ops, [card.id], [has[tag.casefold()]])
         self.view.show_flags(card)
         self.view.set_legend(self.legend, card.tags)
 
@@ -502,16 +504,16 @@ class TriageController(QObject):
             self._note_text = None
             self.flush_reads()
             self._edit_gen += 1
-            self.window.save_note(pid, text)
+            self.ctx.list.save_note(pid, text)
 
     def undo(self) -> None:
         """U: undo the last change once every queued write has landed, and go back to its paper."""
         self.flush_note()
         self.flush_reads()
-        self.window.runner.write(lambda: None, lambda _: self._undo_now(), self.window.handle_error)
+        self.ctx.runner.write(lambda: None, lambda _: self._undo_now(), self.ctx.on_error)
 
     def _undo_now(self) -> None:
-        stack = self.window.undo_stack
+        stack = self.ctx.ops.undo_stack
         if not stack.canUndo():
             return
         command = stack.command(stack.index() - 1)
@@ -524,7 +526,7 @@ class TriageController(QObject):
             self.ranking.stored(decisions)
             self._timers["rank"].start()
 
-        self.window.runner.write(best.decisions, restored, self.window.handle_error)
+        self.ctx.runner.write(best.decisions, restored, self.ctx.on_error)
         q = self.queue
         if q is not None and len(ids) == 1:
             (pid,) = ids
@@ -566,7 +568,7 @@ class TriageController(QObject):
             self.update_progress()
 
         # On the writer: after an undo's restore, which is queued there too.
-        self.window.runner.write(job, done, self.window.handle_error)
+        self.ctx.runner.write(job, done, self.ctx.on_error)
 
     def rerank(self) -> None:
         self.ranking.rerank()
@@ -585,11 +587,10 @@ class TriageController(QObject):
         self.ranking.set_order(order)
 
 
-def install_triage(window: TriageWindow) -> TriageController:
-    """Add View → Triage (Ctrl+T) to the main window; the library view and triage share the centre.
-
-    The main window calls it once; a second call returns the same controller."""
-    existing = getattr(window, "triage", None)
-    if isinstance(existing, TriageController):
-        return existing
-    return TriageController(window)  # the window keeps it as `triage`
+def install_triage(window: QObject) -> TriageController:
+    """The window's triage (View → Triage, Ctrl+T): the main window builds it once from its
+    PageContext (kept as `window.triage`); tests, benchmarks and scripts find it here."""
+    found = getattr(window, "triage", None)
+    if not isinstance(found, TriageController):
+        raise LookupError("this window has no triage page")
+    return found

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import QSettings
 
@@ -17,16 +17,17 @@ from reader.triage.interests import ASK_EVERY, Decisions
 from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue, full_tail
 from reader.triage.ranking import rank_like
 
-from ..tasks import TaskRunner
+from ..pages import PageContext
 from .view import TriageView
 
 ASK_EVERY_KEY = "triage/askEvery"  # every how many papers best first asks where unsure (0: never)
 
 
-def ask_every(app_settings: Any) -> int:
+def ask_every(app_settings: QSettings) -> int:
     """The setting: every how many papers best first asks where it is unsure (0: never)."""
+    value = app_settings.value(ASK_EVERY_KEY, ASK_EVERY)
     try:
-        return max(0, int(app_settings.value(ASK_EVERY_KEY, ASK_EVERY)))
+        return max(0, int(value)) if isinstance(value, int | float | str) else ASK_EVERY
     except (TypeError, ValueError):
         return ASK_EVERY
 
@@ -40,24 +41,12 @@ class Reranked:
     interest: dict[str, str]
 
 
-class RankingWindow(Protocol):
-    """What the ranking uses of the window: its runner, its errors and the app's settings."""
-
-    @property
-    def runner(self) -> TaskRunner: ...
-    @property
-    def app_settings(self) -> QSettings: ...
-    def handle_error(self, exc: BaseException) -> None: ...
-
-
 class RankingHost(Protocol):
     """What the ranking reads of the triage controller (its queue, list and seeds) and the one
     count it keeps there; `rank_done` is called when a new order of the tail is in."""
 
     ranks_applied: int
 
-    @property
-    def window(self) -> RankingWindow: ...
     @property
     def library(self) -> Library: ...
     @property
@@ -78,9 +67,11 @@ class RankingHost(Protocol):
 
 
 class TriageRanking:
-    """Owned by the TriageController (`controller.ranking`); reads its queue and seeds."""
+    """Owned by the TriageController (`controller.ranking`); reads its queue and seeds. Its jobs
+    run on the context's runner (features and ranks on the read lanes), errors go to its handler."""
 
-    def __init__(self, controller: RankingHost) -> None:
+    def __init__(self, ctx: PageContext, controller: RankingHost) -> None:
+        self.ctx = ctx
         self.c = controller
         self.best = BestFirst(controller.library, controller.library.paths.root)
         self.decisions: Decisions | None = None  # the store's, with this session's decisions on top
@@ -135,9 +126,9 @@ class TriageRanking:
 
         def failed(exc: BaseException) -> None:
             self._building = False
-            self.c.window.handle_error(exc)
+            self.ctx.on_error(exc)
 
-        self.c.window.runner.read("triage-features", job, done, failed)
+        self.ctx.runner.read("triage-features", job, done, failed)
 
     # -- ranking ------------------------------------------------------------------------------
     def rerank(self) -> None:
@@ -178,11 +169,11 @@ class TriageRanking:
                 self.rank_ms = (time.perf_counter() - decided_at) * 1000
             c.rank_done()
 
-        c.window.runner.read("triage-rank", job, done, c.window.handle_error)
+        self.ctx.runner.read("triage-rank", job, done, self.ctx.on_error)
 
     def ask_every(self) -> int:
         """Every how many papers best first asks where it is unsure (the setting; 0: never)."""
-        return ask_every(self.c.window.app_settings)
+        return ask_every(self.ctx.app_settings)
 
     def _remember(self, why: dict[str, str], interest: dict[str, str]) -> None:
         """Keep the lines of the papers seen (they never move) and take the new ones."""
@@ -215,7 +206,7 @@ class TriageRanking:
                 q.apply_tail(seen_then, version, new_tail)
                 c.rank_done()
 
-        c.window.runner.read("triage-rank", job, done, c.window.handle_error)
+        self.ctx.runner.read("triage-rank", job, done, self.ctx.on_error)
         c.view.focus_keys()
 
 

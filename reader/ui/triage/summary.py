@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from PySide6.QtWidgets import QFileDialog
 
-from reader.library import View
+from reader.library import Library, View
 from reader.triage import source
 from reader.triage.queue import TriageQueue
 from reader.triage.state import QueueSpec
 
+from ..pages import PageContext
 from ..widgets.theme import file_dialog_options
 from .view import TriageView
 
@@ -20,9 +22,10 @@ class SummaryHost(Protocol):
     """What the summary needs of the TriageController (controller.py; named here, not imported:
     the controller imports this module)."""
 
-    window: Any
-    library: Any
+    ctx: PageContext
+    library: Library
     view: TriageView
+    open_vault: Callable[[], None] | None
     spec: QueueSpec
 
     @property
@@ -45,12 +48,12 @@ def show_summary(ctl: SummaryHost) -> None:
         if ctl.queue is q and q.finished:
             ctl.view.show_summary(summary.describe(), summary.starred > 0)
 
-    ctl.window.runner.write(lambda: source.summarize(lib, ids), done, ctl.window.handle_error)
+    ctl.ctx.runner.write(lambda: source.summarize(lib, ids), done, ctl.ctx.on_error)
 
 
 def ask_export_starred(ctl: SummaryHost) -> None:
-    folder = str(ctl.window.settings.value("lastExportFolder", str(Path.home())))
-    path, _ = QFileDialog.getSaveFileName(ctl.window, "Export starred as reading list",
+    folder = str(ctl.ctx.settings.value("lastExportFolder", str(Path.home())))
+    path, _ = QFileDialog.getSaveFileName(ctl.ctx.window, "Export starred as reading list",
                                           str(Path(folder) / "reading-list.md"), "*.md",
                                           options=file_dialog_options())
     if path:
@@ -59,17 +62,17 @@ def ask_export_starred(ctl: SummaryHost) -> None:
 
 def export_starred(ctl: SummaryHost, path: str | Path) -> None:
     """The queue's starred papers as a Markdown reading list, written on the writer."""
-    lib, w, title = ctl.library, ctl.window, f"Reading list — {ctl.spec.describe()}"
+    lib, ctx, title = ctl.library, ctl.ctx, f"Reading list — {ctl.spec.describe()}"
 
     def job() -> Path:
         ids = starred_ids_from(ctl, lib)
         return lib.export_reading_list(path, ids, title=title, with_abstracts=True)
 
-    w.runner.write(job, lambda out: w.statusBar().showMessage(f"Exported the starred papers to {out}", 8000),
-                   w.handle_error, label="Exporting")
+    ctx.runner.write(job, lambda out: ctx.notify(f"Exported the starred papers to {out}", 8000),
+                     ctx.on_error, label="Exporting")
 
 
-def starred_ids_from(ctl: SummaryHost, lib: Any) -> list[str]:
+def starred_ids_from(ctl: SummaryHost, lib: Library) -> list[str]:
     q = ctl.queue
     ids = list(q.ids) if q is not None else []
     starred = set(lib.paper_ids(View("starred")))
@@ -77,6 +80,5 @@ def starred_ids_from(ctl: SummaryHost, lib: Any) -> list[str]:
 
 
 def open_vault(ctl: SummaryHost) -> None:
-    opener = getattr(ctl.window, "open_vault", None)
-    if callable(opener):
-        opener()
+    if ctl.open_vault is not None:
+        ctl.open_vault()

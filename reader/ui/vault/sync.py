@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QToolButton
 
@@ -23,14 +23,11 @@ from reader.vault.membership import needs_index
 from reader.vault.sync import written_stamps
 from reader.vault.watch import VaultWatcher
 
-from ..change_bridge import ChangeBridge
-from ..context import OpContext
 from ..operations import restore_snapshots
+from ..pages import PageContext
 from ..paper.note_merge import MERGE_VAULT, NoteMerges
-from ..paper.pane import PaperPane
 from ..tasks import Task
 from ..undo import SnapshotCommand, push_change
-from ..widgets.status_bar import StatusBar
 from .dialogs import VaultDialog, VaultReportDialog
 
 WRITE_DELAY_MS = 800  # Reader's own changes go out this long after the last write (≈ 2 s after typing stops)
@@ -81,14 +78,15 @@ class VaultSync(QObject):
 
     _vault_changed = Signal()  # from the watcher's thread to the GUI thread
 
-    def __init__(self, ctx: OpContext, settings: QSettings, status: StatusBar, pane: PaperPane,
-                 merges: NoteMerges, bridge: ChangeBridge, index_ready: Callable[[], bool]) -> None:
+    def __init__(self, page: PageContext, merges: NoteMerges) -> None:
+        """`merges`: notes the vault changed under the editor, merged when they are saved."""
+        ctx, status, bridge = page.ops, page.list.status, page.changes
         super().__init__(ctx.parent)
         self.ctx = ctx
-        self.settings = settings
-        self.pane = pane
+        self.settings = page.settings
+        self.pane = page.list.pane
         self.merges = merges
-        self._index_ready = index_ready
+        self._index_ready = page.list.index_ready
         self.report: vault.SyncReport | None = None
         self.synced_at: datetime | None = None
         self.error: str | None = None

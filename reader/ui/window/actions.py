@@ -96,9 +96,9 @@ def make_action(window: QMainWindow, text: str, slot: Callable[[], Any], keys: S
     return action
 
 
-def build_actions(w: QMainWindow, slots: MenuSlots, undo_stack: QUndoStack) -> Menus:
-    """Fill the menu bar with the slots' actions; returns the ones the window keeps."""
-    shortcuts: list[QAction] = []
+def build_actions(w: QMainWindow, slots: MenuSlots, undo_stack: QUndoStack, shortcuts: list[QAction]) -> Menus:
+    """Fill the menu bar with the slots' actions, listing them in `shortcuts` (the pages add theirs
+    to the same list); returns the ones the window keeps."""
 
     def act(text: str, slot: Callable[[], Any], keys: Sequence[str] = (), *, letter: bool = False,
             name: str | None = None) -> QAction:

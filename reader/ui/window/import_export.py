@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -18,12 +18,10 @@ from reader.library import View
 from reader.models import ExportKind
 from reader.plural import count_noun
 
-from ..context import ListScope, OpContext
 from ..dialogs.common import ExportDialog, ExportOptions, import_summary_text
 from ..operations import ids_getter, scope
-from ..paper.pane import PaperPane
+from ..pages import PageContext
 from ..tasks import Task
-from ..widgets.status_bar import StatusBar
 from ..widgets.theme import file_dialog_options
 from .index_sync import IndexSync
 
@@ -48,14 +46,15 @@ class ImportExport(QObject):
 
     imported = Signal(list)  # the new papers' ids of a finished import (the list shows them)
 
-    def __init__(self, ctx: OpContext, settings: QSettings, pane: PaperPane, status: StatusBar,
-                 index_sync: IndexSync, show_message: ShowMessage, list_scope: Callable[[], ListScope],
+    def __init__(self, page: PageContext, index_sync: IndexSync, show_message: ShowMessage,
                  tag_names: Callable[[], list[str]]) -> None:
+        """`show_message`: the window's message box (an import's summary); `tag_names`: the sidebar's."""
+        ctx = page.ops
         super().__init__(ctx.parent)
-        self.ctx, self.settings, self.pane, self.status = ctx, settings, pane, status
+        self.ctx, self.settings, self.pane, self.status = ctx, page.settings, page.list.pane, page.list.status
         self.index_sync = index_sync
         self.show_message = show_message
-        self.list_scope = list_scope
+        self.list_scope = page.list.scope
         self.tag_names = tag_names
         self.last_import_summaries: list = []
         self.last_import_text = ""
