@@ -204,6 +204,18 @@ def presence(docs: Iterable[Sequence[str] | None], words: list[str], fallback: S
                   np.ones(len(indices), dtype=np.float32), len(words))
 
 
+def without(x: Sparse, words: list[str], lacking: Sequence[str]) -> Sparse:
+    """Which of `words` each paper's label text holds (rows of ones): x's words less the
+    paper's `lacking` ones (space-separated: its title's words its abstract lacks)."""
+    index = {w: j for j, w in enumerate(words)}
+    drop = [row * x.cols + j for row, extra in enumerate(lacking) if extra
+            for j in map(index.get, extra.split()) if j is not None]
+    row_of = np.repeat(np.arange(x.rows, dtype=np.int64), np.diff(x.indptr))
+    keep = ~np.isin(row_of * x.cols + x.indices, np.array(drop, dtype=np.int64))
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(row_of[keep], minlength=x.rows))]).astype(np.int64)
+    return Sparse(indptr, x.indices[keep], np.ones(int(keep.sum()), dtype=np.float32), x.cols)
+
+
 def cluster(xy: np.ndarray, x: Sparse, words: list[str],
             own: Sparse | None = None) -> tuple[np.ndarray, np.ndarray, list[Cluster]]:
     """(coarse numbers, fine numbers, every cluster with its label) of the laid-out papers;

@@ -27,7 +27,7 @@ from reader.store.sql import read_snapshot
 
 from . import clusters as cl
 from . import layout as lay
-from .features import CancelCheck, MapFeatures, Progress, Vocabulary, check, features, project
+from .features import CancelCheck, MapFeatures, Progress, Vocabulary, check, features_of, project
 from .memory import give_back, map_big_blocks
 
 FILE_NAME = "map.npz"
@@ -225,22 +225,27 @@ def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: Can
     ids: list[str] = []
     hashes: list[int] = []
 
-    def texts() -> Iterator[str]:  # streamed: ids and hashes kept, the words only counted
-        for pid, text in map_rows.all_texts(conn):
+    lacking: list[str] = []  # each paper's title words its abstract lacks ("": none, or no abstract)
+
+    def docs() -> Iterator[list[str]]:  # streamed: ids and hashes kept, the words only counted
+        for pid, head, abstract in map_rows.all_parts(conn):
             ids.append(pid)
-            hashes.append(_hash(text))
-            yield text
+            hashes.append(_hash(f"{head}\n{abstract}"))  # map_rows.texts' words of the paper
+            # Title and abstract apart (their words, read once, are the text's words in order):
+            # a region's label words must be in its abstracts (clusters.py), a paper without an
+            # abstract counts its title.
+            title_words = similarity_words(head) if head else []
+            abstract_words = similarity_words(abstract) if abstract else []
+            lacking.append(" ".join(set(title_words).difference(abstract_words)) if abstract_words else "")
+            yield title_words + abstract_words
 
     with read_snapshot(conn):
         stamp = changes.current_seq(conn)
         origin = changes.origin(conn)
-        feats = features(texts(), cancelled=cancelled, progress=progress)
-        assert feats.matrix is not None
-        check(cancelled)
-        # The label words are checked against abstracts alone (clusters: a title's words are no
-        # region's); a paper whose map text is already that (title-less, abstract-less) is not read again.
-        own = cl.presence((None if text is None else similarity_words(text)
-                           for _pid, text in map_rows.all_label_texts(conn)), feats.vocab.words, feats.matrix)
+        feats = features_of(docs(), cancelled=cancelled, progress=progress)
+    assert feats.matrix is not None
+    own = cl.without(feats.matrix, feats.vocab.words, lacking)
+    lacking.clear()
     check(cancelled)
 
     def step(done: int, total: int, message: str) -> None:

@@ -74,13 +74,15 @@ def label_texts(conn: sqlite3.Connection, ids: Sequence[str]) -> Iterator[tuple[
             yield pid, _label_text(title, source, abstract)
 
 
-def all_label_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, str | None]]:
-    """`label_texts` of every paper in id order (as all_texts), TEXT_BATCH rows at a time."""
+def all_parts(conn: sqlite3.Connection) -> Iterator[tuple[str, str, str]]:
+    """(id, title words, abstract) of every paper in id order, as all_texts reads them: `_text`
+    of a paper is its title words, a new line and its abstract (the title words are "" for a
+    title derived from the abstract). The map reads the two apart: its labels count abstracts."""
     rows = conn.cursor()
     rows.execute("SELECT id, title, title_source, abstract_text FROM papers ORDER BY id")
     while batch := rows.fetchmany(TEXT_BATCH):
         for pid, title, source, abstract in batch:
-            yield pid, _label_text(title, source, abstract)
+            yield pid, "" if source == "derived" else (title or ""), abstract or ""
 
 
 def _columns(conn: sqlite3.Connection) -> set[str]:

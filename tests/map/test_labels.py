@@ -120,3 +120,31 @@ def test_a_region_whose_only_word_another_region_owns_with_others_gets_that_word
     vocab, x = tfidf(tokens(texts))
     words = clusters.label_words(x, vocab.words, np.array([0] * 10 + [1] * 10 + [2] * 60), 3)
     assert words[0] == ("beta",) and words[1] == ("alpha",), words
+
+
+def test_without_takes_each_papers_title_only_words_out():
+    from reader.map.features import tfidf, tokens
+
+    vocab, x = tfidf(tokens(["graph node title", "graph node", "image pixel", "image pixel title"]))
+    own = clusters.without(x, vocab.words, ["title", "", "", "pixel unknown"])
+    rows = [{vocab.words[j] for j in own.indices[own.indptr[i]:own.indptr[i + 1]]} for i in range(4)]
+    assert rows == [{"graph", "node"}, {"graph", "node"}, {"image", "pixel"}, {"image", "title"}]
+    assert np.all(own.data == 1) and own.cols == x.cols
+
+
+def test_the_maps_words_read_title_and_abstract_apart_are_the_texts_words(tmp_path: Path):
+    # build reads a paper's title and abstract apart (for the labels): its vectors must be those
+    # of the paper's whole text, which placing a new paper (project) uses.
+    from reader.map.features import features
+    from reader.store import map_rows
+
+    lib = Library.open(tmp_path / "lib")  # the seeds: titles and abstracts
+    try:
+        conn = lib.read_connection()
+        data = mapfile.build(conn)
+        texts = dict(map_rows.all_texts(conn))
+        whole = features([texts[pid] for pid in data.ids])
+        assert whole.vocab.words == data.vocab.words
+        assert np.allclose(whole.vectors, data.vectors.astype(np.float32), atol=2e-3)
+    finally:
+        lib.close()
