@@ -2,15 +2,19 @@
 
 Clusters are k-means cells of the 2-D places (what the eye sees as a region), at two levels: a
 coarse one labelled at every zoom and a fine one shown as the user zooms in. A cluster's label is
-up to MAX_WORDS of its distinguishing words: each in at least MIN_SHARE of the cluster's papers
-and, elsewhere, in at most RATIO of that share (a word of the whole field is no label). A
+up to MAX_WORDS of its distinguishing words: each in at least MIN_SHARE of the cluster's
+abstracts and, elsewhere, in at most RATIO of that share (a word of the whole field is no label).
+Abstracts, not titles: a title carries words its abstract lacks, so a title word could label a
+region whose abstracts mostly never say it (a paper without an abstract counts its title). A
 cluster without such a word is left unlabelled rather than given a misleading one. A label
 names each word form once ("attacks · attack" says "attacks"), and within a level a word form
-labels only the region it tells apart best (two regions never both say "language")."""
+labels only the region it tells apart best (two regions never both say "language"), unless
+that region has other words and another region none but this one."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -110,7 +114,7 @@ def label_words(x: Sparse, words: list[str], labels: np.ndarray, k: int) -> list
     df = np.bincount(x.indices, minlength=x.cols)
     sizes = np.bincount(labels, minlength=k).astype(np.float64)
     n = float(len(labels))
-    usable = np.array([bool(_LABEL_WORD.match(w)) and w not in BOILERPLATE for w in words], dtype=bool)
+    usable = np.array([usable_word(w) for w in words], dtype=bool)
     ranked: list[list[tuple[float, int]]] = []  # each cluster's usable words, best first
     for c in range(k):
         w = word[bounds[c]:bounds[c + 1]]  # in word order
@@ -133,11 +137,11 @@ def label_words(x: Sparse, words: list[str], labels: np.ndarray, k: int) -> list
             form = word_form(words[j])
             if form not in owner or score > owner[form][0]:
                 owner[form] = (score, -c)
-    out: list[tuple[str, ...]] = []
-    for c, found in enumerate(ranked):
+
+    def pick(c: int) -> tuple[str, ...]:
         chosen: list[str] = []
         forms: set[str] = set()
-        for _score, j in found:
+        for _score, j in ranked[c]:
             form = word_form(words[j])
             if form in forms or owner[form][1] != -c:
                 continue
@@ -145,8 +149,27 @@ def label_words(x: Sparse, words: list[str], labels: np.ndarray, k: int) -> list
             chosen.append(words[j])
             if len(chosen) == MAX_WORDS:
                 break
-        out.append(tuple(chosen))
+        return tuple(chosen)
+
+    out = [pick(c) for c in range(k)]
+    # A region left bare while a region owning one of its words has more than that one: the
+    # word goes to the bare region (a label for each region where a word qualifies).
+    for c, found in enumerate(ranked):
+        if out[c]:
+            continue
+        for score, j in found:
+            form = word_form(words[j])
+            other = -owner[form][1]
+            if len(out[other]) > 1 and form in {word_form(w) for w in out[other]}:
+                owner[form] = (score, -c)
+                out[other], out[c] = pick(other), pick(c)
+                break
     return out
+
+
+def usable_word(word: str) -> bool:
+    """Whether `word` may label a region at all (no number, no fragment, no boilerplate)."""
+    return bool(_LABEL_WORD.match(word)) and word not in BOILERPLATE
 
 
 def word_form(word: str) -> str:
@@ -162,11 +185,45 @@ def word_form(word: str) -> str:
     return w
 
 
-def cluster(xy: np.ndarray, x: Sparse, words: list[str]) -> tuple[np.ndarray, np.ndarray, list[Cluster]]:
-    """(coarse numbers, fine numbers, every cluster with its label) of the laid-out papers."""
+def presence(docs: Iterable[Sequence[str] | None], words: list[str], fallback: Sparse) -> Sparse:
+    """Which of `words` each paper's label text holds (rows of ones, word order), from its
+    tokens; a None doc takes its row of `fallback` (its label text is the text `fallback` was
+    counted from: no title, or no abstract)."""
+    index = {w: j for j, w in enumerate(words)}
+    indptr = [0]
+    indices: list[int] = []
+    for row, doc in enumerate(docs):
+        if doc is None:
+            indices.extend(fallback.indices[fallback.indptr[row]:fallback.indptr[row + 1]].tolist())
+        else:
+            indices.extend(sorted({j for j in map(index.get, doc) if j is not None}))
+        indptr.append(len(indices))
+    if len(indptr) != fallback.rows + 1:
+        raise ValueError(f"label texts of {len(indptr) - 1} papers for {fallback.rows} rows")
+    return Sparse(np.array(indptr, dtype=np.int64), np.array(indices, dtype=np.int32),
+                  np.ones(len(indices), dtype=np.float32), len(words))
+
+
+def without(x: Sparse, words: list[str], lacking: Sequence[str]) -> Sparse:
+    """Which of `words` each paper's label text holds (rows of ones): x's words less the
+    paper's `lacking` ones (space-separated: its title's words its abstract lacks)."""
+    index = {w: j for j, w in enumerate(words)}
+    drop = [row * x.cols + j for row, extra in enumerate(lacking) if extra
+            for j in map(index.get, extra.split()) if j is not None]
+    row_of = np.repeat(np.arange(x.rows, dtype=np.int64), np.diff(x.indptr))
+    keep = ~np.isin(row_of * x.cols + x.indices, np.array(drop, dtype=np.int64))
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(row_of[keep], minlength=x.rows))]).astype(np.int64)
+    return Sparse(indptr, x.indices[keep], np.ones(int(keep.sum()), dtype=np.float32), x.cols)
+
+
+def cluster(xy: np.ndarray, x: Sparse, words: list[str],
+            own: Sparse | None = None) -> tuple[np.ndarray, np.ndarray, list[Cluster]]:
+    """(coarse numbers, fine numbers, every cluster with its label) of the laid-out papers;
+    `own`: the words of each paper's label text (presence), x's when None."""
     k0, k1 = counts_for(len(xy))
     coarse = kmeans_2d(xy, k0)
     fine = kmeans_2d(xy, k1)
-    found = [Cluster(c, 0, w) for c, w in enumerate(label_words(x, words, coarse, k0))]
-    found += [Cluster(c, 1, w) for c, w in enumerate(label_words(x, words, fine, k1))]
+    held = x if own is None else own
+    found = [Cluster(c, 0, w) for c, w in enumerate(label_words(held, words, coarse, k0))]
+    found += [Cluster(c, 1, w) for c, w in enumerate(label_words(held, words, fine, k1))]
     return coarse, fine, found

@@ -244,9 +244,14 @@ def features(texts: Iterable[str], *, d: int = DIMENSIONS, cancelled: CancelChec
              progress: Progress = None) -> MapFeatures:
     """The reduced TF-IDF vectors of `texts` (one per paper, in the given order; read once,
     so a generator of rows never holds every abstract)."""
+    return features_of(tokens(texts), d=d, cancelled=cancelled, progress=progress)
+
+
+def features_of(docs: Iterable[Sequence[str]], *, d: int = DIMENSIONS, cancelled: CancelCheck = None,
+                progress: Progress = None) -> MapFeatures:
+    """`features` of papers given as their words (`tokens` of their texts), read once."""
     if progress:
         progress(0, 4, "Reading the papers' words")
-    docs = tokens(texts)
     check(cancelled)
     vocab, x = tfidf(docs)
     del docs

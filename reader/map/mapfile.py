@@ -21,12 +21,13 @@ from typing import Protocol
 import numpy as np
 
 from reader.derived_files import READ_ERRORS, open_npz, origin_of, save_npz
+from reader.search.schema import similarity_words
 from reader.store import changes, map_rows, papers
 from reader.store.sql import read_snapshot
 
 from . import clusters as cl
 from . import layout as lay
-from .features import CancelCheck, MapFeatures, Progress, Vocabulary, check, features, project
+from .features import CancelCheck, MapFeatures, Progress, Vocabulary, check, features_of, project
 from .memory import give_back, map_big_blocks
 
 FILE_NAME = "map.npz"
@@ -172,6 +173,47 @@ def load(path: Path, origin: str | None = None) -> MapData | None:
         return None
 
 
+def adopt_legacy(path: Path, conn: sqlite3.Connection) -> MapData | None:
+    """A map file written before map files named their library's origin (by a Reader before the
+    upgrade), taken as this library's and saved with its origin, instead of a layout anew, when
+    it is exactly what this library lays out: the same papers (ids, count), every paper's words
+    unchanged (its text hash), arrays of matching shapes, places and vectors finite, its stamp
+    not ahead of the store's. Never in a library a backup was restored into (the restore made a
+    new origin on purpose: files from before it are not this library's) nor one without an
+    origin. None otherwise (the caller lays the library out, as for any other file)."""
+    try:
+        with open_npz(path) as z:
+            if origin_of(z) is not None:
+                return None  # not a legacy file: load() decides on it
+            meta = [int(v) for v in z["meta"]]
+            if len(meta) not in (5, 6) or meta[0] != VERSION:
+                return None
+            ids, xy, coarse, fine, hashes = z["ids"].tolist(), z["xy"], z["coarse"], z["fine"], z["hashes"]
+            vectors, idf, components, words = z["vectors"], z["idf"], z["components"], z["words"].tolist()
+            rows = [row.split("\t") for row in z["clusters"].tolist()]
+            found = [cl.Cluster(int(row[1]), int(row[0]), tuple(row[2:])) for row in rows]
+    except READ_ERRORS:
+        return None
+    n = len(ids)
+    if (len(meta) == 6 and meta[5] != n) or len(set(ids)) != n or xy.shape != (n, 2) or coarse.shape != (n,) \
+            or fine.shape != (n,) or hashes.shape != (n,) or vectors.ndim != 2 or len(vectors) != n \
+            or components.shape != (vectors.shape[1], len(words)) or idf.shape != (len(words),) \
+            or min(meta[2], meta[3]) < 0 or not all(np.isfinite(a).all() for a in (xy, vectors, components, idf)):
+        return None
+    with read_snapshot(conn):
+        origin = changes.origin(conn)
+        stamp = changes.current_seq(conn)
+        if not origin or changes.restored(conn) or meta[1] > stamp or papers.count(conn) != n:
+            return None
+        texts = _texts(conn, ids)
+        if len(texts) != n or any(_hash(texts[pid]) != int(h) for pid, h in zip(ids, hashes.tolist(), strict=True)):
+            return None
+    data = MapData(ids, xy, coarse.astype(np.int32), fine.astype(np.int32), found, vectors, hashes,
+                   Vocabulary(words, idf), components, stamp, meta[2], meta[3], origin=origin)
+    save(path, data)
+    return data
+
+
 def _texts(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, str]:
     return dict(map_rows.texts(conn, ids))
 
@@ -183,16 +225,27 @@ def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: Can
     ids: list[str] = []
     hashes: list[int] = []
 
-    def texts() -> Iterator[str]:  # streamed: ids and hashes kept, the words only counted
-        for pid, text in map_rows.all_texts(conn):
+    lacking: list[str] = []  # each paper's title words its abstract lacks ("": none, or no abstract)
+
+    def docs() -> Iterator[list[str]]:  # streamed: ids and hashes kept, the words only counted
+        for pid, head, abstract in map_rows.all_parts(conn):
             ids.append(pid)
-            hashes.append(_hash(text))
-            yield text
+            hashes.append(_hash(f"{head}\n{abstract}"))  # map_rows.texts' words of the paper
+            # Title and abstract apart (their words, read once, are the text's words in order):
+            # a region's label words must be in its abstracts (clusters.py), a paper without an
+            # abstract counts its title.
+            title_words = similarity_words(head) if head else []
+            abstract_words = similarity_words(abstract) if abstract else []
+            lacking.append(" ".join(set(title_words).difference(abstract_words)) if abstract_words else "")
+            yield title_words + abstract_words
 
     with read_snapshot(conn):
         stamp = changes.current_seq(conn)
         origin = changes.origin(conn)
-        feats = features(texts(), cancelled=cancelled, progress=progress)
+        feats = features_of(docs(), cancelled=cancelled, progress=progress)
+    assert feats.matrix is not None
+    own = cl.without(feats.matrix, feats.vocab.words, lacking)
+    lacking.clear()
     check(cancelled)
 
     def step(done: int, total: int, message: str) -> None:
@@ -203,8 +256,7 @@ def build(conn: sqlite3.Connection, *, progress: Progress = None, cancelled: Can
     give_back()
     if progress:
         progress(3, 4, "Naming the regions")
-    assert feats.matrix is not None
-    coarse, fine, found_clusters = cl.cluster(xy, feats.matrix, feats.vocab.words)
+    coarse, fine, found_clusters = cl.cluster(xy, feats.matrix, feats.vocab.words, own)
     return MapData(ids, xy, coarse.astype(np.int32), fine.astype(np.int32), found_clusters,
                    feats.vectors.astype(np.float16), np.array(hashes, dtype=np.int64), feats.vocab,
                    feats.components.astype(np.float16), stamp, len(ids), origin=origin)
@@ -285,6 +337,8 @@ def current(source: MapSource, root: Path, *, full: bool = False, known: MapData
     conn = source.read_connection()
     origin = changes.origin(conn)
     data = None if full else (known if known is not None else load(path, origin))
+    if data is None and not full and known is None:
+        data = adopt_legacy(path, conn)  # a map file from before the upgrade: not laid out again
     for _attempt in range(2):
         if data is None:
             break

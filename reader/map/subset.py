@@ -78,7 +78,10 @@ def refit(data: MapData, conn: sqlite3.Connection, ids: Sequence[str], *, progre
         progress(3, 4, "Naming the regions")
     found = dict(map_rows.texts(conn, shown))
     words = matrix(tokens([found.get(pid, "") for pid in shown]), data.vocab)
-    coarse, fine, regions = cl.cluster(xy, words, data.vocab.words)
+    label = dict(map_rows.label_texts(conn, shown))  # labels: abstracts alone (clusters.py)
+    held = cl.presence((None if (t := label.get(pid)) is None else next(tokens([t])) for pid in shown),
+                       data.vocab.words, words)
+    coarse, fine, regions = cl.cluster(xy, words, data.vocab.words, held)
     own = MapData(shown, xy, coarse.astype(np.int32), fine.astype(np.int32), regions, data.vectors[rows],
                   data.hashes[rows], data.vocab, data.components, data.stamp, n, origin=data.origin)
     out = subset(own, None)

@@ -220,12 +220,13 @@ def _mtime(p: Path) -> float:
 def _new_origin(db_file: Path) -> None:
     """A restored library is another origin: its change sequence went back, so derived files
     stamped with a later sequence of the replaced file (map.npz...) must not pass for current."""
-    from .changes import new_origin
+    from .changes import mark_restored, new_origin
 
     conn = sqlite3.connect(db_file)
     try:
         with conn:
             if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
                 new_origin(conn)
+                mark_restored(conn)
     finally:
         conn.close()

@@ -37,6 +37,17 @@ def new_origin(conn: sqlite3.Connection) -> str:
     return token
 
 
+def mark_restored(conn: sqlite3.Connection) -> None:
+    """Note in the library that a backup was put in its place (its origin changed on purpose: a
+    map file from before the origin existed is then never adopted, see map.mapfile.adopt_legacy)."""
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('restored', '1')")
+
+
+def restored(conn: sqlite3.Connection) -> bool:
+    """Whether this library was ever put back from a backup (since mark_restored existed)."""
+    return conn.execute("SELECT 1 FROM meta WHERE key = 'restored'").fetchone() is not None
+
+
 def changed_ids(conn: sqlite3.Connection, since_seq: int) -> list[str]:
     """Papers written after since_seq."""
     return [r[0] for r in conn.execute("SELECT id FROM papers WHERE seq > ?", [since_seq])]

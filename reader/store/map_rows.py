@@ -37,6 +37,14 @@ def _text(title: str | None, source: str | None, abstract: str | None) -> str:
     return f"{head}\n{abstract or ''}"
 
 
+def _label_text(title: str | None, source: str | None, abstract: str | None) -> str | None:
+    """The words a region's label must be found in: the abstract alone (a title carries words its
+    abstract lacks), the title only when there is no abstract; None when that is `_text`'s words."""
+    if not (abstract or "").strip() or source == "derived" or not title:
+        return None
+    return abstract
+
+
 def texts(conn: sqlite3.Connection, ids: Sequence[str]) -> Iterator[tuple[str, str]]:
     """(id, the words the map compares) of each paper: its plain abstract, and its title when
     it was given or typed (a title derived from the abstract would count its words twice)."""
@@ -55,6 +63,26 @@ def all_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
     while batch := rows.fetchmany(TEXT_BATCH):
         for pid, title, source, abstract in batch:
             yield pid, _text(title, source, abstract)
+
+
+def label_texts(conn: sqlite3.Connection, ids: Sequence[str]) -> Iterator[tuple[str, str | None]]:
+    """(id, the words its region's label is checked against: see _label_text) of each paper."""
+    for part in chunks(list(ids)):
+        rows = conn.execute(
+            f"SELECT id, title, title_source, abstract_text FROM papers WHERE id IN ({marks(len(part))})", part)
+        for pid, title, source, abstract in rows.fetchall():
+            yield pid, _label_text(title, source, abstract)
+
+
+def all_parts(conn: sqlite3.Connection) -> Iterator[tuple[str, str, str]]:
+    """(id, title words, abstract) of every paper in id order, as all_texts reads them: `_text`
+    of a paper is its title words, a new line and its abstract (the title words are "" for a
+    title derived from the abstract). The map reads the two apart: its labels count abstracts."""
+    rows = conn.cursor()
+    rows.execute("SELECT id, title, title_source, abstract_text FROM papers ORDER BY id")
+    while batch := rows.fetchmany(TEXT_BATCH):
+        for pid, title, source, abstract in batch:
+            yield pid, "" if source == "derived" else (title or ""), abstract or ""
 
 
 def _columns(conn: sqlite3.Connection) -> set[str]:

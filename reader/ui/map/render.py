@@ -264,24 +264,39 @@ def place_labels(pic: MapPicture, cam: Camera, width: int, height: int, font: QF
         text = s.label if coarse else " · ".join(s.label.split(" · ")[:2])
         if text in shown_texts:  # two regions of one name: the bigger one says it
             continue
-        fm = metrics[coarse]
-        size = _sizes.get((coarse, font.key(), text))
-        if size is None:
-            size = _sizes[(coarse, font.key(), text)] = (fm.horizontalAdvance(text) + 10, fm.height() + 4)
-        w, h = size
         x, y = s.x * cam.scale + cam.ox, s.y * cam.scale + cam.oy
+        if not (0 <= x <= width and 0 <= y <= height):
+            continue
+        # Near the edge a label says fewer of its words rather than sit far from its region.
+        words = text.split(" · ")
+        for n in range(len(words), 0, -1):
+            text = " · ".join(words[:n])
+            w, h = _label_size(metrics[coarse], coarse, font, text)
+            if n == 1 or (x - w / 2 >= 2 - w / 4 and x + w / 2 <= width - 2 + w / 4):
+                break
         box = QRectF(x - w / 2, y - h / 2, w, h)
         if sxy is not None and _covered(sxy, box):
             box = min((box.translated(0, dy) for dy in (0, -h, h, -2 * h, 2 * h)),
                       key=lambda b: (_covered(sxy, b), abs(b.center().y() - y)))
-        if box.left() < 2 or box.top() < 2 or box.right() > width - 2 or box.bottom() > height - 2:
+        # A region at the map's edge keeps its label, moved inside the canvas (centred on its
+        # region, a wide label ran off the edge and was dropped: the biggest region of ICLR 2018).
+        if w > width - 4 or h > height - 4:
             continue
+        box.moveLeft(min(max(box.left(), 2.0), width - 2 - w))
+        box.moveTop(min(max(box.top(), 2.0), height - 2 - h))
         grown = box.adjusted(-4, -2, 4, 2)
         if any(grown.intersects(b) for b, _, _ in placed):
             continue
         placed.append((box, text, coarse))
         shown_texts.add(text)
     return placed
+
+
+def _label_size(fm: QFontMetricsF, coarse: bool, font: QFont, text: str) -> tuple[float, float]:
+    size = _sizes.get((coarse, font.key(), text))
+    if size is None:
+        size = _sizes[(coarse, font.key(), text)] = (fm.horizontalAdvance(text) + 10, fm.height() + 4)
+    return size
 
 
 def _covered(sxy: np.ndarray, box: QRectF) -> int:
