@@ -32,7 +32,7 @@ READ_ERRORS = (OSError, ValueError, KeyError, IndexError, EOFError, UnicodeDecod
                zipfile.BadZipFile)
 ORIGIN_KEY = "origin"
 __all__ = ["READ_ERRORS", "NotRegularFile", "check_writable", "mark_used", "open_npz", "origin_of", "prune_oldest",
-           "read_regular", "save_npz", "write_atomic"]
+           "read_regular", "save_bytes", "save_npz", "write_atomic"]
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
@@ -94,13 +94,26 @@ def check_writable(path: Path) -> None:
 def save_npz(path: Path, prefix: str, arrays: dict[str, Any], origin: str | None = None) -> None:
     """Write `arrays` (and the library's `origin`) to `path` atomically: beside it under a
     temporary name, then renamed, so a reader (another window, the CLI) never sees half a file."""
-    check_writable(path)
     if origin is not None:
         arrays = {**arrays, ORIGIN_KEY: np.array(origin, dtype=np.str_)}
-    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".npz", dir=path.parent)
+    _save(path, prefix, ".npz", lambda f: np.savez(f, **arrays))
+
+
+def save_bytes(path: Path, prefix: str, data: bytes) -> None:
+    """Write `data` to `path` atomically under a unique temporary name (e.g. the search index's
+    stamp): two writers at once each rename a whole file, and only over a regular file."""
+    _save(path, prefix, ".tmp", lambda f: f.write(data))
+
+
+def _save(path: Path, prefix: str, suffix: str, fill: Any, *, durable: bool = False) -> None:
+    check_writable(path)
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
+            fill(f)
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         check_writable(path)  # again, right before the rename
         os.replace(tmp, path)
     except BaseException:
@@ -113,19 +126,7 @@ def write_atomic(path: Path, parts: tuple[bytes, ...], suffix: str) -> None:
     ".part-" name, synced, then renamed), making its folder; NotRegularFile when anything but a
     regular file holds the name (checked before and again right before the rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    check_writable(path)
-    fd, tmp = tempfile.mkstemp(prefix=".part-", suffix=suffix, dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            for part in parts:
-                f.write(part)
-            f.flush()
-            os.fsync(f.fileno())
-        check_writable(path)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    _save(path, ".part-", suffix, lambda f: [f.write(part) for part in parts], durable=True)
 
 
 def mark_used(path: Path) -> None:

@@ -8,7 +8,10 @@
 # prints a "Warning" line. Not part of scripts/test.sh: it needs root and the network, and takes
 # a while (apt, pip and the whole suite with the PyInstaller bundle).
 #
-# Usage: bash scripts/check_fresh_debian.sh [--rebuild-base] [WORKDIR]
+# Usage: bash scripts/check_fresh_debian.sh [--rebuild-base] [--busy N] [WORKDIR]
+#   --busy N starts N CPU-bound processes (busy loops, normal priority) before anything else and
+#   stops them at the end, so the whole check runs on a loaded machine: results must not depend
+#   on load (no test may rely on a fixed timing).
 #   WORKDIR (default /var/tmp/reader-fresh-debian) keeps the debootstrapped base (WORKDIR/base),
 #   copied afresh to WORKDIR/root for every check, and the logs. READER_DEBIAN_MIRROR=URL
 #   overrides the mirror.
@@ -16,7 +19,21 @@ set -euo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 
 REBUILD=""
-[ "${1:-}" = "--rebuild-base" ] && { REBUILD=1; shift; }
+BUSY=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rebuild-base) REBUILD=1; shift ;;
+    --busy)
+      [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]] || { echo "check: --busy needs a number" >&2; exit 2; }
+      BUSY="$2"; shift 2 ;;
+    --busy=*)
+      BUSY="${1#--busy=}"
+      [[ "$BUSY" =~ ^[0-9]+$ ]] || { echo "check: --busy needs a number" >&2; exit 2; }
+      shift ;;
+    -*) echo "check: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
 WORK="${1:-/var/tmp/reader-fresh-debian}"
 BASE="$WORK/base"
 ROOT="$WORK/root"
@@ -78,7 +95,25 @@ unmount_all() {
   local m
   for m in $(mounts_under "$ROOT"); do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
 }
-trap unmount_all EXIT INT TERM
+BUSY_PIDS=()
+stop_busy() {
+  local p
+  for p in "${BUSY_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${BUSY_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+  BUSY_PIDS=()
+}
+cleanup() { stop_busy; unmount_all; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- the load beside the check: N busy loops, started first, stopped by the trap ---------------
+if [ "$BUSY" -gt 0 ]; then
+  for _ in $(seq "$BUSY"); do
+    ( trap - INT TERM; while :; do :; done ) &
+    BUSY_PIDS+=("$!")
+  done
+  say "$BUSY CPU-bound processes running beside the check (pids ${BUSY_PIDS[*]})"
+fi
 
 fresh_root() {
   unmount_all
@@ -169,6 +204,7 @@ errors="$(grep -E '^=+ .*(failed|error)' "$LOGS/test.log" || true)"
 
 summary="first run.sh --smoke-test ${SECONDS_TAKEN[run1]} s · test.sh ${SECONDS_TAKEN[test]} s ·"
 summary="$summary second run.sh --smoke-test ${SECONDS_TAKEN[run2]} s"
+[ "$BUSY" -eq 0 ] || summary="$summary · beside $BUSY busy loops"
 echo "$(date -u +%FT%TZ) $HEAD $summary problems=$problems" >>"$WORK/summary.txt"
 say "$summary"
 [ "$problems" -eq 0 ] || die "see above"

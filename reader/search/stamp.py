@@ -4,16 +4,17 @@ schema version it was built with) and the health check run when an index is open
 from __future__ import annotations
 
 import json
-import os
 from itertools import islice
 from pathlib import Path
 
 from whoosh import index as windex
 from whoosh.searching import Searcher
 
+from reader.derived_files import read_regular, save_bytes
 from reader.search.schema import SCHEMA_VERSION, build_schema
 
 STAMP_FILE = "reader-stamp.json"
+_STAMP_LIMIT = 4096  # a few dozen bytes; anything larger is not ours
 
 
 def check(ix: windex.Index) -> Searcher:
@@ -37,15 +38,20 @@ def check(ix: windex.Index) -> Searcher:
 
 
 def read_meta(index_dir: Path) -> dict | None:
-    try:
-        data = json.loads((index_dir / STAMP_FILE).read_text("utf-8"))
-        return data if isinstance(data, dict) else None
-    except (OSError, ValueError):
+    """The stamp, or None (the index is then rebuilt) when it is missing, damaged, or not a
+    regular file: a FIFO or a device there is never opened for a blocking read."""
+    raw = read_regular(index_dir / STAMP_FILE, _STAMP_LIMIT)
+    if raw is None:
         return None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def write_meta(index_dir: Path, stamp: int) -> None:
-    path = index_dir / STAMP_FILE
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"stamp": stamp, "schema": SCHEMA_VERSION}), "utf-8")
-    os.replace(tmp, path)
+    """Atomically, under a unique temporary name (two processes may commit at once), and only
+    over a regular file (NotRegularFile, one line, otherwise)."""
+    data = json.dumps({"stamp": stamp, "schema": SCHEMA_VERSION}).encode("utf-8")
+    save_bytes(index_dir / STAMP_FILE, ".reader-stamp.", data)

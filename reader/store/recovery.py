@@ -14,11 +14,13 @@ import functools
 import json
 import os
 import sqlite3
+import tempfile
 import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..output_files import target_of, write_text
 from .connection import open_database
 from .schema import migrate
 
@@ -222,9 +224,16 @@ def rescue(source: Path, dest_dir: Path, progress: Callable[[str], None] | None 
     final = dest_dir / "library.sqlite3"
     if final.exists():
         raise FileExistsError(f"{final} already exists; choose an empty folder")
-    tmp = dest_dir / ".library.sqlite3.partial"
-    tmp.unlink(missing_ok=True)
-    src = connect_source(source)
+    target_of(dest_dir / ORPHANS_FILE)  # a FIFO, device or folder there: refused before any work
+    # A new file of our own under a unique name (two rescues into one folder never share it).
+    fd, tmp_name = tempfile.mkstemp(prefix=".library.sqlite3.", suffix=".partial", dir=dest_dir)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        src = connect_source(source)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     out = sqlite3.connect(tmp, isolation_level=None)
     results: list[TableRescue] = []
     orphans: dict[str, list[dict]] = {}
@@ -293,8 +302,8 @@ def rescue(source: Path, dest_dir: Path, progress: Callable[[str], None] | None 
     os.replace(tmp, final)
     orphans_file = None
     if any(orphans.values()):
-        orphans_file = dest_dir / ORPHANS_FILE
-        orphans_file.write_text(json.dumps(orphans, ensure_ascii=False, indent=1, default=str) + "\n", encoding="utf-8")
+        orphans_file = dest_dir / ORPHANS_FILE  # atomic, and never over a FIFO, device or folder
+        write_text(orphans_file, json.dumps(orphans, ensure_ascii=False, indent=1, default=str) + "\n")
     return Rescue(Path(source), final, results, orphans_file)
 
 

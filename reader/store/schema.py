@@ -396,3 +396,12 @@ def m0017_group(db: sqlite_utils.Database) -> None:
         INSERT OR IGNORE INTO meta (key, value) VALUES ('library_id', lower(hex(randomblob(16))));
         """
     )
+
+
+@SCHEMA_MIGRATIONS()
+def m0018_vault_file_hash(db: sqlite_utils.Database) -> None:
+    """Issue 30: the hash of the bytes a vault sync last wrote to each file, kept only while every
+    version of the file was Reader's own ('' once the user edited it, and for files synced before
+    this version). A paper that leaves the vault's query has its file moved to the vault's .trash
+    when the file still hashes to this; an edited file is kept."""
+    db.execute("ALTER TABLE vault_files ADD COLUMN file_hash TEXT NOT NULL DEFAULT ''")

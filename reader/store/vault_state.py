@@ -41,10 +41,13 @@ class FileState:
     read: bool
     owned_hash: str  # the parts only Reader writes (abstract, authors, highlights...)
     conflict: bool
+    # The hash of the bytes this sync wrote, while every version of the file was Reader's own
+    # ('' once the user edited it): such a file leaving the vault's query goes to .trash.
+    file_hash: str = ""
 
 
 _COLUMNS = ("paper_id", "path", "mtime_ns", "size", "paper_seq", "reader_hash", "title_hash",
-            "note_hash", "tags", "starred", "read", "owned_hash", "conflict")
+            "note_hash", "tags", "starred", "read", "owned_hash", "conflict", "file_hash")
 
 
 def get_vault(conn: sqlite3.Connection, key: str) -> VaultRow | None:
@@ -73,7 +76,7 @@ def load_states(conn: sqlite3.Connection, vault_id: int) -> dict[str, FileState]
         out[r[0]] = FileState(
             paper_id=r[0], path=r[1], mtime_ns=r[2], size=r[3], paper_seq=r[4], reader_hash=r[5],
             title_hash=r[6], note_hash=r[7], tags=_tags(r[8]), starred=bool(r[9]),
-            read=bool(r[10]), owned_hash=r[11], conflict=bool(r[12]),
+            read=bool(r[10]), owned_hash=r[11], conflict=bool(r[12]), file_hash=r[13],
         )
     return out
 
@@ -84,7 +87,7 @@ def save_states(conn: sqlite3.Connection, vault_id: int, states: Iterable[FileSt
         f"VALUES (?, {marks(len(_COLUMNS))})",
         [(vault_id, s.paper_id, s.path, s.mtime_ns, s.size, s.paper_seq, s.reader_hash, s.title_hash,
           s.note_hash, json.dumps(list(s.tags), ensure_ascii=False), int(s.starred), int(s.read),
-          s.owned_hash, int(s.conflict)) for s in states],
+          s.owned_hash, int(s.conflict), s.file_hash) for s in states],
     )
 
 

@@ -233,6 +233,14 @@ def _still(path: Path, expect: Stamp, expect_digest: str | None) -> bool:
         return False
 
 
+def _holds(path: Path, expect_digest: str) -> bool:
+    try:
+        data, _ = read_bytes(path)
+    except OSError:
+        return False
+    return digest(data) == expect_digest
+
+
 def replace(path: Path, data: bytes, expect: Stamp, expect_digest: str | None = None) -> os.stat_result | None:
     """Atomically replace the file the sync read; None (nothing written) if it is a link or not the
     file it read any more. Returns the stat of what was written (as the temporary file had it)."""
@@ -300,9 +308,10 @@ def _trash_name(stem: str, suffix: str, n: int) -> str:
     return f"{stem}{extra}{suffix}"
 
 
-def to_trash(root: Path, path: Path) -> Path:
+def to_trash(root: Path, path: Path, expect_digest: str | None = None) -> Path | None:
     """Move a file into the vault's .trash/ folder (Obsidian's own), under a free name; a .trash
-    that is a link (or not a folder) is never used (Unreadable)."""
+    that is a link (or not a folder) is never used (Unreadable). With `expect_digest`, only a file
+    still holding those bytes right before the move (None otherwise: nothing moved)."""
     trash = root / TRASH
     try:
         os.mkdir(trash)
@@ -322,6 +331,8 @@ def to_trash(root: Path, path: Path) -> Path:
             except FileNotFoundError:
                 break
             n += 1
+        if expect_digest is not None and not _holds(path, expect_digest):
+            return None  # saved since it was read: a user's edit is never moved away
         if fd is not None:
             os.replace(path, name, dst_dir_fd=fd)
         else:

@@ -35,6 +35,13 @@ class Trashed(TypedDict):
     id: str
     path: str
     to: str
+    reason: str  # "deleted in Reader" or "no longer in the vault's query"
+
+
+class Kept(TypedDict):
+    path: str
+    id: str
+    reason: str  # why a file outside the vault's query stays (the user edited it)
 
 
 class Recreated(TypedDict):
@@ -59,6 +66,7 @@ class SyncReport:
     conflicts: list[Conflict] = field(default_factory=list)  # unresolved notes
     damaged: list[Damaged] = field(default_factory=list)
     trashed: list[Trashed] = field(default_factory=list)
+    kept: list[Kept] = field(default_factory=list)  # outside the query, edited in the vault: left in place
     recreated: list[Recreated] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     unchanged: int = 0
@@ -80,6 +88,8 @@ class SyncReport:
                  f"{count_noun(len(self.conflicts), 'conflict', grouped=False)}", f"{len(self.damaged)} damaged",
                  f"{len(self.trashed)} to .trash", f"{len(self.recreated)} recreated",
                  f"{self.unchanged} unchanged"]
+        if self.kept:
+            parts.append(f"{len(self.kept)} kept outside the query")
         return f"{self.vault}: " + ", ".join(parts)
 
     def describe(self) -> str:
@@ -89,7 +99,9 @@ class SyncReport:
         for r in self.recreated:
             lines.append(f"  recreated (deleted in the vault, still in the query): {r['path']}")
         for moved in self.trashed:
-            lines.append(f"  paper deleted in Reader, file moved: {moved['path']} -> {moved['to']}")
+            lines.append(f"  {moved.get('reason', 'deleted in Reader')}, file moved: {moved['path']} -> {moved['to']}")
+        for k in self.kept:
+            lines.append(f"  kept (edited in the vault, no longer in its query): {k['path']}")
         for c in self.conflicts:
             lines.append(f"  conflict (note edited on both sides; remove the ⚠️ lines when merged): {c['path']}")
         for d in self.damaged:

@@ -44,6 +44,8 @@ _WRITERS = 4
 _ROUNDS = 3  # write attempts for a file the user keeps saving during the sync
 _CHANGED = "the file changed while syncing; the next sync merges it"
 _LINK = "a symbolic link; Reader never writes through links"
+_LEFT = "no longer in the vault's query"
+_KEPT = "no longer in the vault's query; kept: it was edited in the vault (or synced before file hashes)"
 Hit = tuple[files.Entry, tuple[files.Loaded, VaultFile] | None]
 
 
@@ -65,6 +67,7 @@ class _Sync:
     keep: dict[str, FileState] = field(default_factory=dict)  # states carried over (maybe moved)
     drop: list[str] = field(default_factory=list)
     trash: list[tuple[str, files.Entry]] = field(default_factory=list)
+    left: set[str] = field(default_factory=set)  # trashed because they left the query (not deleted)
     crashed: dict[str, journal.JournalEntry] = field(default_factory=dict)  # left by an interrupted sync
 
     def known(self, pid: str | None) -> bool:
@@ -241,6 +244,13 @@ def _decide(s: _Sync, found: dict[str, list[Hit]], damaged_ids: set[str]
             else:
                 s.drop.append(pid)
             continue
+        if hits and st is not None and pid not in s.members:
+            e, parsed = hits[0]
+            if _readers_own(st, e, parsed):  # nothing in it but what Reader wrote: to .trash
+                s.trash.append((pid, e))
+                s.left.add(pid)
+                continue
+            report.kept.append({"path": e.rel, "id": pid, "reason": _KEPT})
         if hits:
             e, parsed = hits[0]
             if st is not None and parsed is None and s.seqs[pid] == st.paper_seq:
@@ -255,6 +265,31 @@ def _decide(s: _Sync, found: dict[str, list[Hit]], damaged_ids: set[str]
             report.skipped.append({"path": st.path if st else "", "id": pid,
                                    "reason": "deleted in the vault and no longer in the vault's query; not recreated"})
     return to_load
+
+
+def _readers_own(st: FileState, e: files.Entry, parsed: tuple[files.Loaded, VaultFile] | None) -> bool:
+    """True when the file still holds exactly the bytes Reader last wrote and every earlier
+    version was Reader's own too (the hash is recorded only then)."""
+    if not st.file_hash:
+        return False
+    if parsed is not None:
+        return parsed[0].digest == st.file_hash
+    try:
+        data, _ = files.read_bytes(e.path)
+    except OSError:
+        return False
+    return files.digest(data) == st.file_hash
+
+
+def _file_hash(plan: Plan, written: bytes | None) -> str:
+    """The file hash the plan's new state records: the written bytes' (or the file's, when
+    nothing is written) while the file was Reader's own before this sync, else ''."""
+    if plan.entry is None:  # a file Reader creates
+        return files.digest(written) if written is not None else ""
+    base, loaded = plan.base, plan.loaded
+    if base is None or not base.file_hash or loaded is None or loaded.digest != base.file_hash:
+        return ""  # the user edited it (or it predates the hash): never Reader's own again
+    return files.digest(written) if written is not None else base.file_hash
 
 
 def _plan_all(s: _Sync, to_load: list[tuple[str, files.Entry | None, tuple[files.Loaded, VaultFile] | None,
@@ -283,7 +318,8 @@ def _dry_report(s: _Sync, plans: list[Plan]) -> SyncReport:
     for plan in plans:
         _report_plan(s.report, plan, plan.state.path or plan.new_name or "")
     for pid, e in s.trash:
-        s.report.trashed.append({"id": pid, "path": e.rel, "to": f"{files.TRASH}/{files.shown(e.path.name)}"})
+        s.report.trashed.append({"id": pid, "path": e.rel, "to": f"{files.TRASH}/{files.shown(e.path.name)}",
+                                 "reason": _LEFT if pid in s.left else "deleted in Reader"})
     _finish_report(s.report, {**s.keep, **{p.paper_id: p.state for p in plans}})
     return s.report
 
@@ -347,7 +383,8 @@ def _execute(root: Path, plan: Plan, rename: Callable[[], str], report: SyncRepo
         else:
             assert plan.loaded is not None
             stamp = plan.loaded.stamp
-            plan.state = dataclasses.replace(state, mtime_ns=stamp.mtime_ns, size=stamp.size)
+            plan.state = dataclasses.replace(state, mtime_ns=stamp.mtime_ns, size=stamp.size,
+                                             file_hash=_file_hash(plan, None))
             return "done"
     except OSError as exc:
         log.warning("vault file not written: %s: %s", state.path or plan.new_name, exc)
@@ -355,22 +392,30 @@ def _execute(root: Path, plan: Plan, rename: Callable[[], str], report: SyncRepo
                                "reason": f"cannot write it ({exc.strerror or exc}); the next sync tries again"})
         return "failed"
     # What we wrote, as the temporary file had it: a save after the rename looks like a change.
-    plan.state = dataclasses.replace(state, path=rel, mtime_ns=written.st_mtime_ns, size=written.st_size)
+    plan.state = dataclasses.replace(state, path=rel, mtime_ns=written.st_mtime_ns, size=written.st_size,
+                                     file_hash=_file_hash(plan, plan.data()))
     return "done"
 
 
 def _move_to_trash(s: _Sync) -> None:
     for pid, e in s.trash:
+        why = _LEFT if pid in s.left else "deleted in Reader"
         try:
-            target = files.to_trash(s.root, e.path)
+            target = files.to_trash(s.root, e.path, s.states[pid].file_hash if pid in s.left else None)
         except OSError as exc:
             reason = getattr(exc, "reason", None) or exc.strerror or str(exc)
             s.report.skipped.append({"path": e.rel, "id": pid,
-                                     "reason": f"paper deleted in Reader; file not moved to {files.TRASH}: {reason}"})
+                                     "reason": f"{why}; file not moved to {files.TRASH}: {reason}"})
             s.keep[pid] = s.states[pid]
             continue
-        s.report.trashed.append({"id": pid, "path": e.rel, "to": files.shown(target.relative_to(s.root).as_posix())})
+        if target is None:  # saved since it was read: kept, and merged by the next sync
+            s.report.skipped.append({"path": e.rel, "id": pid, "reason": _CHANGED})
+            s.keep[pid] = s.states[pid]
+            continue
+        s.report.trashed.append({"id": pid, "path": e.rel, "to": files.shown(target.relative_to(s.root).as_posix()),
+                                 "reason": why})
         s.drop.append(pid)
+
 
 
 def _commit(s: _Sync, done: list[Plan], on_apply: OnApply) -> None:

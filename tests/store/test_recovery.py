@@ -88,3 +88,60 @@ def test_tags_lost_from_their_table_are_rebuilt_from_the_index(library, tmp_path
             len(p["tags"]) for p in info["papers"].values())
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_the_orphans_file_is_never_written_over_a_fifo_or_a_folder(library, tmp_path, kind):
+    """The orphans file goes through reader/output_files.py: something that is not a regular file
+    at its name is refused in one line before any work, and nothing is left in the folder."""
+    import os
+
+    from reader.errors import ReaderError
+    from reader.store.recovery import ORPHANS_FILE
+
+    root, _ = library
+    db = root / "library.sqlite3"
+    overwrite_page(db, _rootpage(db, "papers"))  # every paper lost: their notes are orphans
+    out = tmp_path / "out"
+    out.mkdir()
+    target = out / ORPHANS_FILE
+    os.mkfifo(target) if kind == "fifo" else target.mkdir()
+    with pytest.raises(ReaderError) as info:
+        rescue(db, out)
+    assert str(target) in str(info.value) and "\n" not in str(info.value)
+    assert sorted(p.name for p in out.iterdir()) == [ORPHANS_FILE]  # no library, no partial file
+
+
+def test_the_orphans_file_is_written_through_a_symlink_and_atomically(library, tmp_path):
+    import json
+
+    from reader.store.recovery import ORPHANS_FILE
+
+    root, _ = library
+    db = root / "library.sqlite3"
+    overwrite_page(db, _rootpage(db, "papers"))
+    out = tmp_path / "out"
+    out.mkdir()
+    kept = tmp_path / "kept-orphans.json"
+    kept.write_text("old", encoding="utf-8")
+    (out / ORPHANS_FILE).symlink_to(kept)
+    result = rescue(db, out)
+    assert (out / ORPHANS_FILE).is_symlink() and json.loads(kept.read_text(encoding="utf-8"))["notes"]
+    assert result.orphans_file == out / ORPHANS_FILE
+    assert not [p for p in out.iterdir() if p.name.endswith((".tmp", ".partial"))]
+
+
+def test_two_rescues_into_one_folder_never_share_a_partial_file(library, tmp_path):
+    """The partial library file has a unique name: a rescue that starts while another runs (or
+    after one was killed) never opens the other's half-written file."""
+    import reader.store.recovery as recovery
+
+    root, _ = library
+    db = root / "library.sqlite3"
+    out = tmp_path / "out"
+    out.mkdir()
+    stale = out / ".library.sqlite3.partial"  # the old fixed name, as another rescue holds it
+    stale.write_bytes(b"another rescue's pages")
+    result = recovery.rescue(db, out)
+    assert stale.read_bytes() == b"another rescue's pages"
+    assert result.dest == out / "library.sqlite3" and result.table("papers").recovered > 0

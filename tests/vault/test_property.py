@@ -3,6 +3,10 @@ tags, flags, the user's own text, renames, deletions) with syncs that crash at a
 point or meet a save made while they write. After a final sync no edit from either side is lost,
 both sides agree, no paper has two files, and one more sync has nothing to do.
 
+Papers also leave the vault's query (their `prop` tag removed in Reader) and come back. A paper out
+of the query keeps its file only if the file was edited in the vault (or a crash left it unsure); a
+file holding only what Reader wrote goes to .trash, and the user's own lines are never moved there.
+
 Edits carry unique tokens so "not lost" is checkable: a note edit appends a line (a user resolving a
 conflict removes only the ⚠️ lines), a tag edit adds a new tag or removes one both sides had at
 the last completed sync. A crash is a BaseException raised at the n-th write point (before or after
@@ -115,6 +119,8 @@ class Model:
     flags: dict[str, dict[str, bool]] = field(default_factory=lambda: {"r": {}, "v": {}})
     user: set[str] = field(default_factory=set)  # the user's own lines outside Reader's parts
     deleted: bool = False
+    out: bool = False  # out of the vault's query (its `prop` tag removed in Reader)
+    touched: bool = False  # its file was edited in the vault since Reader made it
 
 
 class Case:
@@ -123,6 +129,7 @@ class Case:
         self.models = {pid: Model() for pid in pids}
         self.k = 0
         self.log: list[str] = []
+        self.crashed = False  # a sync of this case was killed (its files' hashes are then unsure)
 
     def token(self, kind: str) -> str:
         self.k += 1
@@ -153,9 +160,12 @@ class Case:
 
     def reader_edit(self, pid: str) -> None:
         lib, m, rng = self.lib, self.models[pid], self.rng
-        what = rng.choice(["note", "note", "tag", "untag", "star", "read"])
+        what = rng.choice(["note", "note", "tag", "untag", "star", "read", "leave"])
         self.log.append(f"R {what} {pid[:4]}")
-        if what == "note":
+        if what == "leave":  # out of the vault's query, or back in
+            (lib.add_tags if m.out else lib.remove_tags)([pid], ["prop"])
+            m.out = not m.out
+        elif what == "note":
             t = self.token("n")
             lib.set_note(pid, (lib.paper(pid).note + f"\n\n{t}").strip())
             m.tokens.add(t)
@@ -182,6 +192,7 @@ class Case:
         what = rng.choice(kinds or ("note", "note", "resolve", "tag", "untag", "star", "read", "user", "rename",
                                     "delete"))
         self.log.append(f"V {what} {pid[:4]}")
+        m.touched = what != "delete"  # a deleted file's successor is Reader's own again
         vf, tags = self.file_parts(path)
         text = vf.text
         if what in ("note", "resolve"):
@@ -256,6 +267,7 @@ class Case:
         try:
             sync(self.lib, self.vault, query=QUERY)
         except Crash:
+            self.crashed = True
             return
         finally:
             self.points.arm(None, None, None)
@@ -289,10 +301,18 @@ def _check(case: Case) -> None:
             assert pid not in seen and lib.paper(pid) is None
             continue
         path = seen.get(pid)
-        assert path is not None, f"no file for {pid}"
-        vf, ftags = case.file_parts(path)
         p = lib.paper(pid)
         assert p is not None
+        if m.out and path is None:  # its file went to .trash (or was deleted in the vault)
+            assert not m.user, "the user's own text was moved to .trash"
+            missing = sorted(t for t in m.tokens if t not in p.note)
+            assert not missing, f"note lines lost: {missing}"
+            assert set(p.tags) == m.tags
+            continue
+        if m.out:
+            assert m.touched or case.crashed, f"the file of {pid} left the query untouched but stayed"
+        assert path is not None, f"no file for {pid}"
+        vf, ftags = case.file_parts(path)
         note = vf.block("note").strip()
         assert note == p.note.strip()
         missing = sorted(t for t in m.tokens if t not in note)

@@ -251,9 +251,10 @@ def test_a_file_deleted_in_the_vault_deletes_nothing_and_is_written_again(lib, v
     assert [r["id"] for r in report.recreated] == [ids[0]]
     assert lib.paper(ids[0]).note == "keep me"
     assert _note_of(_files(vault)[ids[0]]) == "keep me"
-    # A paper that left the query is not written again.
+    # A paper that left the query is not written again (its file, edited so it was kept).
+    _save(files[ids[1]], files[ids[1]].read_text(encoding="utf-8") + "\nmy own line\n")
     lib.set_starred([ids[1]], False)
-    sync(lib, vault)
+    assert [k["id"] for k in sync(lib, vault).kept] == [ids[1]]
     files[ids[1]].unlink()
     report = sync(lib, vault)
     assert report.recreated == [] and ids[1] not in _files(vault)
@@ -525,3 +526,83 @@ def test_a_nul_in_a_vault_title_or_note_is_not_stored_and_the_backup_keeps_the_p
     assert cli_run(["--data-dir", str(tmp_path / "restored"), "import", str(backup)]) == 0
     with type(lib).open(tmp_path / "restored", seed_if_empty=False) as restored:
         assert restored.paper(ids[0]).title == "Title with a nul" and restored.paper(ids[0]).starred
+
+
+# ---- a paper that leaves the vault's query (issue 30: star then undo left `starred: false`)
+
+def _trashed(vault: Path) -> list[Path]:
+    return sorted((vault / ".trash").glob("*.md")) if (vault / ".trash").is_dir() else []
+
+
+def test_star_then_undo_moves_the_untouched_file_to_trash(lib, vault, ids):
+    lib.set_starred([ids[0]], True)
+    assert len(sync(lib, vault, query="is:starred").written) == 1
+    lib.set_starred([ids[0]], False)  # the undo, well within a second
+    report = sync(lib, vault, query="is:starred")
+    assert _files(vault) == {}, "a file with `starred: false` stayed in an is:starred vault"
+    [moved] = _trashed(vault)
+    assert frontmatter.load(moved)["id"] == ids[0]
+    assert [(t["id"], t["reason"]) for t in report.trashed] == [(ids[0], "no longer in the vault's query")]
+    assert "no longer in the vault's query, file moved" in report.describe()
+    again = sync(lib, vault, query="is:starred")
+    assert again.trashed == [] and again.written == [] and again.kept == []
+    lib.set_starred([ids[0]], True)  # back in the query: a new file
+    assert [w["new"] for w in sync(lib, vault, query="is:starred").written] == [True]
+    assert list(_files(vault)) == [ids[0]]
+
+
+def test_a_file_rewritten_by_reader_alone_still_goes_to_trash(lib, vault, ids):
+    lib.set_starred([ids[0]], True)
+    sync(lib, vault, query="is:starred")
+    lib.set_note(ids[0], "written in Reader")  # Reader rewrites the file: still only Reader's
+    assert len(sync(lib, vault, query="is:starred").written) == 1
+    lib.set_starred([ids[0]], False)
+    sync(lib, vault, query="is:starred")
+    assert _files(vault) == {} and len(_trashed(vault)) == 1
+
+
+def test_a_file_edited_in_the_vault_is_kept_when_its_paper_leaves_the_query(lib, vault, ids):
+    lib.set_starred([ids[0]], True)
+    sync(lib, vault, query="is:starred")
+    path = _files(vault)[ids[0]]
+    _set_note(path, "my own words")
+    lib.set_starred([ids[0]], False)
+    report = sync(lib, vault, query="is:starred")
+    assert list(_files(vault)) == [ids[0]] and _trashed(vault) == []
+    assert [k["id"] for k in report.kept] == [ids[0]] and "kept" in report.describe()
+    assert lib.paper(ids[0]).note == "my own words" and not lib.paper(ids[0]).starred
+    # Reader rewrote it (starred: false) but it stays the user's file on every later sync.
+    later = sync(lib, vault, query="is:starred")
+    assert list(_files(vault)) == [ids[0]] and _trashed(vault) == [] and [k["id"] for k in later.kept] == [ids[0]]
+
+
+def test_a_file_saved_right_before_the_move_is_not_trashed(lib, vault, ids, monkeypatch):
+    lib.set_starred([ids[0]], True)
+    sync(lib, vault, query="is:starred")
+    path = _files(vault)[ids[0]]
+    lib.set_starred([ids[0]], False)
+    real = vault_files.to_trash
+
+    def user_saves_first(*args, **kwargs):
+        _save(path, path.read_text(encoding="utf-8") + "\nmine\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(vault_files, "to_trash", user_saves_first)
+    report = sync(lib, vault, query="is:starred")
+    assert report.trashed == [] and _trashed(vault) == [] and "mine" in path.read_text(encoding="utf-8")
+    monkeypatch.undo()
+    assert [k["id"] for k in sync(lib, vault, query="is:starred").kept] == [ids[0]]
+    assert list(_files(vault)) == [ids[0]]
+
+
+def test_star_then_undo_from_the_cli_leaves_no_file(lib, vault, ids, tmp_path, capsys):
+    lib.close()
+    data = ["--data-dir", str(tmp_path / "lib")]
+    assert cli_run([*data, "star", ids[0]]) == 0
+    assert cli_run([*data, "vault", "sync", str(vault), "--query", "is:starred"]) == 0
+    assert cli_run([*data, "unstar", ids[0]]) == 0
+    capsys.readouterr()
+    assert cli_run([*data, "vault", "sync", str(vault), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(t["id"], t["reason"]) for t in report["trashed"]] == [(ids[0], "no longer in the vault's query")]
+    assert _files(vault) == {} and len(_trashed(vault)) == 1

@@ -13,7 +13,7 @@ from itertools import repeat
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QByteArray, QPointF, QRectF, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -346,8 +346,17 @@ def render_png(shown: MapView, marks: MapMarks, path: Path, width: int, height: 
     font.setPointSizeF(10)
     paint(painter, pic, cam, width, height, pal, Marks(), font)
     painter.end()
-    writer = QImageWriter(str(path), QByteArray(b"png"))  # PNG whatever the file is called
-    if not writer.write(image):
-        from reader.errors import ReaderError
+    # Encoded in memory, then written like every export: atomically under a unique temporary
+    # name, and never over a FIFO, a device or a folder (a symlink is written through).
+    from reader.errors import ReaderError
+    from reader.output_files import write_chunks
 
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QImageWriter(buffer, QByteArray(b"png"))  # PNG whatever the file is called
+    ok = writer.write(image)
+    buffer.close()
+    if not ok:
         raise ReaderError(f"could not write {path}: {writer.errorString()}")
+    write_chunks(path, [bytes(data.data())])
