@@ -498,8 +498,15 @@ def svc(matrix) -> Scorer:
     return rank
 
 
-def learned(features: Features, name: str) -> Scorer:
-    """Ours (`interests.Learner`), the positives tagged `name` ("": starred without a tag)."""
+# The learner's weights before issue 30's last bullet (centroid, rejects, name), for the same-run "before".
+BEFORE = {"CENTROID_WEIGHT": 1.0, "REJECT_WEIGHT": 0.3, "NAME_WEIGHT": 1.2}
+
+
+def learned(features: Features, name: str, weights: dict[str, float] | None = None) -> Scorer:
+    """Ours (`interests.Learner`), the positives tagged `name` ("": starred without a tag);
+    `weights` set learner.py's constants of those names while it ranks (then restored)."""
+    from reader.triage import learner as module
+
     learner = Learner(features)
 
     def rank(candidates: list[int], positives: list[int], skipped: list[int], moved: list[int]) -> list[int]:
@@ -507,7 +514,14 @@ def learned(features: Features, name: str) -> Scorer:
         pos = [ids[i] for i in positives]
         d = (Decisions(starred=set(pos)) if not name else Decisions(tags={name: pos}))
         d.skipped, d.moved_on = {ids[i] for i in skipped}, {ids[i] for i in moved}
-        order = learner.rank([ids[i] for i in candidates], d).order
+        saved = {k: getattr(module, k) for k in weights or {}}
+        try:
+            for k, v in (weights or {}).items():
+                setattr(module, k, v)
+            order = learner.rank([ids[i] for i in candidates], d).order
+        finally:
+            for k, v in saved.items():
+                setattr(module, k, v)
         return [features.index[p] for p in order]
 
     return rank
@@ -515,6 +529,8 @@ def learned(features: Features, name: str) -> Scorer:
 
 ISSUE_SETTINGS = [Setting(start, every, skips) for start in (1, 3, 5) for every in (1, 10) for skips in (True, False)]
 ISSUE_BASE = Setting(3, 1, True)
+# The pools the weights were chosen on (CENTROID_WEIGHT, REJECT_WEIGHT, NAME_WEIGHT in learner.py).
+ISSUE_TUNED = ("CORL 2022", "CORL 2024", "COLM 2024", "COLM 2025")
 
 
 def issue_run(pools: list[Pool], readers: int, seeds: Sequence[int], settings: Sequence[Setting],
@@ -527,6 +543,7 @@ def issue_run(pools: list[Pool], readers: int, seeds: Sequence[int], settings: S
         methods: dict[str, Callable[..., Scorer]] = {
             "centroid": lambda f=features: plain_centroid(f),
             "consensus": lambda f=features: consensus(f),
+            "before": lambda f=features: learned(f, ISSUE_TAG, BEFORE),
             "interest": lambda f=features: learned(f, ISSUE_TAG),
         }
         if with_svc:
@@ -552,21 +569,31 @@ def issue_report(res: dict[tuple[str, Setting, str], list[int]], pools: list[Poo
                  settings: Sequence[Setting]) -> None:
     """Per setting: each pool's mean found per reader; ours less the better centroid (plain or
     consensus), per pool, on average and at worst."""
-    methods = [m for m in ("centroid", "consensus", "svc", "interest")
+    methods = [m for m in ("centroid", "consensus", "svc", "before", "interest")
                if any(k[2] == m for k in res)]
     for s in settings:
         print(f"\n{s.label()}: found in the first {ISSUE_SHOWN} shown (mean per reader)")
-        print(f"{'pool':12} " + " ".join(f"{m:>9}" for m in methods) + " | ours - better centroid")
-        diffs = []
+        print(f"{'pool':12} " + " ".join(f"{m:>9}" for m in methods) + " | ours - better centroid (before)")
+        diffs: list[float] = []
+        olds: list[float] = []
         for pool in pools:
             cells = {m: statistics.mean(res[(pool.name, s, m)]) if (pool.name, s, m) in res else float("nan")
                      for m in methods}
-            diffs.append(cells["interest"] - max(cells["centroid"], cells["consensus"]))
-            print(f"{pool.name:12} " + " ".join(f"{cells[m]:9.2f}" for m in methods) + f" | {diffs[-1]:+.2f}")
+            best = max(cells["centroid"], cells["consensus"])
+            diffs.append(cells["interest"] - best)
+            olds.append(cells.get("before", float("nan")) - best)
+            print(f"{pool.name:12} " + " ".join(f"{cells[m]:9.2f}" for m in methods)
+                  + f" | {diffs[-1]:+.2f} ({olds[-1]:+.2f})")
         means = {m: statistics.mean(statistics.mean(res[(p.name, s, m)]) for p in pools)
                  for m in methods if (pools[0].name, s, m) in res}
         print(f"{'mean':12} " + " ".join(f"{means.get(m, float('nan')):9.2f}" for m in methods)
-              + f" | {statistics.mean(diffs):+.2f} (worst pool {min(diffs):+.2f})")
+              + f" | {statistics.mean(diffs):+.2f} (worst pool {min(diffs):+.2f}); before "
+              f"{statistics.mean(olds):+.2f} (worst {min(olds):+.2f})")
+        held = [d for p, d in zip(pools, diffs, strict=True) if p.name not in ISSUE_TUNED]
+        held_old = [d for p, d in zip(pools, olds, strict=True) if p.name not in ISSUE_TUNED]
+        if held:
+            print(f"{'held out':12} {len(held)} pools | {statistics.mean(held):+.2f} (worst {min(held):+.2f}); "
+                  f"before {statistics.mean(held_old):+.2f} (worst {min(held_old):+.2f})")
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -578,6 +605,8 @@ def main() -> int:
                     help="the issue's protocol: every keyword pool, found in the first 60, several settings")
     ap.add_argument("--seeds", default="1,2", help="reader seeds of --issue")
     ap.add_argument("--base-only", action="store_true", help="--issue: the base setting only")
+    ap.add_argument("--settings", default="", help="--issue: start:every:skip|move, comma-separated")
+    ap.add_argument("--max-papers", type=int, default=0, help="--issue: pools up to this size only")
     args = ap.parse_args()
     if not CORPUS.exists():
         print(f"corpus not found at {CORPUS}: nothing to measure")
@@ -587,7 +616,13 @@ def main() -> int:
         if args.pools:
             pools_i = [p for p in pools_i if p.name in {x.strip() for x in args.pools.split(",")}]
         settings = [ISSUE_BASE] if args.base_only else ISSUE_SETTINGS
-        res = issue_run(pools_i, args.readers, [int(x) for x in args.seeds.split(",")], settings, True)
+        if args.settings:
+            settings = [Setting(int(a), int(b), c == "skip") for a, b, c in
+                        (x.split(":") for x in args.settings.split(","))]
+        if args.max_papers:
+            pools_i = [p for p in pools_i if len(p.abstracts) <= args.max_papers]
+        res = issue_run(pools_i, args.readers, [int(x) for x in args.seeds.split(",")], settings,
+                        ISSUE_BASE in settings)
         issue_report(res, pools_i, settings)
         return 0
     pools = load_pools({p.strip() for p in args.pools.split(",")} if args.pools else None)
