@@ -35,6 +35,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from pathlib import Path
 
 import numpy as np
@@ -379,15 +380,250 @@ def timing(sizes: Sequence[int]) -> None:
                           f"CPU (max {max(v):.0f})" for k, v in times.items()), flush=True)
 
 
+# ---------------------------------------------------------------------------------------------
+# The issue's protocol (issue 30, last bullet): a reader with one hidden interest (a keyword of
+# the pool) tags "interest" the papers bearing it as they are shown best first and skips (or
+# moves past) the others; found = papers bearing it among the first ISSUE_SHOWN shown.
+
+ISSUE_SHOWN = 60
+ISSUE_TAG = "interest"  # the name the issue's readers gave their tag (a stop word: no feature, the learning alone)
+
+
+@dataclass(frozen=True)
+class Setting:
+    start: int  # starting positives (tagged before the first ranking)
+    every: int  # re-rank after every `every` decisions
+    skips: bool  # the papers not wanted are skipped (negatives), else moved past (neutral)
+
+    def label(self) -> str:
+        return f"start {self.start}, re-rank every {self.every}, {'skip' if self.skips else 'move on'}"
+
+
+def issue_pools() -> list[Pool]:
+    """Every keyword pool: ICLR 2018 from its raw list, each other venue-year with keywords."""
+    pools = load_pools(None)
+    have = {p.name for p in pools}
+    by_venue: dict[str, list[tuple[str, set[str]]]] = {}
+    with (CORPUS / "papers.jsonl").open(encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            kws = {k.strip().lower() for k in r.get("keywords") or () if k.strip()}
+            name = f"{r['venue']} {r['year']}"
+            if kws and r.get("abstract") and name not in have and name != "ICLR 2018":
+                by_venue.setdefault(name, []).append((r["abstract"], kws))
+    for name, rows in sorted(by_venue.items()):
+        pools.append(Pool(name, [a for a, _ in rows], [k for _, k in rows]))
+    for p in pools:  # an abstract twice is one paper
+        seen: dict[str, int] = {}
+        keep = [seen.setdefault(" ".join(a.split()), n) == n for n, a in enumerate(p.abstracts)]
+        p.abstracts[:] = list(compress(p.abstracts, keep))
+        p.keywords[:] = list(compress(p.keywords, keep))
+    return sorted(pools, key=lambda p: p.name)
+
+
+Scorer = Callable[[list[int], list[int], list[int], list[int]], list[int]]
+# (candidate rows, positive rows oldest first, skipped rows, moved-past rows) -> candidates best first
+
+
+def issue_readers(pool: Pool, count: int, start: int, seed: int) -> list[tuple[str, list[int]]]:
+    """`count` readers: a keyword (10 papers up to 15% of the pool) and their starting positives."""
+    rng = random.Random(f"{pool.name}:{seed}")
+    freq = Counter(k for ks in pool.keywords for k in ks)
+    fit = sorted(k for k, c in freq.items() if MIN_PAPERS <= c <= MAX_SHARE * len(pool.abstracts))
+    rng.shuffle(fit)
+    out = []
+    for k in (fit * (count // max(len(fit), 1) + 1))[:count]:
+        members = [i for i, ks in enumerate(pool.keywords) if k in ks]
+        out.append((k, rng.sample(members, start)))
+    return out
+
+
+def issue_simulate(scorer: Scorer, pool: Pool, keyword: str, starts: list[int], s: Setting) -> int:
+    want = {i for i, ks in enumerate(pool.keywords) if keyword in ks}
+    positives = list(starts)
+    candidates = [i for i in range(len(pool.abstracts)) if i not in set(starts)]
+    skipped: list[int] = []
+    moved: list[int] = []
+    shown = found = 0
+    while shown < ISSUE_SHOWN and candidates:
+        batch = scorer(candidates, positives, skipped, moved)[:min(s.every, ISSUE_SHOWN - shown)]
+        for i in batch:
+            shown += 1
+            if i in want:
+                found += 1
+                positives.append(i)
+            else:
+                (skipped if s.skips else moved).append(i)
+        gone = set(batch)
+        candidates = [i for i in candidates if i not in gone]
+    return found
+
+
+def _order(candidates: list[int], scores: np.ndarray) -> list[int]:
+    c = np.asarray(candidates)
+    return c[np.argsort(-scores[c], kind="stable")].tolist()
+
+
+def plain_centroid(features: Features) -> Scorer:
+    """The plain centroid of the positives: every paper by its cosine to their mean."""
+    def rank(candidates: list[int], positives: list[int], skipped: list[int], moved: list[int]) -> list[int]:
+        return _order(candidates, features.scores(features.dense_weights(np.asarray(positives))))
+
+    return rank
+
+
+def consensus(features: Features) -> Scorer:
+    """The old best first (`rank_like`: search/similar.py's "more like these") on the same vectors."""
+    from reader.triage.learner import consensus_centroid
+
+    def rank(candidates: list[int], positives: list[int], skipped: list[int], moved: list[int]) -> list[int]:
+        return _order(candidates, features.scores(consensus_centroid(features, np.asarray(positives))))
+
+    return rank
+
+
+def svc(matrix) -> Scorer:
+    """arxiv-sanity-lite's LinearSVC, positives against the skipped (none yet: every other paper)."""
+    from sklearn.svm import LinearSVC
+
+    def rank(candidates: list[int], positives: list[int], skipped: list[int], moved: list[int]) -> list[int]:
+        neg = skipped or candidates
+        y = np.array([1] * len(positives) + [0] * len(neg))
+        clf = LinearSVC(class_weight="balanced", max_iter=10000, tol=1e-6, C=0.02)
+        clf.fit(matrix[positives + neg], y)
+        s = np.zeros(matrix.shape[0])
+        s[candidates] = clf.decision_function(matrix[candidates])
+        return _order(candidates, s)
+
+    return rank
+
+
+# The learner's weights before issue 30's last bullet (centroid, rejects, name), for the same-run "before".
+BEFORE = {"CENTROID_WEIGHT": 1.0, "REJECT_WEIGHT": 0.3, "NAME_WEIGHT": 1.2}
+
+
+def learned(features: Features, name: str, weights: dict[str, float] | None = None) -> Scorer:
+    """Ours (`interests.Learner`), the positives tagged `name` ("": starred without a tag);
+    `weights` set learner.py's constants of those names while it ranks (then restored)."""
+    from reader.triage import learner as module
+
+    learner = Learner(features)
+
+    def rank(candidates: list[int], positives: list[int], skipped: list[int], moved: list[int]) -> list[int]:
+        ids = features.ids
+        pos = [ids[i] for i in positives]
+        d = (Decisions(starred=set(pos)) if not name else Decisions(tags={name: pos}))
+        d.skipped, d.moved_on = {ids[i] for i in skipped}, {ids[i] for i in moved}
+        saved = {k: getattr(module, k) for k in weights or {}}
+        try:
+            for k, v in (weights or {}).items():
+                setattr(module, k, v)
+            order = learner.rank([ids[i] for i in candidates], d).order
+        finally:
+            for k, v in saved.items():
+                setattr(module, k, v)
+        return [features.index[p] for p in order]
+
+    return rank
+
+
+ISSUE_SETTINGS = [Setting(start, every, skips) for start in (1, 3, 5) for every in (1, 10) for skips in (True, False)]
+ISSUE_BASE = Setting(3, 1, True)
+# The pools the weights were chosen on (CENTROID_WEIGHT, REJECT_WEIGHT, NAME_WEIGHT in learner.py).
+ISSUE_TUNED = ("CORL 2022", "CORL 2024", "COLM 2024", "COLM 2025")
+
+
+def issue_run(pools: list[Pool], readers: int, seeds: Sequence[int], settings: Sequence[Setting],
+              with_svc: bool, verbose: bool = True) -> dict[tuple[str, Setting, str], list[int]]:
+    """Found per reader, by (pool, setting, method)."""
+    out: dict[tuple[str, Setting, str], list[int]] = {}
+    for pool in pools:
+        t, c = time.perf_counter(), time.process_time()
+        features = build([(f"p{n}", "", a, False) for n, a in enumerate(pool.abstracts)])
+        methods: dict[str, Callable[..., Scorer]] = {
+            "centroid": lambda f=features: plain_centroid(f),
+            "consensus": lambda f=features: consensus(f),
+            "before": lambda f=features: learned(f, ISSUE_TAG, BEFORE),
+            "interest": lambda f=features: learned(f, ISSUE_TAG),
+        }
+        if with_svc:
+            matrix = arxiv_sanity_matrix(pool.abstracts)
+            methods["svc"] = lambda x=matrix: svc(x)
+        for s in settings:
+            for seed in seeds:
+                for keyword, starts in issue_readers(pool, readers, s.start, seed):
+                    for m, make in methods.items():
+                        if m == "svc" and s != ISSUE_BASE:
+                            continue
+                        out.setdefault((pool.name, s, m), []).append(issue_simulate(make(), pool, keyword, starts, s))
+            if verbose:
+                print(f"    {s.label():40} " + " ".join(
+                    f"{m} {statistics.mean(out[(pool.name, s, m)]):5.2f}" for m in methods if (pool.name, s, m) in out),
+                    flush=True)
+        print(f"  {pool.name}: {len(pool.abstracts)} papers, {time.perf_counter() - t:.0f} s wall, "
+              f"{time.process_time() - c:.0f} s CPU, load {os.getloadavg()[0]:.1f}", flush=True)
+    return out
+
+
+def issue_report(res: dict[tuple[str, Setting, str], list[int]], pools: list[Pool],
+                 settings: Sequence[Setting]) -> None:
+    """Per setting: each pool's mean found per reader; ours less the better centroid (plain or
+    consensus), per pool, on average and at worst."""
+    methods = [m for m in ("centroid", "consensus", "svc", "before", "interest")
+               if any(k[2] == m for k in res)]
+    for s in settings:
+        print(f"\n{s.label()}: found in the first {ISSUE_SHOWN} shown (mean per reader)")
+        print(f"{'pool':12} " + " ".join(f"{m:>9}" for m in methods) + " | ours - better centroid (before)")
+        diffs: list[float] = []
+        olds: list[float] = []
+        for pool in pools:
+            cells = {m: statistics.mean(res[(pool.name, s, m)]) if (pool.name, s, m) in res else float("nan")
+                     for m in methods}
+            best = max(cells["centroid"], cells["consensus"])
+            diffs.append(cells["interest"] - best)
+            olds.append(cells.get("before", float("nan")) - best)
+            print(f"{pool.name:12} " + " ".join(f"{cells[m]:9.2f}" for m in methods)
+                  + f" | {diffs[-1]:+.2f} ({olds[-1]:+.2f})")
+        means = {m: statistics.mean(statistics.mean(res[(p.name, s, m)]) for p in pools)
+                 for m in methods if (pools[0].name, s, m) in res}
+        print(f"{'mean':12} " + " ".join(f"{means.get(m, float('nan')):9.2f}" for m in methods)
+              + f" | {statistics.mean(diffs):+.2f} (worst pool {min(diffs):+.2f}); before "
+              f"{statistics.mean(olds):+.2f} (worst {min(olds):+.2f})")
+        held = [d for p, d in zip(pools, diffs, strict=True) if p.name not in ISSUE_TUNED]
+        held_old = [d for p, d in zip(pools, olds, strict=True) if p.name not in ISSUE_TUNED]
+        if held:
+            print(f"{'held out':12} {len(held)} pools | {statistics.mean(held):+.2f} (worst {min(held):+.2f}); "
+                  f"before {statistics.mean(held_old):+.2f} (worst {min(held_old):+.2f})")
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--readers", type=int, default=20)
     ap.add_argument("--pools", default="", help="comma-separated pool names (default: all)")
     ap.add_argument("--timing", action="store_true", help="also time a re-rank at 3,300 and 50,000 papers")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--issue", action="store_true",
+                    help="the issue's protocol: every keyword pool, found in the first 60, several settings")
+    ap.add_argument("--seeds", default="1,2", help="reader seeds of --issue")
+    ap.add_argument("--base-only", action="store_true", help="--issue: the base setting only")
+    ap.add_argument("--settings", default="", help="--issue: start:every:skip|move, comma-separated")
+    ap.add_argument("--max-papers", type=int, default=0, help="--issue: pools up to this size only")
     args = ap.parse_args()
     if not CORPUS.exists():
         print(f"corpus not found at {CORPUS}: nothing to measure")
+        return 0
+    if args.issue:
+        pools_i = issue_pools()
+        if args.pools:
+            pools_i = [p for p in pools_i if p.name in {x.strip() for x in args.pools.split(",")}]
+        settings = [ISSUE_BASE] if args.base_only else ISSUE_SETTINGS
+        if args.settings:
+            settings = [Setting(int(a), int(b), c == "skip") for a, b, c in
+                        (x.split(":") for x in args.settings.split(","))]
+        if args.max_papers:
+            pools_i = [p for p in pools_i if len(p.abstracts) <= args.max_papers]
+        res = issue_run(pools_i, args.readers, [int(x) for x in args.seeds.split(",")], settings,
+                        ISSUE_BASE in settings)
+        issue_report(res, pools_i, settings)
         return 0
     pools = load_pools({p.strip() for p in args.pools.split(",")} if args.pools else None)
     results = []
