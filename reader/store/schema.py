@@ -396,3 +396,15 @@ def m0017_group(db: sqlite_utils.Database) -> None:
         INSERT OR IGNORE INTO meta (key, value) VALUES ('library_id', lower(hex(randomblob(16))));
         """
     )
+
+
+@SCHEMA_MIGRATIONS()
+def m0018_plain_text_once(db: sqlite_utils.Database) -> None:
+    """Issue 31 (disk): an abstract's plain text is kept only where it differs from the
+    abstract ('' stands for the abstract itself, ' ' for an empty plain text; papers.PLAIN_SQL
+    reads it back), about a seventh of the database. What every reader sees is unchanged, so
+    nothing is re-indexed; the freed pages are reused by later writes (the file itself shrinks
+    only with a VACUUM, which this migration does not run: it would hold the write lock)."""
+    db.execute(
+        "UPDATE papers SET abstract_text = CASE WHEN abstract_text = abstract THEN '' ELSE ' ' END "
+        "WHERE abstract != '' AND (abstract_text = abstract OR abstract_text = '')")
