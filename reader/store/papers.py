@@ -423,9 +423,14 @@ def update_fields(conn: sqlite3.Connection, pid: str, values: dict[str, Any], se
     cols = [c for c in values if c in FILLABLE]
     if not cols:
         return
-    if "abstract_text" in values:
-        abstract = values["abstract"] if "abstract" in values else abstract_of(conn, pid)
-        values = {**values, "abstract_text": stored_plain(abstract, values["abstract_text"])}
+    if "abstract_text" in values or "abstract" in values:
+        # '' in abstract_text stands for the abstract: a new abstract alone keeps the old plain text
+        stored = conn.execute(f"SELECT abstract, {PLAIN_SQL} FROM papers WHERE id = ?", [pid]).fetchone()
+        if stored is None:
+            return
+        abstract = values.get("abstract", stored[0])
+        values = {**values, "abstract_text": stored_plain(abstract, values.get("abstract_text", stored[1]))}
+        cols = [c for c in values if c in FILLABLE]
     sets = ", ".join(f"{c} = ?" for c in cols)
     conn.execute(f"UPDATE papers SET {sets}, seq = ?, updated_at = ? WHERE id = ?",
                  [*(values[c] for c in cols), seq, now_iso(), pid])

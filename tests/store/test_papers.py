@@ -124,6 +124,8 @@ def test_a_plain_text_is_stored_only_where_it_differs_from_its_abstract(conn):
     assert raw_and_plain(IDS[1]) == ("", "Fresh.")
     q.update_fields(conn, IDS[2], {"abstract_text": "The abstract of Gamma, long enough."}, seq=6)
     assert raw_and_plain(IDS[2]) == ("", "The abstract of Gamma, long enough.")
+    q.update_fields(conn, IDS[2], {"abstract": "Replaced, its plain text not given."}, seq=6)
+    assert raw_and_plain(IDS[2]) == ("The abstract of Gamma, long enough.", "The abstract of Gamma, long enough.")
     p = q.papers_full(conn, [IDS[0]])[0]
     q.write_paper_state(conn, p, seq=7, abstract_text=p.abstract)
     assert raw_and_plain(IDS[0]) == ("", p.abstract)
