@@ -66,3 +66,22 @@ def test_pdf_damage_is_cleaned_at_import_and_old_backup_highlights_move(tmp_path
         assert toad is not None and [h.quote for h in toad.highlights] == ["long distances"]
         toad_plain = plain.replace("frogs", "toads")
         assert toad_plain[toad.highlights[0].start:toad.highlights[0].end] == "long distances"
+
+
+def test_an_import_keeps_a_plain_text_only_where_it_differs_from_the_abstract(tmp_path):
+    """Issue 31 (disk): a markup-free abstract is not stored twice; search and the paper see
+    the same texts as before."""
+    marked = "Accuracy rises from $<7$\\% to $\\approx 90$\\% when frogs jump over long distances."
+    src = tmp_path / "p.jsonl"
+    src.write_text("".join(json.dumps(rec) + "\n" for rec in (
+        {"title": "Plain frogs", "abstract": ABSTRACT}, {"title": "Marked frogs", "abstract": marked})),
+        encoding="utf-8")
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        [s] = lib.import_files([src])
+        assert s.new == 2
+        raw = dict(lib._reader().execute("SELECT title, abstract_text FROM papers").fetchall())
+        assert raw == {"Plain frogs": "", "Marked frogs": "Accuracy rises from <7% to ≈ 90% when frogs "
+                                                           "jump over long distances."}
+        lib.sync_index()
+        assert len(lib.search("frogs").hits) == 2
+        assert [lib.paper(h.id).title for h in lib.search("measure everything").hits] == ["Plain frogs"]

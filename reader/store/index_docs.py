@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 
-from .papers import chunks, marks
+from .papers import PLAIN_SQL, chunks, marks
 
 _BATCH = 2000
 
@@ -22,6 +22,8 @@ def _added_ts(iso: str) -> float:
 # The papers-table columns a search document is made of, in paper_doc's order.
 DOC_COLUMNS = ("id", "title", "abstract_text", "method", "venue", "year", "authors", "starred",
                "read", "added_at", "title_source", "skipped")
+# What selects them (abstract_text: the plain text, see papers.PLAIN_SQL).
+_DOC_SELECT = ", ".join(PLAIN_SQL if c == "abstract_text" else c for c in DOC_COLUMNS)
 
 
 def paper_doc(r: Sequence, tags: list[str], note: str, comments: list[str]) -> dict:
@@ -62,7 +64,7 @@ def _docs_for(conn: sqlite3.Connection, ids: Sequence[str]) -> list[dict]:
         comments.setdefault(pid, []).append(comment)
     docs = []
     for r in conn.execute(
-        f"SELECT {', '.join(DOC_COLUMNS)} FROM papers WHERE id IN ({q})", ids
+        f"SELECT {_DOC_SELECT} FROM papers WHERE id IN ({q})", ids
     ):
         pid = r[0]
         docs.append(paper_doc(r, tags.get(pid, []), notes.get(pid, ""), comments.get(pid, [])))

@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from .papers import PLAIN_SQL
 from .sql import chunks, marks
 
 TEXT_BATCH = 2_000
@@ -50,7 +51,7 @@ def texts(conn: sqlite3.Connection, ids: Sequence[str]) -> Iterator[tuple[str, s
     it was given or typed (a title derived from the abstract would count its words twice)."""
     for part in chunks(list(ids)):
         rows = conn.execute(
-            f"SELECT id, title, title_source, abstract_text FROM papers WHERE id IN ({marks(len(part))})", part)
+            f"SELECT id, title, title_source, {PLAIN_SQL} FROM papers WHERE id IN ({marks(len(part))})", part)
         for pid, title, source, abstract in rows.fetchall():  # fetchall: no Python step per row
             yield pid, _text(title, source, abstract)
 
@@ -59,7 +60,7 @@ def all_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
     """(id, words as `texts` gives them) of every paper in id order, read TEXT_BATCH rows at a
     time: a full layout never holds every abstract at once."""
     rows = conn.cursor()
-    rows.execute("SELECT id, title, title_source, abstract_text FROM papers ORDER BY id")
+    rows.execute(f"SELECT id, title, title_source, {PLAIN_SQL} FROM papers ORDER BY id")
     while batch := rows.fetchmany(TEXT_BATCH):
         for pid, title, source, abstract in batch:
             yield pid, _text(title, source, abstract)

@@ -18,6 +18,31 @@ from .sql import chunks, marks, now_iso
 from .tags import clean_tag, clean_tags  # noqa: F401 - re-exported: callers import them from here
 from .views import View, where_for
 
+# The plain text of an abstract (LaTeX rendered, markup dropped) is stored in abstract_text only
+# when it differs from the abstract: about half of all abstracts have no markup, and storing them
+# twice was a seventh of the database (m0018_plain_text_once). '' there means "the abstract
+# itself"; a plain text that is empty while its abstract is not is stored as ' ' (a plain text is
+# never blank otherwise: it is stripped). Writers go through stored_plain(), readers select
+# PLAIN_SQL (or plain_sql("p.") with a table alias).
+SAME_AS_ABSTRACT = ""
+EMPTY_PLAIN = " "
+
+
+def plain_sql(prefix: str = "") -> str:
+    """The SQL expression giving a row's plain text (prefix: the papers table's alias and a dot)."""
+    return (f"CASE {prefix}abstract_text WHEN '{SAME_AS_ABSTRACT}' THEN {prefix}abstract "
+            f"WHEN '{EMPTY_PLAIN}' THEN '' ELSE {prefix}abstract_text END")
+
+
+PLAIN_SQL = plain_sql()
+
+
+def stored_plain(abstract: str, plain: str) -> str:
+    """What abstract_text holds for this plain text of this abstract (see PLAIN_SQL)."""
+    if plain == abstract:
+        return SAME_AS_ABSTRACT
+    return plain or EMPTY_PLAIN
+
 
 @dataclass(frozen=True)
 class PaperRow:
@@ -156,8 +181,9 @@ def abstracts(conn: sqlite3.Connection) -> list[tuple[str, str]]:
 def set_plain_texts(conn: sqlite3.Connection, texts: Iterable[tuple[str, str]], seq: int) -> None:
     """Store recomputed plain texts, given as (id, text) pairs."""
     conn.executemany(
-        "UPDATE papers SET abstract_text = ?, seq = ? WHERE id = ?", ((t, seq, pid) for pid, t in texts)
-    )
+        f"UPDATE papers SET abstract_text = CASE ?1 WHEN abstract THEN '{SAME_AS_ABSTRACT}' "
+        f"WHEN '' THEN '{EMPTY_PLAIN}' ELSE ?1 END, seq = ?2 WHERE id = ?3",
+        ((t, seq, pid) for pid, t in texts))
 
 
 def rows(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, PaperRow]:
@@ -259,7 +285,7 @@ def paper_to_row(p: Paper, seq: int, abstract_text: str) -> dict[str, Any]:
         "title_source": str(p.title_source),
         "derived_title": p.derived_title or p.title,
         "abstract": p.abstract,
-        "abstract_text": abstract_text,
+        "abstract_text": stored_plain(p.abstract, abstract_text),
         "venue": p.venue,
         "year": p.year,
         "authors": _json(p.authors),
@@ -297,15 +323,20 @@ def identity_columns(p: Paper) -> dict[str, str]:
 
 
 def insert_rows(conn: sqlite3.Connection, rows: Sequence[dict[str, Any]]) -> None:
-    """Insert finished papers-table rows (all with the same columns)."""
+    """Insert finished papers-table rows (all with the same columns; abstract_text, when
+    given, is the plain text itself: it is stored as stored_plain() says)."""
     if not rows:
         return
     # executemany over a fixed column list: ~5x faster than sqlite-utils' insert_all for 50k rows
     cols = list(rows[0])
-    conn.executemany(
-        f"INSERT INTO papers ({', '.join(cols)}) VALUES ({marks(len(cols))})",
-        (tuple(r[c] for c in cols) for r in rows),
-    )
+    values: Iterable[tuple]
+    if "abstract_text" in cols and "abstract" in cols:
+        at, ab = cols.index("abstract_text"), cols.index("abstract")
+        values = ((*v[:at], stored_plain(v[ab], v[at]), *v[at + 1:])
+                  for v in (tuple(r[c] for c in cols) for r in rows))
+    else:
+        values = (tuple(r[c] for c in cols) for r in rows)
+    conn.executemany(f"INSERT INTO papers ({', '.join(cols)}) VALUES ({marks(len(cols))})", values)
     if "collection" in cols:  # a paper is in the collection it came in
         groups.add_memberships(conn, ((r["id"], r["collection"]) for r in rows))
 
@@ -387,10 +418,19 @@ FILLABLE = frozenset({"abstract", "abstract_text", "abstract_key", "method", "co
 
 
 def update_fields(conn: sqlite3.Connection, pid: str, values: dict[str, Any], seq: int) -> None:
-    """Set some columns of one paper (a merge filling what it lacked), marking it changed."""
+    """Set some columns of one paper (a merge filling what it lacked), marking it changed.
+    abstract_text, when given, is the plain text itself (stored as stored_plain() says)."""
     cols = [c for c in values if c in FILLABLE]
     if not cols:
         return
+    if "abstract_text" in values or "abstract" in values:
+        # '' in abstract_text stands for the abstract: a new abstract alone keeps the old plain text
+        stored = conn.execute(f"SELECT abstract, {PLAIN_SQL} FROM papers WHERE id = ?", [pid]).fetchone()
+        if stored is None:
+            return
+        abstract = values.get("abstract", stored[0])
+        values = {**values, "abstract_text": stored_plain(abstract, values.get("abstract_text", stored[1]))}
+        cols = [c for c in values if c in FILLABLE]
     sets = ", ".join(f"{c} = ?" for c in cols)
     conn.execute(f"UPDATE papers SET {sets}, seq = ?, updated_at = ? WHERE id = ?",
                  [*(values[c] for c in cols), seq, now_iso(), pid])
@@ -400,7 +440,7 @@ def texts(conn: sqlite3.Connection) -> list[tuple[str, str, str, bool]]:
     """(id, title, plain abstract, the title is the paper's own) of every paper, in the store's
     order: what triage learns from (a title derived from the abstract repeats its words)."""
     return [(r[0], r[1], r[2], r[3] != "derived") for r in conn.execute(
-        "SELECT id, title, abstract_text, title_source FROM papers ORDER BY rowid")]
+        f"SELECT id, title, {PLAIN_SQL}, title_source FROM papers ORDER BY rowid")]
 
 
 def signals(conn: sqlite3.Connection) -> TriageSignals:
@@ -421,8 +461,8 @@ def signals(conn: sqlite3.Connection) -> TriageSignals:
     return TriageSignals(starred=starred, skipped=skipped, read=read, tagged=tagged, noted=noted)
 
 
-_METADATA = ("title, title_source, derived_title, abstract, abstract_text, method, code_links, venue, "
-             "year, authors, links, doi, arxiv, openreview, status, entry_type")
+_METADATA = (f"title, title_source, derived_title, abstract, {PLAIN_SQL} AS abstract_text, method, "
+             "code_links, venue, year, authors, links, doi, arxiv, openreview, status, entry_type")
 
 
 def metadata_row(conn: sqlite3.Connection, pid: str) -> dict[str, Any] | None:

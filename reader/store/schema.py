@@ -399,7 +399,19 @@ def m0017_group(db: sqlite_utils.Database) -> None:
 
 
 @SCHEMA_MIGRATIONS()
-def m0018_vault_file_hash(db: sqlite_utils.Database) -> None:
+def m0018_plain_text_once(db: sqlite_utils.Database) -> None:
+    """Issue 31 (disk): an abstract's plain text is kept only where it differs from the
+    abstract ('' stands for the abstract itself, ' ' for an empty plain text; papers.PLAIN_SQL
+    reads it back), about a seventh of the database. What every reader sees is unchanged, so
+    nothing is re-indexed; the freed pages are reused by later writes (the file itself shrinks
+    only with a VACUUM, which this migration does not run: it would hold the write lock)."""
+    db.execute(
+        "UPDATE papers SET abstract_text = CASE WHEN abstract_text = abstract THEN '' ELSE ' ' END "
+        "WHERE abstract != '' AND (abstract_text = abstract OR abstract_text = '')")
+
+
+@SCHEMA_MIGRATIONS()
+def m0019_vault_file_hash(db: sqlite_utils.Database) -> None:
     """Issue 30: the hash of the bytes a vault sync last wrote to each file, kept only while every
     version of the file was Reader's own ('' once the user edited it, and for files synced before
     this version). A paper that leaves the vault's query has its file moved to the vault's .trash

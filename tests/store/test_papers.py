@@ -7,10 +7,11 @@ import dataclasses
 import pytest
 
 from reader.models import Highlight, HighlightColour, Paper, TitleSource
-from reader.store import highlights, notes, tags
+from reader.store import highlights, map_rows, notes, tags
 from reader.store import papers as q
+from reader.store.index_docs import docs_for_ids
 
-from .conftest import IDS
+from .conftest import IDS, row
 
 
 def test_papers_full_in_the_order_asked_and_unknown_skipped(conn):
@@ -101,3 +102,37 @@ def test_plain_texts(conn):
     q.set_plain_texts(conn, [(IDS[0], "new text")], seq=4)
     assert tuple(conn.execute("SELECT abstract_text, seq FROM papers WHERE id = ?", [IDS[0]]).fetchone()) == ("new text", 4)
     assert dict(q.abstracts(conn))[IDS[0]] == "The abstract of Alpha, long enough."
+
+
+def test_a_plain_text_is_stored_only_where_it_differs_from_its_abstract(conn):
+    """Issue 31 (disk): abstract_text holds '' for "the abstract itself" and ' ' for an empty
+    plain text; every writer stores that way and PLAIN_SQL reads the plain text back."""
+    def raw_and_plain(pid: str) -> tuple[str, str]:
+        r = conn.execute(f"SELECT abstract_text, {q.PLAIN_SQL} FROM papers WHERE id = ?", [pid]).fetchone()
+        return r[0], r[1]
+
+    same = "No markup here."
+    q.insert_rows(conn, [{**row("d000000000000004", "Delta"), "abstract": same, "abstract_text": same},
+                         {**row("e000000000000005", "Eps"), "abstract": "$$", "abstract_text": ""}])
+    assert raw_and_plain("d000000000000004") == ("", same)
+    assert raw_and_plain("e000000000000005") == (" ", "")
+    assert raw_and_plain(IDS[0]) == ("The abstract of Alpha.", "The abstract of Alpha.")
+    q.set_plain_texts(conn, [(IDS[0], "The abstract of Alpha, long enough."), (IDS[1], "")], seq=4)
+    assert raw_and_plain(IDS[0]) == ("", "The abstract of Alpha, long enough.")
+    assert raw_and_plain(IDS[1]) == (" ", "")
+    q.update_fields(conn, IDS[1], {"abstract": "Fresh.", "abstract_text": "Fresh."}, seq=5)
+    assert raw_and_plain(IDS[1]) == ("", "Fresh.")
+    q.update_fields(conn, IDS[2], {"abstract_text": "The abstract of Gamma, long enough."}, seq=6)
+    assert raw_and_plain(IDS[2]) == ("", "The abstract of Gamma, long enough.")
+    q.update_fields(conn, IDS[2], {"abstract": "Replaced, its plain text not given."}, seq=6)
+    assert raw_and_plain(IDS[2]) == ("The abstract of Gamma, long enough.", "The abstract of Gamma, long enough.")
+    p = q.papers_full(conn, [IDS[0]])[0]
+    q.write_paper_state(conn, p, seq=7, abstract_text=p.abstract)
+    assert raw_and_plain(IDS[0]) == ("", p.abstract)
+    q.write_paper_state(conn, p, seq=8, abstract_text="Other.")
+    assert raw_and_plain(IDS[0]) == ("Other.", "Other.")
+    assert q.metadata_row(conn, "d000000000000004")["abstract_text"] == same
+    assert dict((pid, text) for pid, _t, text, _own in q.texts(conn))["e000000000000005"] == ""
+    docs = {d["id"]: d for d in docs_for_ids(conn, ["d000000000000004", "e000000000000005"])}
+    assert (docs["d000000000000004"]["abstract"], docs["e000000000000005"]["abstract"]) == (same, "")
+    assert dict(map_rows.texts(conn, ["d000000000000004"]))["d000000000000004"] == f"Delta\n{same}"

@@ -7,6 +7,7 @@ import sqlite3
 from reader.library import Library
 from reader.models import HighlightColour, paper_id_for
 from reader.store import SCHEMA_MIGRATIONS, open_connection, open_database
+from reader.store.papers import PLAIN_SQL
 
 PID = "00ff00ff00ff00ff"
 
@@ -108,3 +109,30 @@ def test_m0012_moves_journal_collections_to_the_file_and_keys_the_papers(tmp_pat
         row = lib._reader().execute(
             "SELECT doi, title_key, ident_key, abstract_key FROM papers WHERE id = ?", [PID]).fetchone()
         assert tuple(row) == ("10.1145/x.1", "old", "old|lovelace|2015", paper_id_for(lib.paper(PID).abstract))
+
+
+def test_m0018_keeps_a_plain_text_only_where_it_differs_and_every_reader_sees_the_same(tmp_path):
+    root = tmp_path / "old"
+    conn = _old_library(root, "m0018_plain_text_once")
+    marked = conn.execute("SELECT abstract FROM papers").fetchone()[0]
+    plain = "Accuracy rises from <7% to ≈ 90%."
+    same, empty = "1111222233334444", "5555666677778888"
+    conn.execute("UPDATE papers SET abstract_text = ?", [plain])
+    for pid, abstract, text in ((same, "Frogs jump far.", "Frogs jump far."), (empty, "$$", "")):
+        conn.execute("INSERT INTO papers (id, title, title_source, derived_title, abstract, abstract_text, "
+                     "added_at, updated_at, seq) VALUES (?, 'Seed', 'imported', 'Seed', ?, ?, '2025-01-01', "
+                     "'2025-01-01', 1)", [pid, abstract, text])
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'change_seq'")
+    from reader.text import TEXT_VERSION
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('text_version', ?)", [str(TEXT_VERSION)])
+    conn.close()
+    with Library.open(root) as lib:
+        assert list((root / "backups").glob("library-before-m0018*.sqlite3.gz"))
+        got = {r[0]: (r[1], r[2], r[3]) for r in lib._reader().execute(
+            f"SELECT id, abstract, abstract_text, {PLAIN_SQL} FROM papers")}
+        assert got == {PID: (marked, plain, plain), same: ("Frogs jump far.", "", "Frogs jump far."),
+                       empty: ("$$", " ", "")}
+        assert lib._reader().execute("SELECT max(seq) FROM papers").fetchone()[0] == 1  # nothing to re-index
+        lib.sync_index()
+        assert [h.id for h in lib.search("frogs").hits] == [same]
+        assert [h.id for h in lib.search("accuracy").hits] == [PID]
