@@ -32,7 +32,7 @@ _JOB = 500  # records per worker job
 
 class ParallelIndex(Protocol):
     """Worker processes that run `prepare_new` on payloads and index the documents (see
-    search.segments.parallel.SegmentBuilder, started by IndexUpkeep.bulk); `map` yields each payload's
+    reader.search.SegmentBuilder, started by IndexUpkeep.bulk); `map` yields each payload's
     rows in order."""
 
     def map(self, payloads: Iterable[Any]) -> Iterator[Any]: ...
