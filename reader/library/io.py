@@ -32,6 +32,13 @@ _IMPORT_PROGRESS_EVERY = 1000
 _EXPORT_BATCH = 500  # papers read at a time by the citation exports
 
 
+EXPORT_PROGRESS_EVERY = 500  # papers between two progress reports of an export
+
+
+class ExportCancelled(Exception):
+    """An export stopped by the user: nothing was written in its place."""
+
+
 class LibraryIO(LibraryBase):
     """Files in, Markdown and backups out (services.Library inherits them)."""
 
@@ -172,16 +179,23 @@ class LibraryIO(LibraryBase):
         return "".join(chunks(kind, self._cited_papers(list(ids)), with_notes=with_notes))
 
     def export_citations(self, path: str | Path, ids: Sequence[str] | None, kind: ExportKind, *,
-                         with_notes: bool = False) -> int:
+                         with_notes: bool = False, progress: Progress = None,
+                         cancelled: CancelCheck = None) -> int:
         """Write a BibTeX, CSL-JSON or RIS file of papers (all when ids is None), streamed to a
-        temporary file renamed into place; returns how many papers it holds."""
+        temporary file renamed into place; returns how many papers it holds. `cancelled`
+        polled before each paper: ExportCancelled, and no file (nor temporary file) is left."""
         from ..exporters.cite import chunks
 
         written = 0
+        total = len(ids) if ids is not None else 0
 
         def counted() -> Iterator[Paper]:
             nonlocal written
             for paper in self._cited_papers(None if ids is None else list(ids)):
+                if cancelled is not None and cancelled():
+                    raise ExportCancelled(f"export to {path} cancelled")
+                if progress is not None and written % EXPORT_PROGRESS_EVERY == 0:
+                    progress(written, total, "Exporting")
                 written += 1
                 yield paper
 

@@ -126,3 +126,39 @@ def test_cancel_stops_an_index_rebuild_and_keeps_the_index(qtbot, window: MainWi
     qtbot.waitUntil(lambda: not window.runner.busy, timeout=60000)
     assert library.index.doc_count == docs
     assert [r.id for r in library.search("learning", limit=20).hits] == found
+
+
+def test_cancel_stops_a_bibtex_export_and_leaves_no_file(qtbot, window: MainWindow, library: Library,
+                                                        tmp_path: Path, monkeypatch) -> None:
+    from reader.models import ExportKind
+    from reader.ui.dialogs.common import ExportOptions
+
+    out = tmp_path / "out"
+    out.mkdir()
+    target = out / "papers.bib"
+    real = library._cited_papers
+    started = threading.Event()
+
+    def slow(ids):
+        for n, paper in enumerate(real(ids)):
+            if n == 3:  # under way: wait for the Cancel (the real loop checks before each paper)
+                started.set()
+                task = window.status.tasks[0] if window.status.tasks else None
+                for _ in range(3000):
+                    if task is not None and task.cancelled():
+                        break
+                    threading.Event().wait(0.01)
+            yield paper
+
+    monkeypatch.setattr(library, "_cited_papers", slow)
+    errors: list[BaseException] = []
+    monkeypatch.setattr(window, "handle_error", errors.append)
+    window.transfer.export_to(target, ExportOptions(kind=ExportKind.BIBTEX, scope="view"))
+    _cancel_from_the_status_bar(qtbot, window, started)
+    assert list(out.iterdir()) == []  # neither the file nor a temporary one
+    assert errors == [] and window.transfer.last_export is None
+    qtbot.waitUntil(lambda: "cancelled" in window.status.currentMessage().lower(), timeout=5000)
+    monkeypatch.undo()
+    window.transfer.export_to(target, ExportOptions(kind=ExportKind.BIBTEX, scope="view"))
+    qtbot.waitUntil(lambda: window.transfer.last_export is not None, timeout=30000)
+    assert window.transfer.last_export == len(library.paper_ids()) and target.read_text("utf-8").count("@") >= 56

@@ -12,7 +12,7 @@ from ..tasks import Task, TaskRunner
 from .plain import plain_label
 
 CANCELLED = {"Importing": "Import", "Indexing": "Indexing", "Rebuilding the index": "Index rebuild",
-             "Making the map": "Map layout"}
+             "Making the map": "Map layout", "Exporting": "Export"}
 
 
 class StatusBar(QStatusBar):

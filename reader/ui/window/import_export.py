@@ -15,6 +15,7 @@ from reader.exporters.cite import EXTENSIONS, LABELS
 from reader.import_report import details_text, has_details
 from reader.importers import file_dialog_filter
 from reader.library import View
+from reader.library.io import ExportCancelled
 from reader.models import ExportKind
 from reader.plural import count_noun
 
@@ -189,9 +190,11 @@ class ImportExport(QObject):
         lib, chosen = self.ctx.library, options
         ids = self.scope_ids(options)
 
-        def job() -> int | Path | list[Path]:
+        def job(task: Task) -> int | Path | list[Path]:
             if ExportKind(chosen.kind).citing:  # callers may pass the plain value ("json")
-                return lib.export_citations(path, ids(), ExportKind(chosen.kind), with_notes=chosen.with_notes)
+                # Streamed paper by paper: a progress and a working Cancel (100k papers take a while).
+                return lib.export_citations(path, ids(), ExportKind(chosen.kind), with_notes=chosen.with_notes,
+                                            progress=task.progress, cancelled=task.cancelled)
             if chosen.kind == ExportKind.JSON:
                 return lib.export_json(path)
             if chosen.kind == ExportKind.PER_PAPER:
@@ -207,7 +210,11 @@ class ImportExport(QObject):
             count = len(result) if isinstance(result, list) else 1
             self.ctx.notify(f"Exported {count_noun(count, 'file')} to {path}", 8000)
 
-        return self.ctx.runner.write(job, done, self.ctx.on_error, label="Exporting")
+        def failed(exc: BaseException) -> None:
+            if not isinstance(exc, ExportCancelled):  # cancelled: the status bar says so
+                self.ctx.on_error(exc)
+
+        return self.status.track(self.ctx.runner.write(job, done, failed, label="Exporting", with_task=True))
 
     def copy_bibtex(self) -> Task | None:
         """Edit → Copy as BibTeX: the entries of the papers a bulk action covers, on the clipboard."""
