@@ -298,9 +298,9 @@ def test_the_fast_record_path_folds_as_the_thorough_one_or_leaves_the_line_to_it
 
     k = '"a1b2c3d4e5f60718","ffffffffffffffff"'
     lines = [
-        '{"k":[%s],"star":[3,1],"read":[4,1]}' % k,
-        '{"k":[%s],"skip":[5,1],"tags":[6,["group/b","group/a","group/b"]]}' % k,
-        '{"k":[%s],"star":[2,0],"x":[1,2]}' % k,  # older: loses; an unknown field is ignored
+        '{"k":[' + k + '],"star":[3,1],"read":[4,1]}',
+        '{"k":[' + k + '],"skip":[5,1],"tags":[6,["group/b","group/a","group/b"]]}',
+        '{"k":[' + k + '],"star":[2,0],"x":[1,2]}',  # older: loses; an unknown field is ignored
         '{"k":["zz"],"star":[1,true]}',  # a bool: the thorough path takes it as 1
         '{"k":["zz"],"star":[1,1.0]}', '{"k":["zz"],"star":[0,1]}', '{"k":["zz"],"star":[1,2]}',
         '{"k":["a b"],"star":[1,1]}', '{"k":[],"star":[1,1]}', '{"k":["' + "x" * 65 + '"]}',
