@@ -4,6 +4,7 @@ sequence number per field, each paper's strongest key, and the folder's generati
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -70,6 +71,7 @@ def fold(merged: dict[str, list[Any]], keys: list[str], fields: dict[str, tuple[
 
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 # json.loads without its Python wrapping: one C call a line
+_KEYS = re.compile(rf"[^ ]{{1,64}}(?: [^ ]{{1,64}}){{0,{MAX_KEYS - 1}}}")  # parse_record's check of the keys
 _SLOTS = {"star": 1, "skip": 3, "read": 5, "tags": 7, "note": -1}  # a field's value in a fold row; notes: the thorough path
 
 
@@ -86,12 +88,17 @@ def fold_fast(merged: dict[str, list[Any]], line: bytes) -> bool:
     if end != len(s) or type(obj) is not dict:
         return False
     keys = obj.get("k")
-    if type(keys) is not list or not 0 < len(keys) <= MAX_KEYS:
+    if type(keys) is not list:
         return False
-    for k in keys:
-        if type(k) is not str or not 0 < len(k) <= 64 or " " in k:
-            return False
-    found: list[tuple[int, int, Any]] = []
+    try:
+        joined = " ".join(keys)
+    except TypeError:
+        return False  # a key that is no string
+    if _KEYS.fullmatch(joined) is None or joined.count(" ") != len(keys) - 1:
+        return False  # no key, too many, an empty or long one, or one with a space
+    pkey = keys[0]
+    old = merged.get(pkey)
+    row: list[Any] = [keys, *_EMPTY_ROW] if old is None else old.copy()  # folded into a copy: stored once the line is sound
     for name, pair in obj.items():
         slot = _SLOTS.get(name)
         if slot is None:
@@ -110,15 +117,10 @@ def fold_fast(merged: dict[str, list[Any]], line: bytes) -> bool:
             value = column("tags", sorted(set(value)))
         elif type(value) is not int or not (value == 0 or value == 1):
             return False
-        found.append((slot, seq, value))
-    pkey = keys[0]
-    row = merged.get(pkey)
-    if row is None:
-        row = merged[pkey] = [keys, *_EMPTY_ROW]
-    for slot, seq, value in found:
         if seq > row[slot + 1]:
             row[slot] = value
             row[slot + 1] = seq
+    merged[pkey] = row
     return True
 
 

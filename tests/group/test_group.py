@@ -306,7 +306,9 @@ def test_the_fast_record_path_folds_as_the_thorough_one_or_leaves_the_line_to_it
         '{"k":["a b"],"star":[1,1]}', '{"k":[],"star":[1,1]}', '{"k":["' + "x" * 65 + '"]}',
         '{"k":["zz"],"star":null,"skip":[2,1]}', '{"k":["zz"],"note":[9,"hi"]}', ' {"k":["zz"]}',
         '{"k":["zz"],"tags":[3,["a",1]]}', '{"k":["zz"],"star":[1,1]} x', '[1]', '{"k":["q"],"star":[1,1],"star":[4,0]}',
-        '{"k":["\\u00e9t\\u00e9"],"read":[7,1]}', '\ufeff{"k":["zz"]}',
+        '{"k":["\\u00e9t\\u00e9"],"read":[7,1]}', '\ufeff{"k":["zz"]}', '{"k":["ab","c d"],"star":[1,1]}',
+        '{"k":["ab",""],"star":[1,1]}', '{"k":' + json.dumps([f"k{i}" for i in range(9)]) + ',"star":[1,1]}',
+        '{"k":' + json.dumps([f"k{i}" for i in range(8)]) + ',"star":[8,1]}', '{"k":["ab",3],"star":[1,1]}',
     ]
     fast: dict = {}
     slow: dict = {}
@@ -333,3 +335,18 @@ def test_an_openreview_link_spelled_with_json_escapes_still_gives_its_key():
     escaped = paper_keys("", "", '["https://open\\u0072eview.net/forum?id=Abc1"]', "", None, "")
     assert plain == escaped == [key_hash("openreview:Abc1")]
     assert paper_keys("", "", json.dumps(["https://example.org/x"]), "t", 2020, "") == [key_hash("title:t|2020")]
+
+
+def test_lines_across_read_blocks_huge_and_cut_ones_included(tmp_path, monkeypatch):
+    monkeypatch.setattr(fs, "READ_CHUNK", 16)
+    monkeypatch.setattr(fs, "MAX_LINE", 20)
+    path = tmp_path / "log-1.jsonl"
+    path.write_bytes(b"a" * 10 + b"\n" + b"b" * 30 + b"\n" + b"\n" + b"c" * 20 + b"\n" + b"d" * 45 + b"\n" + b"e" * 7)
+    chunk = fs.read_lines(path, 0)
+    assert chunk.lines == [(0, b"a" * 10), (42, b""), (43, b"c" * 20)]
+    assert chunk.huge == [11, 64] and chunk.end == 110  # the cut "eeeeeee" is left for next time
+    again = fs.read_lines(path, 42)
+    assert again.lines == chunk.lines[1:] and again.huge == [64] and again.end == 110
+    path.write_bytes(b"a" * 10 + b"\n" + b"f" * 50)  # a huge line not finished yet: nothing of it
+    assert (fs.read_lines(path, 0).lines, fs.read_lines(path, 0).huge, fs.read_lines(path, 0).end) == (
+        [(0, b"a" * 10)], [], 11)
