@@ -41,7 +41,7 @@ from .format import (
     record_line,
 )
 from .keys import key_hash, paper_keys
-from .meeting import Meeting, Unwritten, first_keys, fold, gen_of, gen_seen, now_iso
+from .meeting import Meeting, Unwritten, first_keys, fold, fold_fast, gen_of, gen_seen, now_iso
 from .records import (
     GroupError,
     GroupLibrary,
@@ -64,12 +64,19 @@ def _stop_at(step: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+def _keys_of(r: sqlite3.Row) -> list[str]:
+    """A paper's key hashes (its id's when it has no other key)."""
+    return paper_keys(r["doi"], r["arxiv"], r["links"], r["title_key"], r["year"], r["abstract_key"]) \
+        or [key_hash("id:" + r["id"])]
+
+
 class Group:
     """The group a library takes part in (at most one): join, leave, sync, status, divide."""
 
     def __init__(self, lib: GroupLibrary, *, checkpoint: Callable[[str], None] | None = None) -> None:
         self.lib = lib
         self._checkpoint = checkpoint
+        self._keys: dict[str, list[str]] = {}  # during a sync: the keys of the papers it computed them for
 
     # ------------------------------------------------------------------ membership
     def _step(self, name: str) -> None:
@@ -194,6 +201,7 @@ class Group:
             stored = gs.files(wconn)
             touched: set[tuple[str, str]] = set()
             self._step("before-read")
+            self._keys = {}
             keys_moved = self._update_keys(wconn, cfg["keyed"])
             meet = Meeting(wconn)
             for member in sorted(scans):
@@ -317,6 +325,8 @@ class Group:
                 lines = lines[1:]
             bad = 0
             for at, line in lines:
+                if fold_fast(merged, line):
+                    continue
                 try:
                     keys, fields = parse_record(line)
                 except BadLine as exc:
@@ -336,8 +346,9 @@ class Group:
             gs.set_problem(conn, member, problem)
             return
         if merged:
-            gs.merge_records(conn, ([member, pkey, " ".join(v[0]), meet.paper(v[0]), *v[1:]]
-                                    for pkey, v in merged.items()))
+            pids = meet.papers_of([v[0] for v in merged.values()])
+            gs.merge_records(conn, [(member, pkey, " ".join(v[0]), pid, *v[1:])
+                                    for (pkey, v), pid in zip(merged.items(), pids, strict=True)])
             touched.update((member, pkey) for pkey in merged)
         for fname, size, mtime, offset in file_states:
             gs.put_file(conn, member, fname, size, mtime, offset)
@@ -392,8 +403,7 @@ class Group:
         new_keys = []
         for r in papers:
             if r["id"] not in own_keys:
-                keys = paper_keys(r["doi"], r["arxiv"], r["links"], r["title_key"], r["year"], r["abstract_key"]) \
-                    or [key_hash("id:" + r["id"])]
+                keys = self._keys.get(r["id"]) or _keys_of(r)  # computed a moment ago by _update_keys, mostly
                 own_keys[r["id"]] = (keys[0], " ".join(keys))
                 new_keys.append((r["id"], *own_keys[r["id"]]))
         published = gs.member_state(conn, me, [k for k, _ in own_keys.values()])
@@ -478,8 +488,7 @@ class Group:
         before = gs.keys_of(conn, [r["id"] for r in rows]) if since >= 0 else {}
         moved = list(deleted)
         for r in rows:
-            keys = paper_keys(r["doi"], r["arxiv"], r["links"], r["title_key"], r["year"], r["abstract_key"]) \
-                or [key_hash("id:" + r["id"])]
+            keys = self._keys[r["id"]] = _keys_of(r)
             if set(keys) != before.get(r["id"]):  # a star or a note moves no key: nothing to meet again
                 moved.append(r["id"])
                 pairs.extend((k, r["id"]) for k in keys)

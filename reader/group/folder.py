@@ -106,37 +106,44 @@ class Chunk:
 
 def read_lines(path: Path, start: int, limit: int | None = None) -> Chunk:
     """The complete lines of `path` from byte `start` (a line cut short, as a sync tool still
-    copying leaves it, is left for the next read). Linear in what is read; a line longer than
-    MAX_LINE is skipped without holding it."""
+    copying leaves it, is left for the next read). Linear in what is read, in blocks of
+    READ_CHUNK; a line longer than MAX_LINE is skipped without holding it. With `limit`, no
+    block is read once that many bytes were."""
     fd = _open_regular(path, os.O_RDONLY)
-    with os.fdopen(fd, "rb") as f:
+    with os.fdopen(fd, "rb", buffering=0) as f:
         f.seek(start)
-        pos = start
         lines: list[tuple[int, bytes]] = []
         huge: list[int] = []
-        end = start
-        while limit is None or pos - start < limit:
-            line = f.readline(MAX_LINE + 1)
-            if not line:
+        end = start  # after the last complete line
+        base = start  # the file offset of tail[0]
+        tail = b""  # the start of a line not complete yet
+        skipping = -1  # the offset of a huge line being skipped (its bytes not held)
+        while limit is None or base - start < limit:
+            block = f.read(READ_CHUNK)
+            if not block:
                 break
-            if not line.endswith(b"\n"):
-                if len(line) <= MAX_LINE:
-                    break  # cut mid-record: read next time
-                at = pos  # a huge line: skip to its end, if it has one yet
-                pos += len(line)
-                while True:
-                    more = f.readline(READ_CHUNK)
-                    if not more:
-                        return Chunk(lines, end, huge)
-                    pos += len(more)
-                    if more.endswith(b"\n"):
-                        break
-                huge.append(at)
-                end = pos
-                continue
-            lines.append((pos, line[:-1]))
-            pos += len(line)
-            end = pos
+            data = tail + block if tail else block
+            parts = data.split(b"\n")
+            last = parts.pop()  # after the last newline: cut short, or empty
+            at = base
+            for line in parts:
+                if skipping >= 0:  # the end of a huge line
+                    huge.append(skipping)
+                    skipping = -1
+                elif len(line) > MAX_LINE:
+                    huge.append(at)
+                else:
+                    lines.append((at, line))
+                at += len(line) + 1
+            end = at if parts else end
+            if skipping < 0 and len(last) > MAX_LINE:
+                skipping = at
+            if skipping >= 0:
+                tail = b""
+                base = at + len(last)
+            else:
+                tail = last
+                base = at
         return Chunk(lines, end, huge)
 
 

@@ -31,7 +31,9 @@ def paper_keys(doi: str, arxiv: str, links_json: str, title_key: str, year: int 
                abstract_key: str) -> list[str]:
     """The paper's key hashes, strongest first (at least one for any stored paper)."""
     try:
-        links = json.loads(links_json) if links_json else []
+        # Only a link naming OpenReview gives a key: most papers' links are not parsed at all.
+        links = json.loads(links_json) if links_json and ("openreview" in links_json.lower()
+                                                          or "\\u" in links_json) else []
     except ValueError:
         links = []
     raw = []

@@ -290,3 +290,63 @@ def test_triage_offers_ones_share_first_and_may_learn_from_the_others_stars(make
     assert ids[0] not in best.decisions().starred
     ga.set_options(best_first_group=True)
     assert ids[0] in best.decisions().starred  # bob's star teaches ada's best first
+
+
+def test_the_fast_record_path_folds_as_the_thorough_one_or_leaves_the_line_to_it():
+    from reader.group.format import BadLine, parse_record
+    from reader.group.meeting import fold, fold_fast
+
+    k = '"a1b2c3d4e5f60718","ffffffffffffffff"'
+    lines = [
+        '{"k":[' + k + '],"star":[3,1],"read":[4,1]}',
+        '{"k":[' + k + '],"skip":[5,1],"tags":[6,["group/b","group/a","group/b"]]}',
+        '{"k":[' + k + '],"star":[2,0],"x":[1,2]}',  # older: loses; an unknown field is ignored
+        '{"k":["zz"],"star":[1,true]}',  # a bool: the thorough path takes it as 1
+        '{"k":["zz"],"star":[1,1.0]}', '{"k":["zz"],"star":[0,1]}', '{"k":["zz"],"star":[1,2]}',
+        '{"k":["a b"],"star":[1,1]}', '{"k":[],"star":[1,1]}', '{"k":["' + "x" * 65 + '"]}',
+        '{"k":["zz"],"star":null,"skip":[2,1]}', '{"k":["zz"],"note":[9,"hi"]}', ' {"k":["zz"]}',
+        '{"k":["zz"],"tags":[3,["a",1]]}', '{"k":["zz"],"star":[1,1]} x', '[1]', '{"k":["q"],"star":[1,1],"star":[4,0]}',
+        '{"k":["\\u00e9t\\u00e9"],"read":[7,1]}', '\ufeff{"k":["zz"]}', '{"k":["ab","c d"],"star":[1,1]}',
+        '{"k":["ab",""],"star":[1,1]}', '{"k":' + json.dumps([f"k{i}" for i in range(9)]) + ',"star":[1,1]}',
+        '{"k":' + json.dumps([f"k{i}" for i in range(8)]) + ',"star":[8,1]}', '{"k":["ab",3],"star":[1,1]}',
+    ]
+    fast: dict = {}
+    slow: dict = {}
+    for text in lines:
+        line = text.encode("utf-8")
+        try:
+            keys, fields = parse_record(line)
+        except BadLine:
+            assert not fold_fast(fast, line), text  # a bad line is never taken
+            continue
+        fold(slow, keys, fields)
+        if not fold_fast(fast, line):
+            fold(fast, keys, fields)  # what the engine does with a line the fast path leaves
+    assert fast == slow
+    assert slow["a1b2c3d4e5f60718"][1:9] == [1, 3, 1, 5, 1, 4, '["group/a","group/b"]', 6]
+    assert fold_fast({}, b'{"k":["aa"],"star":[1,1],"read":[2,0]}')
+    assert not fold_fast({}, b'{"k":["aa"],"note":[1,"x"]}')  # notes: the thorough path
+
+
+def test_an_openreview_link_spelled_with_json_escapes_still_gives_its_key():
+    from reader.group.keys import key_hash, paper_keys
+
+    plain = paper_keys("", "", json.dumps(["https://openreview.net/forum?id=Abc1"]), "", None, "")
+    escaped = paper_keys("", "", '["https://open\\u0072eview.net/forum?id=Abc1"]', "", None, "")
+    assert plain == escaped == [key_hash("openreview:Abc1")]
+    assert paper_keys("", "", json.dumps(["https://example.org/x"]), "t", 2020, "") == [key_hash("title:t|2020")]
+
+
+def test_lines_across_read_blocks_huge_and_cut_ones_included(tmp_path, monkeypatch):
+    monkeypatch.setattr(fs, "READ_CHUNK", 16)
+    monkeypatch.setattr(fs, "MAX_LINE", 20)
+    path = tmp_path / "log-1.jsonl"
+    path.write_bytes(b"a" * 10 + b"\n" + b"b" * 30 + b"\n" + b"\n" + b"c" * 20 + b"\n" + b"d" * 45 + b"\n" + b"e" * 7)
+    chunk = fs.read_lines(path, 0)
+    assert chunk.lines == [(0, b"a" * 10), (42, b""), (43, b"c" * 20)]
+    assert chunk.huge == [11, 64] and chunk.end == 110  # the cut "eeeeeee" is left for next time
+    again = fs.read_lines(path, 42)
+    assert again.lines == chunk.lines[1:] and again.huge == [64] and again.end == 110
+    path.write_bytes(b"a" * 10 + b"\n" + b"f" * 50)  # a huge line not finished yet: nothing of it
+    assert (fs.read_lines(path, 0).lines, fs.read_lines(path, 0).huge, fs.read_lines(path, 0).end) == (
+        [(0, b"a" * 10)], [], 11)
