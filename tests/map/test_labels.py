@@ -98,6 +98,28 @@ def test_a_word_of_the_titles_alone_labels_no_region(tmp_path: Path):
         lib.close()
 
 
+def test_a_refit_subsets_labels_count_abstracts_too(tmp_path: Path):
+    from reader.map import subset
+
+    # Three groups of 20; the refit shows all but five papers of the third (a list of 55).
+    rows = [{"title": f"Attention for graphs {i}", "abstract": f"Graph node message passing embeddings study {i}."}
+            for i in range(20)]
+    rows += [{"title": f"Images {i}", "abstract": f"Image pixel diffusion noise sampling study {i}."} for i in range(20)]
+    rows += [{"title": f"Agents {i}", "abstract": f"Reward policy agent bandit regret study {i}."} for i in range(20)]
+    src = tmp_path / "three.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
+    lib = Library.open(tmp_path / "lib", seed_if_empty=False)
+    try:
+        lib.import_files([src], index=False)
+        conn = lib.read_connection()
+        data = mapfile.build(conn)
+        shown = subset.refit(data, conn, data.ids[5:])
+        said = {w for s in shown.spots for w in s.label.split(" · ") if w}
+        assert said and "attention" not in said, shown.spots
+    finally:
+        lib.close()
+
+
 def test_presence_takes_the_fallback_row_for_a_paper_without_its_own_label_text():
     from reader.map.features import tfidf, tokens
 
