@@ -290,3 +290,19 @@ def test_triage_offers_ones_share_first_and_may_learn_from_the_others_stars(make
     assert ids[0] not in best.decisions().starred
     ga.set_options(best_first_group=True)
     assert ids[0] in best.decisions().starred  # bob's star teaches ada's best first
+
+
+def test_members_files_are_readable_by_the_other_members_accounts(make_lib, tmp_path):
+    """A shared network drive or git checkout: the other members read one's files under their
+    own accounts, so files are made with the umask's mode (0644 under 022), not mkstemp's 0600."""
+    old = os.umask(0o022)
+    try:
+        shared, a, _b, ga, _gb = _pair(make_lib, tmp_path)
+        a.set_starred(a.paper_ids()[:1], True)
+        ga.sync()
+        files = [p for p in (shared / "ada").iterdir() if p.is_file()]
+        assert files
+        for path in files:
+            assert path.stat().st_mode & 0o777 == 0o644, path
+    finally:
+        os.umask(old)
