@@ -26,6 +26,7 @@ SLOW_FILES = (
     "tests/vault/test_fault.py", "tests/vault/test_property.py", "tests/search/test_fastpath.py",
     "tests/test_packaging.py", "tests/test_cli.py", "tests/test_concurrent_writers.py",
     "tests/test_import_libraries.py", "tests/store/test_health.py",
+    "tests/map/test_labels.py",  # lays out four real pools
     "tests/ui/test_tasks_typed.py",  # one mypy run over reader.ui.tasks and PySide6's stubs
 )
 

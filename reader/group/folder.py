@@ -5,6 +5,7 @@ then a rename) except the log's appends, which a reader takes up to its last com
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -157,6 +158,22 @@ def read_small(path: Path, cap: int) -> bytes:
     return data
 
 
+def _shared_mode() -> int:
+    """The mode a new file of the shared folder gets: readable by the other members' accounts
+    (a network drive or a shared git checkout), as the user's umask allows; mkstemp's 0600 would
+    keep everyone else out."""
+    umask = 0o022
+    try:
+        with open("/proc/self/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"Umask:"):
+                    umask = int(line.split()[1], 8)
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o666 & ~umask
+
+
 def write_atomic(path: Path, data: bytes, checkpoint: Checkpoint | None = None) -> None:
     """`data` as `path`, all or nothing: a temporary file beside it (a unique name), synced,
     then renamed over it. Never over a path that is not a regular file."""
@@ -169,6 +186,8 @@ def write_atomic(path: Path, data: bytes, checkpoint: Checkpoint | None = None) 
             raise OSError(errno.EINVAL, "not a regular file: not written over", str(path))
     fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
     try:
+        with contextlib.suppress(OSError, AttributeError):
+            os.fchmod(fd, _shared_mode())
         with os.fdopen(fd, "wb") as f:
             half = len(data) // 2
             f.write(data[:half])

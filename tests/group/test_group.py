@@ -350,3 +350,19 @@ def test_lines_across_read_blocks_huge_and_cut_ones_included(tmp_path, monkeypat
     path.write_bytes(b"a" * 10 + b"\n" + b"f" * 50)  # a huge line not finished yet: nothing of it
     assert (fs.read_lines(path, 0).lines, fs.read_lines(path, 0).huge, fs.read_lines(path, 0).end) == (
         [(0, b"a" * 10)], [], 11)
+
+
+def test_members_files_are_readable_by_the_other_members_accounts(make_lib, tmp_path):
+    """A shared network drive or git checkout: the other members read one's files under their
+    own accounts, so files are made with the umask's mode (0644 under 022), not mkstemp's 0600."""
+    old = os.umask(0o022)
+    try:
+        shared, a, _b, ga, _gb = _pair(make_lib, tmp_path)
+        a.set_starred(a.paper_ids()[:1], True)
+        ga.sync()
+        files = [p for p in (shared / "ada").iterdir() if p.is_file()]
+        assert files
+        for path in files:
+            assert path.stat().st_mode & 0o777 == 0o644, path
+    finally:
+        os.umask(old)
