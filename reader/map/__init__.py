@@ -6,10 +6,4 @@ view.py (what one list of papers shows of it)."""
 
 from __future__ import annotations
 
-import os
-import sys
-
-# OpenBLAS threads fight each other on a busy 2-core machine (a 4,000 x 80 QR 25x slower than
-# on one thread, measured); the layout runs beside the GUI thread and needs only one core.
-if "numpy" not in sys.modules:
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# OpenBLAS runs on one thread: set by reader/__init__.py, before any module imports numpy.

@@ -218,3 +218,18 @@ def test_a_cancelled_layout_stops_and_writes_nothing(library: Library):
     with pytest.raises(features.LayoutCancelled):
         mapfile.current(library, library.paths.root, progress=lambda *a: steps.append(a), cancelled=cancel_soon)
     assert steps and not mapfile.path_for(library.paths.root).exists()
+
+
+def test_numpy_gets_one_blas_thread_whatever_reader_module_comes_first():
+    """A matrix product's rounding depends on how many BLAS threads split it: every process
+    (window, CLI, benchmark) must pin one thread before numpy loads, or their maps differ."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    for first in ("reader.derived_files", "reader.search", "reader.triage", "reader.cli.main"):
+        out = subprocess.run([sys.executable, "-c", f"import {first}, os, sys; "
+                              "print('numpy' in sys.modules, os.environ.get('OPENBLAS_NUM_THREADS'))"],
+                             env=env, capture_output=True, text=True, check=True).stdout.split()
+        assert out[1] == "1", (first, out)
