@@ -2,6 +2,9 @@
 
 Run: .venv/bin/python benchmarks/bench_triage_learning.py [--readers N] [--pools NAME,...] [--timing]
 (prints figures; not a timed test; scikit-learn comes with the `bench` extra).
+`--issue [--settings 1:10:skip,3:1:move] [--seeds 1,2] [--max-papers N]`: issue 30's last bullet
+instead, readers who tag "interest", found in the first 60, on all 15 keyword pools
+(RESULTS-30-learning.md).
 
 Pools: ICLR 2018 from ../shared/corpora/ml_conference_corpus/raw_paperlists/iclr2018.json and
 each venue-year of papers.jsonl with >= 300 keyworded papers (ICLR 2018 is left out there: the
