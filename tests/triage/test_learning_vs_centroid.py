@@ -3,7 +3,12 @@ hidden interest (an author keyword of a pool) tag "interest" the papers bearing 
 shown best first and skip the others; the learning finds at least as many in the first 60 shown
 as the centroid of their positives (plain, and the consensus centroid of the old best first,
 `rank_like`), within a tolerance. The readers and pools are those of
-`benchmarks/bench_triage_learning.py --issue` (seed 1), which gives the figures."""
+`benchmarks/bench_triage_learning.py --issue` (seed 1), which gives the figures
+(benchmarks/RESULTS-30-learning.md): on every keyword pool the learning is level with the better
+centroid on average; single pool x setting cells swing by about ±0.5 paper with 16 readers, so
+the tolerance is a noise-level 0.75 paper over 8 readers (rejects weighed 3.0 instead of 0.3
+fail it by 4.75). Here the two cells where the learning was furthest behind (COLM 2024 and CoRL
+2022, starting from 5 papers, re-ranked every 10)."""
 
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ from reader.triage.interests import Decisions, Learner
 from reader.triage.learner import consensus_centroid
 
 JSONL = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "ml_conference_corpus" / "papers.jsonl"
-SHOWN, READERS, SEED, TOLERANCE = 60, 8, 1, 0.25
+SHOWN, READERS, SEED, TOLERANCE = 60, 8, 1, 0.75
 
 Rank = Callable[[list[int], list[int], list[int]], list[int]]
 
@@ -104,7 +109,7 @@ def methods(features: Features) -> dict[str, Callable[[], Rank]]:
     }
 
 
-CASES = [("CORL 2022", 5, 10)]  # pool, starting positives, re-rank every
+CASES = [("CORL 2022", 5, 10), ("COLM 2024", 5, 10)]  # pool, starting positives, re-rank every
 
 
 @pytest.mark.skipif(not JSONL.exists(), reason="shared corpus not available")
