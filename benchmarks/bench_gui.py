@@ -240,12 +240,12 @@ def measure() -> int:
     beat.enter("typing")
     window.focus_search()
     gaps: list[float] = []
-    clock = QElapsedTimer()
-    clock.start()
-    last = [clock.nsecsElapsed()]
+    probe_clock = QElapsedTimer()
+    probe_clock.start()
+    last = [probe_clock.nsecsElapsed()]
 
     def probe() -> None:
-        now = clock.nsecsElapsed()
+        now = probe_clock.nsecsElapsed()
         gaps.append((now - last[0]) / 1e6)
         last[0] = now
 
@@ -256,7 +256,7 @@ def measure() -> int:
     timer.start()
     spin(app, 0.1)
     gaps.clear()
-    last[0] = clock.nsecsElapsed()
+    last[0] = probe_clock.nsecsElapsed()
     for query in typed:
         window.searchBox.clear()
         for ch in query:

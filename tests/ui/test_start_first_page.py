@@ -44,3 +44,22 @@ def test_the_first_fill_reads_a_page_and_the_rest_comes_from_a_worker(qtbot, lib
     assert w.pane.paper_id == everything[3] and w.table.currentIndex().row() == 3
     assert max(read_on_gui) <= page
     w.close()
+
+
+def test_the_start_asks_whether_the_index_needs_a_sync_off_the_gui_thread(qtbot, library: Library,
+                                                                          monkeypatch) -> None:
+    """The question opens the index (0.6 s of the GUI thread at 100k, right after the first paint)."""
+    asked_on: list[threading.Thread] = []
+    real = library.index_needs_sync
+
+    def asked() -> bool:
+        asked_on.append(threading.current_thread())
+        return real()
+
+    monkeypatch.setattr(library, "index_needs_sync", asked)
+    w = MainWindow(library, theme="light")
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.index_ready, timeout=30000)
+    assert asked_on and threading.main_thread() not in asked_on
+    w.close()
