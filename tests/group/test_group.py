@@ -350,3 +350,14 @@ def test_lines_across_read_blocks_huge_and_cut_ones_included(tmp_path, monkeypat
     path.write_bytes(b"a" * 10 + b"\n" + b"f" * 50)  # a huge line not finished yet: nothing of it
     assert (fs.read_lines(path, 0).lines, fs.read_lines(path, 0).huge, fs.read_lines(path, 0).end) == (
         [(0, b"a" * 10)], [], 11)
+
+
+def test_the_common_record_line_is_written_as_json_dumps_writes_it():
+    from reader.group.format import FIELDS, _dump, record_line
+
+    for keys, fields in [(["a1b2c3d4e5f60718", "0f"], {"read": (4, 1), "star": (3, 0)}),
+                         (["ab"], {"skip": (12, 1), "tags": (13, ["group/x"])}), (["AB", "é"], {"star": (1, 1)}),
+                         (["ab"], {"star": (1, True)}), (["ab"], {})]:
+        obj: dict = {"k": keys}
+        obj.update({name: [fields[name][0], fields[name][1]] for name in FIELDS if name in fields})
+        assert record_line(keys, fields) == _dump(obj)
