@@ -10,6 +10,7 @@ changes nothing. The header names the format version, the member and the library
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +40,16 @@ def header_line(name: str, library: str, gen: int) -> bytes:
     return _dump({HEADER_KEY: FORMAT, "name": name, "library": library, "gen": gen})
 
 
+_HEX_KEYS = re.compile(r"[0-9a-f]{1,64}(?: [0-9a-f]{1,64})*")
+
+
 def record_line(keys: list[str], fields: dict[str, tuple[int, Any]]) -> bytes:
+    joined = " ".join(keys)
+    if _HEX_KEYS.fullmatch(joined) and joined.count(" ") == len(keys) - 1 and all(
+            type(seq) is int and type(value) is int for seq, value in fields.values()):
+        # The common record (key hashes, flags): written as json.dumps below would, without it.
+        flags = "".join(f',"{name}":[{fields[name][0]},{fields[name][1]}]' for name in FIELDS if name in fields)
+        return ('{"k":["' + joined.replace(" ", '","') + '"]' + flags + "}\n").encode("ascii")
     obj: dict[str, Any] = {"k": keys}
     for name in FIELDS:
         if name in fields:

@@ -366,3 +366,14 @@ def test_members_files_are_readable_by_the_other_members_accounts(make_lib, tmp_
             assert path.stat().st_mode & 0o777 == 0o644, path
     finally:
         os.umask(old)
+
+
+def test_the_common_record_line_is_written_as_json_dumps_writes_it():
+    from reader.group.format import FIELDS, _dump, record_line
+
+    for keys, fields in [(["a1b2c3d4e5f60718", "0f"], {"read": (4, 1), "star": (3, 0)}),
+                         (["ab"], {"skip": (12, 1), "tags": (13, ["group/x"])}), (["AB", "é"], {"star": (1, 1)}),
+                         (["ab"], {"star": (1, True)}), (["ab"], {})]:
+        obj: dict = {"k": keys}
+        obj.update({name: [fields[name][0], fields[name][1]] for name in FIELDS if name in fields})
+        assert record_line(keys, fields) == _dump(obj)
