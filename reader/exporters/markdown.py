@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import NotRegularFile
+from ..errors import NotRegularFile, file_kind
 from ..models import Paper
 from .filenames import safe_filename
 
@@ -269,6 +269,13 @@ def write_per_paper(
     replaced. Files are written atomically, only inside `folder`, never through a symlink.
     """
     folder = Path(folder)
+    try:
+        mode: int | None = os.stat(folder).st_mode
+    except OSError:
+        mode = None  # absent (made below), or mkdir says why not
+    if mode is not None and not stat.S_ISDIR(mode):  # a file, a FIFO or a device where the folder belongs
+        kind = "a file" if stat.S_ISREG(mode) else file_kind(mode)
+        raise NotRegularFile(f"{folder} is {kind}, not a folder; not written")
     folder.mkdir(parents=True, exist_ok=True)
     root = folder.resolve()
     taken: set[str] = set()

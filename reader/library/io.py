@@ -145,10 +145,8 @@ class LibraryIO(LibraryBase):
         from ..exporters.markdown import write_per_paper
         from ..text import abstract_markdown
 
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        return write_per_paper(
-            self._export_papers(ids), folder, with_abstracts=with_abstracts, abstract_markdown=abstract_markdown
+        return write_per_paper(  # it makes the folder, after checking what stands at its name
+            self._export_papers(ids), Path(folder), with_abstracts=with_abstracts, abstract_markdown=abstract_markdown
         )
 
     def backup_data(self) -> dict:

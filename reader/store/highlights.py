@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 
-from ..models import Highlight, HighlightColour
+from ..models import Highlight, HighlightColour, without_controls
 from .sql import chunks, marks, now_iso
 
 
@@ -30,7 +30,7 @@ def add(conn: sqlite3.Connection, paper_id: str, h: Highlight) -> int:
     hid = conn.execute(
         'INSERT INTO highlights (paper_id, start, "end", quote, color, comment, created_at) '
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [paper_id, h.start, h.end, h.quote, str(h.color), h.comment, now_iso()],
+        [paper_id, h.start, h.end, h.quote, str(h.color), without_controls(h.comment), now_iso()],
     ).lastrowid
     assert hid is not None  # an INSERT always sets lastrowid
     return hid
@@ -46,7 +46,7 @@ def set_colour(conn: sqlite3.Connection, highlight_id: int, colour: HighlightCol
 
 
 def set_comment(conn: sqlite3.Connection, highlight_id: int, comment: str) -> None:
-    conn.execute("UPDATE highlights SET comment = ? WHERE id = ?", [comment, highlight_id])
+    conn.execute("UPDATE highlights SET comment = ? WHERE id = ?", [without_controls(comment), highlight_id])
 
 
 def remove(conn: sqlite3.Connection, highlight_id: int) -> None:
@@ -59,7 +59,7 @@ def replace_all(conn: sqlite3.Connection, paper_id: str, highlights: Iterable[Hi
     conn.executemany(
         'INSERT INTO highlights (id, paper_id, start, "end", quote, color, comment, created_at) '
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [(h.id, paper_id, int(h.start), int(h.end), h.quote, str(h.color), h.comment, now_iso())
+        [(h.id, paper_id, int(h.start), int(h.end), h.quote, str(h.color), without_controls(h.comment), now_iso())
          for h in highlights],
     )
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 
+from ..models import without_controls
 from .sql import chunks, marks
 
 
 def clean_tag(tag: str) -> str:
-    return " ".join(str(tag).split()).strip(" ,#")
+    """One line of printable text: control characters (a bell, an escape, a NUL) are dropped,
+    whitespace runs become one space, and leading/trailing spaces, commas and #s go."""
+    return " ".join(without_controls(str(tag)).split()).strip(" ,#")
 
 
 def clean_tags(tags: Iterable[str]) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import errno
 import logging
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..errors import ReaderError
+from ..errors import ReaderError, file_kind
 from ..store import vault_state as vs
 from ..store.vault_state import FileState, VaultRow
 from . import document as doc
@@ -85,7 +86,9 @@ def sync(library: VaultLibrary, vault_dir: str | Path, *, query: str | None = No
     t0 = time.perf_counter()
     root = Path(vault_dir).expanduser()
     if root.exists() and not root.is_dir():
-        raise ReaderError(f"{root} is a file, not a vault folder")
+        mode = root.stat().st_mode
+        kind = "a file" if stat.S_ISREG(mode) else file_kind(mode)
+        raise ReaderError(f"{root} is {kind}, not a vault folder")
     if not root.exists():
         if not root.parent.is_dir():
             raise ReaderError(f"{root.parent}: no such folder")

@@ -155,3 +155,23 @@ def test_map_json_is_written_like_an_export(root: Path, tmp_path: Path, capsys: 
     os.mkfifo(fifo)
     assert run(["--data-dir", str(root), "map", "--json", str(fifo)]) != 0  # never blocks on the FIFO
     assert "not a regular file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "file", "link to a fifo"])
+def test_per_paper_markdown_names_what_stands_where_its_folder_belongs(root: Path, tmp_path: Path, kind: str,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "md: File exists" for a FIFO or a file given as the folder (issue 30's campaign)."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    out = tmp_path / "md"
+    if kind == "fifo":
+        os.mkfifo(out)
+    elif kind == "file":
+        out.write_text("mine", encoding="utf-8")
+    else:
+        out.symlink_to(fifo)
+    assert run(["--data-dir", str(root), "export", "markdown", "--per-paper", str(out)]) != 0
+    err = capsys.readouterr().err.strip()
+    expected = "a file" if kind == "file" else "a FIFO (named pipe)"
+    assert f"{out} is {expected}, not a folder; not written" in err and len(err.splitlines()) == 1
+    assert os.path.lexists(out) and not out.is_dir()

@@ -42,3 +42,15 @@ def test_set_tags_replaces(conn):
     tags.set_tags(conn, IDS[2], ["x", "y"])
     tags.set_tags(conn, IDS[2], ["y", "z"])
     assert tags.tags_for(conn, [IDS[2]]) == {IDS[2]: ["y", "z"]}
+
+
+def test_tags_never_hold_control_characters():
+    """`reader tag ID $'\\a' $'t\\x1bx'` stored a tag of one bell and one with an escape in it
+    (issue 30's campaign): a tag is one line of printable text, whatever the entry point."""
+    assert tags.clean_tags(["\x07", "t\x1bx", "ta\x00g", "a\x7fb\x0bc", "\x1b[31m"]) == ["tx", "tag", "abc", "[31m"]
+
+
+def test_a_tag_of_control_characters_alone_is_no_tag(conn):
+    for name in tags.clean_tags(["\x07", "ok\x1b"]):
+        tags.add(conn, [IDS[0]], name)
+    assert tags.tags_for(conn, [IDS[0]])[IDS[0]] == ["ok"]

@@ -606,3 +606,14 @@ def test_star_then_undo_from_the_cli_leaves_no_file(lib, vault, ids, tmp_path, c
     report = json.loads(capsys.readouterr().out)
     assert [(t["id"], t["reason"]) for t in report["trashed"]] == [(ids[0], "no longer in the vault's query")]
     assert _files(vault) == {} and len(_trashed(vault)) == 1
+
+
+@pytest.mark.parametrize("kind", ["fifo", "file"])
+def test_a_vault_path_that_is_not_a_folder_is_named_for_what_it_is(lib, tmp_path, kind):
+    """A FIFO given as the vault was called "a file" (issue 30's campaign)."""
+    from reader.errors import ReaderError
+
+    target = tmp_path / "notes"
+    os.mkfifo(target) if kind == "fifo" else target.write_text("x", encoding="utf-8")
+    with pytest.raises(ReaderError, match="a FIFO" if kind == "fifo" else "is a file, not a vault folder"):
+        sync(lib, target)
