@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from shots import ROOT, prepare, wait  # scripts/ is on sys.path when run
+from shots import ROOT, desktop_screen, prepare, wait  # scripts/ is on sys.path when run
 
 OUT = prepare()  # before Qt is imported: offscreen unless QT_QPA_PLATFORM says otherwise
 CORPUS = ROOT.parent / "shared" / "corpora" / "ris_csl"
@@ -49,6 +49,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="reader-dialogs-") as tmp:
         os.environ["READER_CONFIG_DIR"] = str(Path(tmp) / "config")  # nothing of the user's read or changed
         app = make_app()
+        desktop_screen()  # offscreen: the window at the size asked, not the 800 px screen's
         window = MainWindow(Library.open(Path(tmp) / "library"))
         window.resize(width, height)
         window.show()
