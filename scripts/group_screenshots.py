@@ -8,7 +8,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from shots import prepare, shoot_themes, wait
+from shots import desktop_screen, prepare, shoot_themes, wait
 
 
 def main() -> None:
@@ -31,6 +31,7 @@ def main() -> None:
             g = Group(lib)
             g.join(shared, name, share_notes=True)
             others.append((lib, g))
+        desktop_screen()  # offscreen: the window at the size asked, not the 800 px screen's
         window = MainWindow(Library.open(root / "ada"), theme="light")
         window.resize(1024, 640)
         window.show()

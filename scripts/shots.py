@@ -22,6 +22,19 @@ def prepare() -> Path:
     return out
 
 
+def desktop_screen() -> None:
+    """Offscreen, a desktop's screen for the window (1920 x 1200 available, as tests/ui/conftest.py
+    gives): the offscreen platform's 800 x 800 kept a window resized to 1024 x 640 at 796 px wide.
+    Under Xvfb (or any real screen) nothing changes: the screen given is the one used."""
+    if not os.environ.get("QT_QPA_PLATFORM", "").startswith("offscreen"):
+        return
+    from PySide6.QtCore import QRect
+
+    from reader.ui.window import window_size
+
+    window_size.available = lambda _widget=None: QRect(0, 0, 1920, 1200)  # type: ignore[assignment]
+
+
 def wait(app: Any, condition: Any, timeout: float = 30.0) -> None:
     """Run the event loop until `condition()` holds (or `timeout`), then let pending paints land."""
     deadline = time.monotonic() + timeout
@@ -37,6 +50,7 @@ def seeded_window(app: Any, folder: Path, theme: str = "light") -> Any:
     from reader.library import Library
     from reader.ui.window.main_window import MainWindow
 
+    desktop_screen()
     window = MainWindow(Library.open(folder), theme=theme)
     window.resize(1280, 800)
     window.show()

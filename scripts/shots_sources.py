@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from shots import ROOT, prepare, wait  # scripts/ is on sys.path when run
+from shots import ROOT, desktop_screen, prepare, wait  # scripts/ is on sys.path when run
 
 OUT = prepare()  # before Qt is imported: offscreen
 sys.path.insert(0, str(ROOT))
@@ -46,6 +46,7 @@ def main() -> int:
         for path, body in site.items():
             server.add(path, body)
         pages = [p for p in site if p.startswith("/content/")]
+        desktop_screen()  # offscreen: the window at the size asked, not the 800 px screen's
         app = make_app()
         library = Library.open(Path(tmp) / "library")
         library.follow_feed("arxiv", "cs.LG")

@@ -80,6 +80,22 @@ def test_title_edit_edits_the_stored_text(qtbot) -> None:
     assert finished == ["D$_2$O"] and edit.toPlainText() == "D₂O"
 
 
+def test_a_long_title_in_a_narrow_pane_is_not_cut(qtbot) -> None:
+    """Seen in the map screenshots (a pane 232 px wide): a five-line title showed four lines and
+    half of the fifth; the field grows to every line of it."""
+    edit = TitleEdit()
+    qtbot.addWidget(edit)
+    edit.resize(190, 40)
+    edit.show()
+    edit.setText("Improving Predictive Specificity of Description Logic Learners by Fortification")
+    qtbot.waitUntil(lambda: edit._visual_lines() >= 5)
+    lines = edit._visual_lines()
+    assert lines >= 5
+    assert edit.height() >= lines * edit.fontMetrics().lineSpacing()
+    edit.setText("Short")
+    qtbot.waitUntil(lambda: edit.height() < 2 * edit.fontMetrics().lineSpacing() + 12)
+
+
 def test_added_and_authors_read_like_a_person_says_them() -> None:
     today = date(2026, 12, 1)
     assert added_text("2026-12-01T10:26:04", today) == "Today 10:26"

@@ -189,6 +189,23 @@ def test_singular_and_plural() -> None:
     assert "1 duplicate," in one.describe()
 
 
+def test_import_summary_says_ignored_values_once_under_the_file() -> None:
+    """The box's text: the file's line with its count of values ignored, then each cause indented
+    once under it (as file_lines gives them), not indented twice nor followed by a third
+    "Imported with 2 values ignored" saying the count again (seen in the 1024x640 screenshots)."""
+    from reader.import_report import file_lines
+    from reader.models import Problem
+
+    notes = [Problem(14, "year 99999 ignored", key="t5", cause="year ignored"),
+             Problem(15, "year -5 ignored", key="t6", cause="year ignored")]
+    one = ImportSummary(path="items.csl.json", new=15, notes=notes)
+    lines = import_summary_text([one]).splitlines()
+    first, *rest = file_lines(one)
+    assert lines[1:] == [f"• {first}", *rest]
+    assert "2 with values ignored" in lines[1] and not any("values ignored" in line for line in lines[2:])
+    assert rest and all(line.startswith("  ") and not line.startswith("   ") for line in rest)
+
+
 def test_status_counts_say_one_paper(qtbot, window: MainWindow) -> None:
     from reader.store.papers import Counts
 

@@ -199,11 +199,11 @@ def import_summary_text(summaries: Sequence[ImportSummary], max_problems: int = 
             lines.append(f"✗ {s.error}")
             continue
         # One line for the file, then its problems by cause, a few places each (Details… lists all).
+        # The cause lines come indented under the file's line; the values ignored are among them
+        # (a further "Imported with N values ignored" said the file line's count a third time).
         first, *rest = file_lines(s)
         lines.append(f"• {first}")
-        lines.extend(f"  {line}" for line in rest)
-        if s.notes:
-            lines.append(f"    Imported with {count_noun(len(s.notes), 'value')} ignored")
+        lines.extend(rest)
     return "\n".join(lines)
 
 

@@ -12,6 +12,10 @@ from reader.text.render import title_plain
 
 from ..widgets.plain import set_tip
 
+# A long title in a narrow pane (5 lines of "Improving Predictive Specificity of Description Logic
+# Learners by Fortification" at 232 px) is shown whole: at 4 lines its last one was cut in half.
+MAX_LINES = 6
+
 
 class TitleEdit(QPlainTextEdit):
     """An editable title that wraps instead of clipping; Enter or leaving it commits.
@@ -59,7 +63,7 @@ class TitleEdit(QPlainTextEdit):
         super().focusInEvent(event)
 
     def _fit(self) -> None:
-        lines = max(1, min(4, self.document().lineCount() if self.document().blockCount() > 1 else
+        lines = max(1, min(MAX_LINES, self.document().lineCount() if self.document().blockCount() > 1 else
                            self._visual_lines()))
         height = lines * self.fontMetrics().lineSpacing() + 2 * int(self.document().documentMargin()) + 6
         self.setFixedHeight(height)
