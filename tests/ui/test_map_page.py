@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QStyle, QToolButton
 
 from reader.ui.map.page import year_ticks
 from reader.ui.map.tools import ALL_FOLDED, SELECTION, SELECTION_FOLDED, TOOLS
-from reader.ui.window.main_window import SPLITTER_SIZES, MainWindow
+from reader.ui.window.main_window import MainWindow
+from reader.ui.window.splitter import SIZES as SPLITTER_SIZES
 
 from .helpers import key
 from .test_map import open_map
@@ -106,3 +107,19 @@ def test_the_folded_actions_act_from_the_menu_and_the_keys_still_work(qtbot, win
     controller.canvas.setFocus()
     key(qtbot, controller.canvas, Qt.Key.Key_R)
     qtbot.waitUntil(lambda: all(p.read for p in lib.papers(others)), timeout=20000)
+
+
+def test_a_map_without_years_shows_no_year_boxes_at_zero(qtbot, window: MainWindow):
+    """Papers with no year: the boxes are disabled and say "—", not "From 0 to 0"."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    controller = open_map(qtbot, window)
+    page = controller.page
+    assert page.fromYear.isEnabled() and page.fromYear.text() != "—"
+    controller._reset_years(SimpleNamespace(year=np.zeros(3, dtype=np.int64)))
+    for box in (page.fromYear, page.toYear):
+        assert not box.isEnabled() and box.text() == "—"
+    controller._reset_years(SimpleNamespace(year=np.array([2019, 2021, 0])))
+    assert page.fromYear.isEnabled() and (page.fromYear.text(), page.toYear.text()) == ("2019", "2021")

@@ -223,7 +223,7 @@ class MapController(QObject):
         refit = (" · refit: the whole library is its own layout" if whole else " · refit: laid out on their own") \
             if self.refitting else ""
         self.page.summary.setText(f"{count_noun(n, 'paper')}{missing} · {count_noun(regions, 'labelled region')}{refit} · "
-                                  "Shift+drag or Ctrl+drag to select")
+                                  "Shift/Ctrl+drag selects")
         self.generation += 1
         self.hit_query = ""
         self._update_hits()
@@ -285,6 +285,8 @@ class MapController(QObject):
         for box, value in ((self.page.fromYear, low), (self.page.toYear, high)):
             box.blockSignals(True)
             box.setRange(low, high) if len(known) else box.setRange(0, 0)
+            box.setSpecialValueText("" if len(known) else "—")  # no years: "—", not "From 0 to 0"
+            box.setEnabled(bool(len(known)))
             box.setValue(value)
             box.blockSignals(False)
         self.page.years.set_range(low, high)
