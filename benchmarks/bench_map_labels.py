@@ -81,6 +81,7 @@ def run_pool(name: str, tmp: Path) -> None:
     from reader.library import Library
     from reader.map import clusters, mapfile
     from reader.search.schema import similarity_words
+    from reader.store.papers import PLAIN_SQL
 
     papers = load_pool(name)
     src = tmp / "pool.jsonl"
@@ -92,7 +93,7 @@ def run_pool(name: str, tmp: Path) -> None:
     data = mapfile.build(conn)
     wall, cpu = time.perf_counter() - t, time.process_time() - cpu
     held = {pid: set(similarity_words(a if (a or "").strip() else (title or "")))
-            for pid, title, a in conn.execute("SELECT id, title, abstract_text FROM papers")}
+            for pid, title, a in conn.execute(f"SELECT id, title, {PLAIN_SQL} FROM papers")}
     for level in (0, 1):
         f = level_figures(data, level, held, clusters.usable_word)
         print(f"  {name:<11} {len(data.ids):>5} {'coarse' if level == 0 else 'fine  '}  labelled "

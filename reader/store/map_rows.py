@@ -70,7 +70,7 @@ def label_texts(conn: sqlite3.Connection, ids: Sequence[str]) -> Iterator[tuple[
     """(id, the words its region's label is checked against: see _label_text) of each paper."""
     for part in chunks(list(ids)):
         rows = conn.execute(
-            f"SELECT id, title, title_source, abstract_text FROM papers WHERE id IN ({marks(len(part))})", part)
+            f"SELECT id, title, title_source, {PLAIN_SQL} FROM papers WHERE id IN ({marks(len(part))})", part)
         for pid, title, source, abstract in rows.fetchall():
             yield pid, _label_text(title, source, abstract)
 
@@ -80,7 +80,7 @@ def all_parts(conn: sqlite3.Connection) -> Iterator[tuple[str, str, str]]:
     of a paper is its title words, a new line and its abstract (the title words are "" for a
     title derived from the abstract). The map reads the two apart: its labels count abstracts."""
     rows = conn.cursor()
-    rows.execute("SELECT id, title, title_source, abstract_text FROM papers ORDER BY id")
+    rows.execute(f"SELECT id, title, title_source, {PLAIN_SQL} FROM papers ORDER BY id")
     while batch := rows.fetchmany(TEXT_BATCH):
         for pid, title, source, abstract in batch:
             yield pid, "" if source == "derived" else (title or ""), abstract or ""

@@ -15,6 +15,7 @@ import pytest
 from reader.library import Library
 from reader.map import clusters, mapfile
 from reader.search.schema import similarity_words
+from reader.store.papers import PLAIN_SQL
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "ml_conference_corpus"
 # ICLR 2018 and IJCAI 2022: the held-out pools of the independent check; two more beside them.
@@ -42,7 +43,7 @@ def _shares(conn, data: mapfile.MapData, cluster: clusters.Cluster) -> dict[str,
     numbers = data.coarse if cluster.level == 0 else data.fine
     ids = [pid for pid, c in zip(data.ids, numbers, strict=True) if c == cluster.id]
     marks = ",".join("?" * len(ids))
-    rows = conn.execute(f"SELECT title, abstract_text FROM papers WHERE id IN ({marks})", ids).fetchall()
+    rows = conn.execute(f"SELECT title, {PLAIN_SQL} FROM papers WHERE id IN ({marks})", ids).fetchall()
     assert len(rows) == len(ids)
     held = [set(similarity_words(a if (a or "").strip() else (t or ""))) for t, a in rows]
     return {w: sum(w in h for h in held) / len(held) for w in cluster.words}
