@@ -22,8 +22,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from .errors import NotRegularFile, file_kind
 
 # What np.load and the unpacking of a damaged or foreign file can raise: the file is rebuilt.
@@ -70,6 +68,8 @@ def open_npz(path: Path) -> Iterator[Any]:
     except BaseException:
         os.close(fd)
         raise
+    import numpy as np  # here: the CLI's reads and writes that use this module never load numpy
+
     with handle, np.load(handle, allow_pickle=False) as z:
         yield z
 
@@ -94,6 +94,8 @@ def check_writable(path: Path) -> None:
 def save_npz(path: Path, prefix: str, arrays: dict[str, Any], origin: str | None = None) -> None:
     """Write `arrays` (and the library's `origin`) to `path` atomically: beside it under a
     temporary name, then renamed, so a reader (another window, the CLI) never sees half a file."""
+    import numpy as np
+
     if origin is not None:
         arrays = {**arrays, ORIGIN_KEY: np.array(origin, dtype=np.str_)}
     _save(path, prefix, ".npz", lambda f: np.savez(f, **arrays))

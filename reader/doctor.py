@@ -15,7 +15,7 @@ from .store.health import DAMAGE_MARKER, SQLITE_HEADER, integrity_check, library
 from .store.recovery import Rescue, connect_source, rescue
 
 INTEGRITY_LIMIT = 20  # problems printed
-LOST_IDS_SHOWN = 20
+LOST_IDS_SHOWN = 8  # lost ids per line
 
 
 def file_problem(db: Path) -> str | None:
@@ -143,8 +143,12 @@ def _print_rescue(result: Rescue, out: TextIO) -> None:
         print(f"  {t.name:<15} " + ", ".join(parts), file=out)
     papers = result.table("papers")
     if papers and papers.lost_keys:
-        shown = ", ".join(papers.lost_keys[:LOST_IDS_SHOWN])
-        more = f" and {len(papers.lost_keys) - LOST_IDS_SHOWN} more" if len(papers.lost_keys) > LOST_IDS_SHOWN else ""
-        print(f"lost papers (ids; look for them in the newest backup): {shown}{more}", file=out)
+        # Every id, LOST_IDS_SHOWN to a line: the user looks each one up in the newest backup
+        # ("and 13 more" left them nowhere to be found).
+        keys = papers.lost_keys
+        lines = [", ".join(keys[i:i + LOST_IDS_SHOWN]) for i in range(0, len(keys), LOST_IDS_SHOWN)]
+        print(f"lost papers (ids; look for them in the newest backup): {lines[0]}", file=out)
+        for line in lines[1:]:
+            print(f"  {line}", file=out)
     if result.orphans_file:
         print(f"notes, tags and highlights of lost papers are kept in {result.orphans_file}", file=out)

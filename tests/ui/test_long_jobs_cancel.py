@@ -52,7 +52,7 @@ def test_cancel_stops_the_first_map_layout_and_writes_no_map(qtbot, window: Main
     root = library.paths.root
     before = _files(root / "map") if (root / "map").is_dir() else {}
     assert not mapfile.path_for(root).exists()
-    started = _held_until_cancelled(monkeypatch, mapfile, "features")
+    started = _held_until_cancelled(monkeypatch, mapfile, "features_of")
     controller = window.map
     controller.open()
     _cancel_from_the_status_bar(qtbot, window, started)
@@ -79,7 +79,7 @@ def test_cancel_stops_a_re_layout_and_keeps_the_old_map(qtbot, window: MainWindo
     path = mapfile.path_for(root)
     old = path.read_bytes()
     neighbours = sorted(p.name for p in path.parent.iterdir())
-    started = _held_until_cancelled(monkeypatch, mapfile, "features")
+    started = _held_until_cancelled(monkeypatch, mapfile, "features_of")
     controller.reload(full=True)  # View → Re-layout
     _cancel_from_the_status_bar(qtbot, window, started)
     assert "cancelled" in controller.canvas.message.lower()
