@@ -56,6 +56,15 @@ class Library(Edits, LibraryIO, FetchedPapers):
             lib.import_seeds(index=False)
         return lib
 
+    @staticmethod
+    def upgrade_due(data_dir: Path | str) -> bool:
+        """Will `open` rewrite this library's papers for this version of Reader (a one-time
+        upgrade that takes about a minute at 100k papers)? Cheap and read-only: the CLI says so
+        on stderr first, the window opens it behind a progress dialog."""
+        from ..store.health import upgrade_due
+
+        return upgrade_due(LibraryPaths(Path(data_dir)))
+
     def _is_new(self) -> bool:
         return q.count(self._wconn) == 0 and not import_log.any_import(self._wconn)
 

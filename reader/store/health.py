@@ -163,6 +163,31 @@ def open_store(paths: LibraryPaths, *, start_daily: bool = True) -> OpenedStore:
     return OpenedStore(conn, read_only, maintenance, due)
 
 
+def upgrade_due(paths: LibraryPaths) -> bool:
+    """Will opening this library rewrite its papers for this version of Reader (schema migrations,
+    or plain texts rendered by an older text version)? At 100k papers that takes a minute, once,
+    so the caller says so first. A cheap read-only look; False when there is no library yet, it
+    holds no paper, or it cannot be read (opening it then says why)."""
+    if not paths.database.is_file():
+        return False
+    conn = None
+    try:
+        conn = open_connection(paths.database, readonly=True)
+        db = open_database(conn)
+        if "papers" not in db.table_names() or conn.execute("SELECT 1 FROM papers LIMIT 1").fetchone() is None:
+            return False
+        if SCHEMA_MIGRATIONS.pending(db):
+            return True
+        from ..text import TEXT_VERSION
+        from .changes import text_version
+
+        return text_version(conn) != TEXT_VERSION
+    except (sqlite3.Error, OSError, ValueError):
+        return False
+    finally:
+        _close(conn)
+
+
 def _ensure_folders(paths: LibraryPaths) -> None:
     """The library folder and backups/ are needed; logs/ is not (logging falls back, see reader.logs)."""
     try:

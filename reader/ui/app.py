@@ -89,17 +89,17 @@ def run(data_dir: Path, import_paths: Sequence[str | Path] | None = None) -> int
 
 def open_window(data_dir: Path, import_paths: Sequence[str | Path] | None = None) -> MainWindow | None:
     """Open the library and show the main window (None after telling the user it can't open)."""
-    from reader.library import Library
     from reader.paths import LibraryPaths
 
     from .crash import install_excepthook
+    from .dialogs.upgrade import open_library
     from .widgets.plain import message_box
     from .window.main_window import MainWindow
 
     paths = LibraryPaths(data_dir)
     install_excepthook(paths.logs_dir)
     try:
-        library = Library.open(data_dir)
+        library = open_library(data_dir)  # an upgrade due: on a thread, behind a progress dialog
     except ReaderError as exc:
         message_box(QMessageBox.Icon.Critical, "Reader", f"The library in {data_dir} cannot be opened.\n\n{exc}").exec()
         return None

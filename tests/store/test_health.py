@@ -210,3 +210,48 @@ def test_logs_fall_back_to_a_temp_folder_then_stderr(tmp_path, monkeypatch):
             if h not in before:
                 logger.removeHandler(h)
                 h.close()
+
+
+def _stale_texts(root) -> None:
+    """Make the library look written by an older Reader: plain texts of another text version."""
+    conn = sqlite3.connect(root / "library.sqlite3")
+    with conn:
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'text_version'")
+    conn.close()
+
+
+def test_upgrade_due_only_when_opening_would_rewrite_the_papers(library, tmp_path):
+    root, _ = library
+    assert not Library.upgrade_due(tmp_path / "nowhere")  # no library yet
+    assert not Library.upgrade_due(root)  # up to date
+    _stale_texts(root)
+    assert Library.upgrade_due(root)
+    with Library.open(root, seed_if_empty=False):
+        pass  # the open did the upgrade
+    assert not Library.upgrade_due(root)
+    conn = sqlite3.connect(root / "library.sqlite3")
+    with conn:
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = (SELECT max(name) FROM _sqlite_migrations)")
+    conn.close()
+    assert Library.upgrade_due(root)  # a migration pending (not applied here: it would run again)
+    empty = tmp_path / "empty"
+    Library.open(empty, seed_if_empty=False).close()
+    _stale_texts(empty)
+    assert not Library.upgrade_due(empty)  # nothing to rewrite in a library without papers
+
+
+def test_the_cli_says_it_is_upgrading_before_the_wait(library):
+    root, _ = library
+    env = {**os.environ, "READER_DATA_DIR": str(root)}
+    quiet = subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(root), "stats"],
+                           capture_output=True, text=True, env=env, timeout=120)
+    assert quiet.returncode == 0 and "upgrading" not in quiet.stderr
+    _stale_texts(root)
+    loud = subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(root), "stats"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert loud.returncode == 0, loud.stderr
+    assert loud.stderr.startswith(f"reader: upgrading the library in {root} to this version of Reader"), loud.stderr
+    assert loud.stderr.count("\n") == 1
+    again = subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(root), "stats"],
+                           capture_output=True, text=True, env=env, timeout=120)
+    assert "upgrading" not in again.stderr

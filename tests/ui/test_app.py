@@ -69,3 +69,45 @@ def test_display_available(env: dict[str, str], platform: str, ok: bool) -> None
     from reader.ui.app import display_available
 
     assert display_available(env, platform) is ok
+
+
+def test_an_upgrade_due_opens_off_the_gui_thread_behind_a_progress_dialog(qtbot, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-time upgrade takes a minute at 100k papers: the window's start must not freeze
+    showing nothing. The open runs on a thread; the dialog is up meanwhile."""
+    import sqlite3
+    import threading
+
+    from PySide6.QtWidgets import QApplication, QProgressDialog
+
+    from reader.library import Library
+    from reader.ui.app import open_window
+
+    root = tmp_path / "lib"
+    Library.open(root).close()  # the samples
+    conn = sqlite3.connect(root / "library.sqlite3")
+    with conn:
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'text_version'")
+    conn.close()
+    seen: dict[str, object] = {}
+    real_open = Library.open.__func__  # type: ignore[attr-defined]
+
+    def spying_open(cls, data_dir, **kw):
+        seen["thread"] = threading.current_thread() is threading.main_thread()
+        seen["dialog"] = any(isinstance(w, QProgressDialog) and w.objectName() == "upgradeProgress"
+                             and w.isVisible() for w in QApplication.topLevelWidgets())
+        return real_open(cls, data_dir, **kw)
+
+    monkeypatch.setattr(Library, "open", classmethod(spying_open))
+    window = open_window(root)
+    assert window is not None
+    qtbot.addWidget(window)
+    try:
+        assert seen == {"thread": False, "dialog": True}
+        assert window.model.rowCount() > 0
+        assert not Library.upgrade_due(root)
+        assert not [w for w in QApplication.topLevelWidgets()
+                    if isinstance(w, QProgressDialog) and w.isVisible()]
+    finally:
+        window.close()
+        window.library.close()

@@ -23,6 +23,7 @@ from reader.errors import ReaderError
 from reader.library import Library
 from reader.paths import LibraryPaths
 
+from ..dialogs.upgrade import open_library
 from ..list.model import PaperModel
 from ..widgets.theme import file_dialog_options
 from . import settings
@@ -74,7 +75,7 @@ def switch_library(w: LibraryWindow, folder: Path, open_window: OpenWindow) -> L
     problem = library_problem(folder)
     if problem is None:
         try:
-            library = Library.open(folder, seed_if_empty=False)
+            library = open_library(folder, seed_if_empty=False, parent=w.window())
         except ReaderError as exc:
             problem = f"The library in {folder} cannot be opened.\n\n{exc}"
     if problem is not None:
