@@ -79,7 +79,7 @@ def apply_theme(app: QApplication, theme: str) -> bool:
     return dark
 
 
-INDICATOR_CLASSES = ("QCheckBox", "QRadioButton")
+INDICATOR_CLASSES = (b"QCheckBox", b"QRadioButton")
 
 
 def indicator_palette() -> QPalette:
