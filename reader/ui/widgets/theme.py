@@ -75,11 +75,12 @@ def apply_theme(app: QApplication, theme: str) -> bool:
     dark = theme == "dark" or (theme == "system" and system_is_dark())
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
     for cls in INDICATOR_CLASSES:
-        QApplication.setPalette(indicator_palette() if dark else app.style().standardPalette(), cls)
+        # PySide6's stub says bytes; the binding takes only a str (bytes raise ValueError).
+        QApplication.setPalette(indicator_palette() if dark else app.style().standardPalette(), cls)  # type: ignore[arg-type]
     return dark
 
 
-INDICATOR_CLASSES = (b"QCheckBox", b"QRadioButton")
+INDICATOR_CLASSES = ("QCheckBox", "QRadioButton")
 
 
 def indicator_palette() -> QPalette:
