@@ -26,6 +26,7 @@ from reader.triage.cards import Card
 from reader.triage.queue import ORDER_LABELS, ORDERS
 
 from ..paper.tag_editor import TagEditor
+from ..widgets.links import link_line
 from ..widgets.plain import LiveLabel, plain_label, set_tip
 
 COLUMN_WIDTH = 880  # a comfortable line length for the abstract
@@ -288,8 +289,7 @@ class TriageView(QWidget):
                 self.noteEdit.setPlainText(card.note)
             elif not self.noteEdit.hasFocus() and self.noteEdit.toPlainText() != card.note:
                 self.noteEdit.setPlainText(card.note)
-            self.linksLabel.setText(" · ".join(
-                f"<a href='{html.escape(u, quote=True)}'>{html.escape(_short(u))}</a>" for u in card.links[:6]))
+            self.linksLabel.setText(link_line(card.links[:6], self.linksLabel.fontMetrics(), self.linksLabel.width()))
             self.linksLabel.setVisible(bool(card.links))
         finally:
             self._loading = False
@@ -419,6 +419,3 @@ class TriageView(QWidget):
         return True
 
 
-def _short(url: str) -> str:
-    text = url.split("://", 1)[-1]
-    return text if len(text) <= 60 else text[:57] + "…"
