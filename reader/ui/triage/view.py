@@ -186,6 +186,9 @@ class TriageView(QWidget):
         abstract_font.setPointSizeF(abstract_font.pointSizeF() * ABSTRACT_SCALE)
         self.abstractView.setFont(abstract_font)
         self.abstractView.document().setDocumentMargin(4)
+        # As tall as its text, up to the room there is (then it scrolls): stretched to the
+        # window, a short abstract left ~350 px of empty white under it at 1600 x 1000.
+        self.abstractView.document().documentLayout().documentSizeChanged.connect(self._fit_abstract)
         self.linksLabel = _live(self, "triageLinks", "Links", rich=True)
         self.linksLabel.setTextFormat(Qt.TextFormat.RichText)
         self.linksLabel.setWordWrap(True)
@@ -213,6 +216,7 @@ class TriageView(QWidget):
         col.addWidget(self.abstractView, 1)
         col.addWidget(self.linksLabel)
         col.addWidget(self.noteEdit)
+        col.addStretch(0)  # what the abstract does not need stays under the card
         self._column = col
         paper_page = QWidget(self)
         centered = QHBoxLayout(paper_page)
@@ -221,6 +225,15 @@ class TriageView(QWidget):
         centered.addWidget(column, 100)
         centered.addStretch(1)
         return paper_page
+
+    def _fit_abstract(self) -> None:
+        """The abstract's most height: its text's beside a scroll bar (a copy of the document laid
+        out there), so a view that showed the bar still fits the text and drops it."""
+        view = self.abstractView
+        doc = view.document().clone(view)
+        doc.setTextWidth(view.width() - view.verticalScrollBar().sizeHint().width())
+        view.setMaximumHeight(int(doc.size().height()) + 2)
+        doc.deleteLater()
 
     def _build_summary_page(self) -> QWidget:
         """The end-of-queue page: what was done, and what to do with the starred papers."""
