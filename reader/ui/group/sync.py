@@ -206,7 +206,10 @@ class GroupSync(FolderSync):
         def done(shares: dict[str, list[str]]) -> None:
             parts = ", ".join(f"{m} {len(v)}" for m, v in shares.items())
             total = sum(len(v) for v in shares.values())
-            self.ctx.notify(f"Divided {total} undecided paper{'s' * (total != 1)} among the group: {parts}", 8000)
+            if total == 0:  # it said "Divided 0 undecided papers among the group: ada 0, bob 0"
+                self.ctx.notify("Nothing to divide: a member already starred or skipped each of these papers", 8000)
+            else:
+                self.ctx.notify(f"Divided {total} undecided paper{'s' * (total != 1)} among the group: {parts}", 8000)
             if on_done is not None:
                 on_done(shares)
 
