@@ -7,22 +7,14 @@ the sidebar's "Agree" view chosen, and the status line after Edit → Divide amo
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from pathlib import Path
 
-from shots import desktop_screen, prepare, shoot_themes, wait
+from shots import desktop_screen, out_and_sizes, prepare, shoot_themes, wait
 
 
 def main() -> None:
-    out = prepare()
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default=str(out))
-    ap.add_argument("--size", action="append", help="the window's size, WxH (repeatable)")
-    args = ap.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    sizes = [tuple(int(v) for v in s.lower().split("x")) for s in (args.size or ["1024x640"])]
+    out, sizes = out_and_sizes(__doc__, prepare())
     from PySide6.QtWidgets import QApplication
 
     from reader.group import Group
