@@ -23,6 +23,8 @@ def test_the_abstract_is_as_tall_as_its_text_and_the_note_follows(qtbot, window:
                                 abstract.viewport().height(), abstract.frameWidth())
     gap = view.noteEdit.y() - (abstract.y() + abstract.height())
     assert gap <= 8 + view.linksLabel.height() + 8, gap  # the links, then the note, right under the text
+    keys = view.keysLabel
+    assert keys.y() - (view.noteEdit.y() + view.noteEdit.height()) <= 8 + view.legendLabel.height() + 8 + 2
     window.resize(1024, 640)  # little room: the abstract takes what there is and scrolls
     qtbot.waitUntil(lambda: window.width() == 1024)
     qtbot.wait(50)

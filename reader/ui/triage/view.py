@@ -139,6 +139,7 @@ class TriageView(QWidget):
         layout.addWidget(self.pages, 1)
         self._column.addWidget(self.legendLabel)  # under the note, where the eyes are
         self._column.addWidget(self.keysLabel)
+        self._column.addStretch(0)  # what the abstract does not need stays under the card and its keys
 
         for w in [self, *self.findChildren(QWidget)]:
             w.installEventFilter(self)
@@ -216,7 +217,6 @@ class TriageView(QWidget):
         col.addWidget(self.abstractView, 1)
         col.addWidget(self.linksLabel)
         col.addWidget(self.noteEdit)
-        col.addStretch(0)  # what the abstract does not need stays under the card
         self._column = col
         paper_page = QWidget(self)
         centered = QHBoxLayout(paper_page)
