@@ -22,6 +22,23 @@ def prepare() -> Path:
     return out
 
 
+def out_and_sizes(doc: str | None, out: Path) -> tuple[Path, list[tuple[int, int]]]:
+    """The command line's --out folder (made) and --size WxH (repeatable; 1024x640 unless given)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=str(out))
+    ap.add_argument("--size", action="append", help="the window's size, WxH (repeatable)")
+    args = ap.parse_args()
+    folder = Path(args.out)
+    folder.mkdir(parents=True, exist_ok=True)
+    sizes = []
+    for text in args.size or ["1024x640"]:
+        width, _, height = text.lower().partition("x")
+        sizes.append((int(width), int(height)))
+    return folder, sizes
+
+
 def desktop_screen() -> None:
     """Offscreen, a desktop's screen for the window (1920 x 1200 available, as tests/ui/conftest.py
     gives): the offscreen platform's 800 x 800 kept a window resized to 1024 x 640 at 796 px wide.

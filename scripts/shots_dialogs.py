@@ -8,14 +8,19 @@ the file is dialog-<W>x<H>-<name>-<theme>.png, and its size is printed beside th
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from shots import ROOT, desktop_screen, prepare, wait  # scripts/ is on sys.path when run
+from shots import (  # scripts/ is on sys.path when run
+    ROOT,
+    desktop_screen,
+    out_and_sizes,
+    prepare,
+    wait,
+)
 
 OUT = prepare()  # before Qt is imported: offscreen unless QT_QPA_PLATFORM says otherwise
 CORPUS = ROOT.parent / "shared" / "corpora" / "ris_csl"
@@ -33,13 +38,8 @@ def menu_action(window: Any, name: str) -> Any:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default=str(OUT))
-    ap.add_argument("--size", default="1024x640", help="the window's size, WxH")
-    args = ap.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    width, height = (int(v) for v in args.size.lower().split("x"))
+    out, sizes = out_and_sizes(__doc__, OUT)
+    width, height = sizes[0]
     from PySide6.QtWidgets import QApplication, QDialog
 
     from reader.library import Library

@@ -192,3 +192,29 @@ def test_a_method_is_never_cut_to_a_stub(qtbot, window: MainWindow) -> None:
         qtbot.wait(20)
         # Left out, or wide enough for about seven letters ("MoC…" at 48 px said nothing).
         assert hh.isSectionHidden(COL_METHOD) or hh.sectionSize(COL_METHOD) >= 72
+
+
+def test_the_group_column_keeps_its_initials_at_1024_the_title_gives_way_first(qtbot, window: MainWindow) -> None:
+    """At 1024 x 640, beside the group's sidebar and the pane, the table is about 390 px wide and
+    the "Group ★" column (who starred) was the first column left out; the title now gives way
+    (down to 30 %) before it, and it keeps room for two members' initials."""
+    from reader.ui.list.columns import MIN_WIDTH, TITLE_FLOOR
+    from reader.ui.list.model import COL_GROUP, COL_YEAR
+
+    fitter = window.table.columns
+    hh = window.table.horizontalHeader()
+    assert COL_GROUP not in fitter.widths_for(390)  # no group: nothing changes for it
+    fitter._known.add(COL_GROUP)  # a member starred a listed paper
+    for available in (390, 420, 480):
+        widths = fitter.widths_for(available)
+        assert COL_GROUP in widths, available
+        assert widths[COL_GROUP] >= MIN_WIDTH[COL_GROUP] >= hh.fontMetrics().horizontalAdvance("AL BO") + 12
+        assert available - sum(widths.values()) >= TITLE_FLOOR * available - 1, available  # the title's
+    wide = fitter.widths_for(1000)
+    assert COL_GROUP in wide and COL_YEAR in wide  # with room, nothing is left out for it
+    window.resize(1024, 640)
+    qtbot.waitUntil(lambda: window.width() == 1024)
+    fitter.fit()
+    assert not hh.isSectionHidden(COL_GROUP)
+    shown = [c for c in range(hh.count()) if not hh.isSectionHidden(c)]
+    assert sum(hh.sectionSize(c) for c in shown) <= window.table.viewport().width() + 1  # no scrolling

@@ -106,6 +106,21 @@ def test_divide_shares_the_selection_among_the_members(qtbot, window, bob, tmp_p
     assert sorted(gb.share()) == sorted(shares["Bob Stone"])
 
 
+def test_divide_with_nothing_undecided_says_so(qtbot, window, bob, tmp_path):
+    """Dividing papers every one of which a member decided said "Divided 0 undecided papers among
+    the group: ada 0, Bob Stone 0"."""
+    _shared, gb = _joined(qtbot, window, bob, tmp_path)
+    chosen = window.model.ids()[:3]
+    bob.set_starred(chosen, True)
+    gb.sync()
+    _sync_window(qtbot, window)
+    done: list[dict] = []
+    window.group_sync.divide(chosen, "", on_done=done.append)
+    qtbot.waitUntil(lambda: bool(done), timeout=20000)
+    assert sum(len(v) for v in done[0].values()) == 0
+    assert window.statusBar().currentMessage().startswith("Nothing to divide: a member already starred")
+
+
 def test_the_dialog_joins_and_leaves(qtbot, window, tmp_path):
     shared = tmp_path / "club"
     shared.mkdir()

@@ -217,3 +217,33 @@ def test_plural_endings() -> None:
     assert count_noun(2, "title match") == "2 title matches"
     assert count_noun(3, "library") == "3 libraries" and count_noun(2, "day") == "2 days"
     assert count_noun(1, "new paper") == "1 new paper" and count_noun(5, "new paper") == "5 new papers"
+
+
+def test_preferences_have_room_at_1024x640(qtbot, window: MainWindow) -> None:
+    """At its least size (430 x 186) the rows touched and the backups line wrapped beside its
+    button: the form keeps 10 px between rows, the backups line fits on one line, and the whole
+    dialog still fits a 1024 x 640 screen."""
+    from reader.ui.window.preferences import ROW_GAP
+
+    window.resize(1024, 640)
+    dialog = PreferencesDialog(window, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    size = dialog.size()
+    assert size.width() <= 1024 * 0.8 and size.height() <= 640 * 0.8, size
+
+    def top(w) -> int:
+        return w.mapTo(dialog, w.rect().topLeft()).y()
+
+    def bottom(w) -> int:
+        return w.mapTo(dialog, w.rect().bottomLeft()).y()
+
+    rows = [dialog.themeCombo, dialog.markReadCheck, dialog.askEverySpin, dialog.vaultLabel.parentWidget(),
+            dialog.backupsLabel.parentWidget()]
+    for above, below in zip(rows, rows[1:], strict=False):
+        assert top(below) - bottom(above) > ROW_GAP - 2, (above.objectName(), below.objectName())
+    label = dialog.backupsLabel
+    one_line = label.fontMetrics().horizontalAdvance(label.text())
+    assert label.width() >= one_line, (label.width(), one_line, dialog.size(), dialog.minimumSizeHint(), label.minimumSizeHint(), label.text())
+    dialog.reject()

@@ -58,3 +58,25 @@ def test_marks_at_and_past_the_edges_are_clipped_like_the_reference(qapp):
         img, _buf = mr.raster(pic, cam, W, H, pal, mr.Marks(selected=selected), canvas)
         moved = sxy + np.array([shift, 0])
         assert np.array_equal(_image(img), _expected(moved, selected, mr.radius_for(cam.zoom, n), pal))
+
+
+def contrast(a: int, b: int) -> float:
+    """The WCAG contrast ratio of two 0xRRGGBB colours (1 = the same, 21 = black on white)."""
+
+    def lum(c: int) -> float:
+        parts = [((c >> s) & 0xFF) / 255 for s in (16, 8, 0)]
+        lin = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in parts]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((lum(a & 0xFFFFFF), lum(b & 0xFFFFFF)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_unlit_points_are_seen_in_both_themes_but_stay_under_the_lit_ones():
+    """Light mode drew the points a search did not light #eceef1 on white (1.16:1): on a screen
+    the map looked empty but for the hits. Dimmed, they stay fainter than a read paper's."""
+    for dark in (False, True):
+        pal = mr.palette(dark)
+        dim = contrast(pal.dim, pal.background)
+        assert dim >= 1.8, (dark, round(dim, 2))
+        assert dim < contrast(pal.states[mr.READ], pal.background) < contrast(pal.states[mr.UNREAD], pal.background)

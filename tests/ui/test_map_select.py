@@ -178,3 +178,25 @@ def test_a_redraw_due_after_the_window_closed_queues_nothing(qtbot, window: Main
     qtbot.waitUntil(controller._refresh.isActive, timeout=10000)
     window.close()  # …and the window closes first
     controller.reload()  # the timer's slot: nothing queued on the shut-down runner (no RuntimeError)
+
+
+def test_a_lasso_dragged_past_the_edge_is_drawn_inside_the_canvas(qtbot, window: MainWindow):
+    """The lasso's outline ran off the canvas where the drag did; it is cut 2 px inside the
+    edge, and what it selects is still the lasso as dragged."""
+    controller = open_map(qtbot, window)
+    canvas = controller.canvas
+    w, h = canvas.width(), canvas.height()
+    corners = [QPoint(w // 3, 10), QPoint(w + 200, h // 3), QPoint(w // 2, h + 150), QPoint(w // 3, h // 2)]
+    expected = _expected(canvas, corners)
+    assert expected
+    qtbot.mousePress(canvas, Qt.MouseButton.LeftButton, CTRL, corners[0])
+    for p in corners[1:]:
+        qtbot.mouseMove(canvas, p)
+    drawn = canvas.lasso_outline()
+    assert drawn is not None and not drawn.isEmpty()
+    box = drawn.boundingRect()
+    assert box.left() >= 2 and box.top() >= 2 and box.right() <= w - 2 and box.bottom() <= h - 2, box
+    assert box.right() >= w - 3 and box.bottom() >= h - 3  # it runs along the edges it crossed
+    canvas.grab()  # painted without error
+    qtbot.mouseRelease(canvas, Qt.MouseButton.LeftButton, CTRL, corners[-1])
+    assert set(controller.selected_ids()) == expected

@@ -83,3 +83,57 @@ def test_links_take_the_new_themes_colour(qtbot, window: MainWindow) -> None:
     link = QApplication.palette().color(QPalette.ColorRole.Link)
     assert _shows_colour(window.pane.codeLinks, link)
     window.apply_theme("light")
+
+
+def test_links_break_between_links_never_inside_one(qtbot, window: MainWindow, tmp_path) -> None:
+    """The pane wrapped a link inside its URL ("…/some-" and "research-group…" on two lines, read
+    as two links): a line breaks only between links, a long one is shortened in the middle to
+    the pane's width, the href and the hover keep the whole URL."""
+    from PySide6.QtGui import QTextDocument
+
+    from reader.ui.widgets.links import GLUE, SEPARATOR
+
+    from .helpers import import_in_window
+
+    long = "https://github.com/some-research-group/deep-learning-of-long-hyphenated-things/tree/main"
+    bib = tmp_path / "links.bib"
+    bib.write_text("@article{linky2024, title={A paper with long links}, year={2024},\n"
+                   "  url={https://arxiv.org/abs/2401.00001},\n"
+                   f"  note={{code at {long}}}, doi={{10.1000/some-long-doi-with-hyphens-2024}}}}\n",
+                   encoding="utf-8")
+    import_in_window(qtbot, window, bib)
+    lib = window.library
+    pid = next(p for p in lib.paper_ids() if lib.paper(p).title == "A paper with long links")
+    window.select_paper(pid)
+    pane = window.pane
+    qtbot.waitUntil(lambda: pane.paper_id == pid)
+    urls = pane._links
+    assert len(urls) >= 2, urls
+    label = pane.codeLinks
+    for width in (None, 420, 520):
+        if width is not None:
+            pane.setMaximumWidth(width)  # the splitter gives it no more
+            qtbot.waitUntil(lambda w=width: pane.width() <= w)
+        qtbot.wait(30)
+        doc = QTextDocument()
+        doc.setDefaultFont(label.font())
+        doc.setDocumentMargin(0)
+        doc.setHtml(label.text())
+        doc.setTextWidth(label.width())
+        text = doc.toPlainText()
+        starts = {0} | {i + len(SEPARATOR) for i in range(len(text)) if text.startswith(SEPARATOR, i)}
+        starts |= {i + len(SEPARATOR) - 1 for i in starts}  # a line may start at the space
+        doc.documentLayout().documentSize()  # laid out
+        layout = doc.firstBlock().layout()
+        lines = [layout.lineAt(n).textStart() for n in range(layout.lineCount())]
+        assert lines
+        assert set(lines) <= starts, (label.width(), [text[s:s + 12] for s in lines])  # never inside a link
+        pieces = text.replace(GLUE, "").split(SEPARATOR)
+        assert len(pieces) == len(urls)
+        for url in urls:
+            assert f"href='{url}'" in label.text()
+        widest = max(label.fontMetrics().horizontalAdvance(p) for p in pieces)
+        assert widest <= label.width(), (width, widest, label.width())
+    pane.setMaximumWidth(16777215)
+    label.linkHovered.emit(urls[-1])
+    assert urls[-1] in label.toolTip()

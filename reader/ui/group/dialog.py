@@ -9,17 +9,16 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from reader.group.records import GroupStatus
+
+from ..widgets.folder_sync import FolderPicker
 
 INTRO = ("Triage together through a folder your group already shares (Syncthing, Dropbox, a network "
          "drive, a git repository): no server, no account. Each member writes only their own sub-folder; "
@@ -41,16 +40,11 @@ class GroupDialog(QDialog):
         intro.setWordWrap(True)
         layout.addWidget(intro)
         form = QFormLayout()
-        self.folderEdit = QLineEdit(self)
-        self.folderEdit.setObjectName("groupFolder")
-        self.folderEdit.setAccessibleName("Shared folder")
-        browse = QPushButton("Choose…", self)
-        browse.setObjectName("groupBrowse")
-        browse.clicked.connect(self._browse)
-        row = QHBoxLayout()
-        row.addWidget(self.folderEdit, 1)
-        row.addWidget(browse)
-        form.addRow("Shared folder:", row)
+        self.picker = FolderPicker(self, title="The group's shared folder", edit_name="groupFolder",
+                                   button_name="groupBrowse", accessible_name="Shared folder",
+                                   placeholder="A folder every member syncs")
+        self.folderEdit = self.picker.edit
+        form.addRow("Shared folder:", self.picker)
         self.nameEdit = QLineEdit(self)
         self.nameEdit.setObjectName("groupName")
         self.nameEdit.setAccessibleName("Your name in the group")
@@ -84,25 +78,19 @@ class GroupDialog(QDialog):
         if status is not None:
             self.folderEdit.setText(status.folder)
             self.nameEdit.setText(status.name)
-            self.folderEdit.setReadOnly(True)
+            self.picker.lock()
             self.nameEdit.setReadOnly(True)
-            browse.setEnabled(False)
             self.shareNotes.setChecked(status.share_notes)
             self.tagsBox.setCurrentIndex(0 if status.tags == "group" else 1)
             self.bestFirst.setChecked(status.best_first_group)
         self.resize(520, self.sizeHint().height())
-
-    def _browse(self) -> None:
-        found = QFileDialog.getExistingDirectory(self, "The group's shared folder", self.folderEdit.text())
-        if found:
-            self.folderEdit.setText(found)
 
     def _leave(self) -> None:
         self.leave_requested = True
         self.accept()
 
     def folder(self) -> Path:
-        return Path(self.folderEdit.text().strip()).expanduser()
+        return self.picker.folder()
 
     def name(self) -> str:
         return self.nameEdit.text().strip()

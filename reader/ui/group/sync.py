@@ -5,14 +5,13 @@ divide shares a selection's undecided papers among the members."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QMessageBox, QToolButton
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QMessageBox
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
@@ -22,8 +21,10 @@ from reader.group import Group, GroupError, GroupSyncReport
 from reader.group.divide import split_even, topics, undecided
 from reader.group.folder import TEMP_PREFIX
 
+from ..context import OpContext
 from ..pages import PageContext
 from ..tasks import Task
+from ..widgets.folder_sync import FolderSync
 from .dialog import GroupDialog
 
 SYNC_EVERY_MS = 60_000  # others' decisions arrive at least this often (the folder watcher is quicker)
@@ -58,48 +59,27 @@ class _Handler(FileSystemEventHandler):
             self._poke()
 
 
-class GroupSync(QObject):
+class GroupSync(FolderSync):
     """Keeps the library's group state current while the window is open (see the module doc)."""
 
-    _folder_changed = Signal()  # from the watcher's thread to the GUI thread
+    ctx: OpContext
 
     def __init__(self, page: PageContext) -> None:
         ctx, status, bridge = page.ops, page.list.status, page.changes
-        super().__init__(ctx.parent)
+        super().__init__(ctx, status, name="groupStatus", accessible_name="Reading group status",
+                         delay_ms=AFTER_WRITE_MS, on_click=self.sync_now)
         self.ctx = ctx
         self.group = Group(ctx.library)
         self.report: GroupSyncReport | None = None
-        self.synced_at: datetime | None = None
-        self.error: str | None = None
         self.members = 0
-        self.syncs = 0  # syncs finished (tests wait on it)
         self.dialog: GroupDialog | None = None
-        self._task: Task | None = None
-        self._again = False
-        self._stopped = False
-        self._observer: Any = None
-        self._watched: Path | None = None
-        self._lock = threading.Lock()
-
-        self.button = QToolButton(status)
-        self.button.setObjectName("groupStatus")
-        self.button.setAccessibleName("Reading group status")
-        self.button.setAutoRaise(True)
-        self.button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.button.setToolTip("The reading group: click to sync now (problems are listed here)")
-        self.button.clicked.connect(self.sync_now)
-        status.addPermanentWidget(self.button)
-        self._soon = QTimer(self)
-        self._soon.setSingleShot(True)
-        self._soon.setInterval(AFTER_WRITE_MS)
-        self._soon.timeout.connect(self.sync_now)
         self._every = QTimer(self)
         self._every.setInterval(SYNC_EVERY_MS)
         self._every.timeout.connect(self.sync_now)
         self._every.start()
-        self._folder_changed.connect(self._soon.start)
+        self._folder_changed.connect(self._timer.start)
         bridge.changed.connect(self.written)
-        ctx.parent.installEventFilter(self)
         self._show_status()
         QTimer.singleShot(0, self.sync_now)
 
@@ -164,52 +144,35 @@ class GroupSync(QObject):
         if Change.GROUP in changes.kinds or not changes.kinds & DECISIONS:
             return
         if not (self._stopped or self.ctx.is_closing()) and self.joined():
-            self._soon.start()
+            self._timer.start()
 
     def sync_now(self) -> None:
         """Queue a sync on the writer (one at a time: a request during a sync runs after it)."""
-        self._soon.stop()
+        self._timer.stop()
         if self._stopped or self.ctx.is_closing() or not self.joined():
             self._show_status()
             return
-        if self._task is not None:
-            self._again = True
-            return
         group = self.group
-        self._task = self.ctx.runner.write(lambda _task: (group.sync(), len(group.members())), self._done,
-                                           self._failed, with_task=True)
-        self._show_status()
+        self._queue(lambda _task: (group.sync(), len(group.members())))
 
-    def _done(self, out: tuple[GroupSyncReport, int]) -> None:
-        self._task = None
+    def _took(self, out: tuple[GroupSyncReport, int]) -> None:
         self.report, self.members = out
-        self.error = None
-        self.synced_at = datetime.now(UTC)
-        self.syncs += 1
-        self._watch()
-        self._show_status()
-        self._next()
+        cfg = self.config()
+        self._watch(Path(cfg["folder"]) if cfg is not None else None, self._observe)
 
-    def _failed(self, exc: BaseException) -> None:
-        self._task = None
-        self.syncs += 1
-        if not isinstance(exc, ReaderError | OSError):
-            self._show_status()
-            self.ctx.on_error(exc)  # a bug: the crash reporter
-            return
-        self.error = str(exc)
-        self._show_status()
-        self._next()
-
-    def _next(self) -> None:
-        if self._again and not self._stopped:
-            self._again = False
-            self._soon.start()
+    def _observe(self, folder: Path) -> Any:
+        """A watchdog observer of the group's folder: its events (but the members' temporary
+        files') bring a sync soon."""
+        observer = Observer()
+        observer.daemon = True
+        observer.schedule(_Handler(self._folder_changed.emit), str(folder), recursive=True)
+        observer.start()
+        return observer
 
     def _show_status(self) -> None:
         joined = self.joined()
         self.button.setVisible(joined)
-        self.button.setText(status_text(self.report, self.synced_at, self.members, running=self._task is not None,
+        self.button.setText(status_text(self.report, self.synced_at, self.members, running=self.running,
                                         error=self.error))
         problems = self.report.problems if self.report is not None else []
         tip = "The reading group: click to sync now"
@@ -217,45 +180,10 @@ class GroupSync(QObject):
             tip += "\n\n" + "\n".join(problems[:8])
         self.button.setToolTip(tip)
 
-    # ------------------------------------------------------------------ the folder watcher
-    def _watch(self) -> None:
-        cfg = self.config()
-        folder = Path(cfg["folder"]) if cfg is not None else None
-        if folder is None or not folder.is_dir() or self._stopped:
-            self._stop_watcher()
-            return
-        if self._watched == folder:
-            return
-        self._stop_watcher()
-        try:
-            observer = Observer()
-            observer.daemon = True
-            observer.schedule(_Handler(self._folder_changed.emit), str(folder), recursive=True)
-            observer.start()
-        except OSError as exc:  # e.g. out of inotify watches: the timer still syncs
-            self.error = f"cannot watch {folder}: {exc}"
-            return
-        self._observer, self._watched = observer, folder
-
-    def _stop_watcher(self) -> None:
-        observer, self._observer, self._watched = self._observer, None, None
-        if observer is not None:
-            observer.stop()
-
-    def watching(self) -> bool:
-        return self._observer is not None
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt's name
-        if obj is self.ctx.parent and event.type() == QEvent.Type.Close:
-            self.shutdown()
-        return False
-
     def shutdown(self) -> None:
         """Closing: stop the timers and the watcher (the next start syncs what is left)."""
-        self._stopped = True
-        self._soon.stop()
         self._every.stop()
-        self._stop_watcher()
+        super().shutdown()
 
     # ------------------------------------------------------------------ dividing the work
     def divide(self, ids: Sequence[str] | Callable[[], list[str]], query: str = "",
@@ -278,7 +206,10 @@ class GroupSync(QObject):
         def done(shares: dict[str, list[str]]) -> None:
             parts = ", ".join(f"{m} {len(v)}" for m, v in shares.items())
             total = sum(len(v) for v in shares.values())
-            self.ctx.notify(f"Divided {total} undecided paper{'s' * (total != 1)} among the group: {parts}", 8000)
+            if total == 0:  # it said "Divided 0 undecided papers among the group: ada 0, bob 0"
+                self.ctx.notify("Nothing to divide: a member already starred or skipped each of these papers", 8000)
+            else:
+                self.ctx.notify(f"Divided {total} undecided paper{'s' * (total != 1)} among the group: {parts}", 8000)
             if on_done is not None:
                 on_done(shares)
 

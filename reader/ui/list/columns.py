@@ -48,6 +48,7 @@ MIN_WIDTH = {COL_TAGS: 50, COL_VENUE: 50, COL_AUTHORS: 84, COL_METHOD: 72, COL_Y
 # noise), or once the user asks for them.
 BY_CONTENT = (COL_AUTHORS, COL_TAGS, COL_GROUP)  # the group's: once a member starred a listed paper
 TITLE_SHARE = 0.45  # of the table's width, kept for the title before the other columns' wishes
+TITLE_FLOOR = 0.30  # what the title gives way down to before the group's column is left out
 PADDING = 18  # cell margins plus room for the header's sort arrow
 SAMPLE_ROWS = 120
 
@@ -121,7 +122,13 @@ class ColumnFitter(QObject):
                 give = min(excess, max(0, widths[col] - (MIN_WIDTH[col] or widths[col])))
                 widths[col] -= give
                 excess -= give
-        for col in GIVE_WAY:
+        # Left out in GIVE_WAY order, but the group's column (who starred) is left out last,
+        # and only once the title gave way down to TITLE_FLOOR: at 1024 px it went first.
+        kept = COL_GROUP in widths and COL_GROUP not in self.user_widths
+        for col in [c for c in GIVE_WAY if c != COL_GROUP] + [COL_GROUP]:
+            if kept and col in (COL_YEAR, COL_GROUP) and excess > 0:
+                excess -= min(excess, int(available * (TITLE_SHARE - TITLE_FLOOR)))
+                kept = False  # the title gives once
             if excess > 0 and col in widths and col not in self.user_widths:
                 excess -= widths.pop(col)
         return widths

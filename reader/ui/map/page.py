@@ -12,12 +12,13 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from PySide6.QtCore import QPoint, QPointF, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPainterPath,
     QPaintEvent,
     QPen,
     QPolygonF,
@@ -237,6 +238,23 @@ class MapCanvas(QWidget):
             keep &= self.marks.hits if self.marks.hits is not None else False
         return [pic.ids[i] for i in np.flatnonzero(keep)]
 
+    def lasso_outline(self) -> QPainterPath | None:
+        """The lasso being drawn as it is painted: cut to the canvas, 2 px inside its edge, so a
+        drag past the edge runs along it (drawn as dragged, its outline left the canvas and the
+        user lost sight of where it went). What it selects is the lasso as dragged
+        (`ids_in_polygon`): the cut changes no shown point's side of it."""
+        if self.lasso is None or len(self.lasso) < 2:
+            return None
+        path = QPainterPath()
+        path.setFillRule(Qt.FillRule.OddEvenFill)  # inside_polygon's rule
+        path.addPolygon(QPolygonF(self.lasso))
+        path.closeSubpath()
+        frame = QPainterPath()
+        frame.addRect(QRectF(self.rect()).adjusted(2, 2, -2, -2))
+        if frame.contains(path.boundingRect()):
+            return path
+        return path.intersected(frame)
+
     # ------------------------------------------------------------------ painting
     def paintEvent(self, event: QPaintEvent) -> None:
         import time
@@ -252,14 +270,15 @@ class MapCanvas(QWidget):
             return
         self.labels = mr.paint(painter, self.picture, self.camera, self.width(), self.height(), pal,
                                self.marks, self.font(), self._pixels)
-        if self.lasso is not None and len(self.lasso) > 1:
+        outline_path = self.lasso_outline()
+        if outline_path is not None:
             outline = QColor(pal.label)
             fill = QColor(pal.label)
             fill.setAlpha(28)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setPen(QPen(outline, 1.5, Qt.PenStyle.DashLine))
             painter.setBrush(fill)
-            painter.drawPolygon(QPolygonF(self.lasso))
+            painter.drawPath(outline_path)
         if self.hasFocus():
             painter.setPen(QColor(pal.label))
             painter.setBrush(Qt.BrushStyle.NoBrush)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -34,6 +33,7 @@ from reader.models import HighlightColour, Paper
 from reader.text.render import abstract_html, note_html, title_plain
 
 from ..widgets.fold_row import FoldRow
+from ..widgets.links import link_line, show_href_on_hover
 from ..widgets.plain import plain_label, tooltip
 from .citekey_edit import CitationKeyEdit
 from .group_marks import GroupView
@@ -213,6 +213,7 @@ class PaperPane(QWidget):
         self.codeLinks.setWordWrap(True)
         self.codeLinks.setTextFormat(Qt.TextFormat.RichText)
         self.codeLinks.linkActivated.connect(lambda url: self.linkActivated.emit(QUrl(url)))
+        show_href_on_hover(self.codeLinks)
         self._links: list[str] = []
 
         top = self._paper_part = QWidget(self)
@@ -247,6 +248,8 @@ class PaperPane(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt's name
         if watched is self._paper_part and event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest):
+            if event.type() == QEvent.Type.Resize and self._links and self._links_text() != self.codeLinks.text():
+                self.render_links()  # shortened to the new width
             self._fit_paper_part()
         return False
 
@@ -398,13 +401,14 @@ class PaperPane(QWidget):
         self.tabs.setTabVisible(GROUP_TAB, marks is not None)
         self.tabs.setTabText(GROUP_TAB, self.groupView.show_marks(marks or []))
 
+    def _links_text(self) -> str:  # for the paper part's width less its margins (8 + 8)
+        return link_line(self._links, self.codeLinks.fontMetrics(), self._paper_part.width() - 16, most=48)
+
     def render_links(self) -> None:
         """The links line, in the current palette's link colour (a label's rich text takes the
         colour when set: after a theme switch the old one stayed, dark blue on dark)."""
         self.codeLinks.clear()
-        self.codeLinks.setText(
-            " · ".join(f"<a href='{html.escape(u, quote=True)}'>{html.escape(_short(u))}</a>" for u in self._links)
-        )
+        self.codeLinks.setText(self._links_text())
         self.codeLinks.setVisible(bool(self._links))
 
     def render_abstract(self) -> None:
@@ -593,8 +597,3 @@ class PaperPane(QWidget):
 
 
 GROUP_TAB = 3
-
-
-def _short(url: str) -> str:
-    text = url.split("://", 1)[-1]
-    return text if len(text) <= 48 else text[:45] + "…"

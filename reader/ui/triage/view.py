@@ -26,6 +26,7 @@ from reader.triage.cards import Card
 from reader.triage.queue import ORDER_LABELS, ORDERS
 
 from ..paper.tag_editor import TagEditor
+from ..widgets.links import link_line
 from ..widgets.plain import LiveLabel, plain_label, set_tip
 
 COLUMN_WIDTH = 880  # a comfortable line length for the abstract
@@ -138,6 +139,7 @@ class TriageView(QWidget):
         layout.addWidget(self.pages, 1)
         self._column.addWidget(self.legendLabel)  # under the note, where the eyes are
         self._column.addWidget(self.keysLabel)
+        self._column.addStretch(0)  # what the abstract does not need stays under the card and its keys
 
         for w in [self, *self.findChildren(QWidget)]:
             w.installEventFilter(self)
@@ -185,6 +187,9 @@ class TriageView(QWidget):
         abstract_font.setPointSizeF(abstract_font.pointSizeF() * ABSTRACT_SCALE)
         self.abstractView.setFont(abstract_font)
         self.abstractView.document().setDocumentMargin(4)
+        # As tall as its text, up to the room there is (then it scrolls): stretched to the
+        # window, a short abstract left ~350 px of empty white under it at 1600 x 1000.
+        self.abstractView.document().documentLayout().documentSizeChanged.connect(self._fit_abstract)
         self.linksLabel = _live(self, "triageLinks", "Links", rich=True)
         self.linksLabel.setTextFormat(Qt.TextFormat.RichText)
         self.linksLabel.setWordWrap(True)
@@ -220,6 +225,15 @@ class TriageView(QWidget):
         centered.addWidget(column, 100)
         centered.addStretch(1)
         return paper_page
+
+    def _fit_abstract(self) -> None:
+        """The abstract's most height: its text's beside a scroll bar (a copy of the document laid
+        out there), so a view that showed the bar still fits the text and drops it."""
+        view = self.abstractView
+        doc = view.document().clone(view)
+        doc.setTextWidth(view.width() - view.verticalScrollBar().sizeHint().width())
+        view.setMaximumHeight(int(doc.size().height()) + 2)
+        doc.deleteLater()
 
     def _build_summary_page(self) -> QWidget:
         """The end-of-queue page: what was done, and what to do with the starred papers."""
@@ -288,8 +302,7 @@ class TriageView(QWidget):
                 self.noteEdit.setPlainText(card.note)
             elif not self.noteEdit.hasFocus() and self.noteEdit.toPlainText() != card.note:
                 self.noteEdit.setPlainText(card.note)
-            self.linksLabel.setText(" · ".join(
-                f"<a href='{html.escape(u, quote=True)}'>{html.escape(_short(u))}</a>" for u in card.links[:6]))
+            self.linksLabel.setText(link_line(card.links[:6], self.linksLabel.fontMetrics(), self.linksLabel.width()))
             self.linksLabel.setVisible(bool(card.links))
         finally:
             self._loading = False
@@ -419,6 +432,3 @@ class TriageView(QWidget):
         return True
 
 
-def _short(url: str) -> str:
-    text = url.split("://", 1)[-1]
-    return text if len(text) <= 60 else text[:57] + "…"

@@ -8,21 +8,18 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from reader import vault
 
+from ..widgets.folder_sync import FolderPicker
 from ..widgets.plain import plain_label
-from ..widgets.theme import file_dialog_options
 
 INTRO = ("Reader keeps one Markdown file per paper in this folder (an Obsidian vault works) and syncs "
          "both ways while it runs: notes, tags, star and read edited on either side reach the other. "
@@ -41,15 +38,11 @@ class VaultDialog(QDialog):
         intro = QLabel(INTRO, self)
         intro.setWordWrap(True)
         plain_label(intro)
-        self.folderEdit = QLineEdit(str(folder) if folder else "", self)
-        self.folderEdit.setObjectName("vaultFolder")
-        self.folderEdit.setPlaceholderText("A folder, e.g. your Obsidian vault or a subfolder of it")
-        choose = QPushButton("Choose…", self)
-        choose.setObjectName("vaultChoose")
-        choose.clicked.connect(self._choose)
-        row = QHBoxLayout()
-        row.addWidget(self.folderEdit, 1)
-        row.addWidget(choose)
+        self.picker = FolderPicker(self, title="Markdown vault folder", edit_name="vaultFolder",
+                                   button_name="vaultChoose", accessible_name="Vault folder",
+                                   text=str(folder) if folder else "",
+                                   placeholder="A folder, e.g. your Obsidian vault or a subfolder of it")
+        self.folderEdit = self.picker.edit
         self.queryEdit = QLineEdit(query, self)
         self.queryEdit.setObjectName("vaultQuery")
         self.queryEdit.setPlaceholderText(vault.DEFAULT_QUERY)
@@ -62,7 +55,7 @@ class VaultDialog(QDialog):
         plain_label(self.errorLabel)
         self.errorLabel.hide()
         form = QFormLayout()
-        form.addRow("Folder:", row)
+        form.addRow("Folder:", self.picker)
         form.addRow("Papers:", self.queryEdit)
 
         buttons = QDialogButtonBox(self)
@@ -84,15 +77,8 @@ class VaultDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(560, self.sizeHint().height())
 
-    def _choose(self) -> None:
-        start = self.folderEdit.text().strip() or str(Path.home())
-        chosen = QFileDialog.getExistingDirectory(self, "Markdown vault folder", start,
-                                                  QFileDialog.Option.ShowDirsOnly | file_dialog_options())
-        if chosen:
-            self.folderEdit.setText(chosen)
-
     def chosen_folder(self) -> Path:
-        return Path(self.folderEdit.text().strip()).expanduser()
+        return self.picker.folder()
 
     def chosen_query(self) -> str:
         return self.queryEdit.text().strip() or vault.DEFAULT_QUERY

@@ -7,13 +7,12 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QToolButton
 
 from reader import vault
 from reader.errors import ReaderError
@@ -23,11 +22,13 @@ from reader.vault.membership import needs_index
 from reader.vault.sync import written_stamps
 from reader.vault.watch import VaultWatcher
 
+from ..context import OpContext
 from ..operations import restore_snapshots
 from ..pages import PageContext
 from ..paper.note_merge import MERGE_VAULT, NoteMerges
 from ..tasks import Task
 from ..undo import SnapshotCommand, push_change
+from ..widgets.folder_sync import FolderSync
 from .dialogs import VaultDialog, VaultReportDialog
 
 WRITE_DELAY_MS = 800  # Reader's own changes go out this long after the last write (≈ 2 s after typing stops)
@@ -65,7 +66,7 @@ def _report_at_exit(exc: BaseException) -> None:
     sys.stderr.write(f"reader: the last vault sync failed: {exc}\n")
 
 
-class VaultSync(QObject):
+class VaultSync(FolderSync):
     """Keeps the library and the vault folder in step while the window is open.
 
     Every sync runs on the window's writer thread (its transaction is serialised with every other
@@ -76,45 +77,27 @@ class VaultSync(QObject):
     scheduler follows the library's change events, except those of its own syncs.
     """
 
-    _vault_changed = Signal()  # from the watcher's thread to the GUI thread
+    ctx: OpContext
 
     def __init__(self, page: PageContext, merges: NoteMerges) -> None:
         """`merges`: notes the vault changed under the editor, merged when they are saved."""
         ctx, status, bridge = page.ops, page.list.status, page.changes
-        super().__init__(ctx.parent)
-        self.ctx = ctx
+        super().__init__(ctx, status, name="vaultStatus", accessible_name="Markdown vault status",
+                         delay_ms=WRITE_DELAY_MS, on_click=self.show_report)
         self.settings = page.settings
         self.pane = page.list.pane
         self.merges = merges
         self._index_ready = page.list.index_ready
         self.report: vault.SyncReport | None = None
-        self.synced_at: datetime | None = None
-        self.error: str | None = None
-        self.syncs = 0  # syncs finished (tests wait on it)
         self.wakeups = 0  # changes in the folder that were not our own writes
         self.dialog: VaultDialog | None = None
         self.report_dialog: VaultReportDialog | None = None
-        self._task: Task | None = None
-        self._again = False
-        self._stopped = False  # the window is closing: no more automatic syncs
-        self._watcher: VaultWatcher | None = None
         self._lock = threading.Lock()
         self._own: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size) as our syncs wrote it
 
-        self.button = QToolButton(status)
-        self.button.setObjectName("vaultStatus")
-        self.button.setAutoRaise(True)
-        self.button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.button.setToolTip("The Markdown vault: click for the last sync's report")
-        self.button.clicked.connect(self.show_report)
-        status.addPermanentWidget(self.button)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(WRITE_DELAY_MS)
-        self._timer.timeout.connect(self.sync_now)
-        self._vault_changed.connect(self.sync_now)
+        self._folder_changed.connect(self.sync_now)
         bridge.changed.connect(self.written)
-        ctx.parent.installEventFilter(self)
         self._show_status()
         QTimer.singleShot(0, self._start)
 
@@ -191,7 +174,7 @@ class VaultSync(QObject):
         self._timer.stop()
         if folder is None or self.ctx.is_closing():
             return
-        if self._task is not None:
+        if self.running:
             self._again = True
             return
         if not folder.is_dir():
@@ -201,9 +184,7 @@ class VaultSync(QObject):
             self._timer.start()  # its query searches the index: wait until it is built
             return
         self.pane.flush_note()  # what is typed goes to the writer first: the sync merges it
-        job = self._job(folder, self.query)
-        self._task = self.ctx.runner.write(job, self._done, self._failed, with_task=True)
-        self._show_status()
+        self._queue(self._job(folder, self.query))
 
     def _job(self, folder: Path, query: str) -> Callable[[Task], SyncResult]:
         lib = self.ctx.library
@@ -233,39 +214,19 @@ class VaultSync(QObject):
             if new is not None and new != p.note:
                 self.merges.changed_under_editor(p.id, p.note, new, MERGE_VAULT)
 
-    def _done(self, out: SyncResult) -> None:
+    def _took(self, out: SyncResult) -> None:
         report, before, after = out.report, out.before, out.after
         ctx = self.ctx
-        self._task, self.report, self.error = None, report, None
-        self.synced_at = datetime.now(UTC)
-        self.syncs += 1
+        self.report = report
         if before != after and not ctx.is_closing():
             text = f"Sync from vault ({len(after)} paper{'s' if len(after) != 1 else ''})"
             push_change(ctx.undo_stack, SnapshotCommand(partial(restore_snapshots, ctx), text, before, after))
         self.merges.settle(self.pane.unsaved_notes())
         self._watch_if_set()
-        self._show_status()
-        self._next()
-
-    def _failed(self, exc: BaseException) -> None:
-        self._task = None
-        self.syncs += 1
-        if not isinstance(exc, ReaderError | OSError):
-            self._show_status()
-            self.ctx.on_error(exc)  # a bug: the crash reporter
-            return
-        self.error = str(exc)
-        self._show_status()
-        self._next()
-
-    def _next(self) -> None:
-        if self._again and not self._stopped:
-            self._again = False
-            self._timer.start()
 
     def _show_status(self) -> None:
         self.button.setVisible(self.folder is not None)
-        self.button.setText(status_text(self.report, self.synced_at, running=self._task is not None,
+        self.button.setText(status_text(self.report, self.synced_at, running=self.running,
                                         error=self.error))
         if self.report_dialog is not None and self.report_dialog.isVisible():
             self.report_dialog.show_state(self.button.text(), self.report, self.error)
@@ -280,21 +241,6 @@ class VaultSync(QObject):
         self.report_dialog.show()
 
     # ------------------------------------------------------------------ the folder watcher
-    def _start_watcher(self, folder: Path) -> None:
-        if self._watcher is not None and self._watcher.root == folder.resolve():
-            return
-        self._stop_watcher()
-        try:
-            self._watcher = VaultWatcher(folder, lambda: None, on_paths=self._paths_changed).start()
-        except OSError as exc:  # e.g. out of inotify watches: syncs still run after Reader's writes
-            self._watcher = None
-            self.error = f"cannot watch {folder}: {exc}"
-
-    def _stop_watcher(self) -> None:
-        if self._watcher is not None:
-            self._watcher.stop()
-            self._watcher = None
-
     def _paths_changed(self, paths: set[str]) -> None:
         """On the watcher's thread: sync unless every changed file is just as our sync wrote it."""
         with self._lock:
@@ -307,13 +253,8 @@ class VaultSync(QObject):
                 ours = False  # deleted or moved away
             if not ours:
                 self.wakeups += 1
-                self._vault_changed.emit()
+                self._folder_changed.emit()
                 return
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt's name
-        if obj is self.ctx.parent and event.type() == QEvent.Type.Close:
-            self.shutdown()
-        return False
 
     def shutdown(self) -> None:
         """Closing: stop watching; what Reader changed since the last sync goes out in a last one
@@ -332,10 +273,6 @@ class VaultSync(QObject):
         if pending and folder is not None and folder.is_dir() and not ctx.is_closing():
             ctx.runner.write(self._job(folder, self.query), None, _report_at_exit, with_task=True)
 
-    def watching(self) -> bool:
-        return self._watcher is not None
-
     def _watch_if_set(self) -> None:
-        folder = self.folder
-        if folder is not None and folder.is_dir() and not (self._stopped or self.ctx.is_closing()):
-            self._start_watcher(folder)
+        self._watch(self.folder, lambda folder: VaultWatcher(folder, lambda: None,
+                                                             on_paths=self._paths_changed).start())

@@ -4,6 +4,11 @@ Fusion draws a line edit's frame in the window colour darkened by 40 %: on the d
 is the base colour's own shade, so a line edit on a base background (the sidebar's "Filter
 venues") showed no frame at all until typed in. In the dark theme the window draws its framed
 line edits with a border of their own (`line_edit_css`); the light one keeps Fusion's, which shows.
+Check boxes and radio buttons have the same trouble: Fusion draws their box in the base colour,
+outlined in the window colour darkened, so on the dark palette the box of "Fetch anew" (and
+every check box) was a shade from the window behind it. They get a palette of their own
+(`QApplication.setPalette(palette, class)`) whose window and base colours give the box an
+outline and a fill that show; the light theme puts back the standard palette for them.
 The window's style sheet, not the application's: setting that one re-polishes every widget of
 every window, and a window closed but not yet deleted then raised "Signal source has been deleted"."""
 
@@ -69,7 +74,24 @@ def apply_theme(app: QApplication, theme: str) -> bool:
         app.setStyle("Fusion")
     dark = theme == "dark" or (theme == "system" and system_is_dark())
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
+    for cls in INDICATOR_CLASSES:
+        # PySide6's stub says bytes; the binding takes only a str (bytes raise ValueError).
+        QApplication.setPalette(indicator_palette() if dark else app.style().standardPalette(), cls)  # type: ignore[arg-type]
     return dark
+
+
+INDICATOR_CLASSES = ("QCheckBox", "QRadioButton")
+
+
+def indicator_palette() -> QPalette:
+    """The dark palette for check boxes and radio buttons: Fusion outlines their box in the
+    window colour darkened by 40 % and fills it with the base colour, both a shade from the
+    window; from these it draws a mid-grey outline around a box lighter than the window. The
+    widgets paint no background, so their window colour shows nowhere else."""
+    p = dark_palette()
+    p.setColor(QPalette.ColorRole.Window, QColor(150, 150, 155))
+    p.setColor(QPalette.ColorRole.Base, QColor(40, 40, 44))
+    return p
 
 
 def file_dialog_options() -> QFileDialog.Option:

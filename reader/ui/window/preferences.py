@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -57,8 +58,15 @@ def mark_read_on_move(app_settings: QSettings) -> bool:
     return app_settings.value(settings.MARK_READ_KEY, True) not in (False, "false", "0", 0)
 
 
+ROW_GAP = 10  # pixels between the form's rows (Fusion's 6 packed them like a table)
+COLUMN_GAP = 18  # between a row's name and its field
+WIDTH_CHARS = 90  # the dialog's first width, in average characters, when its rows ask for less
+
+
 class PreferencesDialog(QDialog):
-    """Changes apply on OK; Cancel leaves everything as it was."""
+    """Changes apply on OK; Cancel leaves everything as it was. Laid out with room: at its
+    least size (430 x 186 before) the rows touched and the backups line wrapped beside its
+    button."""
 
     def __init__(self, parent: QWidget, w: PreferencesHost) -> None:
         super().__init__(parent)
@@ -66,6 +74,9 @@ class PreferencesDialog(QDialog):
         self.setWindowTitle("Preferences")
         self._main = w
         form = QFormLayout()
+        form.setVerticalSpacing(ROW_GAP)
+        form.setHorizontalSpacing(COLUMN_GAP)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.themeCombo = QComboBox(self)
         self.themeCombo.setObjectName("themeCombo")
         self.themeCombo.setAccessibleName("Theme")
@@ -86,6 +97,7 @@ class PreferencesDialog(QDialog):
         self.askEverySpin.setSuffix(" papers")
         self.askEverySpin.setToolTip("Best first shows, this often, the paper the model is least sure about")
         self.askEverySpin.setValue(ask_every(w.app_settings))
+        self.askEverySpin.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)  # a number, not a line
         form.addRow("Ask where unsure", self.askEverySpin)
         form.addRow("Markdown vault", self._vault_row(w))
         form.addRow("Backups", self._backups_row(w))
@@ -93,8 +105,13 @@ class PreferencesDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(18, 16, 18, 14)
         layout.addLayout(form)
+        layout.addSpacing(ROW_GAP)
+        layout.addStretch(1)
         layout.addWidget(buttons)
+        hint = self.sizeHint()  # a minimum of our own would override the layout's (it cut the rows)
+        self.resize(max(hint.width(), self.fontMetrics().averageCharWidth() * WIDTH_CHARS), hint.height())
 
     def _vault_row(self, w: PreferencesHost) -> QWidget:
         row = QWidget(self)
@@ -122,7 +139,7 @@ class PreferencesDialog(QDialog):
         self.backupsLabel = plain_label(QLabel(
             f"A copy of the library each day, the newest {KEEP_DAILY} kept ({count_noun(kept, 'backup')} now)", row))
         self.backupsLabel.setObjectName("backupsLabel")
-        self.backupsLabel.setWordWrap(True)
+        self.backupsLabel.setToolTip(str(folder))
         button = QPushButton("Show folder", row)
         button.setObjectName("backupsButton")
         button.clicked.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))))
