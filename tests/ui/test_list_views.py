@@ -143,3 +143,20 @@ def test_while_the_index_is_built_titles_are_matched_in_sql(qtbot, window: MainW
     search_now(qtbot, window, "zzzz nothing")
     assert window.model.rowCount() == 0
     assert "still being built" in window.empty_state.messageLabel.text()
+
+
+def test_listings_arriving_together_cost_one_reset_and_the_newest_wins(qtbot, window: MainWindow) -> None:
+    """Three listings delivered in one pass of the event loop (a burst of keys on a busy
+    machine): the table is reset once, with the newest; a listing for an older key is dropped."""
+    ids = window.model.ids()[:9]
+    key = window.searchBar.listed_key
+    gen, dropped = window.list_generation, window.listings_dropped
+    window._list_ready(Listing("", None, ids[:3]), ("stale",) + tuple(key or ())[1:])  # an older key
+    for n in (3, 5, 7):
+        window._list_ready(Listing("", None, ids[:n]), key)
+    assert window.list_generation == gen  # nothing applied yet: at the end of this pass
+    qtbot.waitUntil(lambda: window.list_generation > gen)
+    qtbot.wait(20)
+    assert window.list_generation == gen + 1
+    assert window.model.ids() == ids[:7]
+    assert window.listings_dropped == dropped + 2

@@ -187,6 +187,10 @@ class PaperModel(QAbstractTableModel):
         self._more = more
         self._total = max(total or 0, len(self._ids)) if more is not None else len(self._ids)
 
+    def more_fetch(self) -> PageFetch | None:
+        """How the rest of a paged listing is fetched (None: every id is here)."""
+        return self._more
+
     def total(self) -> int:
         """Every id the list holds, fetched or not."""
         return self._total

@@ -240,9 +240,14 @@ class LibraryScreen(QMainWindow):
 
     def _apply_listing(self, listed: Listing | PreparedListing, key: tuple | None = None) -> None:
         found = listed.found if isinstance(listed, PreparedListing) else listed
+        # What the old listing held (a search's every match) is let go on a worker: freeing
+        # it here cost the GUI thread time that grew with the number of matches.
+        junk: list[Any] = [self.search_results, self.model.more_fetch()]
         self.search_results = results = found.results
         terms = list(results.terms) if results else []
         current_id, current_row, selected = self.current_id(), self.table.currentIndex().row(), self.selected_ids()
+        shown, new_terms = self.pane.paper, terms != self.pane.terms
+        self.pane.terms = terms  # a paper the listing selects is shown with them
         self.list_generation += 1
         change = self.model.set_listing(listed, key)
         if change == NEW:  # a new query, view or collection: its first hit, at the top
@@ -254,9 +259,12 @@ class LibraryScreen(QMainWindow):
             self._reselect(selected, current_id, current_row)
         self.searchBar.show_state(found.query, results, found.total)
         empty_state.update(self, self.empty_state, found.query)
-        if terms != self.pane.terms:
-            self.pane.terms = terms
-            self._terms_timer.start()  # the highlights follow once the keys pause
+        if new_terms and self.pane.paper is shown:
+            self._terms_timer.start()  # the same paper: its highlights follow once the keys pause
+        elif self.pane.paper is not shown:
+            self._terms_timer.stop()  # another paper, shown with the listing's terms already
+        if any(x is not None for x in junk):
+            self.runner.read("release", junk.clear, None)
         if self.model.rowCount() and self.current_id() is None:
             self._reselect([], None, 0)
         if self._pending_import and not self._go_to_imported() and change == NEW:
