@@ -101,6 +101,7 @@ class LibraryScreen(QMainWindow):
         self.list_generation = 0  # bumped each time the table's ids are replaced (tests wait on it)
         self._pending_listing: tuple[Listing | PreparedListing, tuple | None] | None = None
         self.listings_dropped = 0  # listings replaced by a newer one before they were shown
+        self._lists_asked = 0  # listings requested (a worker drops its own once a newer one is)
         self._build_widgets()
         self.index_sync = IndexSync(self.ops, self.status, self._index_caught_up)
 
@@ -213,13 +214,23 @@ class LibraryScreen(QMainWindow):
         # worker, so the GUI thread's part of a listing does not grow with its length.
         built = hasattr(self, "table")  # the header's sort indicator asks while the table is built
         wanted = [self.current_id(), *self.selected_ids()[:MAX_WANTED]] if built else []
-        self.runner.read("list", lambda: prepare_listing(lib, job(), wanted),
-                         lambda found: self._list_ready(found, key), self.handle_error)
+        self._lists_asked += 1
+        asked = self._lists_asked
 
-    def _list_ready(self, found: Listing | PreparedListing, key: tuple | None = None) -> None:
+        def work() -> PreparedListing | None:
+            found = job()
+            if asked != self._lists_asked:
+                return None  # a newer key was typed meanwhile: this listing is never shown
+            return prepare_listing(lib, found, wanted)
+
+        self.runner.read("list", work, lambda found: self._list_ready(found, key), self.handle_error)
+
+    def _list_ready(self, found: Listing | PreparedListing | None, key: tuple | None = None) -> None:
         """A listing arrived: shown at the end of this pass of the event loop, after whatever
         else is queued, so that several arriving together (a burst of keys) cost one reset:
-        only the newest is applied."""
+        only the newest is applied. None: a listing a newer request made stale."""
+        if found is None:
+            return
         if key is not None and key != self.searchBar.listed_key:
             # A listing asked for before the newest one (at start-up the header's sort indicator
             # asked for the whole library before the saved view was restored): its late result
