@@ -87,11 +87,11 @@ class SearchBar(QWidget):
         self.resultLabel.setObjectName("resultLabel")
         plain_label(self.resultLabel)
         # A fixed size: a new count per keystroke must not relayout the window (a label that
-        # sizes to its text asks every layout up to the window's again). Wider only for a
-        # longer text than the sample (the index still being built).
-        metrics = self.resultLabel.fontMetrics()
-        self._result_width = metrics.horizontalAdvance(RESULT_SAMPLE) + 8
-        self.resultLabel.setFixedSize(self._result_width, self.resultLabel.sizeHint().height())
+        # sizes to its text asks every layout up to the window's again). A sample count's width
+        # while a count is shown (wider only for a longer text), none without one (the window's
+        # minimum width is not raised by an empty label).
+        self._result_width = self.resultLabel.fontMetrics().horizontalAdvance(RESULT_SAMPLE) + 8
+        self.resultLabel.setFixedSize(0, self.resultLabel.sizeHint().height())
         self.resultLabel.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.suggestionLabel = QLabel(self)
         self.suggestionLabel.setObjectName("suggestionLabel")
@@ -214,7 +214,7 @@ class SearchBar(QWidget):
 
     def _show_count(self, text: str) -> None:
         label = self.resultLabel
-        width = max(self._result_width, label.fontMetrics().horizontalAdvance(text) + 8)
+        width = max(self._result_width, label.fontMetrics().horizontalAdvance(text) + 8) if text else 0
         if width != label.width():
             label.setFixedWidth(width)  # a text wider than the sample: one relayout
         label.setText(text)
