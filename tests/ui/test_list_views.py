@@ -143,3 +143,60 @@ def test_while_the_index_is_built_titles_are_matched_in_sql(qtbot, window: MainW
     search_now(qtbot, window, "zzzz nothing")
     assert window.model.rowCount() == 0
     assert "still being built" in window.empty_state.messageLabel.text()
+
+
+def test_listings_arriving_together_cost_one_reset_and_the_newest_wins(qtbot, window: MainWindow) -> None:
+    """Three listings delivered in one pass of the event loop (a burst of keys on a busy
+    machine): the table is reset once, with the newest; a listing for an older key is dropped."""
+    ids = window.model.ids()[:9]
+    key = window.searchBar.listed_key
+    gen, dropped = window.list_generation, window.listings_dropped
+    window._list_ready(Listing("", None, ids[:3]), ("stale",) + tuple(key or ())[1:])  # an older key
+    for n in (3, 5, 7):
+        window._list_ready(Listing("", None, ids[:n]), key)
+    assert window.list_generation == gen  # nothing applied yet: at the end of this pass
+    qtbot.waitUntil(lambda: window.list_generation > gen)
+    qtbot.wait(20)
+    assert window.list_generation == gen + 1
+    assert window.model.ids() == ids[:7]
+    assert window.listings_dropped == dropped + 2
+
+
+def test_a_listing_made_stale_by_a_newer_key_is_not_prepared(qtbot, window: MainWindow, monkeypatch) -> None:
+    """A key typed while the worker searches: the older search's result is neither prepared
+    (rows read, ids mapped) nor shown."""
+    import threading
+
+    from reader.ui.window import library_screen
+
+    started, release = threading.Event(), threading.Event()
+    real_job, real_prepare = window.searchBar.list_job, library_screen.prepare_listing
+    prepared: list[str] = []
+
+    def list_job(*args, **kwargs):
+        job = real_job(*args, **kwargs)
+        if started.is_set():
+            return job
+
+        def slow():
+            started.set()
+            assert release.wait(10)
+            return job()
+
+        return slow
+
+    def prepare(lib, found, wanted=()):
+        prepared.append(found.query)
+        return real_prepare(lib, found, wanted)
+
+    monkeypatch.setattr(window.searchBar, "list_job", list_job)
+    monkeypatch.setattr(library_screen, "prepare_listing", prepare)
+    window.searchBox.setText("learning")
+    window.refresh_list()
+    assert started.wait(10)
+    window.searchBox.setText("attention")
+    window.refresh_list()
+    release.set()
+    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == "attention")
+    qtbot.wait(50)
+    assert prepared == ["attention"]

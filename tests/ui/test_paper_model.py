@@ -23,6 +23,9 @@ class Row:
     has_note: bool = False
     tags: tuple[str, ...] = ()
     added_at: str = "2025-01-01T00:00:00"
+    first_author: str = "Ada Lovelace"
+    author_count: int = 2
+    group_stars: tuple[str, ...] = ()
 
 
 class FakeLibrary:
@@ -99,3 +102,73 @@ def test_a_paged_listing_fetches_later_ids_off_the_gui_thread(qapp) -> None:
     _job, done = jobs.pop()
     done(["1", "2"])  # only ids already listed: the search had no more
     assert model.rowCount() == 400 and not model.canFetchMore() and model.total() == 400
+
+
+class Touched(list):
+    """A list of ids that counts the ids a pass over it (or a slice of it) touches."""
+
+    touched = 0
+
+    def __iter__(self):
+        Touched.touched += len(self)
+        return super().__iter__()
+
+    def __getitem__(self, item):
+        got = super().__getitem__(item)
+        Touched.touched += len(got) if isinstance(item, slice) else 1
+        return got
+
+
+def _gui_cost_of_a_listing(qtbot, matches: int) -> tuple[int, list[int], int]:
+    """(ids touched, library reads, rows materialised) on the GUI thread to show a listing of
+    `matches` ids that the worker prepared: the table's reset, columns, paint and reselect."""
+    from dataclasses import replace
+
+    from PySide6.QtWidgets import QWidget
+
+    from reader.listing import Listing
+    from reader.ui.list.model import prepare_listing
+    from reader.ui.list.table import PaperTable
+
+    lib = FakeLibrary()
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    model = PaperModel(lib)
+    table = PaperTable(model, parent, COL_TITLE, Qt.SortOrder.AscendingOrder)
+    table.resize(900, 600)
+    parent.show()
+    ids = [str(i) for i in range(matches)]
+    prepared = prepare_listing(lib, Listing("q", None, ids), [ids[-1]])  # the worker's part
+    prepared = replace(prepared, ids=Touched(prepared.ids))
+    lib.calls.clear()
+    Touched.touched = 0
+    assert model.set_listing(prepared, ("q",)) == NEW
+    table.reselect(ids[-1], [ids[-1]], 0)  # the kept paper: its row from the worker's map
+    table.scrollToTop()
+    table.viewport().repaint()
+    return Touched.touched, lib.calls, model.pages_read()
+
+
+def test_a_listings_gui_thread_cost_does_not_grow_with_its_matches(qtbot) -> None:
+    """At 100k the table's reset, column widths and reselect read every id on the GUI thread
+    (deduplicating, mapping, measuring 120 rows it read from the library there); now the list
+    worker prepares them and the GUI thread touches what the screen shows."""
+    small = _gui_cost_of_a_listing(qtbot, 1_000)
+    big = _gui_cost_of_a_listing(qtbot, 100_000)
+    assert small == big
+    touched, reads, pages = big
+    assert reads == []  # no library read on the GUI thread: the first page and the kept one came along
+    assert touched <= 2 * PAGE_SIZE and pages == 2
+
+
+def test_the_worker_prepares_unique_ids_their_rows_and_the_kept_papers_page() -> None:
+    from reader.listing import Listing
+    from reader.ui.list.model import prepare_listing
+
+    lib = FakeLibrary()
+    ids = [str(i) for i in range(1000)] + ["5", "7"]  # repeated ids are listed once
+    prepared = prepare_listing(lib, Listing("", None, ids), [None, "650", "nope"])
+    assert prepared.ids == [str(i) for i in range(1000)] and prepared.row_of["999"] == 999
+    assert prepared.rows_of == {"650": 650}
+    assert sorted(prepared.pages) == [0, 650 // PAGE_SIZE] and lib.calls == [PAGE_SIZE, PAGE_SIZE]
+    assert prepared.pages[3][50].id == "650"

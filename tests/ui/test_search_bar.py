@@ -139,3 +139,15 @@ def test_did_you_mean_only_for_a_finished_query(qtbot, window: MainWindow) -> No
     if not window.search_results.suggestion:
         pytest.skip("the index offered no suggestion for this misspelling")
     assert window.searchBar.suggestionLabel.isVisible()
+
+
+def test_a_new_count_does_not_relayout_the_window(qtbot, window: MainWindow) -> None:
+    """The count changes at every keystroke: a label sized to its text asked every layout up to
+    the window's again. Its size is fixed (a sample count's width)."""
+    label = window.searchBar.resultLabel
+    search_now(qtbot, window, "learning")
+    size = label.size()
+    assert label.minimumSize() == label.maximumSize() == size
+    for query in ("q", "attention", "learning to rank"):
+        search_now(qtbot, window, query)
+        assert label.size() == size and label.text()

@@ -25,6 +25,7 @@ from .model import (
     COLUMN_NAMES,
     COLUMNS,
     PaperModel,
+    _display,
 )
 
 DEFAULT_ORDER = (COL_STAR, COL_TITLE, COL_AUTHORS, COL_METHOD, COL_VENUE, COL_YEAR, COL_TAGS, COL_NOTE,
@@ -65,6 +66,7 @@ class ColumnFitter(QObject):
         self.auto_hidden: set[int] = set()  # left out for want of room, or (authors) of content
         self._known: set[int] = set()  # BY_CONTENT columns that had content (they then stay)
         self._fitting = False
+        self._widths: dict[str, int] = {}  # text -> its width in the (bold) row font
         bold = QFont(table.font())
         bold.setBold(True)
         self._metrics = QFontMetrics(bold)
@@ -88,17 +90,44 @@ class ColumnFitter(QObject):
 
     # -- widths -----------------------------------------------------------------------------
     def _measure(self) -> None:
-        """Natural widths: the widest of the header, a sample and the first rows, capped."""
+        """Natural widths: the widest of the header, a sample and the rows on screen, capped.
+
+        Only rows already read are measured (never a read of the library here), each text's
+        width measured once: a new listing costs what the screen shows, whatever it matched.
+        Widths only grow, so a column at its cap is not measured again."""
         header_metrics = QFontMetrics(self.header.font())
-        rows = min(self.model.rowCount(), SAMPLE_ROWS)
+        rows = [r for r in (self.model.cached_row(i) for i in self._rows_on_screen()) if r is not None]
         for col, cap in CAPS.items():
-            texts = [COLUMNS[col], SAMPLES.get(col, "")]
-            texts += [str(self.model.index(r, col).data() or "") for r in range(rows)]
-            if col in BY_CONTENT and any(texts[2:]):
+            if col not in self._natural:
+                head = header_metrics.horizontalAdvance(COLUMNS[col])
+                self._natural[col] = min(cap, max(head, self._width(SAMPLES.get(col, ""))) + PADDING)
+            capped = self._natural[col] >= cap
+            if capped and (col not in BY_CONTENT or col in self._known):
+                continue
+            texts = [_display(row, col) for row in rows]
+            if col in BY_CONTENT and any(texts):
                 self._known.add(col)  # once known, the column stays
-            widest = max(self._metrics.horizontalAdvance(t) for t in texts[1:])
-            widest = max(widest, header_metrics.horizontalAdvance(texts[0]))
-            self._natural[col] = max(self._natural.get(col, 0), min(cap, widest + PADDING))
+            if not capped and texts:
+                widest = max(self._width(t) for t in texts)
+                self._natural[col] = max(self._natural[col], min(cap, widest + PADDING))
+
+    def _rows_on_screen(self) -> range:
+        """The rows the viewport shows (at most SAMPLE_ROWS)."""
+        count = self.model.rowCount()
+        if not count:
+            return range(0)
+        top = max(self.table.rowAt(0), 0)
+        height = max(self.table.verticalHeader().defaultSectionSize(), 1)
+        shown = self.table.viewport().height() // height + 2
+        return range(top, min(count, top + min(shown, SAMPLE_ROWS)))
+
+    def _width(self, text: str) -> int:
+        width = self._widths.get(text)
+        if width is None:
+            if len(self._widths) > 4096:
+                self._widths.clear()
+            width = self._widths[text] = self._metrics.horizontalAdvance(text)
+        return width
 
     def _rows_changed(self, *_args: object) -> None:
         # A first tag (or authors) given to a shown paper brings its column in.

@@ -1,11 +1,18 @@
 """Table model over paper ids; rows are fetched lazily from the library in cached pages, and
-the ids of a long search lazily too, a page at a time as the user scrolls (fetchMore)."""
+the ids of a long search lazily too, a page at a time as the user scrolls (fetchMore).
+
+At 100k papers a new listing must cost the GUI thread what the screen shows, not what the query
+matched: the worker that lists also prepares (`prepare_listing`): it drops repeated ids, builds
+the id → row map, reads the rows of the first page (and of the page holding the paper to keep
+selected) and finds that paper's row. `set_listing` then only swaps references."""
 
 from __future__ import annotations
 
 import sys
+import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -39,6 +46,11 @@ SORT_KEYS = {
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 READ_ROLE = Qt.ItemDataRole.UserRole + 3
+_ID, _READ, _SORT = int(ID_ROLE), int(READ_ROLE), int(SORT_ROLE)
+_DISPLAY, _FONT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.FontRole)
+_TOOLTIP, _ALIGN = int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.TextAlignmentRole)
+_ROLES = frozenset((_ID, _READ, _SORT, _DISPLAY, _FONT, _TOOLTIP, _ALIGN))
+_CENTER = int(Qt.AlignmentFlag.AlignCenter)
 PAGE_SIZE = 200
 MAX_PAGES = 64  # ~12,800 rows of cache; a screen shows ~40
 FETCH_IDS = 200  # ids of a paged search fetched per scroll to the bottom
@@ -52,6 +64,35 @@ QUERY_PART = 2  # a listing key starts with (query, view), then how it is ordere
 ReadRunner = Callable[[Callable[[], Any], Callable[[Any], None], Callable[[BaseException], None]], Any]
 
 _Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True)
+class PreparedListing:
+    """A listing made ready for the table off the GUI thread (`prepare_listing`)."""
+
+    found: Listing
+    ids: list[str]  # the listing's ids, each once
+    row_of: dict[str, int]  # id -> row
+    pages: dict[int, list[Any]] = field(default_factory=dict)  # page number -> rows read already
+    rows_of: dict[str, int] = field(default_factory=dict)  # the wanted ids that are listed -> row
+
+
+def prepare_listing(library: Any, found: Listing, wanted: Iterable[str | None] = ()) -> PreparedListing:
+    """The work a listing costs that grows with its length, done where it is made (a worker):
+    unique ids, their rows' map, the first page's rows and the page of each `wanted` id (the
+    current and selected papers, kept across a re-list), read from the library."""
+    row_of: dict[str, int] = {}
+    for pid in found.ids:
+        row_of.setdefault(pid, len(row_of))
+    ids = list(row_of) if len(row_of) != len(found.ids) else list(found.ids)
+    rows_of = {pid: row_of[pid] for pid in wanted if pid is not None and pid in row_of}
+    want_pages = sorted({0, *(row // PAGE_SIZE for row in list(rows_of.values())[:1])}) if ids else []
+    pages: dict[int, list[Any]] = {}
+    for page in want_pages:
+        page_ids = ids[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]
+        fetched = library.rows(page_ids)
+        pages[page] = [fetched.get(pid) for pid in page_ids]
+    return PreparedListing(found, ids, row_of, pages, rows_of)
 
 
 def listing_change(old: tuple | None, new: tuple | None) -> str:
@@ -85,15 +126,20 @@ class PaperModel(QAbstractTableModel):
         self.listing_key: tuple | None = None  # what the shown ids were listed for
 
     # -- ids ----------------------------------------------------------------------------
-    def set_ids(self, ids: list[str], total: int | None = None, more: PageFetch | None = None) -> None:
+    def set_ids(self, ids: list[str], total: int | None = None, more: PageFetch | None = None,
+                prepared: PreparedListing | None = None) -> None:
         self.beginResetModel()
-        self._ids = list(dict.fromkeys(ids))
-        self._row_of = None
+        if prepared is not None:  # unique ids, their map and the first rows, made by the worker
+            self._ids, self._row_of = prepared.ids, prepared.row_of
+        else:
+            self._ids, self._row_of = list(dict.fromkeys(ids)), None
         self._pages.clear()
+        if prepared is not None:
+            self._pages.update(prepared.pages)
         self._set_source(total, more)
         self.endResetModel()
 
-    def set_listing(self, found: Listing, key: tuple | None = None) -> str:
+    def set_listing(self, listed: Listing | PreparedListing, key: tuple | None = None) -> str:
         """Show a listing made for `key` (query, view, sort… see SearchBar.list_key); says what
         changed: KEPT (the same list again, rows refreshed), RELISTED (the same list, other ids:
         after a write), SORTED (the same query and view in another order) or NEW.
@@ -101,29 +147,49 @@ class PaperModel(QAbstractTableModel):
         Only the same list again may keep what is on screen: the same first ids with more
         already fetched (the user scrolled, then a write re-listed) keep the fetched rows. A new
         query whose first page happens to be a prefix of the shown ids (an empty one always is)
-        replaces them."""
-        ids, old_key = found.ids, self.listing_key
+        replaces them.
+
+        A `PreparedListing` (made on a worker) costs the GUI thread no work that grows with
+        the number of matches."""
+        prepared = listed if isinstance(listed, PreparedListing) else None
+        found = listed.found if isinstance(listed, PreparedListing) else listed
+        ids, old_key = (prepared.ids if prepared is not None else found.ids), self.listing_key
         self.listing_key = key
         change = listing_change(old_key, key)
         if (change == RELISTED and ids and ids == self._ids[:len(ids)]
                 and (len(ids) == len(self._ids) or found.more is not None)):
             self._set_source(found.total, found.more)
-            self.invalidate()
+            self.invalidate(prepared.pages if prepared is not None else None)
             return KEPT
         if change == RELISTED and self._ids and len(ids) > len(self._ids) and ids[:len(self._ids)] == self._ids:
             # The rest of the same list (the window's first page at start, then the whole list
             # from a worker): appended below the rows on screen, selection and scroll kept.
-            self.append_ids(ids[len(self._ids):])
+            if prepared is not None and prepared.ids[:len(self._ids)] == self._ids:
+                self._append_prepared(prepared)
+            else:
+                self.append_ids(ids[len(self._ids):])
             self._set_source(found.total, found.more)
             return KEPT
-        self.set_ids(ids, found.total, found.more)
+        self.set_ids(ids, found.total, found.more, prepared)
         return change
+
+    def _append_prepared(self, prepared: PreparedListing) -> None:
+        """The rest of the shown list, its map made by the worker: only references change."""
+        first, last = len(self._ids), len(prepared.ids) - 1
+        self._pages.pop(first // PAGE_SIZE, None)  # a cached partial last page grows
+        self.beginInsertRows(QModelIndex(), first, last)
+        self._ids, self._row_of = prepared.ids, prepared.row_of
+        self.endInsertRows()
 
     def _set_source(self, total: int | None, more: PageFetch | None) -> None:
         self._source += 1
         self._fetching = False
         self._more = more
         self._total = max(total or 0, len(self._ids)) if more is not None else len(self._ids)
+
+    def more_fetch(self) -> PageFetch | None:
+        """How the rest of a paged listing is fetched (None: every id is here)."""
+        return self._more
 
     def total(self) -> int:
         """Every id the list holds, fetched or not."""
@@ -157,11 +223,23 @@ class PaperModel(QAbstractTableModel):
             self._row_of = {pid: i for i, pid in enumerate(self._ids)}
         return self._row_of.get(paper_id, -1)
 
-    def invalidate(self) -> None:
-        """Forget cached rows (after a write) and repaint what is visible."""
+    def invalidate(self, fresh: dict[int, list[Any]] | None = None) -> None:
+        """Forget cached rows (after a write) and repaint what is visible; `fresh`: pages read
+        again after the write (by the worker that re-listed)."""
         self._pages.clear()
+        if fresh:
+            self._pages.update(fresh)
         if self._ids:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(COLUMNS) - 1))
+
+    def cached_row(self, row: int) -> Any:
+        """The PaperRow at `row` if its page is read already (never reads), else None."""
+        rows = self._pages.get(row // PAGE_SIZE) if 0 <= row < len(self._ids) else None
+        return rows[row % PAGE_SIZE] if rows is not None and row % PAGE_SIZE < len(rows) else None
+
+    def pages_read(self) -> int:
+        """How many pages of rows are held (a test counts the rows a listing materialised)."""
+        return len(self._pages)
 
     def row_data(self, row: int) -> Any:
         """The PaperRow at `row` (fetching its page if needed), or None."""
@@ -227,34 +305,25 @@ class PaperModel(QAbstractTableModel):
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        # Called for every cell and role at each repaint: plain ints, no enum lookups.
+        role = int(role)
+        if role not in _ROLES or not index.isValid():
             return None
-        if role == ID_ROLE:
+        if role == _ID:
             return self._ids[index.row()]
-        if role not in (
-            Qt.ItemDataRole.DisplayRole,
-            Qt.ItemDataRole.FontRole,
-            Qt.ItemDataRole.ToolTipRole,
-            Qt.ItemDataRole.TextAlignmentRole,
-            SORT_ROLE,
-            READ_ROLE,
-        ):
-            return None
         row = self.row_data(index.row())
         if row is None:
             return None
         col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             return _display(row, col)
-        if role == Qt.ItemDataRole.FontRole:
+        if role == _FONT:
             return None if row.read else self._bold  # unread rows are bold, like a mail client
-        if role == READ_ROLE:
+        if role == _READ:
             return bool(row.read)
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col in (COL_STAR, COL_NOTE, COL_YEAR):
-                return int(Qt.AlignmentFlag.AlignCenter)
-            return None
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _ALIGN:
+            return _CENTER if col in (COL_STAR, COL_NOTE, COL_YEAR) else None
+        if role == _TOOLTIP:
             return _tooltip(row, col)
         return _sort_value(row, col)
 
@@ -279,7 +348,7 @@ def _display(row: Any, col: int) -> str:
     if col == COL_NOTE:
         return "✎" if row.has_note else ""
     if col == COL_ADDED:
-        return added_text(row.added_at or "", date.today())
+        return added_text(row.added_at or "", _today())
     if col == COL_AUTHORS:
         return author_text(row.first_author, row.author_count)
     if col == COL_GROUP:
@@ -314,6 +383,16 @@ def _local(stamp: str) -> datetime | None:
     except ValueError:
         return None
     return when.astimezone() if when.tzinfo else when
+
+
+_TODAY: list[Any] = [0.0, None]  # (when asked, the day): date.today() at every painted cell cost
+
+
+def _today() -> date:
+    now = time.monotonic()
+    if _TODAY[1] is None or now - _TODAY[0] > 1.0:
+        _TODAY[:] = [now, date.today()]
+    return _TODAY[1]
 
 
 @lru_cache(maxsize=4096)

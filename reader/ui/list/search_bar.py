@@ -23,6 +23,7 @@ from .model import SORT_KEYS
 
 SEARCH_DEBOUNCE_MS = 150
 FIRST_PAGE = 200  # ids a search lists at once; the table fetches the rest as the user scrolls
+RESULT_SAMPLE = "888,888 results · by relevance"  # the result count's width
 PLACEHOLDER = "Search  (e.g. sparse attention   tag:rl   is:starred   year:2020-2023)   — / or Ctrl+F"
 
 
@@ -85,6 +86,13 @@ class SearchBar(QWidget):
         self.resultLabel = QLabel(self)
         self.resultLabel.setObjectName("resultLabel")
         plain_label(self.resultLabel)
+        # A fixed size: a new count per keystroke must not relayout the window (a label that
+        # sizes to its text asks every layout up to the window's again). A sample count's width
+        # while a count is shown (wider only for a longer text), none without one (the window's
+        # minimum width is not raised by an empty label).
+        self._result_width = self.resultLabel.fontMetrics().horizontalAdvance(RESULT_SAMPLE) + 8
+        self.resultLabel.setFixedSize(0, self.resultLabel.sizeHint().height())
+        self.resultLabel.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.suggestionLabel = QLabel(self)
         self.suggestionLabel.setObjectName("suggestionLabel")
         self.suggestionLabel.setTextFormat(Qt.TextFormat.RichText)
@@ -176,24 +184,24 @@ class SearchBar(QWidget):
         yet), did-you-mean and the query's problem."""
         if not query and self._main.view.ranked:
             order = " · by similarity" if self.search_sort is None else ""
-            self.resultLabel.setText(f"{total:,} most alike{order}" if total else "no papers alike")
+            self._show_count(f"{total:,} most alike{order}" if total else "no papers alike")
             self.suggestionLabel.hide()
             self.problemLabel.hide()
             return
         if not query or results is None:
-            self.resultLabel.setText("")
+            self._show_count("")
             self.suggestionLabel.hide()
             self.problemLabel.hide()
             return
         if total and not results.hits:  # titles matched in SQL while the index is built
-            self.resultLabel.setText(f"{count_noun(total, 'title match')} · index still being built")
+            self._show_count(f"{count_noun(total, 'title match')} · index still being built")
             self.suggestionLabel.hide()
             self.problemLabel.hide()
             return
         text = count_noun(total, "result")
         if self.search_sort is None and not is_filter_query(results) and total > 1:
             text += " · by relevance"
-        self.resultLabel.setText(text)
+        self._show_count(text)
         suggestion = results.suggestion
         if suggestion:  # also beside hits: typo'd words find their near words (search/typos.py)
             self.suggestionLabel.setText(f"Did you mean <a href='suggest'>{html.escape(suggestion)}</a>?")
@@ -203,6 +211,13 @@ class SearchBar(QWidget):
             self.suggestionLabel.hide()
         self.problemLabel.setText(results.problem or "")
         self.problemLabel.setVisible(bool(results.problem))
+
+    def _show_count(self, text: str) -> None:
+        label = self.resultLabel
+        width = max(self._result_width, label.fontMetrics().horizontalAdvance(text) + 8) if text else 0
+        if width != label.width():
+            label.setFixedWidth(width)  # a text wider than the sample: one relayout
+        label.setText(text)
 
     def accept_suggestion(self, _link: str = "") -> None:
         suggestion = self.suggestionLabel.property("suggestion")

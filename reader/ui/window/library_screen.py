@@ -29,7 +29,17 @@ from reader.search.results import SearchResults
 from ..change_bridge import ChangeBridge
 from ..context import ListScope, OpContext
 from ..list import empty_state
-from ..list.model import COL_ADDED, COL_TITLE, NEW, RELISTED, SORT_KEYS, SORTED, PaperModel
+from ..list.model import (
+    COL_ADDED,
+    COL_TITLE,
+    NEW,
+    RELISTED,
+    SORT_KEYS,
+    SORTED,
+    PaperModel,
+    PreparedListing,
+    prepare_listing,
+)
 from ..list.search_bar import FIRST_PAGE, SearchBar
 from ..list.sidebar import Sidebar, view_key
 from ..list.table import PaperTable
@@ -48,6 +58,8 @@ from .splitter import SIZES as SPLITTER_SIZES
 from .splitter import MainSplitter
 
 RELATED_DELAY_MS = 250
+TERMS_DELAY_MS = 120
+MAX_WANTED = 1000  # selected papers whose rows the list worker finds (more: looked up here)
 
 
 class LibraryScreen(QMainWindow):
@@ -87,6 +99,9 @@ class LibraryScreen(QMainWindow):
         self._pending_import: list[str] = []  # an import's new papers: the list goes to the first listed
         self.closing = False
         self.list_generation = 0  # bumped each time the table's ids are replaced (tests wait on it)
+        self._pending_listing: tuple[Listing | PreparedListing, tuple | None] | None = None
+        self.listings_dropped = 0  # listings replaced by a newer one before they were shown
+        self._lists_asked = 0  # listings requested (a worker drops its own once a newer one is)
         self._build_widgets()
         self.index_sync = IndexSync(self.ops, self.status, self._index_caught_up)
 
@@ -101,14 +116,16 @@ class LibraryScreen(QMainWindow):
             self.refresh_list()
         elif self.searchBar.query() or self.view.kind == ViewKind.NEW:
             first = self.searchBar.list_job(self.library, self.view, *self.sort_args(), loaded=0)
-            self._list_ready(first(), self.searchBar.listed_key)
+            self._apply_listing(first(), self.searchBar.listed_key)
         else:
             whole = self.searchBar.list_job(self.library, self.view, *self.sort_args(), loaded=0)
             key = self.searchBar.listed_key
             page = self.library.paper_ids(self.view, *self.sort_args(), limit=FIRST_PAGE)
-            self._list_ready(Listing("", None, page), key)
+            self._apply_listing(Listing("", None, page), key)
             if len(page) >= FIRST_PAGE:
-                self.runner.read("list", whole, lambda found: self._list_ready(found, key), self.handle_error)
+                lib = self.library
+                self.runner.read("list", lambda: prepare_listing(lib, whole()),
+                                 lambda found: self._list_ready(found, key), self.handle_error)
         self.sidebar.summaryChanged.connect(self._summary_changed)
         self.sidebar.follow(self.library, self.runner, self.changes.changed, self.handle_error)
         self.changes.changed.connect(self._changes_seen)
@@ -146,6 +163,12 @@ class LibraryScreen(QMainWindow):
         self._related_timer.setSingleShot(True)
         self._related_timer.setInterval(RELATED_DELAY_MS)
         self._related_timer.timeout.connect(self._related_due)
+        # The abstract's highlights follow the query's words once the keys pause (a re-render
+        # per keystroke held the table's update back).
+        self._terms_timer = QTimer(self)
+        self._terms_timer.setSingleShot(True)
+        self._terms_timer.setInterval(TERMS_DELAY_MS)
+        self._terms_timer.timeout.connect(lambda: self.pane.render_abstract())
 
         self.model = PaperModel(self.library, self)
         self.model.run_read = lambda job, done, failed: self.runner.read("page", job, done, failed)
@@ -186,20 +209,58 @@ class LibraryScreen(QMainWindow):
         bar.stop_timer()
         bar.set_searching(bool(bar.query()) or self.view.ranked)
         job = bar.list_job(self.library, self.view, *self.sort_args(), loaded=self.model.rowCount())
-        key = bar.listed_key
-        self.runner.read("list", job, lambda found: self._list_ready(found, key), self.handle_error)
+        key, lib = bar.listed_key, self.library
+        # The papers to keep selected: their rows (and the current one's page) are found by the
+        # worker, so the GUI thread's part of a listing does not grow with its length.
+        built = hasattr(self, "table")  # the header's sort indicator asks while the table is built
+        wanted = [self.current_id(), *self.selected_ids()[:MAX_WANTED]] if built else []
+        self._lists_asked += 1
+        asked = self._lists_asked
 
-    def _list_ready(self, found: Listing, key: tuple | None = None) -> None:
+        def work() -> PreparedListing | None:
+            found = job()
+            if asked != self._lists_asked:
+                return None  # a newer key was typed meanwhile: this listing is never shown
+            return prepare_listing(lib, found, wanted)
+
+        self.runner.read("list", work, lambda found: self._list_ready(found, key), self.handle_error)
+
+    def _list_ready(self, found: Listing | PreparedListing | None, key: tuple | None = None) -> None:
+        """A listing arrived: shown at the end of this pass of the event loop, after whatever
+        else is queued, so that several arriving together (a burst of keys) cost one reset:
+        only the newest is applied. None: a listing a newer request made stale."""
+        if found is None:
+            return
         if key is not None and key != self.searchBar.listed_key:
             # A listing asked for before the newest one (at start-up the header's sort indicator
             # asked for the whole library before the saved view was restored): its late result
             # showed every paper under a sidebar that said Starred.
             return
+        pending, self._pending_listing = self._pending_listing, (found, key)
+        if pending is None:
+            QTimer.singleShot(0, self._apply_pending_listing)
+        else:
+            self.listings_dropped += 1
+
+    def _apply_pending_listing(self) -> None:
+        pending, self._pending_listing = self._pending_listing, None
+        if pending is not None and not self.closing:
+            found, key = pending
+            if key is None or key == self.searchBar.listed_key:
+                self._apply_listing(found, key)
+
+    def _apply_listing(self, listed: Listing | PreparedListing, key: tuple | None = None) -> None:
+        found = listed.found if isinstance(listed, PreparedListing) else listed
+        # What the old listing held (a search's every match) is let go on a worker: freeing
+        # it here cost the GUI thread time that grew with the number of matches.
+        junk: list[Any] = [self.search_results, self.model.more_fetch()]
         self.search_results = results = found.results
         terms = list(results.terms) if results else []
         current_id, current_row, selected = self.current_id(), self.table.currentIndex().row(), self.selected_ids()
+        shown, new_terms = self.pane.paper, terms != self.pane.terms
+        self.pane.terms = terms  # a paper the listing selects is shown with them
         self.list_generation += 1
-        change = self.model.set_listing(found, key)
+        change = self.model.set_listing(listed, key)
         if change == NEW:  # a new query, view or collection: its first hit, at the top
             self.table.scrollToTop()
             self._reselect([], None, 0)
@@ -209,9 +270,12 @@ class LibraryScreen(QMainWindow):
             self._reselect(selected, current_id, current_row)
         self.searchBar.show_state(found.query, results, found.total)
         empty_state.update(self, self.empty_state, found.query)
-        if terms != self.pane.terms:
-            self.pane.terms = terms
-            self.pane.render_abstract()
+        if new_terms and self.pane.paper is shown:
+            self._terms_timer.start()  # the same paper: its highlights follow once the keys pause
+        elif self.pane.paper is not shown:
+            self._terms_timer.stop()  # another paper, shown with the listing's terms already
+        if any(x is not None for x in junk):
+            self.runner.read("release", junk.clear, None)
         if self.model.rowCount() and self.current_id() is None:
             self._reselect([], None, 0)
         if self._pending_import and not self._go_to_imported() and change == NEW:
