@@ -36,9 +36,13 @@ class GroupView(QTextBrowser):
         self.setObjectName("groupView")
         self.setAccessibleName("The reading group on this paper")
         self.setOpenLinks(False)
+        self._shown: str | None = None
 
     def show_marks(self, marks: list[Any]) -> str:
         """Show the members' marks; the tab's title ("Group", or "Group ★2" when two starred it)."""
-        self.setHtml(group_html(marks))
+        text = group_html(marks)
+        if text != self._shown:  # the same HTML again (most papers: no marks) is not set again
+            self._shown = text
+            self.setHtml(text)
         starred = sum(1 for m in marks if m.star)
         return f"Group ★{starred}" if starred else "Group"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -95,6 +96,11 @@ class PaperPane(QWidget):
         self._inflight: dict[str, str] = {}  # paper id -> text being written now
         self._failed: set[str] = set()  # papers whose last note write failed
         self._loading = False
+        # The abstract's HTML by (abstract, highlights, terms, palette), most recent last: stepping
+        # back and forth renders each paper once; and the HTML shown, set again only when it changes.
+        self._abstract_cache: OrderedDict[tuple, str] = OrderedDict()
+        self._abstract_shown: str | None = None
+        self._highlight_rows: list[tuple[Any, str, Any]] = []
 
         top = self._build_top()
         note_page = self._build_note_page()
@@ -349,11 +355,12 @@ class PaperPane(QWidget):
         if paper is None:
             self.titleEdit.clear()
             self.metaLabel.clear()
-            self.abstractView.setHtml("<p style='color:gray'>Select a paper.</p>")
+            self._set_abstract_html("<p style='color:gray'>Select a paper.</p>")
             self._links = []
             self.render_links()
             self.tagEditor.set_tags([])
             self.highlightList.clear()
+            self._highlight_rows = []
             self.relatedList.clear()
             self._set_note(None, "")
             self._sync_buttons(False, False)
@@ -374,18 +381,10 @@ class PaperPane(QWidget):
         self.render_abstract()
         links = list(paper.code_links)
         links += [u for u in paper.links if u not in links]
-        self._links = links[:6]
-        self.render_links()
-        self.highlightList.clear()
-        for h in paper.highlights:
-            text = f"“{h.quote}”"
-            if h.comment:
-                text += f" — {h.comment}"
-            item = QListWidgetItem(text, self.highlightList)
-            item.setData(ID_ROLE, h.id)
-            item.setToolTip(tooltip(f"{h.color} highlight"))
-        count = len(paper.highlights)
-        self.tabs.setTabText(1, f"Highlights ({count})" if count else "Highlights")
+        if links[:6] != self._links:  # a label's setText relays the paper out
+            self._links = links[:6]
+            self.render_links()
+        self._show_highlights(paper)
         if not same:
             self.relatedList.clear()
         note = paper.note
@@ -395,11 +394,33 @@ class PaperPane(QWidget):
             self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
         self.render_group(paper.id)
 
+    def _show_highlights(self, paper: Paper) -> None:
+        """The Highlights tab's list and title, rebuilt only when they changed (J/K mostly steps
+        between papers without highlights: clearing the list and setting the tab's title on every
+        step relaid the whole window out)."""
+        rows: list[tuple[Any, str, Any]] = [(h.id, f"“{h.quote}”" + (f" — {h.comment}" if h.comment else ""), h.color) for h in paper.highlights]
+        if rows != self._highlight_rows:
+            self._highlight_rows = rows
+            self.highlightList.clear()
+            for hid, text, color in rows:
+                item = QListWidgetItem(text, self.highlightList)
+                item.setData(ID_ROLE, hid)
+                item.setToolTip(tooltip(f"{color} highlight"))
+        count = len(rows)
+        self._set_tab(HIGHLIGHTS_TAB, f"Highlights ({count})" if count else "Highlights")
+
+    def _set_tab(self, index: int, text: str, visible: bool = True) -> None:
+        """A tab's title and visibility, touched only when they change: QTabBar relays itself (and
+        so every layout up to the window) out on each setTabText, even to the same text."""
+        if self.tabs.tabText(index) != text:
+            self.tabs.setTabText(index, text)
+        if self.tabs.isTabVisible(index) != visible:
+            self.tabs.setTabVisible(index, visible)
+
     def render_group(self, paper_id: str | None) -> None:
         """The Group tab (group_marks.GroupView), hidden when the library is in no group."""
         marks = self.group_marks(paper_id) if self.group_marks is not None and paper_id else None
-        self.tabs.setTabVisible(GROUP_TAB, marks is not None)
-        self.tabs.setTabText(GROUP_TAB, self.groupView.show_marks(marks or []))
+        self._set_tab(GROUP_TAB, self.groupView.show_marks(marks or []), marks is not None)
 
     def _links_text(self) -> str:  # for the paper part's width less its margins (8 + 8)
         return link_line(self._links, self.codeLinks.fontMetrics(), self._paper_part.width() - 16, most=48)
@@ -414,16 +435,32 @@ class PaperPane(QWidget):
     def render_abstract(self) -> None:
         if not self.paper:
             return
-        highlights = [
-            (h.start, h.end, highlight_css(h.color, self.dark)) for h in self.paper.highlights
-        ]
         if not self.paper.abstract:  # a title-only paper (an entry imported without one)
-            self.abstractView.setHtml(f"<p style='color:gray'><i>{NO_ABSTRACT}</i></p>")
+            self._set_abstract_html(f"<p style='color:gray'><i>{NO_ABSTRACT}</i></p>")
             return
+        highlights = tuple((h.start, h.end, highlight_css(h.color, self.dark)) for h in self.paper.highlights)
+        key = (self.paper.abstract, highlights, tuple(self.terms), self.dark)
+        text = self._abstract_cache.get(key)
+        if text is None:
+            text = abstract_html(self.paper.abstract, highlights=highlights, terms=self.terms,
+                                 hit_style=HIT_STYLES[self.dark])
+            self._abstract_cache[key] = text
+            if len(self._abstract_cache) > ABSTRACT_CACHE:
+                self._abstract_cache.popitem(last=False)
+        else:
+            self._abstract_cache.move_to_end(key)
         scroll = self.abstractView.verticalScrollBar().value()
-        self.abstractView.setHtml(abstract_html(self.paper.abstract, highlights=highlights,
-                                                terms=self.terms, hit_style=HIT_STYLES[self.dark]))
-        self.abstractView.verticalScrollBar().setValue(scroll)
+        if self._set_abstract_html(text):
+            self.abstractView.verticalScrollBar().setValue(scroll)
+
+    def _set_abstract_html(self, text: str) -> bool:
+        """setHtml only when the HTML differs from what is shown (a same-paper refresh, a theme
+        switch without highlights); True when it was set."""
+        if text == self._abstract_shown:
+            return False
+        self._abstract_shown = text
+        self.abstractView.setHtml(text)
+        return True
 
     def set_related(self, items: list[tuple[str, str]]) -> None:
         self.relatedList.clear()
@@ -596,4 +633,5 @@ class PaperPane(QWidget):
         self.previewButton.setChecked(on)
 
 
-GROUP_TAB = 3
+HIGHLIGHTS_TAB, GROUP_TAB = 1, 3
+ABSTRACT_CACHE = 256  # rendered abstracts kept (a few hundred KB)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeyEvent, QPalette
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QKeyEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -130,7 +130,14 @@ class TriageView(QWidget):
         self.keysLabel.setWordWrap(True)
         self.keysLabel.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # follows the theme
 
-        layout = QVBoxLayout(self)
+        # The view's rows live in a body it sizes itself (resizeEvent): a card's new title, meta or
+        # why-line relays the body out, and stops there. With the rows in the view's own layout,
+        # each card relaid the whole window out (the library page's sidebar and table, the status
+        # bar) for a change that cannot move anything outside the view.
+        self._body = QWidget(self)
+        self._body.setObjectName("triageBody")
+        self._minimum = QSize(0, 0)  # the largest minimum the body asked for: the window's floor
+        layout = QVBoxLayout(self._body)
         layout.setContentsMargins(16, 10, 16, 10)
         layout.setSpacing(6)
         layout.addLayout(top)
@@ -144,6 +151,28 @@ class TriageView(QWidget):
         for w in [self, *self.findChildren(QWidget)]:
             w.installEventFilter(self)
         self.show_message("Loading the queue…")
+        self._minimum = self._body.minimumSizeHint()
+
+    # -- size: the body's, without relaying the window out for each card ---------------------
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self._body.setGeometry(self.rect())
+        super().resizeEvent(event)
+
+    def sizeHint(self) -> QSize:
+        return self._body.sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        return self._minimum
+
+    def event(self, event: QEvent) -> bool:
+        """The body was relaid out (a card shown): the window hears of it only when the body
+        needs more room than it ever asked for (once per longer title, not per card)."""
+        if event.type() == QEvent.Type.LayoutRequest:
+            grown = self._minimum.expandedTo(self._body.minimumSizeHint())
+            if grown != self._minimum:
+                self._minimum = grown
+                self.updateGeometry()
+        return super().event(event)
 
     # -- construction (one method a page) ----------------------------------------------------
     def _build_paper_page(self) -> QWidget:
