@@ -217,7 +217,7 @@ class Group:
             cfg = again
             me = cfg["name"]
             stored = gs.files(wconn)
-            touched: set[tuple[str, str]] = set()
+            touched: set[str] = set()  # the members whose records changed the merged state
             self._step("before-read")
             self._keys = {}
             keys_moved = self._update_keys(wconn, cfg["keyed"])
@@ -298,7 +298,7 @@ class Group:
 
     def _read_member(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,
                      stored: dict[tuple[str, str], tuple[int, int, int]], report: GroupSyncReport,
-                     touched: set[tuple[str, str]], meet: Meeting) -> None:
+                     touched: set[str], meet: Meeting) -> None:
         known = gs.member_rows(conn).get(member)
         cfg = gs.config(conn)
         assert cfg is not None
@@ -372,7 +372,7 @@ class Group:
             pids = meet.papers_of([v[0] for v in merged.values()])
             self._pending += [(member, pkey, " ".join(v[0]), pid, *v[1:])
                               for (pkey, v), pid in zip(merged.items(), pids, strict=True)]
-            touched.update((member, pkey) for pkey in merged)
+            touched.add(member)
         for fname, size, mtime, offset in file_states:
             gs.put_file(conn, member, fname, size, mtime, offset)
         gs.drop_files(conn, member, [f for f, *_ in file_states] + [fs.DIVIDE_FILE])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from .sql import chunks, marks, now_iso
@@ -132,7 +133,7 @@ def merge_records(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> No
     about half the cost of inserting them into the index one by one."""
     if not rows:
         return
-    ordered = sorted(rows, key=lambda r: (r[0], r[1]))
+    ordered = sorted(rows, key=itemgetter(0, 1))
     many = len(ordered) >= BULK_ROWS
     cache = conn.execute("PRAGMA cache_size").fetchone()[0] if many else None
     if many:
