@@ -2,8 +2,9 @@
 into SQLite, and write this library's new decisions to its own folder, in one transaction.
 
 Order inside a sync (one write transaction; a kill at any point leaves the store as before):
-1. every member's new complete lines (this library's own folder too) are merged by the highest
-   sequence number per member, paper key and field;
+1. every member's new complete lines (this library's own folder too) are folded in Python by the
+   highest sequence number per member, paper key and field, then written to group_state in one
+   sorted batch (store.group.merge_records: a first sync loads it before the paper index is built);
 2. this library's decisions changed since the last sync are compared with what its own files
    say (its member state, just read back) and the differences appended to its log with new sequence numbers (above any it
    ever wrote, read back from its own files), or, when the log grew past COMPACT_AT or its files
