@@ -56,7 +56,8 @@ def _group(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
             print(json.dumps(status.as_json(), ensure_ascii=False, indent=1), file=out)
             return 0
         print(f"group {status.folder} as {status.name}"
-              f"{' · notes shared' if status.share_notes else ''} · tags: {status.tags}", file=out)
+              f"{' · notes shared' if status.share_notes else ''} · tags: {status.tags} ({status.tags_shared()} shared)",
+              file=out)
         print(f"last sync: {status.last_sync_at or 'never'}", file=out)
         for m in status.members:
             c = m.counts

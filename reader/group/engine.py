@@ -2,8 +2,9 @@
 into SQLite, and write this library's new decisions to its own folder, in one transaction.
 
 Order inside a sync (one write transaction; a kill at any point leaves the store as before):
-1. every member's new complete lines (this library's own folder too) are merged by the highest
-   sequence number per member, paper key and field;
+1. every member's new complete lines (this library's own folder too) are folded in Python by the
+   highest sequence number per member, paper key and field, then written to group_state in one
+   sorted batch (store.group.merge_records: a first sync loads it before the paper index is built);
 2. this library's decisions changed since the last sync are compared with what its own files
    say (its member state, just read back) and the differences appended to its log with new sequence numbers (above any it
    ever wrote, read back from its own files), or, when the log grew past COMPACT_AT or its files
@@ -16,12 +17,14 @@ don't; sequence numbers continue above the highest the files hold."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import gc
 import json
 import os
 import signal
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +67,20 @@ def _stop_at(step: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused while a sync folds its records: they are tens of
+    thousands of small lists and tuples, none in a cycle, and each collection it would run
+    meanwhile walks all of them (a third of a full merge's time). Collection resumes after."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _keys_of(r: sqlite3.Row) -> list[str]:
     """A paper's key hashes (its id's when it has no other key)."""
     return paper_keys(r["doi"], r["arxiv"], r["links"], r["title_key"], r["year"], r["abstract_key"]) \
@@ -77,6 +94,8 @@ class Group:
         self.lib = lib
         self._checkpoint = checkpoint
         self._keys: dict[str, list[str]] = {}  # during a sync: the keys of the papers it computed them for
+        # during a sync: the members' folded records read, merged into group_state together
+        self._pending: list[tuple[Any, ...]] = []
 
     # ------------------------------------------------------------------ membership
     def _step(self, name: str) -> None:
@@ -192,20 +211,23 @@ class Group:
         own_changed = now != cfg["exported"] or cfg["name"] not in scans
         if not todo and not own_changed and now == cfg["keyed"]:
             return report
-        with self.lib.write_transaction() as (wconn, seq):
+        with self.lib.write_transaction() as (wconn, seq), _collector_paused():
             again = gs.config(wconn)
             if again is None:
                 raise GroupError("this library left the group meanwhile")
             cfg = again
             me = cfg["name"]
             stored = gs.files(wconn)
-            touched: set[tuple[str, str]] = set()
+            touched: set[str] = set()  # the members whose records changed the merged state
             self._step("before-read")
             self._keys = {}
             keys_moved = self._update_keys(wconn, cfg["keyed"])
             meet = Meeting(wconn)
+            self._pending = []
             for member in sorted(scans):
                 self._read_member(wconn, root, member, scans[member], stored, report, touched, meet)
+            gs.merge_records(wconn, self._pending)  # every member's at once: one bulk write when they are many
+            self._pending = []
             for member in missing:
                 gs.set_problem(wconn, member, "folder missing: its last synced decisions are kept")
             self._step("after-read")
@@ -222,6 +244,8 @@ class Group:
                     self._step("after-export")
                     scans[me] = fs.scan(root / me)
                     self._read_member(wconn, root, me, scans[me], gs.files(wconn), report, touched, meet)
+                    gs.merge_records(wconn, self._pending)
+                    self._pending = []
             self._step("before-resolve")
             report.papers |= meet.papers
             if keys_moved:
@@ -275,7 +299,7 @@ class Group:
 
     def _read_member(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,
                      stored: dict[tuple[str, str], tuple[int, int, int]], report: GroupSyncReport,
-                     touched: set[tuple[str, str]], meet: Meeting) -> None:
+                     touched: set[str], meet: Meeting) -> None:
         known = gs.member_rows(conn).get(member)
         cfg = gs.config(conn)
         assert cfg is not None
@@ -347,9 +371,9 @@ class Group:
             return
         if merged:
             pids = meet.papers_of([v[0] for v in merged.values()])
-            gs.merge_records(conn, [(member, pkey, " ".join(v[0]), pid, *v[1:])
-                                    for (pkey, v), pid in zip(merged.items(), pids, strict=True)])
-            touched.update((member, pkey) for pkey in merged)
+            self._pending += [(member, pkey, " ".join(v[0]), pid, *v[1:])
+                              for (pkey, v), pid in zip(merged.items(), pids, strict=True)]
+            touched.add(member)
         for fname, size, mtime, offset in file_states:
             gs.put_file(conn, member, fname, size, mtime, offset)
         gs.drop_files(conn, member, [f for f, *_ in file_states] + [fs.DIVIDE_FILE])

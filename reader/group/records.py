@@ -61,8 +61,13 @@ class GroupStatus:
     last_sync_at: str | None
     members: list[MemberInfo]
 
+    def tags_shared(self) -> str:
+        """The tags setting in words: which of this member's tags the others see."""
+        return "all tags" if self.tags == "all" else "only tags named group/…"
+
     def as_json(self) -> dict[str, Any]:
         return {"folder": self.folder, "name": self.name, "share_notes": self.share_notes, "tags": self.tags,
+                "tags_shared": self.tags_shared(),
                 "best_first_group": self.best_first_group, "joined_at": self.joined_at,
                 "last_sync_at": self.last_sync_at,
                 "members": [{"name": m.name, "me": m.me, "library": m.library, "seen_at": m.seen_at,

@@ -104,6 +104,9 @@ def test_decisions_meet_across_libraries_through_the_cli(three, records, capsys)
         (shared / "cy").joinpath("log-1.jsonl").read_text()
     code, out, _ = cli(capsys, libs["ada"], "group", "show", "--json")
     shown = json.loads(out)
+    assert (shown["tags"], shown["tags_shared"]) == ("group", "only tags named group/…")  # the setting, stated
+    _code, text, _ = cli(capsys, libs["ada"], "group", "show")
+    assert "tags: group (only tags named group/… shared)" in text
     assert [m["name"] for m in shown["members"]] == ["ada", "bob", "cy"]
     assert {m["name"]: m["starred"] for m in shown["members"]} == {"ada": 2, "bob": 1, "cy": 0}
 

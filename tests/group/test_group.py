@@ -377,3 +377,19 @@ def test_the_common_record_line_is_written_as_json_dumps_writes_it():
         obj: dict = {"k": keys}
         obj.update({name: [fields[name][0], fields[name][1]] for name in FIELDS if name in fields})
         assert record_line(keys, fields) == _dump(obj)
+
+
+def test_the_tags_setting_is_stated_and_all_shares_every_tag(make_lib, tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = make_lib("a"), make_lib("b")
+    ga, gb = Group(a), Group(b)
+    ga.join(shared, "ada", tags="all")
+    gb.join(shared, "bob")
+    assert (ga.status().as_json()["tags"], ga.status().as_json()["tags_shared"]) == ("all", "all tags")
+    assert gb.status().as_json()["tags_shared"] == "only tags named group/…"
+    pid = a.paper_ids()[0]
+    a.add_tags([pid], ["private-word"])
+    ga.sync()
+    gb.sync()
+    assert _filter(b, "tagged-by:ada")[0] == {pid}

@@ -1,0 +1,122 @@
+"""The merge of the members' records into group_state: a first sync loads them in bulk (the index
+on paper ids built afterwards), later syncs fold them in one by one. Both ways, and a folder read
+one member at a time, must give the same merged state and the same answers to the group's
+queries."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+from reader.group import Group
+from reader.group.format import header_line, record_line
+from reader.group.keys import key_hash, paper_keys
+from reader.store import group as gs
+from reader.store.group_filters import select, split_filters
+
+MEMBERS = ("ann", "ben", "cat", "dan")
+QUERIES = ("group:agree", "group:split", "group:undecided", *(f"{k}:{m}" for m in MEMBERS
+                                                              for k in ("starred-by", "skipped-by", "tagged-by")))
+
+
+def _keys(lib) -> list[list[str]]:
+    return [paper_keys(r["doi"], r["arxiv"], r["links"], r["title_key"], r["year"], r["abstract_key"])
+            or [key_hash("id:" + r["id"])] for r in gs.key_rows(lib.read_connection(), -1)]
+
+
+def _records(rnd: random.Random, pool: list[list[str]], n: int, seq: int) -> tuple[list[bytes], int]:
+    """n random records on papers of `pool`, overlapping, some fields set again later."""
+    out = []
+    for _ in range(n):
+        keys = rnd.choice(pool)
+        fields: dict = {}
+        for name in ("star", "skip", "read"):
+            if rnd.random() < 0.5:
+                seq += rnd.choice((1, 1, 2))
+                fields[name] = (seq, rnd.randint(0, 1))
+        if rnd.random() < 0.3:
+            seq += 1
+            fields["tags"] = (seq, sorted(rnd.sample(["group/a", "group/b", "other"], rnd.randint(0, 2))))
+        if rnd.random() < 0.1:
+            seq += 1
+            fields["note"] = (seq, rnd.choice(["", "read this", "méthode"]))
+        if not fields:
+            seq += 1
+            fields["star"] = (seq, 1)
+        out.append(record_line(keys, fields))
+    return out, seq
+
+
+def _write(folder: Path, rnd: random.Random, pool: list[list[str]], more: bool) -> None:
+    for i, name in enumerate(MEMBERS):
+        d = folder / name
+        d.mkdir(exist_ok=True)
+        if not more:
+            snap, seq = _records(rnd, pool, 120, 0)
+            (d / "snapshot-1.jsonl").write_bytes(header_line(name, f"lib{i}", 1) + b"".join(snap))
+            log, seq = _records(rnd, pool, 40, seq // 2)  # seqs below the snapshot's too: older values lose
+            (d / "log-1.jsonl").write_bytes(header_line(name, f"lib{i}", 1) + b"".join(log))
+            (d / ".seq").write_text(str(seq))
+        else:
+            log, seq = _records(rnd, pool, 60, int((d / ".seq").read_text()) - 30)
+            with (d / "log-1.jsonl").open("ab") as f:
+                f.write(b"".join(log))
+
+
+def _answers(lib) -> dict[str, set[str]]:
+    out = {}
+    for q in QUERIES:
+        problems: list[str] = []
+        out[q] = select(lib.read_connection(), split_filters(q)[1], problems)
+        assert not problems
+    return out
+
+
+def _marks(group: Group, lib) -> dict:
+    return group.marks(lib.paper_ids())
+
+
+def test_bulk_and_one_by_one_merges_give_the_same_state(make_lib, tmp_path, monkeypatch):
+    rnd = random.Random(2029)
+    libs = [make_lib(x) for x in ("bulk", "small", "apart")]
+    pool = _keys(libs[0])
+    pool = pool[: max(10, len(pool) // 2)] + [[key_hash(f"elsewhere{i}")] for i in range(15)]  # some met nowhere
+    origin = tmp_path / "origin"
+    origin.mkdir()
+    _write(origin, rnd, pool, more=False)
+    folders = [tmp_path / f"f-{i}" for i in range(3)]
+    for f in folders[:2]:
+        shutil.copytree(origin, f)
+    folders[2].mkdir()
+    groups = [Group(lib) for lib in libs]
+    for g, f in zip(groups, folders, strict=True):
+        g.join(f, "me")
+    monkeypatch.setattr(gs, "BULK_ROWS", 100)
+    groups[0].sync()  # every record of the four members at once into the empty table
+    conn = libs[0].read_connection()
+    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'group_state_paper'").fetchone()[0] == 1
+    plan = " ".join(r[3] for r in conn.execute("EXPLAIN QUERY PLAN SELECT member FROM group_state WHERE paper_id = ?",
+                                               ["x"]))
+    assert "group_state_paper" in plan
+    monkeypatch.setattr(gs, "BULK_ROWS", 10**9)
+    groups[1].sync()  # the same, one upsert at a time
+    for name in MEMBERS:  # the third library meets the members one by one, a sync each
+        shutil.copytree(origin / name, folders[2] / name)
+        groups[2].sync()
+    states = [g.state() for g in groups]
+    assert states[0] and states[0] == states[1] == states[2]
+    answers = [_answers(lib) for lib in libs]
+    assert answers[0]["starred-by:ann"] and answers[0] == answers[1] == answers[2]
+    assert _marks(groups[0], libs[0]) == _marks(groups[1], libs[1]) == _marks(groups[2], libs[2])
+
+    # More records on top (logs appended, some older than what is merged): folded into a full table.
+    for f in folders:
+        _write(f, random.Random(7), pool, more=True)
+    monkeypatch.setattr(gs, "BULK_ROWS", 100)
+    for g in groups:
+        g.sync()
+    first = states[0]
+    states = [g.state() for g in groups]
+    assert states[0] == states[1] == states[2] != first
+    assert [_answers(lib) for lib in libs[1:]] == [_answers(libs[0])] * 2
