@@ -62,6 +62,12 @@ _FMAX = repeat(255)  # frequencies are kept in 8 bits (a word 255+ times in one 
 _EIGHT = repeat(8)
 _LOW = repeat(255)
 _LENGTHS = struct.Struct("!II")  # HashWriter's key/value lengths
+# Postings are pickled with protocol 3, which Whoosh's readers (pickle.loads) read like its
+# own protocol 2: protocol 2 writes bytes (the frequencies) as a call to codecs.encode, ~40
+# bytes more per block or inlined posting. The 12.7k CSV's index: 50.3 MB; with one-document
+# terms inlined (write_one) 48.6 MB; and protocol 3, 41.6 MB.
+_PICKLE = 3
+_UINT = struct.Struct("!I")  # a frequency as Whoosh's formats encode it (pack_uint)
 _ONES = [struct.pack(f"!{k}I", *([1] * k)) for k in range(129)]  # k frequencies of 1
 
 
@@ -338,19 +344,21 @@ class _PostingsWriter:
         return offset
 
     def write_one(self, packed: int) -> bytes:
-        """write() for a term in one document (docnum << 8 | freq): the same bytes, without
-        the block loop (about half of all terms)."""
+        """The term info of a term in one document (docnum << 8 | freq), its posting inlined
+        (about a third of all terms; most ids and rare words).
+
+        W3's term info can carry its postings itself, as (ids, weights, values) pickled:
+        Whoosh reads them back (W3Codec.postings_reader) but never writes them (its writer
+        inlines below `inlinelimit`=1 postings, i.e. never). A block in the postings file
+        cost ~100 bytes with its 12-byte pointer; inlined, ~63."""
         d, f = packed >> 8, packed & 255
-        boost, comp, lengths = self.boost, self.comp, self.lengths
-        w = f * boost
-        fixed = self.fixed
-        vals = None if fixed == 0 else struct.pack("!1I", f)  # callers exclude other formats
-        data, comp = _deflated(dumps(((d,), None if w == 1.0 else w, vals), 2), comp)
+        w = f * self.boost
+        lengths = self.lengths
+        # Callers exclude formats of other sizes. An empty value is kept (Whoosh's writer
+        # would drop it): a merge copies each posting's value and asserts it is bytes.
+        vals = (b"",) if self.fixed == 0 else (_UINT.pack(f),)
         lb = lengths[d] if lengths is not None and d < len(lengths) else 0
-        info = dumps((1, d, w, comp, lb, lb), 2)
-        buf = b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-(len(info) + len(data))), info, data))
-        head = _TERMINFO.pack(0, f * boost, 1, lb, lb, max(0.0, w), d, d)
-        return head + pack_long(self._emit(buf)) + pack_int(len(buf))
+        return _TERMINFO.pack(1, w, 1, lb, lb, max(0.0, w), d, d) + dumps(((d,), (float(w),), vals), _PICKLE)
 
     def write(self, docs: Sequence[int], freqs: Sequence[int] | None,
               values: list[bytes] | None) -> bytes:
@@ -387,7 +395,7 @@ class _PostingsWriter:
                     vals = struct.pack(f"!{k}I", *fr)
                 else:
                     vals = tuple(values[start:end]) if values else ()
-            data, bcomp = _deflated(dumps((dids, weights, vals), 2), comp)
+            data, bcomp = _deflated(dumps((dids, weights, vals), _PICKLE), comp)
             bmin = bmax = 0
             if lengths is not None:
                 nz = _nonzero(_block_lengths(lengths, ids))
@@ -425,7 +433,7 @@ class _PostingsWriter:
             bmaxw, weights = _block_weights(freqs, boost)
             vals = None if fixed == 0 else struct.pack(f"!{k}I", *freqs)
             total = sum(freqs) * boost
-        data = dumps((dids, weights, vals), 2)
+        data = dumps((dids, weights, vals), _PICKLE)
         bmin = bmax = 0
         if lengths is not None:
             nz = _nonzero(_block_lengths(lengths, ids))
