@@ -24,9 +24,11 @@ from reader.search.schema import (
     PAIR_SAMPLE_DOCS,
     PAIR_SAMPLE_MIN_DF,
     FastText,
+    FastWords,
     analyze,
     bigrams,
     bucket_term,
+    similarity_words,
 )
 
 # Compression, chosen for disk: the index must stay smaller than the database it derives
@@ -81,6 +83,9 @@ _postings = partial(array, "I")
 _append = array.append
 
 
+_ANALYSED_HELD = 10_000  # distinct venue and year values remembered by a BulkWriter
+
+
 def _consume(it) -> None:
     deque(it, maxlen=0)
 
@@ -109,11 +114,15 @@ class BulkWriter(SegmentWriter):
         self._plan: dict[str, tuple] = {}  # fieldname -> (field, indexed, scorable, stored, column)
         self._stored: list[dict] = []  # stored fields per document
         self._colvalues: dict[str, tuple] = {}  # fieldname -> (column, [(docnum, value)])
+        # (fieldname, value) -> its postings from Whoosh's own analysis (fields without `terms`)
+        self._analysed: dict[tuple[str, object], list] = {}
+        self._doc: dict = {}  # the document being added
 
     def add_document(self, **fields) -> None:
         self._check_state()
         docnum = self.docnum
         plan = self._plan
+        self._doc = fields
         stored: dict = {}
         columns: list = []
         for fieldname in sorted(fields):
@@ -167,7 +176,7 @@ class BulkWriter(SegmentWriter):
                 return self._index_pairs(fieldname, field, value, docnum)
             counts: dict[str, int]
             if isinstance(field, FastText):  # FastText.terms without Counter's Python layer
-                words = field.analysis(value)
+                words = self._similarity_words(value) if type(field) is FastWords else field.analysis(value)
                 counts = {}
                 _count_elements(counts, words)
                 length = len(words)
@@ -187,12 +196,37 @@ class BulkWriter(SegmentWriter):
         if fixed is None or fixed < 0:
             values = self._values.setdefault(fieldname, {})
         length = 0
-        for tbytes, freq, _weight, vbytes in field.index(value):
+        # Whoosh's analysis (venue, year) costs ~20 µs a value; papers share few of them.
+        key = (fieldname, value)
+        try:
+            postings = self._analysed.get(key)
+            held = True
+        except TypeError:  # a value that is not hashable
+            postings, held = None, False
+        if postings is None:
+            postings = list(field.index(value))
+            if held:
+                if len(self._analysed) >= _ANALYSED_HELD:
+                    self._analysed.clear()
+                self._analysed[key] = postings
+        for tbytes, freq, _weight, vbytes in postings:
             terms[tbytes].append(docnum << 8 | min(freq, 255))
             if values is not None:
                 values.setdefault(tbytes, []).append(vbytes)
             length += freq
         return length
+
+    def _similarity_words(self, value: str) -> list[str]:
+        """similarity_words(value) for the `words` field. It is the title and the abstract
+        (documents.doc_fields), whose words were just split for their own fields: the
+        words of "title abstract" are the title's then the abstract's (a space ends a
+        word), so the abstract is not lowercased and split a third time."""
+        doc = self._doc
+        title, abstract = doc.get("title"), doc.get("abstract") or ""
+        if type(title) is str and type(abstract) is str and len(value) == len(title) + 1 + len(abstract) \
+                and value == f"{title} {abstract}":
+            return similarity_words(title) + similarity_words(abstract)
+        return similarity_words(value)
 
     def _index_pairs(self, fieldname: str, field, value: str, docnum: int) -> int:
         pairs = bigrams(analyze(value, field.stemmed))
