@@ -165,7 +165,7 @@ class _UnionMatcherMixin:
                 if not budget.spend(entry[0]):
                     self.truncated = True
                     break
-                if entry[1] >= 0:  # the fast path: the term's blocks read in one piece
+                if entry[1] != -1:  # the fast path: the term's blocks (or inlined postings) read in one piece
                     docs.update(postings_at(reader, fieldname, term, entry)[0])
                 else:
                     docs.update(reader.postings(fieldname, btext).all_ids())

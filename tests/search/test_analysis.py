@@ -34,3 +34,46 @@ def test_fast_word_patterns_find_the_same_words() -> None:
         assert _FAST_WORD_RE.findall(s) == _WORD_RE.findall(s), s
         if s.isascii():
             assert _ASCII_WORD_RE.findall(s) == _WORD_RE.findall(s), s
+
+
+@pytest.mark.parametrize("title", TEXTS)
+@pytest.mark.parametrize("abstract", TEXTS)
+def test_similarity_words_of_title_and_abstract_are_each_ones_in_turn(title: str, abstract: str) -> None:
+    """What lets the bulk writer reuse the title's and abstract's words for `words`."""
+    from reader.search.schema import similarity_words
+
+    assert similarity_words(f"{title} {abstract}") == similarity_words(title) + similarity_words(abstract)
+
+
+def test_the_bulk_writer_splits_an_abstract_and_analyses_a_venue_once(tmp_path, monkeypatch) -> None:
+    """`words` (title + abstract) is made from the words already split for the title and the
+    abstract, and a venue shared by papers is analysed by Whoosh once: the same index."""
+    from whoosh.filedb.filestore import FileStorage
+    from whoosh.query import Term
+
+    from reader.search import schema
+    from reader.search.documents import doc_fields
+    from reader.search.segments import BulkWriter, bulk_codec
+    from reader.search.segments import writer as writer_module
+
+    docs = [doc_fields({"id": f"p{i}", "title": f"Sparse Models {i}", "venue": "NeurIPS 2021",
+                        "abstract": f"We study sparse attention number {i}; Zürich's models.", "year": 2021})
+            for i in range(3)]
+    split: list[str] = []
+    real_similarity = writer_module.similarity_words
+    monkeypatch.setattr(writer_module, "similarity_words", lambda t: split.append(t) or real_similarity(t))
+    venue = schema.build_schema()["venue"]
+    analysed: list[object] = []
+    real_index = type(venue).index
+    monkeypatch.setattr(type(venue), "index", lambda self, v, **kw: analysed.append(v) or real_index(self, v, **kw))
+    ix = FileStorage(str(tmp_path)).create_index(schema.build_schema())
+    w = BulkWriter(ix, codec=bulk_codec())
+    for d in docs:
+        w.add_document(**d)
+    w.commit()
+    assert all(d["words"] not in split for d in docs) and docs[0]["abstract"] in split
+    assert analysed.count("NeurIPS 2021") == 1
+    with ix.searcher() as s:
+        for word in ("sparse", "zurich", "attention", "models"):
+            assert len(s.search(Term("words", word)).docs()) == 3, word
+        assert len(s.search(Term("venue", "neurips")).docs()) == 3

@@ -208,3 +208,41 @@ def test_self_check_keeps_to_a_temp_folder_of_its_own(tmp_path, monkeypatch) -> 
     assert (tmp_path / "MAIN.tmp").read_text(encoding="utf-8") == "another process's"
     # and it leaves nothing behind (each start used to leave an empty spill folder in /tmp)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["MAIN.tmp"]
+
+
+def test_terms_of_one_document_are_inlined_read_raw_and_merged_by_whoosh(tmp_path: Path, mode) -> None:
+    """The bulk writer inlines a one-document term's posting in the terms table (no block in
+    the postings file); raw reads, Whoosh's public API and a Whoosh merge all read it."""
+    from whoosh.codec.whoosh3 import W3TermInfo
+
+    docs = synthetic(119) + [doc(99_001, "Quokka", "The xylophonic quokka hops.")]
+    index = _build(tmp_path / "ix", docs, True, mode)
+    with index._read_lock:
+        [(leaf, _)] = index._s().reader().leaf_readers()
+        ids = rawread.lexicon(leaf, "id")
+        assert len(ids) == 120 and all(offset < -1 for _, offset, _ in ids.values())
+        info = leaf.term_info("id", docs[5]["id"])
+        assert isinstance(info, W3TermInfo) and info.is_inlined()
+        words = rawread.lexicon(leaf, "abstract")
+        assert any(o < -1 for _, o, _ in words.values()) and any(o >= 0 for _, o, _ in words.values())
+        for term, (df, offset, length) in list(words.items()) + list(ids.items()):
+            field = "id" if term in ids else "abstract"
+            m = leaf.postings(field, term)
+            public = []
+            while m.is_active():
+                public.append((m.id(), m.weight()))
+                m.next()
+            read = rawread.inlined_at(leaf, offset, length) if offset < -1 else rawread.postings_at(leaf, offset, length)
+            assert list(zip(*read, strict=True)) == public and len(public) == df
+    more = synthetic(130)[119:129]
+    index.update(more, stamp=2)  # a segment of Whoosh's own writer
+    with index._ix.writer() as w:  # Whoosh's merge copies every posting, inlined ones too
+        w.optimize = True
+    assert len(index._ix._segments()) == 1
+    index.close()
+    again = SearchIndex.open(tmp_path / "ix")
+    assert again.doc_count == 130
+    with again._read_lock:
+        s = again._s()
+        assert all(s.document_number(id=d["id"]) is not None for d in docs + more)
+    again.close()

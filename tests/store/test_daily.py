@@ -97,3 +97,98 @@ def test_a_cli_command_starts_no_thread_and_leaves_the_day_to_a_detached_run(tmp
     assert "56" in started[0][1]  # the answer was out before the day's work was started
     assert not any(t.name == "reader-daily-backup" for t in threading.enumerate())
     assert daily_backups(root / "backups") == []
+
+
+def _shrink_pages(db, page_size: int = 4096) -> None:
+    """The file as libraries made before 16 kB pages have it: 4 kB pages (and WAL)."""
+    import sqlite3
+
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.execute(f"PRAGMA page_size = {page_size}")
+    conn.execute("VACUUM")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.close()
+
+
+def _file_state(db) -> tuple[int, str, list, list]:
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return (conn.execute("PRAGMA page_size").fetchone()[0],
+                conn.execute("PRAGMA integrity_check").fetchone()[0],
+                conn.execute("SELECT id, title, abstract FROM papers ORDER BY id").fetchall(),
+                conn.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall())
+    finally:
+        conn.close()
+
+
+def test_the_days_detached_run_compacts_a_file_of_small_pages(tmp_path):
+    """A library made with 4 kB pages is rewritten into 16 kB ones by the detached run, after
+    its check and backup; every row stays; the next open finds WAL mode again."""
+    from reader.store.connection import PAGE_SIZE
+
+    root = tmp_path / "lib"
+    _library(root)
+    db = root / "library.sqlite3"
+    _shrink_pages(db)
+    size, ok, rows, schema = _file_state(db)
+    assert size == 4096 and ok == "ok" and len(rows) == 56
+    assert run_detached(root) == 0
+    assert len(daily_backups(root / "backups")) == 1
+    assert _file_state(db) == (PAGE_SIZE, "ok", rows, schema)
+    assert db.read_bytes()[18:20] == b"\x02\x02"  # WAL mode again (the header's read/write versions)
+    with Library.open(root, daily=False) as lib:
+        assert len(lib.paper_ids()) == 56
+
+
+def test_compacting_waits_for_a_day_nobody_has_the_file_open(tmp_path):
+    from reader.store.health import compact
+
+    root = tmp_path / "lib"
+    _library(root)
+    db = root / "library.sqlite3"
+    _shrink_pages(db)
+    with Library.open(root, daily=False) as lib:  # a window or a command has it open
+        assert lib.paper_ids()
+        assert not compact(db)  # at once: no waiting on the other connection
+        assert _file_state(db)[0] == 4096
+    assert compact(db) and _file_state(db)[0] == 16384
+    assert not compact(db)  # nothing left to do
+
+
+_KILL_MID_VACUUM = """
+import os, sys
+from pathlib import Path
+from reader.store.health import compact
+calls = [0]
+def progress():
+    calls[0] += 1
+    if calls[0] == int(sys.argv[2]):
+        os._exit(9)  # killed mid-VACUUM: no cleanup, no rollback of ours
+    return 0
+compact(Path(sys.argv[1]), progress=progress, every=10)
+print(calls[0])
+"""
+
+
+def test_a_kill_mid_compaction_leaves_the_library_intact(tmp_path):
+    root = tmp_path / "lib"
+    _library(root)
+    db = root / "library.sqlite3"
+    _shrink_pages(db)
+    before = _file_state(db)
+    # How many progress calls a whole VACUUM makes, then a kill half-way through one.
+    whole = subprocess.run([sys.executable, "-c", _KILL_MID_VACUUM, str(db), "-1"], capture_output=True,
+                           text=True, check=True, timeout=120)
+    total = int(whole.stdout.split()[-1])
+    assert total > 4 and _file_state(db)[0] == 16384
+    _shrink_pages(db)
+    killed = subprocess.run([sys.executable, "-c", _KILL_MID_VACUUM, str(db), str(total // 2)],
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == 9, killed.stderr
+    assert _file_state(db) == before  # the rollback journal put the file back as it was
+    with Library.open(root, daily=False) as lib:
+        assert len(lib.paper_ids()) == 56
+    assert run_detached(root) == 0 and _file_state(db)[0] == 16384

@@ -179,8 +179,8 @@ def _public_view(leaf, fieldname: str) -> tuple:
 def _raw_view(leaf, fieldname: str) -> tuple:
     terms = []
     for term, (df, offset, length) in rawread.lexicon(leaf, fieldname).items():
-        if offset < 0:  # inlined in the terms table: read through a matcher
-            posts = list(zip(*rawread.matcher_blocks(leaf.postings(fieldname, term.encode())), strict=True))
+        if offset < 0:  # inlined in the terms table
+            posts = list(zip(*rawread.inlined_at(leaf, offset, length), strict=True))
         else:
             posts = list(zip(*rawread.postings_at(leaf, offset, length), strict=True))
         terms.append((term, df, tuple(posts)))

@@ -129,8 +129,8 @@ def cached_lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]] | No
 
 def lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]]:
     """Every term of a field in one segment -> (document frequency, offset, length of its
-    postings), for `postings_at`; offset -1: read them through a matcher (inlined, or the
-    public API)."""
+    postings), for `postings_at`; offset -1: read them through a matcher (the public API);
+    below -1: inlined in the terms table (rawread.inlined_at)."""
     if fast():
         try:
             return rawread.lexicon(leaf, fieldname)
@@ -150,8 +150,10 @@ def postings_at(leaf, fieldname: str, term: str, entry: tuple[int, int, int]) ->
     path its posting blocks read in one piece (a matcher costs ~70 µs per term before the
     first posting)."""
     _df, offset, length = entry
-    if offset >= 0 and fast():
+    if offset != -1 and fast():
         try:
+            if offset < 0:
+                return rawread.inlined_at(leaf, offset, length)
             return rawread.postings_at(leaf, offset, length)
         except rawread.READ_ERRORS:
             pass

@@ -24,9 +24,11 @@ from reader.search.schema import (
     PAIR_SAMPLE_DOCS,
     PAIR_SAMPLE_MIN_DF,
     FastText,
+    FastWords,
     analyze,
     bigrams,
     bucket_term,
+    similarity_words,
 )
 
 # Compression, chosen for disk: the index must stay smaller than the database it derives
@@ -62,6 +64,12 @@ _FMAX = repeat(255)  # frequencies are kept in 8 bits (a word 255+ times in one 
 _EIGHT = repeat(8)
 _LOW = repeat(255)
 _LENGTHS = struct.Struct("!II")  # HashWriter's key/value lengths
+# Postings are pickled with protocol 3, which Whoosh's readers (pickle.loads) read like its
+# own protocol 2: protocol 2 writes bytes (the frequencies) as a call to codecs.encode, ~40
+# bytes more per block or inlined posting. The 12.7k CSV's index: 50.3 MB; with one-document
+# terms inlined (write_one) 48.6 MB; and protocol 3, 41.6 MB.
+_PICKLE = 3
+_UINT = struct.Struct("!I")  # a frequency as Whoosh's formats encode it (pack_uint)
 _ONES = [struct.pack(f"!{k}I", *([1] * k)) for k in range(129)]  # k frequencies of 1
 
 
@@ -73,6 +81,9 @@ def _ones(k: int) -> bytes:
 # list of int objects took ~9x the memory and its appends were ~25% slower.
 _postings = partial(array, "I")
 _append = array.append
+
+
+_ANALYSED_HELD = 10_000  # distinct venue and year values remembered by a BulkWriter
 
 
 def _consume(it) -> None:
@@ -103,11 +114,15 @@ class BulkWriter(SegmentWriter):
         self._plan: dict[str, tuple] = {}  # fieldname -> (field, indexed, scorable, stored, column)
         self._stored: list[dict] = []  # stored fields per document
         self._colvalues: dict[str, tuple] = {}  # fieldname -> (column, [(docnum, value)])
+        # (fieldname, value) -> its postings from Whoosh's own analysis (fields without `terms`)
+        self._analysed: dict[tuple[str, object], list] = {}
+        self._doc: dict = {}  # the document being added
 
     def add_document(self, **fields) -> None:
         self._check_state()
         docnum = self.docnum
         plan = self._plan
+        self._doc = fields
         stored: dict = {}
         columns: list = []
         for fieldname in sorted(fields):
@@ -161,7 +176,7 @@ class BulkWriter(SegmentWriter):
                 return self._index_pairs(fieldname, field, value, docnum)
             counts: dict[str, int]
             if isinstance(field, FastText):  # FastText.terms without Counter's Python layer
-                words = field.analysis(value)
+                words = self._similarity_words(value) if type(field) is FastWords else field.analysis(value)
                 counts = {}
                 _count_elements(counts, words)
                 length = len(words)
@@ -181,12 +196,37 @@ class BulkWriter(SegmentWriter):
         if fixed is None or fixed < 0:
             values = self._values.setdefault(fieldname, {})
         length = 0
-        for tbytes, freq, _weight, vbytes in field.index(value):
+        # Whoosh's analysis (venue, year) costs ~20 µs a value; papers share few of them.
+        key = (fieldname, value)
+        try:
+            postings = self._analysed.get(key)
+            held = True
+        except TypeError:  # a value that is not hashable
+            postings, held = None, False
+        if postings is None:
+            postings = list(field.index(value))
+            if held:
+                if len(self._analysed) >= _ANALYSED_HELD:
+                    self._analysed.clear()
+                self._analysed[key] = postings
+        for tbytes, freq, _weight, vbytes in postings:
             terms[tbytes].append(docnum << 8 | min(freq, 255))
             if values is not None:
                 values.setdefault(tbytes, []).append(vbytes)
             length += freq
         return length
+
+    def _similarity_words(self, value: str) -> list[str]:
+        """similarity_words(value) for the `words` field. It is the title and the abstract
+        (documents.doc_fields), whose words were just split for their own fields: the
+        words of "title abstract" are the title's then the abstract's (a space ends a
+        word), so the abstract is not lowercased and split a third time."""
+        doc = self._doc
+        title, abstract = doc.get("title"), doc.get("abstract") or ""
+        if type(title) is str and type(abstract) is str and len(value) == len(title) + 1 + len(abstract) \
+                and value == f"{title} {abstract}":
+            return similarity_words(title) + similarity_words(abstract)
+        return similarity_words(value)
 
     def _index_pairs(self, fieldname: str, field, value: str, docnum: int) -> int:
         pairs = bigrams(analyze(value, field.stemmed))
@@ -338,19 +378,21 @@ class _PostingsWriter:
         return offset
 
     def write_one(self, packed: int) -> bytes:
-        """write() for a term in one document (docnum << 8 | freq): the same bytes, without
-        the block loop (about half of all terms)."""
+        """The term info of a term in one document (docnum << 8 | freq), its posting inlined
+        (about a third of all terms; most ids and rare words).
+
+        W3's term info can carry its postings itself, as (ids, weights, values) pickled:
+        Whoosh reads them back (W3Codec.postings_reader) but never writes them (its writer
+        inlines below `inlinelimit`=1 postings, i.e. never). A block in the postings file
+        cost ~100 bytes with its 12-byte pointer; inlined, ~63."""
         d, f = packed >> 8, packed & 255
-        boost, comp, lengths = self.boost, self.comp, self.lengths
-        w = f * boost
-        fixed = self.fixed
-        vals = None if fixed == 0 else struct.pack("!1I", f)  # callers exclude other formats
-        data, comp = _deflated(dumps(((d,), None if w == 1.0 else w, vals), 2), comp)
+        w = f * self.boost
+        lengths = self.lengths
+        # Callers exclude formats of other sizes. An empty value is kept (Whoosh's writer
+        # would drop it): a merge copies each posting's value and asserts it is bytes.
+        vals = (b"",) if self.fixed == 0 else (_UINT.pack(f),)
         lb = lengths[d] if lengths is not None and d < len(lengths) else 0
-        info = dumps((1, d, w, comp, lb, lb), 2)
-        buf = b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-(len(info) + len(data))), info, data))
-        head = _TERMINFO.pack(0, f * boost, 1, lb, lb, max(0.0, w), d, d)
-        return head + pack_long(self._emit(buf)) + pack_int(len(buf))
+        return _TERMINFO.pack(1, w, 1, lb, lb, max(0.0, w), d, d) + dumps(((d,), (float(w),), vals), _PICKLE)
 
     def write(self, docs: Sequence[int], freqs: Sequence[int] | None,
               values: list[bytes] | None) -> bytes:
@@ -387,7 +429,7 @@ class _PostingsWriter:
                     vals = struct.pack(f"!{k}I", *fr)
                 else:
                     vals = tuple(values[start:end]) if values else ()
-            data, bcomp = _deflated(dumps((dids, weights, vals), 2), comp)
+            data, bcomp = _deflated(dumps((dids, weights, vals), _PICKLE), comp)
             bmin = bmax = 0
             if lengths is not None:
                 nz = _nonzero(_block_lengths(lengths, ids))
@@ -425,7 +467,7 @@ class _PostingsWriter:
             bmaxw, weights = _block_weights(freqs, boost)
             vals = None if fixed == 0 else struct.pack(f"!{k}I", *freqs)
             total = sum(freqs) * boost
-        data = dumps((dids, weights, vals), 2)
+        data = dumps((dids, weights, vals), _PICKLE)
         bmin = bmax = 0
         if lengths is not None:
             nz = _nonzero(_block_lengths(lengths, ids))
