@@ -120,15 +120,28 @@ def _attract(x: np.ndarray, y: np.ndarray, heads: np.ndarray, tails: np.ndarray)
 
 def _repel(x: np.ndarray, y: np.ndarray, heads: np.ndarray, others: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The mean push on each head from its column of `others` (c x m), each push clipped.
-    float32 throughout, x and y apart (no einsum over a trailing axis of 2)."""
-    dx = x[heads][None, :] - x[others]
-    dy = y[heads][None, :] - y[others]
-    d2 = dx * dx + dy * dy
-    d2b = np.exp(np.float32(B) * np.log(d2 + np.float32(1e-12)))
-    coeff = np.float32(2 * B) / ((np.float32(0.001) + d2) * (1 + np.float32(A) * d2b))
+    float32 throughout, x and y apart (no einsum over a trailing axis of 2), and in place: three
+    c x m temporaries, not a dozen (the arithmetic, and so the result, is the same)."""
+    dx = x[others]
+    np.subtract(x[heads][None, :], dx, out=dx)
+    dy = y[others]
+    np.subtract(y[heads][None, :], dy, out=dy)
+    d2 = dx * dx
+    d2 += dy * dy
+    curve = d2 + np.float32(1e-12)
+    np.log(curve, out=curve)
+    curve *= np.float32(B)
+    np.exp(curve, out=curve)  # d2 ** B
+    curve *= np.float32(A)
+    curve += 1
+    d2 += np.float32(0.001)
+    curve *= d2
+    coeff = np.divide(np.float32(2 * B), curve, out=curve)
     # A paper drawn as its own negative pushes by coeff * 0 = 0: no mask needed.
-    gx = np.clip(coeff * dx, -CLIP, CLIP, out=dx).mean(axis=0)
-    gy = np.clip(coeff * dy, -CLIP, CLIP, out=dy).mean(axis=0)
+    dx *= coeff
+    dy *= coeff
+    gx = np.clip(dx, -CLIP, CLIP, out=dx).mean(axis=0)
+    gy = np.clip(dy, -CLIP, CLIP, out=dy).mean(axis=0)
     return gx, gy
 
 
