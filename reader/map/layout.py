@@ -33,11 +33,12 @@ SCALE = 10.0
 # Above this many papers, fewer epochs and negatives: 50k papers in about a minute.
 LARGE = 10_000
 # Up to LARGE papers, each point's pushes in an epoch are the mean push of SAMPLES random papers
-# times its pulls x NEGATIVES (the expected sum of NEGATIVES draws per pull): about as many pairs
-# as per pull (~6.6 pulls a point an epoch: ~66 x n), but each far cheaper (one gather per point,
-# contiguous blocks, no scatter of pairs). On bench_map.py's pools 64 keeps P@10 and
-# trustworthiness within the spread of seeds; 48 lost ~0.003 of trustworthiness, 16 ~0.03.
-SAMPLES = 64
+# times its pulls x NEGATIVES (the expected sum of NEGATIVES draws per pull): ~2x the pairs of
+# one draw per pull (~6.6 pulls a point an epoch: ~66 x n), but each far cheaper (one gather per
+# point, contiguous blocks in place, no scatter of pairs). bench_map.py's pools: 128 keeps P@10
+# and trustworthiness within the old code's seed spread; 64 lost 0.009 of P@10 on ICLR 2018 and
+# 0.004 on IJCAI, 16 ~0.03 of trustworthiness.
+SAMPLES = 128
 NEGATIVE_BATCH = 1_000_000  # above LARGE: repulsion pairs computed at once (memory: ~40 bytes each)
 
 
@@ -152,7 +153,7 @@ def optimise(xy: np.ndarray, heads: np.ndarray, tails: np.ndarray, weights: np.n
 
     Up to LARGE papers the repulsion is drawn per point, not per pull: a point pulled along c
     edges this epoch is pushed c x NEGATIVES times the mean push of SAMPLES random papers (the
-    expected push of c x NEGATIVES draws, as many pairs but cheaper ones). Above, NEGATIVES draws per
+    expected push of c x NEGATIVES draws; ~2x the pairs, each far cheaper). Above, NEGATIVES draws per
     pull, in rounds of at most NEGATIVE_BATCH pairs."""
     n = len(xy)
     x = np.ascontiguousarray(xy[:, 0], dtype=np.float32).copy()

@@ -36,12 +36,12 @@ def _counting_pairs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_up_to_large_each_point_draws_a_fixed_block_of_negatives(monkeypatch: pytest.MonkeyPatch):
-    # 600 papers, 30 epochs: the repulsion is 64 draws per point and epoch (counted work, whatever
+    # 600 papers, 30 epochs: the repulsion is 128 draws per point and epoch (counted work, whatever
     # the graph), not NEGATIVES per pulled edge (~6.6 pulls a point an epoch here: ~66 draws).
     vectors, topic = _topics()
     pairs = _counting_pairs(monkeypatch)
     layout.layout(vectors, epochs=30)
-    assert sum(pairs) == 64 * len(vectors) * 30
+    assert sum(pairs) == 128 * len(vectors) * 30
     assert _same_topic_share(layout.layout(vectors), topic) > 0.95  # the topics stay apart
 
 
