@@ -182,9 +182,9 @@ def pool_figures(name: str, papers: list[dict], folder: Path, refs: bool = True)
     kws_by: dict[str, set[str]] = {}
     for p in papers:
         kws_by.setdefault(paper_id_for(p["abstract"]), set()).update(p["kws"])
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     data = mapfile.build(conn)
-    t_map = time.perf_counter() - t
+    t_map, cpu_map = time.perf_counter() - t, time.process_time() - cpu
     keep = [i for i, pid in enumerate(data.ids) if pid in kws_by]
     kws = [kws_by[data.ids[i]] for i in keep]
     vectors = data.vectors.astype(np.float32)[keep]
@@ -216,7 +216,8 @@ def pool_figures(name: str, papers: list[dict], folder: Path, refs: bool = True)
     print(f"  {name:<22} {out['n']:>5}  ceiling {out['ceiling']:.3f}  svd {out['svd']:.3f}  "
           + "  ".join(f"{k} {out[k + ' p10']:.3f}/{out[k + ' trust']:.3f} ({out[k + ' s']:.1f} s)"
                       for k in maps)
-          + f"  labels {passing}/{total} words ok, {labelled}/{clusters} clusters labelled", flush=True)
+          + f"  reader build {cpu_map:.1f} s CPU  labels {passing}/{total} words ok, {labelled}/{clusters} clusters"
+          + f" labelled (load {os.getloadavg()[0]:.1f})", flush=True)
     return out
 
 

@@ -108,11 +108,20 @@ def _weigh(ptr: np.ndarray, ind: np.ndarray, tfs: np.ndarray, vocab: Vocabulary)
     return Sparse(ptr.astype(np.int64), ind.astype(np.int32), data, len(vocab.words))
 
 
+class _Numbers(dict[str, int]):
+    """Each word's number, a new word numbered on first sight (`numbers[w]` stays in C for a
+    known word: a third of the cost of setdefault with a len() per word)."""
+
+    def __missing__(self, word: str) -> int:
+        number = self[word] = len(self)
+        return number
+
+
 def _count(docs: Iterable[Sequence[str]]) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray, int]:
     """(word numbers, row, word, count, papers) of each distinct (paper, word), papers in order, read in
     one pass over `docs`; a block of COUNT_BLOCK papers is counted at a time, so no array of
     every word occurrence is held."""
-    numbers: dict[str, int] = {}
+    numbers = _Numbers()
     rows: list[np.ndarray] = []
     cols: list[np.ndarray] = []
     tfs: list[np.ndarray] = []
@@ -130,7 +139,7 @@ def _count(docs: Iterable[Sequence[str]]) -> tuple[dict[str, int], np.ndarray, n
         tfs.append(counts.astype(np.int32))
 
     for doc in docs:
-        flat.extend([numbers.setdefault(w, len(numbers)) for w in doc])
+        flat.extend(map(numbers.__getitem__, doc))
         lengths.append(len(doc))
         if len(lengths) == COUNT_BLOCK:
             flush()
