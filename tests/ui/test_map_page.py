@@ -22,7 +22,7 @@ def test_the_summary_is_not_cut_at_1024(qtbot, window: MainWindow):
     controller = window.map
     before = controller.generation
     key(qtbot, window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: controller.generation > before, timeout=60000)
+    qtbot.waitUntil(lambda: controller.generation > before)
     summary = controller.page.summary
     assert "labelled regions" in summary.text()
     assert summary.width() >= summary.fontMetrics().horizontalAdvance(summary.text())
@@ -100,13 +100,13 @@ def test_the_folded_actions_act_from_the_menu_and_the_keys_still_work(qtbot, win
 
     QTimer.singleShot(100, choose_star)
     toolbar.more.click()
-    qtbot.waitUntil(lambda: all(p.starred for p in lib.papers(first)), timeout=20000)
+    qtbot.waitUntil(lambda: all(p.starred for p in lib.papers(first)))
     others = list(controller.picture.ids[3:5])  # the window's R acts on a map selection, folded or not
     controller.select(others)
     qtbot.waitUntil(lambda: set(window.selected_ids()) == set(others))
     controller.canvas.setFocus()
     key(qtbot, controller.canvas, Qt.Key.Key_R)
-    qtbot.waitUntil(lambda: all(p.read for p in lib.papers(others)), timeout=20000)
+    qtbot.waitUntil(lambda: all(p.read for p in lib.papers(others)))
 
 
 def test_a_map_without_years_shows_no_year_boxes_at_zero(qtbot, window: MainWindow):
