@@ -17,6 +17,13 @@ os.environ.setdefault("READER_DAILY_MAINTENANCE", "off")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis's wall-clock checks (a 200 ms deadline per example, the too_slow health check) fail
+# tests on a busy machine for no fault of the code: off for every property test. Linear cost is
+# checked on CPU seconds (tests/importers/test_linear.py, tests/vault/test_linear.py).
+settings.register_profile("reader", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("reader")
 
 GUI_FIXTURES = {"qapp", "qtbot"}
 # How long a GUI test waits for a state (qtbot.waitUntil, waitSignal, waitExposed, ...) when it

@@ -1,5 +1,6 @@
-"""The tests run numpy's BLAS on one thread, as the app does (reader/__init__.py): set where the
-suite starts (tests/conftest.py), since a test module or a plugin may load numpy before reader."""
+"""What the whole suite runs with (tests/conftest.py), so that results never depend on the load:
+numpy's BLAS on one thread as in the app (reader/__init__.py; set where the suite starts, since a
+test module may load numpy before reader), and no wall-clock deadline in property tests."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import glob
 import os
 
 import numpy  # before anything from reader, as many test modules do
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 
 def _openblas() -> ctypes.CDLL:
@@ -27,3 +30,20 @@ def test_numpy_blas_uses_one_thread_in_the_tests_as_in_the_app() -> None:
             assert getattr(blas, name)() == 1
             return
     raise AssertionError("numpy's OpenBLAS has no get_num_threads")
+
+
+def test_property_tests_have_no_wall_clock_deadline() -> None:
+    assert settings.default.deadline is None
+    assert HealthCheck.too_slow in settings.default.suppress_health_check
+
+
+@settings(max_examples=3)
+@given(st.integers())
+def test_a_slow_example_is_not_a_failure(n: int) -> None:
+    """250 ms of CPU per example: over Hypothesis's default 200 ms deadline, as a plain example
+    can be beside busy processes."""
+    import time
+
+    end = time.process_time() + 0.25
+    while time.process_time() < end:
+        pass
