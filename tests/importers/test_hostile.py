@@ -122,17 +122,17 @@ def test_fifo_is_refused_without_blocking(tmp_path):
 
     worker = threading.Thread(target=attempt, daemon=True)
     worker.start()
-    worker.join(5)
+    worker.join(60)  # a limit on a hang only (the old code blocked for ever)
     assert done and isinstance(done[0], InputFileError)
     assert "not a regular file" in str(done[0])
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
 def test_device_is_refused_at_once():
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds: the same on a busy machine
     with pytest.raises(InputFileError, match="not a regular file"):
         parse_file("/dev/zero")
-    assert time.perf_counter() - start < 10  # never reads the device
+    assert time.process_time() - start < 10  # never reads the device
 
 
 def test_folder_is_refused(tmp_path):
@@ -180,10 +180,10 @@ def test_millions_of_junk_records_are_refused_at_once(name, unit):
         text = "title,abstract\n" + text
     if name == "m.xml":
         text = '<feed xmlns="http://www.w3.org/2005/Atom">' + text + "</feed>"
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds: the same on a busy machine
     with pytest.raises(InputFileError, match="too many records .* the limit is 200,000"):
         parse_text(text, name)
-    assert time.perf_counter() - start < 10  # counted before parsing
+    assert time.process_time() - start < 10  # counted before parsing
 
 
 def test_json_with_millions_of_items_is_refused(tmp_path):

@@ -70,7 +70,7 @@ def test_long_single_line_is_refused_quickly(tmp_path):
     import time
 
     path = write(tmp_path, "big.txt", "ICML 2025\n\n" + "word " * (MAX_LINE_CHARS // 4))
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds: the same on a busy machine
     with pytest.raises(InputFileError, match=r"line 3 is too long"):
         parse_file(path)
-    assert time.perf_counter() - start < 10  # refused before parsing, not after minutes
+    assert time.process_time() - start < 10  # refused before parsing, not after minutes

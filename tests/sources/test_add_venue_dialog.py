@@ -53,7 +53,7 @@ def test_filter_add_and_progress(env, qtbot):
     shown = [dialog.list.item(r) for r in range(dialog.list.count()) if not dialog.list.item(r).isHidden()]
     assert len(shown) == 1 and shown[0].text().startswith("AISTATS 2018")
     assert dialog.chosen() == ("aistats", 2018)
-    with qtbot.waitSignal(dialog.finished_adding, timeout=60000) as done:
+    with qtbot.waitSignal(dialog.finished_adding) as done:
         qtbot.mouseClick(dialog.addButton, Qt.MouseButton.LeftButton)
     assert done.args[0].startswith("AISTATS 2018: 216 papers from pmlr — 216 new")
     assert dialog.statusLabel.text() == done.args[0] and not dialog.busy
@@ -72,9 +72,9 @@ def test_cancel_stores_nothing(env, qtbot):
     qtbot.keyClicks(dialog.filterEdit, "wacv 2024")
     qtbot.mouseClick(dialog.addButton, Qt.MouseButton.LeftButton)
     assert dialog.busy and dialog.cancelButton.text() == "Cancel"
-    qtbot.waitUntil(lambda: any(r.path == pages[2] for r in server.requests), timeout=20000)
+    qtbot.waitUntil(lambda: any(r.path == pages[2] for r in server.requests))
     # the step is said in the status line, not drawn half on the bar and half off it
-    qtbot.waitUntil(lambda: "paper pages: " in dialog.statusLabel.text(), timeout=20000)
+    qtbot.waitUntil(lambda: "paper pages: " in dialog.statusLabel.text())
     assert dialog.statusLabel.text().startswith("Fetching WACV 2024… ")
     assert not dialog.progress.isTextVisible()
     # the list is disabled while fetching, but the chosen row keeps a readable highlight
@@ -84,7 +84,7 @@ def test_cancel_stores_nothing(env, qtbot):
     for role in (QPalette.ColorRole.Highlight, QPalette.ColorRole.HighlightedText):
         assert palette.color(QPalette.ColorGroup.Disabled, role) == palette.color(QPalette.ColorGroup.Active, role)
     qtbot.mouseClick(dialog.cancelButton, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not dialog.busy, timeout=20000)
+    qtbot.waitUntil(lambda: not dialog.busy)
     assert dialog.statusLabel.text().startswith("Cancelled: nothing was stored")
     assert lib.counts().total == 0 and dialog.isVisible() is not None
 
@@ -95,7 +95,7 @@ def test_not_served_is_said_in_the_dialog(env, qtbot):
     qtbot.keyClicks(dialog.filterEdit, "iclr 2026")
     assert dialog.chosen() == ("iclr", 2026)
     qtbot.mouseClick(dialog.addButton, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not dialog.busy, timeout=20000)
+    qtbot.waitUntil(lambda: not dialog.busy)
     assert dialog.statusLabel.text().startswith("iclr 2026: not available yet; tried openreview ")
     assert "(403 Forbidden)" in dialog.statusLabel.text() and lib.counts().total == 0
 
@@ -118,7 +118,7 @@ def test_file_menu_opens_it(qtbot, tmp_path, monkeypatch):
         dialog = window.findChild(AddVenueDialog, "addVenueDialog")
         assert dialog is not None and dialog.isVisible() and dialog.list.count() > 100
         dialog.reject()
-        qtbot.waitUntil(lambda: not window.runner.busy, timeout=30000)
+        qtbot.waitUntil(lambda: not window.runner.busy)
     finally:
         window.close()
         lib.close()
@@ -148,7 +148,7 @@ def test_closing_the_window_mid_fetch_cancels_it(qtbot, tmp_path, monkeypatch):
             dialog = window.sources.ask_add_venue()
             qtbot.keyClicks(dialog.filterEdit, "wacv 2024")
             qtbot.mouseClick(dialog.addButton, Qt.MouseButton.LeftButton)
-            qtbot.waitUntil(lambda: any(r.path == pages[1] for r in server.requests), timeout=20000)
+            qtbot.waitUntil(lambda: any(r.path == pages[1] for r in server.requests))
             start = time.monotonic()
             window.close()
             assert time.monotonic() - start < 30  # the page in flight (3 s), not the fetch's end

@@ -42,7 +42,7 @@ def window(qtbot, library: Library):
     w.activateWindow()
     qtbot.waitExposed(w)
     release_modifiers(w)  # no modifier left held by an earlier test's key click
-    qtbot.waitUntil(lambda: w.index_ready and not w.runner.busy, timeout=30000)
+    qtbot.waitUntil(lambda: w.index_ready and not w.runner.busy)
     qtbot.waitUntil(lambda: w.model.rowCount() > 0 and w.pane.paper_id is not None)
     yield w
     w.close()

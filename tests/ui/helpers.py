@@ -43,11 +43,10 @@ def search(qtbot, window: MainWindow, query: str) -> None:
 def search_now(qtbot, window: MainWindow, query: str) -> None:
     window.searchBox.setText(query)
     window.refresh_list()
-    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query,
-                    timeout=5000)
+    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == query)
 
 
 def import_in_window(qtbot, window: MainWindow, path) -> None:
     """Import `path` through the window (on the runner) and wait for its summaries."""
     window.transfer.import_paths([path])
-    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    qtbot.waitUntil(lambda: window.last_import_summaries != [])

@@ -21,14 +21,14 @@ def test_open_window_imports_file_arguments(qtbot, tmp_path: Path) -> None:
     assert window is not None
     qtbot.addWidget(window)
     try:
-        qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+        qtbot.waitUntil(lambda: window.last_import_summaries != [])
         assert window.last_import_summaries[0].new == 1
         box = window.findChild(QMessageBox, "importSummary")
         assert box is not None
         box.close()
         qtbot.waitUntil(lambda: window.model.rowCount() == 57)
         # The index caught up on its own thread: the new paper is searchable.
-        qtbot.waitUntil(lambda: window.index_ready and not window.runner.busy, timeout=20000)
+        qtbot.waitUntil(lambda: window.index_ready and not window.runner.busy)
         search(qtbot, window, "frogs lily")
         qtbot.waitUntil(lambda: window.model.rowCount() >= 1)
         assert window.library.paper(window.model.id_at(0)).title == "Frog jumping dynamics"

@@ -80,7 +80,7 @@ def test_export_dialog_offers_the_citation_formats(qtbot, window: MainWindow, li
     for kind, name in ((ExportKind.BIBTEX, "refs.bib"), (ExportKind.CSLJSON, "refs.json"),
                        (ExportKind.RIS, "refs.ris")):
         window.transfer.export_to(tmp_path / name, ExportOptions(kind=kind, scope="view"))
-        qtbot.waitUntil(lambda n=name: (tmp_path / n).exists() and not window.runner.busy, timeout=20000)
+        qtbot.waitUntil(lambda n=name: (tmp_path / n).exists() and not window.runner.busy)
     listed = window.model.rowCount()
     assert len(bibtexparser.parse_file(str(tmp_path / "refs.bib")).entries) == listed
     assert len(json.loads((tmp_path / "refs.json").read_text(encoding="utf-8"))) == listed

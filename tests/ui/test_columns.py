@@ -178,7 +178,7 @@ def test_an_empty_tags_column_is_left_out_until_a_paper_has_tags(qtbot, window: 
     assert not any(window.model.index(r, COL_TAGS).data() for r in range(window.model.rowCount()))
     assert hh.isSectionHidden(COL_TAGS)  # the seeds have no tags: no empty column
     window.library.add_tags([window.model.ids()[0]], ["to-read"])
-    qtbot.waitUntil(lambda: not hh.isSectionHidden(COL_TAGS), timeout=5000)
+    qtbot.waitUntil(lambda: not hh.isSectionHidden(COL_TAGS))
     assert COL_TAGS not in window.table.columns.hidden()  # left out, never hidden by the user
 
 

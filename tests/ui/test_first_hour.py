@@ -30,7 +30,7 @@ def _new_window(qtbot, library: Library) -> MainWindow:
     w.show()
     qtbot.waitExposed(w)
     release_modifiers(w)
-    qtbot.waitUntil(lambda: w.index_ready and not w.runner.busy, timeout=30000)
+    qtbot.waitUntil(lambda: w.index_ready and not w.runner.busy)
     return w
 
 
@@ -99,7 +99,7 @@ def _name(widget: QWidget) -> str:
 def _open_triage(qtbot, window: MainWindow):
     ctl = window.triage
     key(qtbot, window.table, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=20000)
+    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None)
     return ctl
 
 
@@ -170,12 +170,12 @@ def test_the_maps_triage_highlights_the_search_terms(qtbot, window: MainWindow) 
     window.refresh_list()
     qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == "attention")
     controller = open_map(qtbot, window)
-    qtbot.waitUntil(lambda: controller.canvas.marks.hits is not None, timeout=20000)
+    qtbot.waitUntil(lambda: controller.canvas.marks.hits is not None)
     key(qtbot, controller.canvas, Qt.Key.Key_L)
     assert controller.selected_ids()
     controller.page.selection_actions["triage"].trigger()
     ctl = window.triage
-    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=20000)
+    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None)
     assert ctl.terms and HIT_STYLES[False] in ctl.view.card.html
 
 
@@ -184,13 +184,11 @@ def test_the_maps_count_and_its_selection_agree_while_typing(qtbot, window: Main
     box = window.searchBox
     box.setFocus()
     qtbot.keyClicks(box, "mod")  # typed: the last word is a prefix (model, modal, modern…)
-    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == "mod",
-                    timeout=20000)
+    qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == "mod")
     total = window.model.total()
-    qtbot.waitUntil(lambda: controller.canvas.marks.hits is not None and controller.hit_query == "mod",
-                    timeout=20000)
+    qtbot.waitUntil(lambda: controller.canvas.marks.hits is not None and controller.hit_query == "mod")
     qtbot.waitUntil(lambda: controller.canvas.marks.hits is not None
-                    and int(controller.canvas.marks.hits.sum()) == total, timeout=5000)
+                    and int(controller.canvas.marks.hits.sum()) == total)
     key(qtbot, controller.canvas, Qt.Key.Key_L)
     assert len(controller.selected_ids()) == total
 
@@ -203,12 +201,12 @@ def test_after_map_and_triage_the_list_starts_at_the_top_of_the_search(qtbot, wi
     window.searchBox.setText("model")
     window.refresh_list()
     qtbot.waitUntil(lambda: window.search_results is not None and window.search_results.query == "model")
-    qtbot.waitUntil(lambda: controller.canvas.marks.hits is not None, timeout=20000)
+    qtbot.waitUntil(lambda: controller.canvas.marks.hits is not None)
     assert window.model.rowCount() > 40
     controller.select(controller.canvas.shown_ids(lit_only=True))
     controller.page.selection_actions["triage"].trigger()
     ctl = window.triage
-    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=20000)
+    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None)
     for _ in range(45):
         ctl.run_command("next")
     deep = ctl.queue.current
@@ -226,7 +224,7 @@ def test_j_after_leaving_triage_stays_in_the_lasso(qtbot, window: MainWindow) ->
     controller.select(chosen)
     controller.page.selection_actions["triage"].trigger()
     ctl = window.triage
-    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=20000)
+    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None)
     key(qtbot, ctl.view, Qt.Key.Key_J)
     key(qtbot, ctl.view, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: controller.active and not ctl.active)
@@ -246,11 +244,11 @@ def test_an_import_shows_the_imported_papers(qtbot, window: MainWindow, tmp_path
     src.write_text('{"title": "A freshly imported paper on tidal energy", "abstract": "Tidal turbines '
                    'convert the energy of tides into electricity."}\n', "utf-8")
     window.transfer.import_paths([str(src)])
-    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
-    qtbot.waitUntil(lambda: window.model.rowCount() == 57, timeout=20000)
+    qtbot.waitUntil(lambda: window.last_import_summaries != [])
+    qtbot.waitUntil(lambda: window.model.rowCount() == 57)
     new_id = next(p.id for p in window.library.papers(window.library.paper_ids())
                   if p.title.startswith("A freshly imported"))
-    qtbot.waitUntil(lambda: window.pane.paper_id == new_id, timeout=10000)
+    qtbot.waitUntil(lambda: window.pane.paper_id == new_id)
     row = window.model.row_of(new_id)
     assert table.rowAt(0) <= row <= table.rowAt(table.viewport().height() - 1)
 
@@ -314,9 +312,9 @@ def test_file_dialogs_follow_the_dark_theme(qtbot, window: MainWindow, monkeypat
 def test_rebuild_shows_a_working_cancel(qtbot, window: MainWindow) -> None:
     bar = window.status
     window.index_sync.reindex()
-    qtbot.waitUntil(lambda: bar.cancelButton.isVisible(), timeout=10000)
+    qtbot.waitUntil(lambda: bar.cancelButton.isVisible())
     bar.cancelButton.click()
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=30000)
+    qtbot.waitUntil(lambda: not window.runner.busy)
     assert not bar.cancelButton.isVisible()
 
 
@@ -356,7 +354,7 @@ def test_a_library_opened_from_the_file_menu_starts_empty_and_offers_the_sample(
     qtbot.waitUntil(lambda: state.isVisible())
     assert state.sampleButton.isVisible()
     state.sampleButton.click()
-    qtbot.waitUntil(lambda: new.model.rowCount() == 56, timeout=30000)
+    qtbot.waitUntil(lambda: new.model.rowCount() == 56)
     new.close()
 
 

@@ -29,14 +29,14 @@ def _joined(qtbot, window, bob, tmp_path, *, share_notes=True):
     gb.join(shared, "Bob Stone", share_notes=share_notes)
     syncs = window.group_sync.syncs
     window.group_sync.join(shared, "ada")
-    qtbot.waitUntil(lambda: window.group_sync.syncs > syncs, timeout=20000)
+    qtbot.waitUntil(lambda: window.group_sync.syncs > syncs)
     return shared, gb
 
 
 def _sync_window(qtbot, window):
     syncs = window.group_sync.syncs
     window.group_sync.sync_now()
-    qtbot.waitUntil(lambda: window.group_sync.syncs > syncs and not window.runner.busy, timeout=20000)
+    qtbot.waitUntil(lambda: window.group_sync.syncs > syncs and not window.runner.busy)
 
 
 def test_the_column_shows_who_starred_and_the_pane_their_notes(qtbot, window, bob, tmp_path):
@@ -69,21 +69,21 @@ def test_sidebar_group_views_list_agreement_and_each_member(qtbot, window, bob, 
     gb.sync()
     window.library.set_starred(ids[:1], True)
     window.library.set_skipped(ids[1:2], True)
-    qtbot.waitUntil(lambda: window.group_sync.syncs >= 2 and not window.runner.busy, timeout=20000)
+    qtbot.waitUntil(lambda: window.group_sync.syncs >= 2 and not window.runner.busy)
     _sync_window(qtbot, window)
     section = window.sidebar._sections[GROUP_SECTION]
 
     def entries():
         return {section.child(i).text(0): section.child(i).text(1) for i in range(section.childCount())}
 
-    qtbot.waitUntil(lambda: entries().get("Agree") == "1", timeout=10000)
+    qtbot.waitUntil(lambda: entries().get("Agree") == "1")
     found = entries()
     assert found["Split"] == "1"
     assert found["★ by Bob Stone"] == "2" and found["★ by ada (you)"] == "1"
     item = next(section.child(i) for i in range(section.childCount()) if section.child(i).text(0) == "★ by Bob Stone")
     window.sidebar.setCurrentItem(item)
     qtbot.waitUntil(lambda: window.searchBox.text() == 'starred-by:"Bob Stone"')
-    qtbot.waitUntil(lambda: set(window.model.ids()) == set(ids[:2]), timeout=10000)
+    qtbot.waitUntil(lambda: set(window.model.ids()) == set(ids[:2]))
 
 
 def test_divide_shares_the_selection_among_the_members(qtbot, window, bob, tmp_path):
@@ -95,7 +95,7 @@ def test_divide_shares_the_selection_among_the_members(qtbot, window, bob, tmp_p
     assert len(chosen) > 10
     done: list[dict] = []
     window.group_sync.divide(chosen, "", on_done=done.append)
-    qtbot.waitUntil(lambda: bool(done), timeout=20000)
+    qtbot.waitUntil(lambda: bool(done))
     shares = done[0]
     assert sorted(shares) == ["Bob Stone", "ada"]
     assert abs(len(shares["ada"]) - len(shares["Bob Stone"])) <= 1
@@ -132,8 +132,7 @@ def test_the_dialog_joins_and_leaves(qtbot, window, tmp_path):
     dialog.shareNotes.setChecked(True)
     dialog.okButton.click()
     qtbot.waitUntil(lambda: (shared / "ada").is_dir() and window.group_sync.joined())
-    qtbot.waitUntil(lambda: window.group_sync.button.isVisible() and "synced" in window.group_sync.button.text(),
-                    timeout=20000)
+    qtbot.waitUntil(lambda: window.group_sync.button.isVisible() and "synced" in window.group_sync.button.text())
     assert window.group_sync.group.status().share_notes
     window.group_sync.ask()
     dialog = window.group_sync.dialog

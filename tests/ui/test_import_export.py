@@ -26,7 +26,7 @@ def test_import_through_dialog_code_path(qtbot, window: MainWindow, library: Lib
     selected = window.current_id()
     window.transfer.import_paths([src])
     assert window.status.progressBar.isVisible() and window.status.taskLabel.isVisible()
-    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    qtbot.waitUntil(lambda: window.last_import_summaries != [])
     summary = window.last_import_summaries[0]
     assert (summary.new, summary.duplicates, len(summary.skipped)) == (2, 0, 1)
     assert "2 new" in window.last_import_text and "line 2" in window.last_import_text
@@ -81,7 +81,7 @@ def test_drop_files_imports_them(qtbot, window: MainWindow, tmp_path: Path) -> N
     event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                        Qt.KeyboardModifier.NoModifier)
     window.dropEvent(event)
-    qtbot.waitUntil(lambda: window.last_import_summaries != [], timeout=20000)
+    qtbot.waitUntil(lambda: window.last_import_summaries != [])
     assert window.last_import_summaries[0].new == 1
     qtbot.waitUntil(lambda: window.model.rowCount() == 57)
 

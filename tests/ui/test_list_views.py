@@ -47,11 +47,11 @@ def test_empty_state_offers_the_correction_with_its_count(qtbot, window: MainWin
     window.searchBox.setText("atention")
     window.searchBox.setModified(False)  # a finished query
     window.refresh_list()
-    qtbot.waitUntil(lambda: window.empty_state.suggestionButton.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: window.empty_state.suggestionButton.isVisible())
     button = window.empty_state.suggestionButton
     assert "attention" in button.text() and "9 papers" in button.text()
     button.click()
-    qtbot.waitUntil(lambda: window.model.rowCount() == 9, timeout=5000)
+    qtbot.waitUntil(lambda: window.model.rowCount() == 9)
     assert window.searchBar.query() == "attention"
     assert not window.empty_state.isVisible()
 

@@ -40,10 +40,10 @@ def _held_until_cancelled(monkeypatch, module, name: str) -> threading.Event:
 
 def _cancel_from_the_status_bar(qtbot, window: MainWindow, started: threading.Event) -> None:
     bar = window.status
-    qtbot.waitUntil(started.is_set, timeout=30000)
-    qtbot.waitUntil(lambda: bar.cancelButton.isVisible(), timeout=10000)
+    qtbot.waitUntil(started.is_set)
+    qtbot.waitUntil(lambda: bar.cancelButton.isVisible())
     bar.cancelButton.click()
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=60000)
+    qtbot.waitUntil(lambda: not window.runner.busy)
     assert not bar.cancelButton.isVisible()
 
 
@@ -56,7 +56,7 @@ def test_cancel_stops_the_first_map_layout_and_writes_no_map(qtbot, window: Main
     controller = window.map
     controller.open()
     _cancel_from_the_status_bar(qtbot, window, started)
-    qtbot.waitUntil(lambda: controller.layout_task is None, timeout=10000)
+    qtbot.waitUntil(lambda: controller.layout_task is None)
     assert "cancelled" in controller.canvas.message.lower()
     assert not mapfile.path_for(root).exists()  # nothing half-written in its place
     assert (_files(root / "map") if (root / "map").is_dir() else {}) == before
@@ -64,7 +64,7 @@ def test_cancel_stops_the_first_map_layout_and_writes_no_map(qtbot, window: Main
     monkeypatch.undo()
     before_gen = controller.generation
     controller.reload(full=True)  # tried again: laid out to the end
-    qtbot.waitUntil(lambda: controller.generation > before_gen, timeout=120000)
+    qtbot.waitUntil(lambda: controller.generation > before_gen)
     stored = mapfile.load(mapfile.path_for(root), None)
     assert stored is not None and sorted(stored.ids) == sorted(library.paper_ids())
 
@@ -75,7 +75,7 @@ def test_cancel_stops_a_re_layout_and_keeps_the_old_map(qtbot, window: MainWindo
     controller = window.map
     gen = controller.generation
     controller.open()  # the first layout, to its end
-    qtbot.waitUntil(lambda: controller.generation > gen and not window.runner.busy, timeout=120000)
+    qtbot.waitUntil(lambda: controller.generation > gen and not window.runner.busy)
     path = mapfile.path_for(root)
     old = path.read_bytes()
     neighbours = sorted(p.name for p in path.parent.iterdir())
@@ -123,7 +123,7 @@ def test_cancel_stops_an_index_rebuild_and_keeps_the_index(qtbot, window: MainWi
     assert _files(folder) == files  # not a file added, removed or changed
     monkeypatch.undo()
     window.index_sync.reindex()  # again, to its end: the same answers
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=60000)
+    qtbot.waitUntil(lambda: not window.runner.busy)
     assert library.index.doc_count == docs
     assert [r.id for r in library.search("learning", limit=20).hits] == found
 
@@ -157,8 +157,8 @@ def test_cancel_stops_a_bibtex_export_and_leaves_no_file(qtbot, window: MainWind
     _cancel_from_the_status_bar(qtbot, window, started)
     assert list(out.iterdir()) == []  # neither the file nor a temporary one
     assert errors == [] and window.transfer.last_export is None
-    qtbot.waitUntil(lambda: "cancelled" in window.status.currentMessage().lower(), timeout=5000)
+    qtbot.waitUntil(lambda: "cancelled" in window.status.currentMessage().lower())
     monkeypatch.undo()
     window.transfer.export_to(target, ExportOptions(kind=ExportKind.BIBTEX, scope="view"))
-    qtbot.waitUntil(lambda: window.transfer.last_export is not None, timeout=30000)
+    qtbot.waitUntil(lambda: window.transfer.last_export is not None)
     assert window.transfer.last_export == len(library.paper_ids()) and target.read_text("utf-8").count("@") >= 56

@@ -39,7 +39,7 @@ def test_object_names_present(window: MainWindow) -> None:
 def test_search_star_tag_note_undo_redo_export(qtbot, window: MainWindow, library: Library, tmp_path: Path) -> None:
     qtbot.keyClicks(window.searchBox, "sparse attention")
     qtbot.waitUntil(lambda: window.searchBox.text() and window.search_results is not None
-                    and window.search_results.query.strip() == "sparse attention", timeout=5000)
+                    and window.search_results.query.strip() == "sparse attention")
     assert 0 < window.model.rowCount() < 56
     assert "result" in window.searchBar.resultLabel.text()
     # Open the first result with a click.
@@ -67,7 +67,7 @@ def test_search_star_tag_note_undo_redo_export(qtbot, window: MainWindow, librar
     key(qtbot, table, Qt.Key.Key_N)
     assert window.pane.noteEditor.hasFocus()
     qtbot.keyClicks(window.pane.noteEditor, "Great baseline")
-    qtbot.waitUntil(lambda: paper(library, pid).note == "Great baseline", timeout=3000)  # autosave <= 1 s
+    qtbot.waitUntil(lambda: paper(library, pid).note == "Great baseline")  # autosave <= 1 s
 
     key(qtbot, window.pane.noteEditor, Qt.Key.Key_Escape)
     assert table.hasFocus()

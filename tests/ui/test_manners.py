@@ -160,8 +160,8 @@ def test_a_cancelled_import_says_so_and_leaves_nothing(qtbot, window: MainWindow
     window.runner.write(lambda: window.runner.drain)  # keep the writer busy a moment
     task = window.transfer.import_paths([src])
     task.cancel()  # before (or while) it runs
-    qtbot.waitUntil(lambda: bool(window.last_import_text), timeout=20000)
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=20000)
+    qtbot.waitUntil(lambda: bool(window.last_import_text))
+    qtbot.waitUntil(lambda: not window.runner.busy)
     assert window.last_import_text.startswith("Import cancelled")
     assert window.findChild(QMessageBox, "importSummary") is None  # no warning dialog
     assert "cancelled" in window.statusBar().currentMessage().lower()

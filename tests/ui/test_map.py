@@ -21,7 +21,7 @@ def open_map(qtbot, window: MainWindow):
     controller = window.map
     before = controller.generation
     key(qtbot, window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: controller.generation > before, timeout=60000)
+    qtbot.waitUntil(lambda: controller.generation > before)
     return controller
 
 
@@ -69,7 +69,7 @@ def test_a_rubber_band_selects_and_the_selection_gets_tagged(qtbot, window: Main
     monkeypatch.setattr("reader.ui.map.controller.QInputDialog.getText", lambda *a, **k: ("mapped", True))
     controller.page.buttons["tag"].click()
     lib = window.library
-    qtbot.waitUntil(lambda: {p.id for p in lib.papers(lib.paper_ids()) if "mapped" in p.tags} == got, timeout=20000)
+    qtbot.waitUntil(lambda: {p.id for p in lib.papers(lib.paper_ids()) if "mapped" in p.tags} == got)
 
 
 def test_keys_zoom_pan_and_fit(qtbot, window: MainWindow):
@@ -98,7 +98,7 @@ def test_typing_a_search_lights_its_hits_and_dims_the_rest(qtbot, window: MainWi
     pal = mr.palette(False)
     assert pal.dim not in _pixels(canvas)
     window.searchBox.setText("attention")
-    qtbot.waitUntil(lambda: canvas.marks.hits is not None, timeout=20000)
+    qtbot.waitUntil(lambda: canvas.marks.hits is not None)
     hits = canvas.marks.hits
     assert 0 < hits.sum() < len(hits)
     lit = {canvas.picture.ids[i] for i in np.flatnonzero(hits)}
@@ -132,7 +132,7 @@ def test_the_layout_cache_survives_a_restart(qtbot, window: MainWindow, library:
     second = MainWindow(library, theme="light")
     qtbot.addWidget(second)
     second.show()
-    qtbot.waitUntil(lambda: second.index_ready and not second.runner.busy, timeout=30000)
+    qtbot.waitUntil(lambda: second.index_ready and not second.runner.busy)
     controller = open_map(qtbot, second)
     assert np.array_equal(controller.data.xy, places)
     second.close()

@@ -58,7 +58,7 @@ def test_a_lasso_selects_and_the_selection_gets_tagged(qtbot, window: MainWindow
     monkeypatch.setattr("reader.ui.map.controller.QInputDialog.getText", lambda *a, **k: ("lassoed", True))
     controller.page.buttons["tag"].click()
     lib = window.library
-    qtbot.waitUntil(lambda: set(lib.paper_ids(View("tag", "lassoed"))) == got, timeout=20000)
+    qtbot.waitUntil(lambda: set(lib.paper_ids(View("tag", "lassoed"))) == got)
 
 
 def test_the_lasso_button_makes_a_plain_drag_a_lasso(qtbot, window: MainWindow):
@@ -89,7 +89,7 @@ def test_keys_select_every_shown_paper_the_lit_ones_and_none(qtbot, window: Main
     assert controller.selected_ids() == []
     assert not controller.page.buttons["star"].isEnabled()
     window.searchBox.setText("attention")
-    qtbot.waitUntil(lambda: canvas.marks.hits is not None, timeout=20000)
+    qtbot.waitUntil(lambda: canvas.marks.hits is not None)
     canvas.setFocus()
     key(qtbot, canvas, Qt.Key.Key_L)
     lit = {canvas.picture.ids[i] for i in np.flatnonzero(canvas.marks.hits)}
@@ -116,21 +116,20 @@ def test_triage_on_a_selection_and_back_to_the_map_as_it_was(qtbot, window: Main
     camera = (canvas.camera.scale, canvas.camera.ox, canvas.camera.oy)
     triage = window.triage
     controller.page.buttons["triage"].click()
-    qtbot.waitUntil(lambda: triage.active and triage.queue is not None and triage.view.card is not None,
-                    timeout=20000)
+    qtbot.waitUntil(lambda: triage.active and triage.queue is not None and triage.view.card is not None)
     assert list(triage.queue.ids) == order  # exactly those, in the map's order (as listed)
     assert "chosen on the map" in triage.spec.describe()
     qtbot.keyClick(triage.view.focusWidget() or triage.view, Qt.Key.Key_J)  # one decision: marks it read
     qtbot.keyClick(triage.view.focusWidget() or triage.view, Qt.Key.Key_Escape)
     assert not triage.active and controller.active and canvas.isVisible()
-    qtbot.waitUntil(lambda: order[0] in lib.paper_ids(View("read")), timeout=20000)
+    qtbot.waitUntil(lambda: order[0] in lib.paper_ids(View("read")))
     before = controller.generation
-    qtbot.waitUntil(lambda: controller.generation > before, timeout=20000)  # redrawn after the write
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=20000)
+    qtbot.waitUntil(lambda: controller.generation > before)  # redrawn after the write
+    qtbot.waitUntil(lambda: not window.runner.busy)
     assert (canvas.camera.scale, canvas.camera.ox, canvas.camera.oy) == camera
     assert controller.selected_ids() == order
     assert controller.page.fromYear.value() == 2002 and canvas.marks.visible.sum() == len(canvas.picture) - 3
-    qtbot.waitUntil(canvas.hasFocus, timeout=5000)
+    qtbot.waitUntil(canvas.hasFocus)
 
 
 def test_refit_lays_out_the_subset_only_in_the_refit_view(qtbot, window: MainWindow):
@@ -148,7 +147,7 @@ def test_refit_lays_out_the_subset_only_in_the_refit_view(qtbot, window: MainWin
     assert button.isCheckable() and button.accessibleName()
     before = controller.generation
     button.click()
-    qtbot.waitUntil(lambda: controller.generation > before, timeout=30000)
+    qtbot.waitUntil(lambda: controller.generation > before)
     refit = {pid: tuple(xy) for pid, xy in zip(canvas.picture.ids, canvas.picture.xy.tolist(), strict=True)}
     assert set(refit) == set(placed) == set(ids[::3])
     assert sum(refit[p] != placed[p] for p in refit) > len(refit) // 2
@@ -157,7 +156,7 @@ def test_refit_lays_out_the_subset_only_in_the_refit_view(qtbot, window: MainWin
     assert mapfile.path_for(lib.paths.root).read_bytes() == saved  # …and so is its file
     before = controller.generation
     button.click()  # off: the library's places again
-    qtbot.waitUntil(lambda: controller.generation > before, timeout=30000)
+    qtbot.waitUntil(lambda: controller.generation > before)
     again = {pid: tuple(xy) for pid, xy in zip(canvas.picture.ids, canvas.picture.xy.tolist(), strict=True)}
     assert again == placed
     assert controller.refits.computed == 1
@@ -168,14 +167,14 @@ def test_esc_from_the_search_box_comes_back_to_the_map(qtbot, window: MainWindow
     key(qtbot, window, Qt.Key.Key_F, CTRL)
     assert window.searchBox.hasFocus()
     key(qtbot, window.searchBox, Qt.Key.Key_Escape)
-    qtbot.waitUntil(controller.canvas.hasFocus, timeout=5000)
+    qtbot.waitUntil(controller.canvas.hasFocus)
     assert not window.table.isVisible()
 
 
 def test_a_redraw_due_after_the_window_closed_queues_nothing(qtbot, window: MainWindow):
     controller = open_map(qtbot, window)
     window.library.set_starred(window.model.ids()[:2], True)  # a change: a redraw is due…
-    qtbot.waitUntil(controller._refresh.isActive, timeout=10000)
+    qtbot.waitUntil(controller._refresh.isActive)
     window.close()  # …and the window closes first
     controller.reload()  # the timer's slot: nothing queued on the shut-down runner (no RuntimeError)
 

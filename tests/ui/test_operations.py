@@ -63,14 +63,14 @@ def test_export_and_bulk_actions_cover_the_whole_capped_search(qtbot, window: Ma
 
     out = tmp_path / "search.md"
     window.transfer.export_to(out, ExportOptions(scope="view", kind="reading_list"))
-    qtbot.waitUntil(lambda: window.last_export is not None and not window.runner.busy, timeout=10000)
+    qtbot.waitUntil(lambda: window.last_export is not None and not window.runner.busy)
     text = out.read_text(encoding="utf-8")
     assert all(library.paper(pid).title in text for pid in every)
 
     window.table.setFocus()
     window.table.selectAll()
     qtbot.keyClick(window.table, Qt.Key.Key_S)  # star "everything": every match, not the 10 shown
-    qtbot.waitUntil(lambda: library.counts().starred == len(every), timeout=10000)
+    qtbot.waitUntil(lambda: library.counts().starred == len(every))
     assert set(library.paper_ids(View("starred"))) == set(every)
 
 

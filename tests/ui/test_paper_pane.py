@@ -39,9 +39,9 @@ def test_user_text_never_reaches_a_tooltip_as_rich_text(qtbot, window: MainWindo
     papers.add_tags(window.ops, [pid], [f"t{hostile}"])
     papers.set_title(window.ops, pid, f"Title {hostile}")
     highlights.add_highlight(window.ops, pid, 0, 8, "yellow", f"comment {hostile}")
-    qtbot.waitUntil(lambda: not window.runner.busy and window.pane.highlightList.count() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: not window.runner.busy and window.pane.highlightList.count() == 1)
     window.refresh_sidebar()
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=10000)
+    qtbot.waitUntil(lambda: not window.runner.busy)
     tips: list[str] = [w.toolTip() for w in window.findChildren(QWidget)]
     for lst in window.findChildren(QListWidget):
         tips += [lst.item(i).toolTip() for i in range(lst.count())]

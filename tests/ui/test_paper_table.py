@@ -8,7 +8,8 @@ from reader.ui.window.main_window import MainWindow
 
 def test_title_column_gets_the_room_at_1280(qtbot, window: MainWindow) -> None:
     window.resize(1280, 800)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: window.width() == 1280)
+    qtbot.wait(50)  # the posted relayouts of the splitter and the header
     hh = window.table.horizontalHeader()
     title = hh.sectionSize(COL_TITLE)
     others = [hh.sectionSize(c) for c in range(window.model.columnCount()) if c != COL_TITLE]

@@ -99,7 +99,7 @@ def _type_and_wait(qtbot, window: MainWindow, char: str) -> None:
     qtbot.keyClicks(window.searchBox, char)
     text = window.searchBox.text().strip()
     qtbot.waitUntil(lambda: window.list_generation > before and window.search_results is not None
-                    and window.search_results.query == text, timeout=5000)
+                    and window.search_results.query == text)
 
 
 def test_typing_searches_the_unfinished_word_as_a_prefix(qtbot, window: MainWindow, library: Library) -> None:

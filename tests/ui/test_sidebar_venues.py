@@ -31,7 +31,7 @@ def _import(qtbot, window: MainWindow, tmp_path: Path) -> None:
     src = tmp_path / "mylib.bib"
     src.write_text(BIB, encoding="utf-8")
     import_in_window(qtbot, window, src)
-    qtbot.waitUntil(lambda: "UIST" in window.sidebar.venue_names(), timeout=10000)
+    qtbot.waitUntil(lambda: "UIST" in window.sidebar.venue_names())
 
 
 def test_venues_section_sorted_filtered_and_elided(qtbot, window: MainWindow, tmp_path: Path) -> None:

@@ -39,7 +39,7 @@ def test_the_first_fill_reads_a_page_and_the_rest_comes_from_a_worker(qtbot, lib
     assert w.model.ids() == everything[:page] and w.pane.paper_id == everything[0]
     w.show()
     w.table.selectRow(3)  # the user moved before the rest arrived
-    qtbot.waitUntil(lambda: w.model.rowCount() == len(everything), timeout=30000)
+    qtbot.waitUntil(lambda: w.model.rowCount() == len(everything))
     assert w.model.ids() == everything  # in order, nothing twice
     assert w.pane.paper_id == everything[3] and w.table.currentIndex().row() == 3
     assert max(read_on_gui) <= page
@@ -60,6 +60,6 @@ def test_the_start_asks_whether_the_index_needs_a_sync_off_the_gui_thread(qtbot,
     w = MainWindow(library, theme="light")
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitUntil(lambda: w.index_ready, timeout=30000)
+    qtbot.waitUntil(lambda: w.index_ready)
     assert asked_on and threading.main_thread() not in asked_on
     w.close()

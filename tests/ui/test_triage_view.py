@@ -35,14 +35,14 @@ def press(qtbot, ctl: TriageController, key: Qt.Key) -> None:
 def open_triage(qtbot, window: MainWindow) -> TriageController:
     ctl = install_triage(window)
     key(qtbot, window.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=10000)
+    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None)
     return ctl
 
 
 def settle(qtbot, window: MainWindow) -> None:
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=10000)
+    qtbot.waitUntil(lambda: not window.runner.busy)
     qtbot.wait(50)
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=10000)
+    qtbot.waitUntil(lambda: not window.runner.busy)
 
 
 def states(library: Library) -> dict[str, set[str]]:
@@ -110,7 +110,7 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
     press(qtbot, ctl, K.Key_J)
     press(qtbot, ctl, K.Key_S)  # star p6
     assert ctl.view.progressText.text().startswith("7 / 52 · 3 starred")
-    qtbot.waitUntil(lambda: listed[6] in states(library)["starred"], timeout=10000)
+    qtbot.waitUntil(lambda: listed[6] in states(library)["starred"])
     settle(qtbot, window)
 
     after = states(library)
@@ -124,15 +124,15 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
     assert "beta" in str(window.model.index(row, COL_TAGS).data())
 
     press(qtbot, ctl, K.Key_U)  # undo the last decision: the star of p6
-    qtbot.waitUntil(lambda: listed[6] not in states(library)["starred"], timeout=10000)
+    qtbot.waitUntil(lambda: listed[6] not in states(library)["starred"])
     settle(qtbot, window)
     assert states(library)["starred"] - before["starred"] == {listed[0], listed[1]}
     assert q.current == listed[6] and ctl.view.starLabel.text() == "☆"
     press(qtbot, ctl, K.Key_U)  # then moving on from p5 (which marked it read): back on that paper
-    qtbot.waitUntil(lambda: listed[5] not in states(library)["read"], timeout=10000)
+    qtbot.waitUntil(lambda: listed[5] not in states(library)["read"])
     qtbot.waitUntil(lambda: q.current == listed[5])
     press(qtbot, ctl, K.Key_U)  # then its note
-    qtbot.waitUntil(lambda: not library.paper(listed[5]).note, timeout=10000)
+    qtbot.waitUntil(lambda: not library.paper(listed[5]).note)
     qtbot.waitUntil(lambda: ctl.view.noteEdit.toPlainText() == "")
 
     press(qtbot, ctl, K.Key_J)
@@ -149,7 +149,7 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
         w2.show()
         qtbot.waitExposed(w2)
         ctl2 = install_triage(w2)  # triage was on screen at quit: it comes back, same queue and paper
-        qtbot.waitUntil(lambda: ctl2.active and ctl2.view.card is not None, timeout=10000)
+        qtbot.waitUntil(lambda: ctl2.active and ctl2.view.card is not None)
         assert ctl2.queue is not None and ctl2.queue.current == listed[8]
         assert ctl2.queue.ids[:9] == listed[:9] and ctl2.queue.seen == 9
         assert ctl2.view.progressText.text().startswith("9 / 52")  # the seen nine, then the 43 still to decide
@@ -157,12 +157,12 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
 
         press(qtbot, ctl2, K.Key_Escape)  # back to the library, on the paper that was on screen
         assert not ctl2.active
-        qtbot.waitUntil(lambda: w2.current_id() == listed[8], timeout=5000)
+        qtbot.waitUntil(lambda: w2.current_id() == listed[8])
         assert w2.pane.paper_id == listed[8]
         assert w2.selected_ids() == [listed[8]]
 
         key(qtbot, w2.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)  # same list: resumes
-        qtbot.waitUntil(lambda: ctl2.active and ctl2.view.card is not None, timeout=10000)
+        qtbot.waitUntil(lambda: ctl2.active and ctl2.view.card is not None)
         assert ctl2.queue is not None and ctl2.queue.current == listed[8]
         w2.close()
     finally:
@@ -175,14 +175,14 @@ def test_end_of_queue_summary_and_export(qtbot, window: MainWindow, library: Lib
         library.set_note(pid, "to look at")
     settle(qtbot, window)
     window.refresh_list()
-    qtbot.waitUntil(lambda: window.model.rowCount() == 3, timeout=10000)
+    qtbot.waitUntil(lambda: window.model.rowCount() == 3)
     ctl = open_triage(qtbot, window)
     assert ctl.queue is not None and len(ctl.queue) == 3
     press(qtbot, ctl, K.Key_S)
     for _ in range(3):
         press(qtbot, ctl, K.Key_J)
     assert ctl.queue.finished
-    qtbot.waitUntil(lambda: "3 read" in ctl.view.summaryText.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "3 read" in ctl.view.summaryText.text())
     assert ctl.view.summaryText.text() == "3 papers · 3 read · 1 starred · 0 tagged · 3 with notes"
     assert ctl.view.exportButton.isEnabled()
     assert not ctl.view.vaultButton.isHidden()  # the window offers its Markdown vault
@@ -191,7 +191,7 @@ def test_end_of_queue_summary_and_export(qtbot, window: MainWindow, library: Lib
     window.vault_sync.dialog.reject()
     out = tmp_path / "starred.md"
     triage_summary.export_starred(ctl, out)
-    qtbot.waitUntil(out.exists, timeout=10000)
+    qtbot.waitUntil(out.exists)
     assert library.paper(ctl.queue.ids[0]).title in out.read_text(encoding="utf-8")
     press(qtbot, ctl, K.Key_K)  # back from the summary to the last paper
     assert ctl.view.card is not None and ctl.view.card.id == ctl.queue.ids[-1]
@@ -210,7 +210,7 @@ def test_mark_read_setting_off_and_order_change(qtbot, window: MainWindow, libra
     papers.set_read(window.ops, q.ids[10:], True)  # only 3..9 stay unread among the unseen
     settle(qtbot, window)
     ctl.view.orderCombo.setCurrentIndex(1)  # unread first
-    qtbot.waitUntil(lambda: q.order == "unread_first" and set(q.ids[3:10]) == set(ctl.listed[3:10]), timeout=5000)
+    qtbot.waitUntil(lambda: q.order == "unread_first" and set(q.ids[3:10]) == set(ctl.listed[3:10]))
     assert q.ids[:3] == first_three and q.current == first_three[2]  # the seen papers did not move
 
 
@@ -221,14 +221,14 @@ def test_x_is_not_for_me_stored_and_undone(qtbot, window: MainWindow, library: L
     first = q.current
     press(qtbot, ctl, K.Key_X)  # not for me: stored, read, and on to the next paper
     assert q.current != first
-    qtbot.waitUntil(lambda: library.paper(first).skipped, timeout=10000)
+    qtbot.waitUntil(lambda: library.paper(first).skipped)
     settle(qtbot, window)
     assert library.paper(first).read
     assert library.search("is:skipped").ids == [first]
     press(qtbot, ctl, K.Key_K)  # back on it: the card says so
     assert q.current == first and ctl.view.skippedLabel.isVisibleTo(ctl.view)
     press(qtbot, ctl, K.Key_U)  # undo: neither skipped nor read any more
-    qtbot.waitUntil(lambda: not library.paper(first).skipped, timeout=10000)
+    qtbot.waitUntil(lambda: not library.paper(first).skipped)
     settle(qtbot, window)
     assert not library.paper(first).read and library.search("is:skipped").ids == []
 
@@ -239,11 +239,11 @@ def _best_first_after_a_star(qtbot, window: MainWindow):
     q = ctl.queue
     assert q is not None
     ctl.view.orderCombo.setCurrentIndex(2)  # best first
-    qtbot.waitUntil(lambda: q.order == "best_first", timeout=5000)
+    qtbot.waitUntil(lambda: q.order == "best_first")
     press(qtbot, ctl, K.Key_S)
     starred = q.current
     press(qtbot, ctl, K.Key_J)
-    qtbot.waitUntil(lambda: ctl.ranking.learned_ranks > 0, timeout=30000)
+    qtbot.waitUntil(lambda: ctl.ranking.learned_ranks > 0)
     settle(qtbot, window)
     return ctl, starred
 
@@ -278,7 +278,7 @@ def test_asked_card_says_so_and_a_theme_change_renders_the_card_again(qtbot, win
     original = ctl.view.abstractView.setHtml
     ctl.view.abstractView.setHtml = lambda text: (set_html.append(text), original(text))  # type: ignore[method-assign]
     window.apply_theme("dark")
-    qtbot.waitUntil(lambda: bool(set_html), timeout=5000)  # the same card, rendered in the new theme's links
+    qtbot.waitUntil(lambda: bool(set_html))  # the same card, rendered in the new theme's links
     window.apply_theme("light")
 
 
@@ -327,12 +327,12 @@ def test_a_queue_leaves_out_the_papers_decided_already(qtbot, window: MainWindow
     settle(qtbot, window)
     ctl = install_triage(window)
     ctl.open(chosen)  # the map's Triage on its selection
-    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=10000)
+    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None)
     q = ctl.queue
     assert q is not None and q.ids == chosen[4:] == still_to_decide(library, chosen)
     assert ctl.view.progressText.text().startswith("1 / 8")
     ctl.view.orderCombo.setCurrentIndex(2)  # best first: the starred and tagged ones are not ranked in
-    qtbot.waitUntil(lambda: q.order == "best_first", timeout=5000)
+    qtbot.waitUntil(lambda: q.order == "best_first")
     settle(qtbot, window)
     assert set(q.ids) == set(chosen[4:])
     press(qtbot, ctl, K.Key_Escape)
@@ -340,7 +340,7 @@ def test_a_queue_leaves_out_the_papers_decided_already(qtbot, window: MainWindow
     papers.set_starred(window.ops, others, True)  # a selection all decided: the queue says so
     settle(qtbot, window)
     ctl.open(others)
-    qtbot.waitUntil(lambda: ctl.active and ctl.queue is not None and not len(ctl.queue), timeout=10000)
+    qtbot.waitUntil(lambda: ctl.active and ctl.queue is not None and not len(ctl.queue))
     assert "Nothing left to decide" in ctl.view.titleLabel.text()
 
 
@@ -354,8 +354,8 @@ def test_the_first_card_gets_its_why_line(qtbot, window: MainWindow, library: Li
     q = ctl.queue
     assert q is not None
     ctl.view.orderCombo.setCurrentIndex(2)  # best first
-    qtbot.waitUntil(lambda: q.order == "best_first", timeout=5000)
-    qtbot.waitUntil(lambda: ctl.ranking.learned_ranks > 0, timeout=30000)
+    qtbot.waitUntil(lambda: q.order == "best_first")
+    qtbot.waitUntil(lambda: ctl.ranking.learned_ranks > 0)
     settle(qtbot, window)
     assert q.position == 0 and q.current == listed[0]
     assert ctl.view.whyLabel.isVisibleTo(ctl.view) and "you starred" in ctl.view.whyLabel.text()

@@ -28,7 +28,7 @@ def file_of(folder: Path, pid: str) -> Path | None:
 def connect(qtbot, window, folder: Path, query: str = "") -> None:
     done = window.vault_sync.syncs
     window.vault_sync.configure(folder, query)
-    qtbot.waitUntil(lambda: window.vault_sync.syncs > done and window.vault_sync.watching(), timeout=10000)
+    qtbot.waitUntil(lambda: window.vault_sync.syncs > done and window.vault_sync.watching())
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def test_a_note_typed_in_reader_reaches_its_file_and_a_file_edit_reaches_the_edi
     qtbot.keyClicks(window.pane.noteEditor, "typed in Reader")
     t0 = time.monotonic()
     qtbot.waitUntil(lambda: (p := file_of(folder, pid)) is not None
-                    and "typed in Reader" in p.read_text(encoding="utf-8"), timeout=3000)
+                    and "typed in Reader" in p.read_text(encoding="utf-8"))
     out_seconds = time.monotonic() - t0
     path = file_of(folder, pid)
     assert path is not None
@@ -61,7 +61,7 @@ def test_a_note_typed_in_reader_reaches_its_file_and_a_file_edit_reaches_the_edi
     assert "\ntyped in Reader\n" in text
     path.write_text(text.replace("\ntyped in Reader\n", "\nrewritten in Obsidian\n"), encoding="utf-8")
     t0 = time.monotonic()
-    qtbot.waitUntil(lambda: window.pane.noteEditor.toPlainText() == "rewritten in Obsidian", timeout=3000)
+    qtbot.waitUntil(lambda: window.pane.noteEditor.toPlainText() == "rewritten in Obsidian")
     in_seconds = time.monotonic() - t0
     assert window.library.paper(pid).note == "rewritten in Obsidian"
     assert window.pane.paper_id == pid
@@ -73,14 +73,14 @@ def test_a_note_typed_in_reader_reaches_its_file_and_a_file_edit_reaches_the_edi
     qtbot.waitUntil(lambda: window.library.paper(pid).note == "typed in Reader")
     qtbot.waitUntil(lambda: window.pane.noteEditor.toPlainText() == "typed in Reader")
     # ... and the undone note goes out to the file again.
-    qtbot.waitUntil(lambda: "\ntyped in Reader\n" in path.read_text(encoding="utf-8"), timeout=3000)
+    qtbot.waitUntil(lambda: "\ntyped in Reader\n" in path.read_text(encoding="utf-8"))
 
 
 def test_typing_during_a_sync_that_changes_the_note_keeps_both_texts(qtbot, window, folder):
     pid = window.pane.paper_id
     window.pane.noteEditor.setFocus()
     qtbot.keyClicks(window.pane.noteEditor, "first")
-    qtbot.waitUntil(lambda: window.library.paper(pid).note == "first", timeout=3000)
+    qtbot.waitUntil(lambda: window.library.paper(pid).note == "first")
     connect(qtbot, window, folder)
     path = file_of(folder, pid)
     assert path is not None
@@ -95,19 +95,19 @@ def test_typing_during_a_sync_that_changes_the_note_keeps_both_texts(qtbot, wind
     window.runner.write(lambda: time.sleep(0.3))  # keep the writer busy so the typing lands mid-sync
     vs.sync_now()
     qtbot.keyClicks(window.pane.noteEditor, " typed on")
-    qtbot.waitUntil(lambda: vs.syncs > done, timeout=5000)
+    qtbot.waitUntil(lambda: vs.syncs > done)
     # The editor kept what is being typed ...
     assert window.pane.noteEditor.toPlainText() == "first typed on"
     # ... and once typing stops, both texts are in the note (in Reader and the editor).
-    qtbot.waitUntil(lambda: "first typed on" in window.library.paper(pid).note, timeout=3000)
+    qtbot.waitUntil(lambda: "first typed on" in window.library.paper(pid).note)
     note = window.library.paper(pid).note
     assert "first, and from the vault" in note and has_conflict(note)
-    qtbot.waitUntil(lambda: window.pane.noteEditor.toPlainText() == note, timeout=3000)
+    qtbot.waitUntil(lambda: window.pane.noteEditor.toPlainText() == note)
     assert not window.pane.note_dirty()
     # The next sync sends the merged note to the file and reports the conflict.
     done = vs.syncs
     vs.sync_now()
-    qtbot.waitUntil(lambda: vs.syncs > done, timeout=5000)
+    qtbot.waitUntil(lambda: vs.syncs > done)
     assert "first typed on" in path.read_text(encoding="utf-8")
     assert "first, and from the vault" in path.read_text(encoding="utf-8")
     assert vs.report is not None and [c["id"] for c in vs.report.conflicts] == [pid]
@@ -131,7 +131,7 @@ def test_the_dialog_sets_remembers_and_disconnects_the_vault(qtbot, window, fold
     done = window.vault_sync.syncs
     qtbot.mouseClick(dialog.syncButton, Qt.MouseButton.LeftButton)
     assert not dialog.isVisible()
-    qtbot.waitUntil(lambda: window.vault_sync.syncs > done, timeout=10000)
+    qtbot.waitUntil(lambda: window.vault_sync.syncs > done)
     assert window.settings.value(FOLDER_KEY) == str(folder)
     assert window.settings.value(QUERY_KEY) == "is:starred"
     assert window.vault_sync.button.isVisible()
@@ -144,7 +144,7 @@ def test_the_dialog_sets_remembers_and_disconnects_the_vault(qtbot, window, fold
     other = MainWindow(library, theme="light")
     qtbot.addWidget(other)
     assert other.vault_sync.folder == folder and other.vault_sync.query == "is:starred"
-    qtbot.waitUntil(lambda: other.vault_sync.syncs > 0, timeout=10000)
+    qtbot.waitUntil(lambda: other.vault_sync.syncs > 0)
     other.close()
 
     window.vault_sync.ask()
@@ -172,13 +172,13 @@ def test_the_status_shows_damaged_files_and_opens_the_report(qtbot, window, fold
     pid = window.pane.paper_id
     window.pane.noteEditor.setFocus()
     qtbot.keyClicks(window.pane.noteEditor, "a note")
-    qtbot.waitUntil(lambda: window.library.paper(pid).note == "a note", timeout=3000)
+    qtbot.waitUntil(lambda: window.library.paper(pid).note == "a note")
     connect(qtbot, window, folder)
     path = file_of(folder, pid)
     assert path is not None
     broken = path.read_text(encoding="utf-8").replace("<!-- /reader:note -->", "")
     path.write_text(broken, encoding="utf-8")
-    qtbot.waitUntil(lambda: "1 damaged file" in window.vault_sync.button.text(), timeout=3000)
+    qtbot.waitUntil(lambda: "1 damaged file" in window.vault_sync.button.text())
     assert path.read_text(encoding="utf-8") == broken  # left alone
 
     qtbot.mouseClick(window.vault_sync.button, Qt.MouseButton.LeftButton)
@@ -206,10 +206,9 @@ def test_our_own_writes_do_not_wake_the_watcher(qtbot, window, folder):
     window.pane.noteEditor.setFocus()
     qtbot.keyClicks(window.pane.noteEditor, "one")
     connect(qtbot, window, folder)
-    qtbot.waitUntil(lambda: (p := file_of(folder, pid)) is not None and "\none\n" in p.read_text(encoding="utf-8"),
-                    timeout=3000)
+    qtbot.waitUntil(lambda: (p := file_of(folder, pid)) is not None and "\none\n" in p.read_text(encoding="utf-8"))
     qtbot.keyClicks(window.pane.noteEditor, " two")  # a rewrite of an existing file, too
-    qtbot.waitUntil(lambda: "\none two\n" in file_of(folder, pid).read_text(encoding="utf-8"), timeout=3000)
+    qtbot.waitUntil(lambda: "\none two\n" in file_of(folder, pid).read_text(encoding="utf-8"))
     vs = window.vault_sync
     qtbot.waitUntil(lambda: vs._task is None and not vs._timer.isActive() and not window.runner.busy)
     settled, woken = vs.syncs, vs.wakeups
@@ -224,7 +223,7 @@ def test_a_note_typed_just_before_quitting_reaches_the_file(qtbot, library, fold
     w = MainWindow(library, theme="light")
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitUntil(lambda: w.index_ready and w.pane.paper_id is not None, timeout=30000)
+    qtbot.waitUntil(lambda: w.index_ready and w.pane.paper_id is not None)
     connect(qtbot, w, folder)
     pid = w.pane.paper_id
     w.pane.noteEditor.setFocus()

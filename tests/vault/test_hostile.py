@@ -113,7 +113,7 @@ def _cli_sync(tmp_path: Path, vault: Path, command: str) -> subprocess.Completed
         resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 
     return subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(tmp_path / "lib"), "vault", command,
-                           str(vault), "--json"], capture_output=True, text=True, timeout=90, preexec_fn=cap)
+                           str(vault), "--json"], capture_output=True, text=True, timeout=300, preexec_fn=cap)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX devices and FIFOs")

@@ -44,7 +44,7 @@ def test_a_burst_of_saves_calls_back_after_the_last_save(tmp_path):
             (tmp_path / "note.md").write_text(f"save {i}")
             last_save = time.monotonic()
             time.sleep(0.05)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 120  # a limit on a hang only
         while time.monotonic() < deadline and not (calls and calls[-1] >= last_save):
             time.sleep(0.05)
     assert 1 <= len(calls) <= 5 and calls[-1] >= last_save
@@ -65,7 +65,7 @@ def test_a_file_saved_by_another_editor_reaches_reader_through_the_watcher(lib, 
     with VaultWatcher(vault, on_change, delay=0.2):
         text = path.read_text(encoding="utf-8")
         path.write_text(text.replace("\nbefore\n", "\nafter, from the editor\n"), encoding="utf-8")
-        assert _wait(done, 3)
+        assert _wait(done, 120)  # a limit on a hang only: on a busy machine the turn comes late
     assert lib.paper(ids[0]).note == "after, from the editor"
     assert any(r.taken_from_vault for r in reports)
 
@@ -83,7 +83,7 @@ def test_the_callback_can_have_the_changed_paths(tmp_path):
         (root / "a.md").write_text("a")
         (root / "b.txt").write_text("not markdown")
         (root / "c.md").write_text("c")
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 120  # a limit on a hang only
         while time.monotonic() < deadline and set().union(*got) != {str(root / "a.md"), str(root / "c.md")}:
             time.sleep(0.05)
     assert fired.is_set() and set().union(*got) == {str(root / "a.md"), str(root / "c.md")}
