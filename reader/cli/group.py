@@ -22,8 +22,8 @@ def add_parsers(sub: Any) -> None:
     j.add_argument("folder", metavar="FOLDER")
     j.add_argument("--as", dest="name", required=True, metavar="NAME", help="your member name (your folder in FOLDER)")
     j.add_argument("--share-notes", action="store_true", help="share your notes too (read-only for the others)")
-    j.add_argument("--tags", choices=("group", "all"), default="group",
-                   help="share only tags named group/… (default) or all your tags")
+    j.add_argument("--tags", choices=("all", "group"), default="all",
+                   help="share all your tags (default) or only tags named group/… (group)")
     gsub.add_parser("leave", help="stop taking part (your folder stays: the others keep your decisions)")
     gsub.add_parser("sync", help="read the members' decisions and write yours")
     sh = gsub.add_parser("show", help="the group: members, last sync, counts")

@@ -5,10 +5,10 @@ Order inside a sync (one write transaction; a kill at any point leaves the store
 1. every member's new complete lines (this library's own folder too) are folded in Python by the
    highest sequence number per member, paper key and field, then written to group_state in one
    sorted batch (store.group.merge_records: a first sync loads it before the paper index is built);
-2. this library's decisions changed since the last sync are compared with what its own files
-   say (its member state, just read back) and the differences appended to its log with new sequence numbers (above any it
-   ever wrote, read back from its own files), or, when the log grew past COMPACT_AT or its files
-   are gone, a new generation is written: a snapshot of everything, then an empty log;
+2. this library's decisions changed since the last sync are compared with what its own files say
+   and the differences appended to its log with new sequence numbers (above any it ever wrote),
+   or, when the log grew past COMPACT_AT or its files are gone, a new generation is written: a
+   snapshot of everything, then an empty log;
 3. its own new lines are merged like the others', the members' decisions meet the local papers
    by key, and the transaction commits.
 A record written to the folder but not committed here (a kill between) is read back from the
@@ -17,14 +17,12 @@ don't; sequence numbers continue above the highest the files hold."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import gc
 import json
 import os
 import signal
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +41,18 @@ from .format import (
     parse_record,
     record_line,
 )
-from .keys import key_hash, paper_keys
-from .meeting import Meeting, Unwritten, first_keys, fold, fold_fast, gen_of, gen_seen, now_iso
+from .keys import keys_of_row
+from .meeting import (
+    Meeting,
+    Unwritten,
+    collector_paused,
+    first_keys,
+    fold,
+    fold_fast,
+    gen_of,
+    gen_seen,
+    now_iso,
+)
 from .records import (
     GroupError,
     GroupLibrary,
@@ -56,7 +64,7 @@ from .records import (
 
 COMPACT_AT = 192 * 1024  # a log past this is folded into a new snapshot (files stay ≤ 1 MB at 6,300 papers)
 DIVIDE_CAP = 4 << 20
-GROUP_TAG_PREFIX = "group/"  # --tags group: only tags named group/… are shared
+GROUP_TAG_PREFIX = "group/"  # --tags group: only tags named group/… are shared (default: all)
 TAG_MODES = ("group", "all")
 STOP_ENV = "READER_GROUP_TEST_STOP"  # tests: SIGKILL this process at the named step of a sync
 MAX_PROBLEMS_PER_FILE = 3
@@ -67,26 +75,6 @@ def _stop_at(step: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector paused while a sync folds its records: they are tens of
-    thousands of small lists and tuples, none in a cycle, and each collection it would run
-    meanwhile walks all of them (a third of a full merge's time). Collection resumes after."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def _keys_of(r: sqlite3.Row) -> list[str]:
-    """A paper's key hashes (its id's when it has no other key)."""
-    return paper_keys(r["doi"], r["arxiv"], r["links"], r["title_key"], r["year"], r["abstract_key"]) \
-        or [key_hash("id:" + r["id"])]
-
-
 class Group:
     """The group a library takes part in (at most one): join, leave, sync, status, divide."""
 
@@ -94,8 +82,7 @@ class Group:
         self.lib = lib
         self._checkpoint = checkpoint
         self._keys: dict[str, list[str]] = {}  # during a sync: the keys of the papers it computed them for
-        # during a sync: the members' folded records read, merged into group_state together
-        self._pending: list[tuple[Any, ...]] = []
+        self._pending: list[tuple[Any, ...]] = []  # during a sync: the folded records, merged together
 
     # ------------------------------------------------------------------ membership
     def _step(self, name: str) -> None:
@@ -112,7 +99,7 @@ class Group:
             raise GroupError("this library is in no reading group (join one: reader group join FOLDER --as NAME)")
         return cfg
 
-    def join(self, folder: str | Path, name: str, *, share_notes: bool = False, tags: str = "group") -> None:
+    def join(self, folder: str | Path, name: str, *, share_notes: bool = False, tags: str = "all") -> None:
         """Take part in the group of `folder` as `name` (refused if the name is another library's)."""
         name = name.strip()
         if not fs.valid_name(name):
@@ -211,7 +198,7 @@ class Group:
         own_changed = now != cfg["exported"] or cfg["name"] not in scans
         if not todo and not own_changed and now == cfg["keyed"]:
             return report
-        with self.lib.write_transaction() as (wconn, seq), _collector_paused():
+        with self.lib.write_transaction() as (wconn, seq), collector_paused():
             again = gs.config(wconn)
             if again is None:
                 raise GroupError("this library left the group meanwhile")
@@ -427,7 +414,7 @@ class Group:
         new_keys = []
         for r in papers:
             if r["id"] not in own_keys:
-                keys = self._keys.get(r["id"]) or _keys_of(r)  # computed a moment ago by _update_keys, mostly
+                keys = self._keys.get(r["id"]) or keys_of_row(r)  # computed a moment ago by _update_keys, mostly
                 own_keys[r["id"]] = (keys[0], " ".join(keys))
                 new_keys.append((r["id"], *own_keys[r["id"]]))
         published = gs.member_state(conn, me, [k for k, _ in own_keys.values()])
@@ -512,7 +499,7 @@ class Group:
         before = gs.keys_of(conn, [r["id"] for r in rows]) if since >= 0 else {}
         moved = list(deleted)
         for r in rows:
-            keys = self._keys[r["id"]] = _keys_of(r)
+            keys = self._keys[r["id"]] = keys_of_row(r)
             if set(keys) != before.get(r["id"]):  # a star or a note moves no key: nothing to meet again
                 moved.append(r["id"])
                 pairs.extend((k, r["id"]) for k in keys)

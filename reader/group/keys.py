@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sqlite3
 from urllib.parse import parse_qs, urlparse
 
 _OPENREVIEW_HOST = re.compile(r"(^|\.)openreview\.net$", re.IGNORECASE)
@@ -53,3 +54,9 @@ def paper_keys(doi: str, arxiv: str, links_json: str, title_key: str, year: int 
 
 def key_hash(key: str) -> str:
     return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
+
+
+def keys_of_row(r: sqlite3.Row) -> list[str]:
+    """A paper's key hashes (its id's when it has no other key)."""
+    return paper_keys(r["doi"], r["arxiv"], r["links"], r["title_key"], r["year"], r["abstract_key"]) \
+        or [key_hash("id:" + r["id"])]

@@ -11,6 +11,8 @@ from collections import Counter
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication
 
+from reader.models import HighlightColour
+from reader.ui.paper import abstract_html as abstract_module
 from reader.ui.paper import pane as pane_module
 from reader.ui.window.main_window import MainWindow
 
@@ -66,13 +68,13 @@ def test_jk_steps_do_not_relay_the_window_out(qtbot, window: MainWindow) -> None
 
 def test_an_abstract_is_rendered_once_when_stepping_back_and_forth(qtbot, window: MainWindow, monkeypatch) -> None:
     rendered: Counter[str] = Counter()
-    real = pane_module.abstract_html
+    real = abstract_module.abstract_html
 
     def counting(raw: str, *args, **kwargs) -> str:
         rendered[raw] += 1
         return real(raw, *args, **kwargs)
 
-    monkeypatch.setattr(pane_module, "abstract_html", counting)
+    monkeypatch.setattr(abstract_module, "abstract_html", counting)
     window.table.setFocus()
     window.select_paper(window.model.ids()[0])
     shown = _steps(qtbot, window, [Qt.Key.Key_J] * 6 + [Qt.Key.Key_K] * 6 + [Qt.Key.Key_J] * 6)
@@ -89,7 +91,7 @@ def test_a_highlight_still_shows_in_the_cached_abstract(qtbot, window: MainWindo
     before = window.pane.abstractView.toHtml()
     highlights.add_highlight(window.ops, pid, 0, 5, "green", "")
     qtbot.waitUntil(lambda: window.pane.abstractView.toHtml() != before)
-    assert pane_module.HighlightColour.GREEN.hex.lower() in window.pane.abstractView.toHtml().lower()
+    assert HighlightColour.GREEN.hex.lower() in window.pane.abstractView.toHtml().lower()
     assert window.pane.tabs.tabText(pane_module.HIGHLIGHTS_TAB) == "Highlights (1)"
     assert window.pane.highlightList.count() == 1
 

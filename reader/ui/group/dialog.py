@@ -56,8 +56,8 @@ class GroupDialog(QDialog):
         self.tagsBox = QComboBox(self)
         self.tagsBox.setObjectName("groupTags")
         self.tagsBox.setAccessibleName("Tags to share")
-        self.tagsBox.addItem("Only tags named group/…", "group")
         self.tagsBox.addItem("All my tags", "all")
+        self.tagsBox.addItem("Only tags named group/…", "group")
         form.addRow("Tags shared:", self.tagsBox)
         self.bestFirst = QCheckBox("Best first also learns from the others' stars", self)
         self.bestFirst.setObjectName("groupBestFirst")
@@ -81,7 +81,7 @@ class GroupDialog(QDialog):
             self.picker.lock()
             self.nameEdit.setReadOnly(True)
             self.shareNotes.setChecked(status.share_notes)
-            self.tagsBox.setCurrentIndex(0 if status.tags == "group" else 1)
+            self.tagsBox.setCurrentIndex(self.tagsBox.findData(status.tags))
             self.bestFirst.setChecked(status.best_first_group)
         self.resize(520, self.sizeHint().height())
 

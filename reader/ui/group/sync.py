@@ -123,7 +123,7 @@ class GroupSync(FolderSync):
         except ReaderError as exc:
             QMessageBox.warning(self.ctx.parent, "Reading group", str(exc))
 
-    def join(self, folder: Path, name: str, *, share_notes: bool = False, tags: str = "group",
+    def join(self, folder: Path, name: str, *, share_notes: bool = False, tags: str = "all",
              best_first_group: bool = False) -> None:
         """Join (raises GroupError with a one-line message), then sync."""
         self.group.join(folder, name, share_notes=share_notes, tags=tags)

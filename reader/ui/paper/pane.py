@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -18,7 +16,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMenu,
     QPlainTextEdit,
-    QPushButton,
     QScrollArea,
     QSizePolicy,
     QSplitter,
@@ -30,14 +27,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader.models import HighlightColour, Paper
-from reader.text.render import abstract_html, note_html, title_plain
+from reader.models import Paper
+from reader.text.render import note_html, title_plain
 
 from ..widgets.fold_row import FoldRow
 from ..widgets.links import link_line, show_href_on_hover
 from ..widgets.plain import plain_label, tooltip
+from .abstract_html import HIGHLIGHT_COLOURS, RenderedAbstracts, highlight_css
 from .citekey_edit import CitationKeyEdit
 from .group_marks import GroupView
+from .highlights_page import HighlightsPage
 from .tag_editor import TagEditor
 from .title_edit import TitleEdit
 
@@ -45,28 +44,8 @@ NO_ABSTRACT = "No abstract: this entry was imported with its title only."
 NOTE_SAVE_DELAY_MS = 700  # saved ≤ 1 s after typing stops
 NOTE_RETRY_MS = 10_000  # a failed note write is tried again this often
 NOTE_NOT_SAVED = "Not saved — will retry"
-HIGHLIGHT_COLOURS = {  # colour -> (light css: the colour's own hex, dark css)
-    HighlightColour.YELLOW: (HighlightColour.YELLOW.hex, "#6b5d12"),
-    HighlightColour.GREEN: (HighlightColour.GREEN.hex, "#2f5a2a"),
-    HighlightColour.BLUE: (HighlightColour.BLUE.hex, "#2b4a73"),
-    HighlightColour.PINK: (HighlightColour.PINK.hex, "#6e2f47"),
-    HighlightColour.PURPLE: (HighlightColour.PURPLE.hex, "#4d3a73"),
-}
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 PANE_SPLIT = (490, 260)  # the paper above the tabs, in the ratio the widgets' size hints gave at 1280 px
-
-
-# Search hits: bold on orange, so they read apart from the (yellow by default) user highlights
-# and keep their contrast on the dark palette.
-HIT_STYLES = {
-    False: "background-color:#ffc98a;color:#000000;font-weight:bold",
-    True: "background-color:#9a4d12;color:#ffffff;font-weight:bold",
-}
-
-
-def highlight_css(color: str, dark: bool) -> str:
-    light_css, dark_css = HIGHLIGHT_COLOURS[HighlightColour.coerce(color)]
-    return dark_css if dark else light_css
 
 
 class PaperPane(QWidget):
@@ -96,11 +75,8 @@ class PaperPane(QWidget):
         self._inflight: dict[str, str] = {}  # paper id -> text being written now
         self._failed: set[str] = set()  # papers whose last note write failed
         self._loading = False
-        # The abstract's HTML by (abstract, highlights, terms, palette), most recent last: stepping
-        # back and forth renders each paper once; and the HTML shown, set again only when it changes.
-        self._abstract_cache: OrderedDict[tuple, str] = OrderedDict()
+        self._abstracts = RenderedAbstracts()  # J/K back and forth renders each abstract once
         self._abstract_shown: str | None = None
-        self._highlight_rows: list[tuple[Any, str, Any]] = []
 
         top = self._build_top()
         note_page = self._build_note_page()
@@ -303,30 +279,11 @@ class PaperPane(QWidget):
         return note_page
 
     def _build_highlights_page(self) -> QWidget:
-        """The Highlights tab: the list, and a Remove button."""
-        self.highlightList = QListWidget(self)
-        self.highlightList.setObjectName("highlightList")
-        self.highlightList.setAccessibleName("Highlights")
-        self.highlightList.itemActivated.connect(lambda item: self.highlightCommentRequested.emit(item.data(ID_ROLE)))
-        remove = QAction("Remove highlight", self.highlightList)
-        remove.setShortcut(QKeySequence(Qt.Key.Key_Delete))
-        remove.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        remove.triggered.connect(self.remove_selected_highlight)
-        self.highlightList.addAction(remove)
-        self.removeHighlightButton = QPushButton("Remove", self)
-        self.removeHighlightButton.setObjectName("removeHighlightButton")
-        self.removeHighlightButton.clicked.connect(self.remove_selected_highlight)
-        hl_page = QWidget(self)
-        hl_layout = QVBoxLayout(hl_page)
-        hl_layout.setContentsMargins(4, 4, 4, 4)
-        hl_layout.addWidget(self.highlightList, 1)
-        hl_bar = QHBoxLayout()
-        hint = QLabel("Double-click a highlight to edit its comment.", self)
-        hint.setWordWrap(True)  # a narrow pane: on two lines
-        hl_bar.addWidget(hint, 1)
-        hl_bar.addWidget(self.removeHighlightButton)
-        hl_layout.addLayout(hl_bar)
-        return hl_page
+        """The Highlights tab (highlights_page.HighlightsPage)."""
+        page = HighlightsPage(self, self.highlightCommentRequested.emit, self.remove_selected_highlight)
+        self.highlightList, self.removeHighlightButton = page.list, page.removeButton
+        self.highlightsPage = page
+        return page
 
     @property  # -- showing ------------------------------------------------------------------
     def paper_id(self) -> str | None:
@@ -359,8 +316,7 @@ class PaperPane(QWidget):
             self._links = []
             self.render_links()
             self.tagEditor.set_tags([])
-            self.highlightList.clear()
-            self._highlight_rows = []
+            self.highlightsPage.show_highlights([])
             self.relatedList.clear()
             self._set_note(None, "")
             self._sync_buttons(False, False)
@@ -395,18 +351,7 @@ class PaperPane(QWidget):
         self.render_group(paper.id)
 
     def _show_highlights(self, paper: Paper) -> None:
-        """The Highlights tab's list and title, rebuilt only when they changed (J/K mostly steps
-        between papers without highlights: clearing the list and setting the tab's title on every
-        step relaid the whole window out)."""
-        rows: list[tuple[Any, str, Any]] = [(h.id, f"“{h.quote}”" + (f" — {h.comment}" if h.comment else ""), h.color) for h in paper.highlights]
-        if rows != self._highlight_rows:
-            self._highlight_rows = rows
-            self.highlightList.clear()
-            for hid, text, color in rows:
-                item = QListWidgetItem(text, self.highlightList)
-                item.setData(ID_ROLE, hid)
-                item.setToolTip(tooltip(f"{color} highlight"))
-        count = len(rows)
+        count = self.highlightsPage.show_highlights(paper.highlights)
         self._set_tab(HIGHLIGHTS_TAB, f"Highlights ({count})" if count else "Highlights")
 
     def _set_tab(self, index: int, text: str, visible: bool = True) -> None:
@@ -439,16 +384,7 @@ class PaperPane(QWidget):
             self._set_abstract_html(f"<p style='color:gray'><i>{NO_ABSTRACT}</i></p>")
             return
         highlights = tuple((h.start, h.end, highlight_css(h.color, self.dark)) for h in self.paper.highlights)
-        key = (self.paper.abstract, highlights, tuple(self.terms), self.dark)
-        text = self._abstract_cache.get(key)
-        if text is None:
-            text = abstract_html(self.paper.abstract, highlights=highlights, terms=self.terms,
-                                 hit_style=HIT_STYLES[self.dark])
-            self._abstract_cache[key] = text
-            if len(self._abstract_cache) > ABSTRACT_CACHE:
-                self._abstract_cache.popitem(last=False)
-        else:
-            self._abstract_cache.move_to_end(key)
+        text = self._abstracts.html(self.paper.abstract, highlights, self.terms, self.dark)
         scroll = self.abstractView.verticalScrollBar().value()
         if self._set_abstract_html(text):
             self.abstractView.verticalScrollBar().setValue(scroll)
@@ -504,9 +440,9 @@ class PaperPane(QWidget):
         return True
 
     def remove_selected_highlight(self) -> None:
-        item = self.highlightList.currentItem()
-        if item is not None:
-            self.highlightRemoveRequested.emit(item.data(ID_ROLE))
+        hid = self.highlightsPage.selected_id()
+        if hid is not None:
+            self.highlightRemoveRequested.emit(hid)
 
     # -- note -----------------------------------------------------------------------------
     # A note is "saved" only once the window reports the write succeeded (note_stored). Until
@@ -634,4 +570,3 @@ class PaperPane(QWidget):
 
 
 HIGHLIGHTS_TAB, GROUP_TAB = 1, 3
-ABSTRACT_CACHE = 256  # rendered abstracts kept (a few hundred KB)

@@ -21,7 +21,7 @@ from reader.triage.state import QueueSpec, ResumeState, resume_ids
 from ..list.model import SORT_KEYS
 from ..operations import papers, scope
 from ..pages import PageContext, add_view_action, page_stack
-from ..paper.pane import HIT_STYLES, highlight_css
+from ..paper.abstract_html import HIT_STYLES, highlight_css
 from ..widgets.timers import single_shot
 from . import summary
 from .fetched import Fetched, Opened
