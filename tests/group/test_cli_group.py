@@ -99,14 +99,14 @@ def test_decisions_meet_across_libraries_through_the_cli(three, records, capsys)
     sync_all(capsys, libs)
     assert ids_of(capsys, libs["cy"], "skipped-by:bob") == {t[2]}
     assert ids_of(capsys, libs["cy"], "group:split") == set()
-    # Only group/… tags are shared by default.
-    assert "mine-only" not in (shared / "cy").joinpath("snapshot-1.jsonl").read_text() + \
+    # Every tag is shared by default (--tags group keeps the others private: test_group.py).
+    assert "mine-only" in (shared / "cy").joinpath("snapshot-1.jsonl").read_text() + \
         (shared / "cy").joinpath("log-1.jsonl").read_text()
     code, out, _ = cli(capsys, libs["ada"], "group", "show", "--json")
     shown = json.loads(out)
-    assert (shown["tags"], shown["tags_shared"]) == ("group", "only tags named group/…")  # the setting, stated
+    assert (shown["tags"], shown["tags_shared"]) == ("all", "all tags")  # the setting, stated
     _code, text, _ = cli(capsys, libs["ada"], "group", "show")
-    assert "tags: group (only tags named group/… shared)" in text
+    assert "tags: all (all tags shared)" in text
     assert [m["name"] for m in shown["members"]] == ["ada", "bob", "cy"]
     assert {m["name"]: m["starred"] for m in shown["members"]} == {"ada": 2, "bob": 1, "cy": 0}
 

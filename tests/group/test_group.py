@@ -384,8 +384,8 @@ def test_the_tags_setting_is_stated_and_all_shares_every_tag(make_lib, tmp_path)
     shared.mkdir()
     a, b = make_lib("a"), make_lib("b")
     ga, gb = Group(a), Group(b)
-    ga.join(shared, "ada", tags="all")
-    gb.join(shared, "bob")
+    ga.join(shared, "ada")  # the default: every tag
+    gb.join(shared, "bob", tags="group")
     assert (ga.status().as_json()["tags"], ga.status().as_json()["tags_shared"]) == ("all", "all tags")
     assert gb.status().as_json()["tags_shared"] == "only tags named group/…"
     pid = a.paper_ids()[0]
@@ -393,3 +393,10 @@ def test_the_tags_setting_is_stated_and_all_shares_every_tag(make_lib, tmp_path)
     ga.sync()
     gb.sync()
     assert _filter(b, "tagged-by:ada")[0] == {pid}
+    qid = b.paper_ids()[1]
+    b.add_tags([qid], ["bob-private", "group/discuss"])
+    gb.sync()
+    ga.sync()
+    assert _filter(a, "tagged-by:bob")[0] == {qid}  # through group/discuss
+    written = "".join(f.read_text(encoding="utf-8") for f in (shared / "bob").glob("*.jsonl"))
+    assert "group/discuss" in written and "bob-private" not in written

@@ -15,7 +15,7 @@ from PySide6.QtGui import QAccessible, QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from reader.library import Library, View
-from reader.ui.paper.pane import HIT_STYLES
+from reader.ui.paper.abstract_html import HIT_STYLES
 from reader.ui.window.main_window import MainWindow
 
 from .helpers import key, release_modifiers

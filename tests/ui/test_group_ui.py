@@ -51,7 +51,7 @@ def test_the_column_shows_who_starred_and_the_pane_their_notes(qtbot, window, bo
     assert window.model.index(row, COL_GROUP).data(Qt.ItemDataRole.ToolTipRole) == "Starred by Bob Stone"
     assert window.model.headerData(COL_GROUP, Qt.Orientation.Horizontal, Qt.ItemDataRole.AccessibleTextRole) \
         == "Starred by the group"
-    assert not window.table.horizontalHeader().isSectionHidden(COL_GROUP)  # content brings it in
+    qtbot.waitUntil(lambda: not window.table.horizontalHeader().isSectionHidden(COL_GROUP))  # content brings it in
     window.load_paper(pid)
     pane = window.pane
     assert pane.tabs.isTabVisible(GROUP_TAB) and pane.tabs.tabText(GROUP_TAB) == "Group ★1"

@@ -102,8 +102,8 @@ def _triage(qtbot, window: MainWindow):
 
     ctl = install_triage(window)
     key(qtbot, window.table, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None, timeout=10000)
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=10000)
+    qtbot.waitUntil(lambda: ctl.active and ctl.view.card is not None)
+    qtbot.waitUntil(lambda: not window.runner.busy)
     return ctl
 
 
@@ -113,7 +113,7 @@ def test_triage_cards_and_decisions_do_not_relay_the_window_out(qtbot, window: M
     window.status._quiet_timer.setInterval(60_000)  # the index's catch-up stays quiet, however loaded the machine
     ctl = _triage(qtbot, window)
     qtbot.keyClick(ctl.view.focusWidget() or ctl.view, Qt.Key.Key_J)  # the first card may settle the view
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=10000)
+    qtbot.waitUntil(lambda: not window.runner.busy)
     for _ in range(3):
         QApplication.processEvents()  # requests posted before the steps are delivered first
     counter = LayoutRequests()
@@ -122,18 +122,24 @@ def test_triage_cards_and_decisions_do_not_relay_the_window_out(qtbot, window: M
     counts_before = window.status.countsLabel.text()
     try:
         shown = []
+        minimums = [ctl.view.minimumSizeHint()]
         for k in [Qt.Key.Key_J, Qt.Key.Key_J, Qt.Key.Key_X] * 4:
             qtbot.keyClick(ctl.view.focusWidget() or ctl.view, k)
             QApplication.processEvents()
             shown.append(ctl.view.card.id if ctl.view.card else None)
-        qtbot.waitUntil(lambda: not window.runner.busy, timeout=10000)
-        qtbot.waitUntil(lambda: window.status.countsLabel.text() != counts_before, timeout=10000)
+            minimums.append(ctl.view.minimumSizeHint())
+        qtbot.waitUntil(lambda: not window.runner.busy)
+        qtbot.waitUntil(lambda: window.status.countsLabel.text() != counts_before)
         QApplication.processEvents()
     finally:
         app.removeEventFilter(counter)
     assert len(set(shown)) >= 10, shown
+    # The window hears of the body only when it needs more room than it ever asked for (a
+    # longer title than any before): at most once per such growth, never once per card.
+    growths = sum(1 for a, b in zip(minimums, minimums[1:], strict=False) if a != b)
+    assert growths <= 2, minimums
     for name in ("mainWindow", "centralStack"):
-        assert counter.seen[name] == 0, (name, counter.order)
+        assert counter.seen[name] <= growths, (name, growths, counter.order)
     assert counter.seen["triageBody"] > 0  # the cards did change the body
 
 
@@ -154,7 +160,7 @@ def test_triage_re_ranks_off_the_gui_thread_after_x(qtbot, window: MainWindow, m
     monkeypatch.setattr(best_module.BestFirst, "rank", rank)
     ctl = _triage(qtbot, window)
     ctl.set_order(BEST_FIRST)
-    qtbot.waitUntil(lambda: ctl.queue is not None and ctl.queue.order == BEST_FIRST, timeout=10000)
+    qtbot.waitUntil(lambda: ctl.queue is not None and ctl.queue.order == BEST_FIRST)
     qtbot.waitUntil(lambda: not window.runner.busy, timeout=30000)
     for _ in range(3):
         before = ctl.view.card.id if ctl.view.card else None

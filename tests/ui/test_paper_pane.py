@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reader.ui.paper.pane import HIT_STYLES
+from reader.ui.paper.abstract_html import HIT_STYLES
 from reader.ui.window.main_window import MainWindow
 
 from .helpers import search

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reader.models import HighlightColour
-from reader.ui.paper.pane import HIGHLIGHT_COLOURS, highlight_css
+from reader.ui.paper.abstract_html import HIGHLIGHT_COLOURS, highlight_css
 
 
 def test_every_colour_has_a_light_and_dark_shade():

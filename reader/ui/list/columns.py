@@ -80,6 +80,9 @@ class ColumnFitter(QObject):
         self.header.customContextMenuRequested.connect(self.show_menu)
         model.modelReset.connect(self._content_changed)
         model.dataChanged.connect(self._rows_changed)
+        # Rows read for painting after an invalidation (a write, a group sync): measured once the
+        # paint is over, so a first member's star or tag brings its column in.
+        model.pageRead.connect(self._rows_changed, Qt.ConnectionType.QueuedConnection)
         self.apply_order(DEFAULT_ORDER)
         self._measure()
 

@@ -108,6 +108,7 @@ class PaperModel(QAbstractTableModel):
     """Holds only the ordered ids of the current view; Library.rows() fills pages on demand."""
 
     sortRequested = Signal(int, object)  # column, Qt.SortOrder
+    pageRead = Signal()  # rows read for painting: the columns measure what arrived (queued)
 
     def __init__(self, library: Any, parent: Any = None) -> None:
         super().__init__(parent)
@@ -254,6 +255,7 @@ class PaperModel(QAbstractTableModel):
             self._pages[page] = rows
             while len(self._pages) > MAX_PAGES:
                 self._pages.popitem(last=False)
+            self.pageRead.emit()
         else:
             self._pages.move_to_end(page)
         return rows[row - page * PAGE_SIZE]
