@@ -32,6 +32,8 @@ CLIP = 4.0
 SCALE = 10.0
 # Above this many papers, fewer epochs and negatives: 50k papers in about a minute.
 LARGE = 10_000
+SMALL = 1_000  # up to this, NEGATIVES draws per pull as above LARGE: cheap, and a small map's
+# regions stay apart (per point, the 56-paper sample kept 1 labelled region of 3)
 # Up to LARGE papers, each point's pushes in an epoch are the mean push of SAMPLES random papers
 # times its pulls x NEGATIVES (the expected sum of NEGATIVES draws per pull): ~2x the pairs of
 # one draw per pull (~6.6 pulls a point an epoch: ~66 x n), but each far cheaper (one gather per
@@ -177,7 +179,7 @@ def optimise(xy: np.ndarray, heads: np.ndarray, tails: np.ndarray, weights: np.n
         px, py = _attract(x, y, h, t)
         sx = np.bincount(h, weights=px, minlength=n) - np.bincount(t, weights=px, minlength=n)
         sy = np.bincount(h, weights=py, minlength=n) - np.bincount(t, weights=py, minlength=n)
-        if n <= LARGE:
+        if SMALL < n <= LARGE:
             # One block of SAMPLES draws for every point; a point not pulled this epoch weighs 0.
             times = np.bincount(h, minlength=n).astype(np.float32) * np.float32(negatives)
             rx, ry = _repel(x, y, everyone, rng.integers(0, n, size=(SAMPLES, n), dtype=np.int32))

@@ -39,10 +39,23 @@ def test_up_to_large_each_point_draws_a_fixed_block_of_negatives(monkeypatch: py
     # 600 papers, 30 epochs: the repulsion is 128 draws per point and epoch (counted work, whatever
     # the graph), not NEGATIVES per pulled edge (~6.6 pulls a point an epoch here: ~66 draws).
     vectors, topic = _topics()
+    monkeypatch.setattr(layout, "SMALL", 100)  # 600 papers count as more than a small map
     pairs = _counting_pairs(monkeypatch)
     layout.layout(vectors, epochs=30)
     assert sum(pairs) == 128 * len(vectors) * 30
     assert _same_topic_share(layout.layout(vectors), topic) > 0.95  # the topics stay apart
+
+
+def test_a_small_map_draws_its_negatives_per_pull(monkeypatch: pytest.MonkeyPatch):
+    # Up to SMALL papers (cheap either way) the draws follow the pulls, as UMAP's do: the
+    # 56-paper sample kept 1 labelled region of 3 with the per-point blocks.
+    vectors, topic = _topics(per=60)
+    pairs = _counting_pairs(monkeypatch)
+    xy = layout.layout(vectors, epochs=30)
+    assert len(vectors) <= layout.SMALL and len(pairs) == 30
+    assert all(p % layout.negatives_for(len(vectors)) == 0 for p in pairs)
+    assert sum(pairs) != 128 * len(vectors) * 30
+    assert xy.shape == (len(vectors), 2)
 
 
 def test_above_large_the_negatives_are_drawn_per_pull(monkeypatch: pytest.MonkeyPatch):
