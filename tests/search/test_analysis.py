@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
-from reader.search.schema import _ASCII_WORD_RE, _FAST_WORD_RE, _WORD_RE, analyze, stem_analyzer
+from reader.search.schema import (
+    _WORD_RE,
+    PLAIN,
+    POSSESSIVE,
+    analyze,
+    possessive_groups_work,
+    stem_analyzer,
+)
 
 TEXTS = [
     "We propose GraphNet-2, i.e. a model for e.g. U.S. data_sets (v1.2.3) at 3.5x speed.",
@@ -26,14 +34,20 @@ def test_analyze_matches_the_query_analyzer(text: str) -> None:
     assert analyze(text) == _reference(text)
 
 
-def test_fast_word_patterns_find_the_same_words() -> None:
+@pytest.mark.parametrize("patterns", ["possessive", "plain"])
+def test_fast_word_patterns_find_the_same_words(patterns: str) -> None:
+    """Both sets of fast patterns: the possessive ones where this Python runs them right (on
+    3.11.0-3.11.4 they found "speed." with its dot), the plain ones everywhere."""
+    if patterns == "possessive" and not possessive_groups_work():
+        pytest.skip("this Python's re gets possessive groups wrong: Reader uses the plain patterns")
+    fast, ascii_only = (re.compile(p) for p in (POSSESSIVE if patterns == "possessive" else PLAIN))
     rng = random.Random(7)
     alphabet = "ab.Z_9 .-,\n.éß"
     for _ in range(20000):
         s = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24))).lower()
-        assert _FAST_WORD_RE.findall(s) == _WORD_RE.findall(s), s
+        assert fast.findall(s) == _WORD_RE.findall(s), s
         if s.isascii():
-            assert _ASCII_WORD_RE.findall(s) == _WORD_RE.findall(s), s
+            assert ascii_only.findall(s) == _WORD_RE.findall(s), s
 
 
 @pytest.mark.parametrize("title", TEXTS)
