@@ -96,8 +96,9 @@ def test_typing_during_a_sync_that_changes_the_note_keeps_both_texts(qtbot, wind
     vs.sync_now()
     qtbot.keyClicks(window.pane.noteEditor, " typed on")
     qtbot.waitUntil(lambda: vs.syncs > done)
-    # The editor kept what is being typed ...
-    assert window.pane.noteEditor.toPlainText() == "first typed on"
+    # The editor kept what is being typed (on a loaded machine the note may already have been
+    # saved and merged by now: then the editor shows the merged note, the typing in it) ...
+    assert "first typed on" in window.pane.noteEditor.toPlainText()
     # ... and once typing stops, both texts are in the note (in Reader and the editor).
     qtbot.waitUntil(lambda: "first typed on" in window.library.paper(pid).note)
     note = window.library.paper(pid).note
