@@ -182,3 +182,24 @@ def test_a_segment_without_its_table_still_finds_one_edit_words(ix: SearchIndex,
     assert not typos._tables
     typos.warm(ix._s())
     assert [n.word for n in typos.near_words(reader, "atnetion")] == ["atention", "attention"]
+
+
+def test_a_big_table_is_built_in_steps_and_sorted_off_the_gil(monkeypatch) -> None:
+    """A 100k library's segment has ~55k words (1.3M keys): the build on the warm-up worker lets
+    the GIL go between steps of BUILD_STEP words, and its keys are sorted by numpy (which
+    releases it), not by a list's sort (one C call holding the GIL for a second: a J/K step on
+    the GUI thread waited for it). The table is the one a list's sort gives."""
+    rng = random.Random(5)
+    words = sorted({"".join(rng.choice("abcdefghij") for _ in range(rng.randint(4, 11))) for _ in range(3000)})
+    lex = {w: (1 + i % 3, 0, 0) for i, w in enumerate(words)}
+    pauses, sorts = [], []
+    monkeypatch.setattr(typos, "pause", lambda: pauses.append(1))
+    real_sort = typos.sorted_keys
+    monkeypatch.setattr(typos, "sorted_keys", lambda keys: sorts.append(len(keys)) or real_sort(keys))
+    table = typos._Table(lex, {})
+    assert len(pauses) >= len(table.words) // typos.BUILD_STEP >= 5
+    assert sorts == [len(table.keys)]
+    expected = sorted(((hash(f) & typos._HASH_MASK) << typos._INDEX_BITS) | i for i, w in enumerate(table.words)
+                      for f in typos._deletes(w, 2 if len(w) >= typos.TWO_TYPOS_LEN - 1 and table.dfs[i] >= 2 else 1))
+    assert list(table.keys) == expected
+    assert table.candidates({words[0]}) >= {0}
