@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
@@ -99,10 +99,18 @@ class LibraryScreen(QMainWindow):
         self._pending_import: list[str] = []  # an import's new papers: the list goes to the first listed
         self.closing = False
         self.list_generation = 0  # bumped each time the table's ids are replaced (tests wait on it)
-        self._pending_listing: tuple[Listing | PreparedListing, tuple | None] | None = None
+        self._pending_listing: tuple[Listing | PreparedListing, tuple | None, int] | None = None
         self.listings_dropped = 0  # listings replaced by a newer one before they were shown
         self._lists_asked = 0  # listings requested (a worker drops its own once a newer one is)
+        # While a page has taken the library page's place (triage), a stored change does not
+        # re-list the hidden list (at 100k: 0.2 s of a worker's GIL per decision, beside the
+        # card being shown); it is re-listed once the page is back, and a paper to select then
+        # (triage's last card) is selected in that fresh list.
+        self._list_stale = False
+        self._relist_asked = 0  # the listing that brings a stale list up to date
+        self._select_after_relist: tuple[str, bool] | None = None
         self._build_widgets()
+        self.splitter.installEventFilter(self)  # the library page shown again: a stale list re-lists
         self.index_sync = IndexSync(self.ops, self.status, self._index_caught_up)
 
     def start_list(self) -> None:
@@ -223,9 +231,14 @@ class LibraryScreen(QMainWindow):
                 return None  # a newer key was typed meanwhile: this listing is never shown
             return prepare_listing(lib, found, wanted)
 
-        self.runner.read("list", work, lambda found: self._list_ready(found, key), self.handle_error)
+        self.runner.read("list", work, lambda found: self._list_ready(found, key, asked), self._list_failed)
 
-    def _list_ready(self, found: Listing | PreparedListing | None, key: tuple | None = None) -> None:
+    def _list_failed(self, exc: BaseException) -> None:
+        self._relist_asked, self._select_after_relist = 0, None  # selections are not held any longer
+        self.handle_error(exc)
+
+    def _list_ready(self, found: Listing | PreparedListing | None, key: tuple | None = None,
+                    asked: int = 0) -> None:
         """A listing arrived: shown at the end of this pass of the event loop, after whatever
         else is queued, so that several arriving together (a burst of keys) cost one reset:
         only the newest is applied. None: a listing a newer request made stale."""
@@ -236,7 +249,7 @@ class LibraryScreen(QMainWindow):
             # asked for the whole library before the saved view was restored): its late result
             # showed every paper under a sidebar that said Starred.
             return
-        pending, self._pending_listing = self._pending_listing, (found, key)
+        pending, self._pending_listing = self._pending_listing, (found, key, asked)
         if pending is None:
             QTimer.singleShot(0, self._apply_pending_listing)
         else:
@@ -245,9 +258,11 @@ class LibraryScreen(QMainWindow):
     def _apply_pending_listing(self) -> None:
         pending, self._pending_listing = self._pending_listing, None
         if pending is not None and not self.closing:
-            found, key = pending
+            found, key, asked = pending
             if key is None or key == self.searchBar.listed_key:
                 self._apply_listing(found, key)
+                if self._relist_asked and asked >= self._relist_asked:
+                    self._relisted()
 
     def _apply_listing(self, listed: Listing | PreparedListing, key: tuple | None = None) -> None:
         found = listed.found if isinstance(listed, PreparedListing) else listed
@@ -340,7 +355,32 @@ class LibraryScreen(QMainWindow):
                 if outside and paper.note != shown.note and pid in self.pane.unsaved_notes():
                     self.note_merges.changed_under_editor(pid, shown.note, paper.note, MERGE_OUTSIDE)
                 self.pane.set_paper(paper)  # the same paper: what is typed stays
+        if self.page_hidden():
+            self._list_stale = True  # re-listed when the page is back (eventFilter)
+            return
         self.refresh_list()
+
+    def page_hidden(self) -> bool:
+        """A page (triage) has taken the library page's place in the shown window."""
+        return self.isVisible() and not self.splitter.isVisible()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.splitter and event.type() == QEvent.Type.Show and self._list_stale:
+            self._relist_stale()
+        return super().eventFilter(watched, event)
+
+    def _relist_stale(self) -> None:
+        """The library page is back: the list re-lists what was stored meanwhile."""
+        self._list_stale = False
+        self.refresh_list()
+        self._relist_asked = self._lists_asked
+
+    def _relisted(self) -> None:
+        """The listing that caught the list up is shown: select the paper asked for meanwhile."""
+        self._relist_asked = 0
+        target, self._select_after_relist = self._select_after_relist, None
+        if target is not None:
+            self.select_paper(target[0], scroll=target[1])
 
     def _outside_indexed(self) -> None:
         if self.searchBar.query() or self.view.ranked:
@@ -430,7 +470,13 @@ class LibraryScreen(QMainWindow):
 
     def select_paper(self, pid: str, *, scroll: bool = True) -> None:
         """Select a paper; if the current list hides it, show the whole library first. Without
-        `scroll` the list stays where it is (the paper current, shown in the pane)."""
+        `scroll` the list stays where it is (the paper current, shown in the pane). A list being
+        caught up (after triage) is asked once it is."""
+        if self._list_stale or self._relist_asked:
+            self._select_after_relist = (pid, scroll)
+            if self._list_stale:
+                self._relist_stale()
+            return
         row = self.model.row_of(pid)
         if row >= 0 and not scroll:
             index = self.model.index(row, COL_TITLE)
