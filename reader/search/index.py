@@ -55,7 +55,7 @@ from reader.search.similar import warm as similar_warm
 from reader.search.snippets import make_snippet
 from reader.search.stamp import check, read_meta, write_meta
 from reader.search.terms import BACKSTOP_SECONDS, Backstop, expansion_budget
-from reader.search.typos import MAX_TYPO_WORDS, corrected, pending_tables
+from reader.search.typos import MAX_TYPO_WORDS, corrected, pause, pending_tables
 
 logger = logging.getLogger(__name__)
 
@@ -488,6 +488,7 @@ class SearchIndex:
             functools.partial(warm_lexicons, fieldname=f, letter=letter) for f, letter in warm_steps()]
         steps.append(similar_warm)  # the first related list
         for step in steps:
+            pause()  # a warm-up gives way to the user's keys (the window's hook)
             with self._read_lock:
                 if self._searcher is None:  # closed meanwhile
                     return
@@ -499,6 +500,7 @@ class SearchIndex:
         with self._read_lock:  # typo tables: the lexicons under the lock, the CPU work outside
             builds = pending_tables(self._s()) if self._searcher is not None else []
         for make_table in builds:
+            pause()
             make_table()
         if self._searcher is not None:
             self.search("a", limit=50, as_you_type=True)  # opens the stored-field and id columns

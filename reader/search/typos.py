@@ -78,7 +78,10 @@ class _Table:
 
     __slots__ = ("words", "dfs", "keys")
 
-    def __init__(self, lex: dict[str, tuple[int, int, int]], extra: dict[str, int]) -> None:
+    def __init__(self, lex: dict[str, tuple[int, int, int]], extra: dict[str, int],
+                 pause: Callable[[], object] | None = None) -> None:
+        """`pause`: called between the build's steps (warm's gives way to the user's keys; a
+        search's own cold build of a small segment only lets the GIL go)."""
         words = [w for w in lex if MIN_TYPO_LEN - 1 <= len(w) <= MAX_TYPO_LEN + 2 and w.isalpha()]
         words += [w for w in extra if w not in lex]
         self.words = words
@@ -98,7 +101,7 @@ class _Table:
                 depth = 2 if len(w) >= TWO_TYPOS_LEN - 1 and dfs[i] >= 2 else 1
                 extend([((h & mask) << bits) | i for h in map(hash, _deletes(w, depth))])
             keys.extend(step)
-            pause()
+            (pause or _let_go)()
         self.keys = sorted_keys(keys)
 
     def candidates(self, forms: set[str]) -> set[int]:
@@ -116,10 +119,25 @@ class _Table:
         return self.keys.itemsize * len(self.keys) + self.dfs.itemsize * len(self.dfs) + 8 * len(self.words)
 
 
-def pause() -> None:
-    """Between two steps of a long build on a worker: let the GIL go (the GUI thread, waiting
-    for it, takes it now rather than at the interpreter's next forced switch)."""
+def _let_go() -> None:
     time.sleep(0)
+
+
+# What `pause` does: the window sets its own (it waits while the user is pressing keys, so
+# that warm-up work gives way to J/K and typing); by default the GIL is let go.
+_pause_hook: list[Callable[[], object]] = [_let_go]
+
+
+def set_pause(hook: Callable[[], object] | None) -> None:
+    """Make `pause` call `hook` (None: the default, which only lets the GIL go)."""
+    _pause_hook[0] = hook or _let_go
+
+
+def pause() -> None:
+    """Between two steps of a long build on a worker (the index's warm-up): let the GIL go (the
+    GUI thread, waiting for it, takes it now rather than at the interpreter's next forced
+    switch), and wait there while the window says the user is interacting."""
+    _pause_hook[0]()
 
 
 def sorted_keys(keys: array) -> array:
@@ -188,12 +206,13 @@ def pending_tables(searcher) -> list[Callable[[], object]]:
         key = leaf.segment().segment_id() if leaf.segment() is not None else None
         if key is not None and key not in _tables:
             lex, extra = segment_lexicon(leaf, VOCAB_FIELD), _stop_words(leaf)
-            steps.append(functools.partial(_store, key, lex, extra))
+            steps.append(functools.partial(_store, key, lex, extra, pause))
     return steps
 
 
-def _store(key: str, lex: dict[str, tuple[int, int, int]], extra: dict[str, int]) -> _Table:
-    table = _Table(lex, extra)
+def _store(key: str, lex: dict[str, tuple[int, int, int]], extra: dict[str, int],
+           pause: Callable[[], object] | None = None) -> _Table:
+    table = _Table(lex, extra, pause)
     with _tables_lock:
         if len(_tables) > 256:
             _tables.clear()

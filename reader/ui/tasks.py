@@ -9,6 +9,7 @@ value; what several values travel together in is a frozen dataclass, not a dict 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -75,6 +76,7 @@ class TaskRunner(QObject):
         self._pending_writes = 0
         self._closed = False
         self._finished.connect(self._deliver)
+        self.input_watch = InputWatch()  # idle-time jobs wait while the user is at the keys
 
     # -- writer -------------------------------------------------------------------------
     @overload
@@ -258,3 +260,33 @@ class _Delivery(Generic[T]):
     on_error: ErrorCallback
     result: T | None
     error: BaseException | None
+
+
+class InputWatch:
+    """When the user last moved through papers, decided in triage or typed a search key
+    (`touch`, from those slots): idle-time work on a worker (the index's warm-up, ~7 s of CPU
+    at 100k papers) waits in `wait_for_idle` while the user is at it, so that J/K and typing do
+    not share the GIL with it. Only when the work is done changes, never what it finds."""
+
+    QUIET_S = 0.3  # no key for this long: the user is idle
+    MOST_S = 2.0  # one wait lasts no longer (under a held key the warm-up still goes on)
+    NAP_S = 0.02
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], object] = time.sleep) -> None:
+        self.clock, self.sleep = clock, sleep
+        self.last_input = float("-inf")
+
+    def touch(self) -> None:
+        """On the GUI thread: the user did something."""
+        self.last_input = self.clock()
+
+    def wait_for_idle(self) -> int:
+        """On a worker, between two steps of idle-time work: the GIL let go, then short naps
+        while the user was active in the last QUIET_S (MOST_S at most); says how many naps."""
+        self.sleep(0)
+        naps, start = 0, self.clock()
+        while self.clock() - self.last_input < self.QUIET_S and self.clock() - start < self.MOST_S:
+            self.sleep(self.NAP_S)
+            naps += 1
+        return naps

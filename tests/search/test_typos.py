@@ -193,10 +193,9 @@ def test_a_big_table_is_built_in_steps_and_sorted_off_the_gil(monkeypatch) -> No
     words = sorted({"".join(rng.choice("abcdefghij") for _ in range(rng.randint(4, 11))) for _ in range(3000)})
     lex = {w: (1 + i % 3, 0, 0) for i, w in enumerate(words)}
     pauses, sorts = [], []
-    monkeypatch.setattr(typos, "pause", lambda: pauses.append(1))
     real_sort = typos.sorted_keys
     monkeypatch.setattr(typos, "sorted_keys", lambda keys: sorts.append(len(keys)) or real_sort(keys))
-    table = typos._Table(lex, {})
+    table = typos._Table(lex, {}, pause=lambda: pauses.append(1))
     assert len(pauses) >= len(table.words) // typos.BUILD_STEP >= 5
     assert sorts == [len(table.keys)]
     expected = sorted(((hash(f) & typos._HASH_MASK) << typos._INDEX_BITS) | i for i, w in enumerate(table.words)

@@ -371,6 +371,7 @@ class TriageController(QObject):
     # ------------------------------------------------------------------ commands
     def run_command(self, command: str) -> None:
         """A key's command from the card (TriageView.command): one of `commands`, or tag:N."""
+        self.ctx.runner.input_watch.touch()  # the index's warm-up waits while the user decides
         q = self.queue
         anytime = {"back": self.close, "undo": self.undo}
         listed = {"next": lambda: self.step(1), "previous": lambda: self.step(-1), "skip": self.skip}

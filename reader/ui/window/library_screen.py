@@ -24,6 +24,7 @@ from reader.events import OUTSIDE, Change, Changes
 from reader.library import Library, View
 from reader.listing import Listing
 from reader.models import ViewKind
+from reader.search import typos
 from reader.search.results import SearchResults
 
 from ..change_bridge import ChangeBridge
@@ -84,6 +85,9 @@ class LibraryScreen(QMainWindow):
         settings.remember_library(self.app_settings, library.paths.root)
         self.messages = Messages(self, lambda: self.closing, self._notify)
         self.runner = TaskRunner(self)
+        # The index's warm-up (a worker, at start) waits while the user steps or types.
+        self.input_watch = self.runner.input_watch
+        typos.set_pause(self.input_watch.wait_for_idle)
         self.runner.error.connect(self.handle_error)
         self.undo_stack = QUndoStack(self)
         self.ops = OpContext(library, self.runner, self.undo_stack, self, self.handle_error, self._notify,
@@ -166,6 +170,7 @@ class LibraryScreen(QMainWindow):
         self.searchBar = SearchBar(self, self)
         self.searchBox = self.searchBar.searchBox
         self.searchBar.searchRequested.connect(self.refresh_list)
+        self.searchBox.textChanged.connect(lambda _text: self.input_watch.touch())
         self.searchBar.submitted.connect(self._search_submitted)
         self._related_timer = QTimer(self)
         self._related_timer.setSingleShot(True)
@@ -437,6 +442,7 @@ class LibraryScreen(QMainWindow):
         return self.table.selected_ids()
 
     def _current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.input_watch.touch()
         pid = self.model.id_at(current.row()) if current.isValid() else None
         if pid != self.pane.paper_id:
             self.load_paper(pid)
