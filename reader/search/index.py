@@ -484,9 +484,8 @@ class SearchIndex:
         """Read what the first keystrokes need (the lexicons prefixes are expanded from, the
         commonest postings), so they are as quick as later ones; call off the GUI thread.
         Short steps, each under the lock: a search typed meanwhile waits for one step only."""
-        steps: list[Callable[[Any], None]] = [
-            functools.partial(warm_lexicons, fieldname=f, letter=letter) for f, letter in warm_steps()]
-        steps.append(similar_warm)  # the first related list
+        steps: list[Callable[[Any], None]] = [  # the lexicons, then what the first related list reads
+            *(functools.partial(warm_lexicons, fieldname=f, letter=letter) for f, letter in warm_steps()), similar_warm]
         for step in steps:
             pause()  # a warm-up gives way to the user's keys (the window's hook)
             with self._read_lock:
@@ -499,8 +498,7 @@ class SearchIndex:
                     return
         with self._read_lock:  # typo tables: the lexicons under the lock, the CPU work outside
             builds = pending_tables(self._s()) if self._searcher is not None else []
-        for make_table in builds:
-            pause()
+        for make_table in builds:  # each pauses between its steps (pending_tables)
             make_table()
         if self._searcher is not None:
             self.search("a", limit=50, as_you_type=True)  # opens the stored-field and id columns
