@@ -102,9 +102,10 @@ def _find_app(pyatspi, name_part: str, timeout: float = 60.0):
 
 
 class Checks:
-    def __init__(self) -> None:
+    def __init__(self, dump: Path | None = None) -> None:
         self.failed = 0
         self.passed = 0
+        self.dump = dump  # --dump: every shown accessible's role, name and description, per part
 
     def check(self, ok: bool, what: str, detail: str = "") -> None:
         print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
@@ -231,9 +232,17 @@ def inspect_list(pyatspi, app, checks: Checks) -> None:
     _check_named_and_plain(pyatspi, nodes, checks)
 
 
+SIGNS = "▾▸▴◂☆★○●✓✗✎×"  # signs a label or button draws; "…" and "→" read well
+
+
 def _check_named_and_plain(pyatspi, nodes, checks: Checks, where: str = "") -> None:
     role = _roles(pyatspi)
     shown = [n for n in nodes if _showing(pyatspi, n)]
+    if checks.dump is not None:
+        with checks.dump.open("a", encoding="utf-8") as out:
+            out.write(f"== shown{where or ' in the list'}: {len(shown)}\n")
+            for n in shown:
+                out.write(f"{_safe(n.getRoleName, '?')}\t{_name(n)!r}\t{_description(n)!r}\n")
     unnamed = [n for n in shown if _role_of(n) in (role.PUSH_BUTTON, role.ENTRY, role.TEXT, role.CHECK_BOX,
                                                     role.COMBO_BOX) and not _name(n)]
     checks.check(not unnamed, f"every shown button and text field{where} has a name",
@@ -241,6 +250,10 @@ def _check_named_and_plain(pyatspi, nodes, checks: Checks, where: str = "") -> N
     marked = [f"{_name(n)!r}: {_description(n)[:60]!r}" for n in shown
               if "<" in _description(n) and ">" in _description(n)]
     checks.check(not marked, f"descriptions{where} are plain text (no HTML)", "; ".join(marked[:4]))
+    # A drawn sign in a name ("▾ LIBRARY", "☆ Star", "Like ★", a tag chip's "×") is read out as its
+    # Unicode name ("black down-pointing small triangle"): the name says what the sign shows, in words.
+    signed = sorted({_name(n) for n in shown if any(ch in SIGNS for ch in _name(n))})
+    checks.check(not signed, f"names{where} are words, not drawn signs", ", ".join(map(repr, signed[:10])))
 
 
 def inspect_map(pyatspi, app, checks: Checks) -> None:
@@ -332,6 +345,7 @@ def inspect(pyatspi, app, checks: Checks) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--python", default=str(ROOT.parent / "main" / ".venv" / "bin" / "python"))
+    ap.add_argument("--dump", help="write every shown accessible (role, name, description) of each part to this file")
     args = ap.parse_args()
     try:
         import pyatspi
@@ -351,7 +365,10 @@ def main() -> int:
     env["READER_CONFIG_DIR"] = str(tmp / "config")
     app_proc = subprocess.Popen([args.python, "-m", "reader", "--data-dir", str(tmp / "lib")], env=env,
                                 cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    checks = Checks()
+    dump = Path(args.dump) if args.dump else None
+    if dump is not None:
+        dump.write_text("", encoding="utf-8")
+    checks = Checks(dump)
     try:
         app = _find_app(pyatspi, "reader")
         checks.check(app is not None, "the app is on the accessibility bus")

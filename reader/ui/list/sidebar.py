@@ -119,6 +119,7 @@ class Sidebar(QTreeWidget):
         self._collapsed: set[str] = set()
         for name in SECTIONS:
             item = QTreeWidgetItem(self, [f"{OPEN} {name.upper()}", ""])
+            item.setData(0, Qt.ItemDataRole.AccessibleTextRole, f"{name} section")  # not "black down-pointing…"
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             item.setData(0, SECTION_ROLE, name)
             item.setToolTip(0, tooltip(f"Click to show or hide {name}"))
@@ -224,6 +225,7 @@ class Sidebar(QTreeWidget):
         section = self._sections[LIKE_SECTION]
         section.takeChildren()
         item = self._add(section, "Like ★", None, ("view", View(ViewKind.LIKE_STARRED)))
+        item.setData(0, Qt.ItemDataRole.AccessibleTextRole, "Like the starred papers")
         item.setToolTip(0, tooltip(LIKE_STARRED_TIP if starred else NO_STARS_TIP))
         if not starred:
             item.setFlags(Qt.ItemFlag.NoItemFlags)
