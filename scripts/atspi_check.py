@@ -160,7 +160,7 @@ def _key(pyatspi, keysym: str, ctrl: bool = False) -> None:
     reg = pyatspi.Registry
     if ctrl:
         reg.generateKeyboardEvent(37, None, pyatspi.KEY_PRESS)  # Control_L
-    code = {"a": 38, "Escape": 9, "t": 28, "m": 58, "o": 32}[keysym]
+    code = {"a": 38, "Escape": 9, "t": 28, "m": 58, "o": 32, "j": 44}[keysym]
     reg.generateKeyboardEvent(code, None, pyatspi.KEY_PRESSRELEASE)
     if ctrl:
         reg.generateKeyboardEvent(37, None, pyatspi.KEY_RELEASE)
@@ -310,7 +310,20 @@ def inspect_triage(pyatspi, app, checks: Checks) -> None:
         text = _name(node) if node is not None else ""
         checks.check(node is not None and text != word and test(text), f"the triage {word.lower()} is read as its text",
                      repr(text))
+    abstract = next((n for n in _walk(app) if _showing(pyatspi, n) and _name(n) == "Abstract"
+                     and _safe(lambda n=n: n.queryComponent().getExtents(pyatspi.DESKTOP_COORDS).width, 0)), None)
+    read = _text(abstract) if abstract is not None else ""
+    checks.check(len(read) > 100, "the triage card's abstract is read as its text", repr(read[:60]))
     _check_named_and_plain(pyatspi, list(_walk(app)), checks, " in triage")
+    if title is not None:  # J: the next card; what is read follows it (a fixed name went stale)
+        first, progress = _name(title), _name(label("Progress") or title)
+        _key(pyatspi, "j")
+        moved = _wait_for(lambda: (lambda n: n is not None and _name(n) not in ("", first))(label("Title")), 10)
+        now = label("Progress")
+        checks.check(bool(moved) and now is not None and _name(now) != progress,
+                     "after J the card's title and progress are read anew",
+                     f"{first!r} -> {_name(label('Title')) if label('Title') else None!r}; "
+                     f"{progress!r} -> {_name(now) if now is not None else None!r}")
     _key(pyatspi, "Escape")
 
 
