@@ -47,9 +47,9 @@ VENUES = "Venues"
 OPEN, CLOSED = "▾", "▸"  # a section's header shows whether it is open
 GROUP_SEP = " › "  # "file › group": a group inside an imported file
 HINTS = {
-    "Collections": ("Import papers to add one", "Each imported file, and the groups inside it, appears here."),
-    VENUES: ("Papers with a journal appear here", "Journals and proceedings, one name per venue, "
-             "most papers first."),
+    # Short enough to fit a 1024 px window's sidebar whole ("Import pap…to add one" was elided).
+    "Collections": ("Imports appear here", "Each imported file, and the groups inside it, appears here."),
+    VENUES: ("Journals appear here", "Journals and proceedings, one name per venue, most papers first."),
     "Tags": ("Press T to tag a paper", "Select a paper and press T (or use the tag box) to add a tag."),
     "Saved searches": ("Ctrl+S saves a search", "Type a search, then press Ctrl+S (or right-click here) "
                        "to keep it in this list."),
