@@ -12,11 +12,14 @@ import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QAction, QColor, QImage, QPalette
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QApplication,
     QComboBox,
     QDateEdit,
     QDoubleSpinBox,
+    QFileDialog,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QKeySequenceEdit,
     QLabel,
@@ -175,10 +178,10 @@ def test_every_input_widget_shows_its_frame(qtbot, name):
         theme.apply_theme(app, "light")
 
 
-def test_the_screens_fields_show_their_frames_in_the_dark(qtbot, window):
+def test_the_screens_fields_show_their_frames_in_the_dark(qtbot, window, tmp_path):
     """The fields the first hour met faint in the dark: Preferences' spin and combo boxes, the
     triage card's note and tag fields, the map's year boxes, the export dialog's group boxes and
-    combo boxes; each measured in a grab of its own window."""
+    combo boxes, the file dialog's lists; each measured in a grab of its own window."""
     from reader.ui.dialogs.common import ExportDialog, ExportOptions
     from reader.ui.window.preferences import show_preferences
 
@@ -198,6 +201,17 @@ def test_the_screens_fields_show_their_frames_in_the_dark(qtbot, window):
         faint += _faint([(export, box) for box in export.findChildren(QGroupBox)]
                         + [(export, export.tagCombo), (export, export.groupCombo), (export, export.titleEdit)])
         export.reject()
+        files = QFileDialog(window, "Export", str(tmp_path), "BibTeX (*.bib)")
+        files.setOptions(theme.file_dialog_options())  # Qt's own dialog in the dark theme
+        qtbot.addWidget(files)
+        files.show()
+        qtbot.waitExposed(files)
+        views = [v for v in files.findChildren(QAbstractItemView) if v.isVisible() and v.frameShape() != QFrame.Shape.NoFrame]
+        assert views
+        faint += _faint([(files, w) for w in views]
+                        + [(files, w) for w in files.findChildren(QComboBox) + files.findChildren(QLineEdit)
+                           if w.isVisible() and (not isinstance(w, QLineEdit) or w.hasFrame())])
+        files.reject()
         controller = open_map(qtbot, window)
         page = controller.page
         faint += _faint([(window, page.fromYear), (window, page.toYear)])
