@@ -172,6 +172,17 @@ def test_every_input_widget_shows_its_frame(qtbot, name):
         behind = app.palette().color(QPalette.ColorRole.Window)  # a menu pops up over the window
         measured["QMenu"] = frame_contrast(menu.grab().toImage(), menu.rect(), behind)
         menu.hide()
+        combo = widgets["QComboBox"]
+        assert isinstance(combo, QComboBox)
+        combo.showPopup()
+        popup = combo.view().window()
+        qtbot.waitExposed(popup)
+        shown = popup.grab().toImage()
+        measured["QComboBox's list"] = frame_contrast(shown, popup.rect(), behind)
+        inside = around(shown, popup.rect().adjusted(3, 3, -3, -3))
+        combo.hidePopup()
+        # The list is drawn on the menus' palette: a light window colour of theirs filled it grey.
+        assert abs(inside.lightness() - behind.lightness()) < 60, (name, inside.getRgb())
         faint = {n: c for n, c in measured.items() if c < FRAME_MIN}
         assert not faint, f"{name}: frames a shade from the window: {faint}"
     finally:

@@ -8,11 +8,12 @@ drawn from a fixed translucent picture, showed no frame at all. Two remedies, ea
 class of widgets, never one widget:
 - a palette of their own (`QApplication.setPalette(palette, class)`) for the widgets Fusion
   outlines and paints nothing else of in the window colour: spin boxes, combo boxes, scroll
-  bars, tabs and menus (`outline_palette`: a window colour whose darker shade is the frame
-  colour), check boxes and radio buttons (`indicator_palette`: their box's fill as well);
+  bars and tabs (`outline_palette`: a window colour whose darker shade is the frame colour),
+  check boxes and radio buttons (`indicator_palette`: their box's fill as well);
 - the window's style sheet (`window_css`) for framed line edits, framed scroll areas (lists,
   tables, text fields: their corner square is filled with the window colour, so a lighter one
-  would show) and group boxes, each bordered in the same frame colour.
+  would show), group boxes, menus and a combo box's list (drawn on the menus' palette: a
+  lighter window colour there filled the list grey), each bordered in the same frame colour.
 The light theme puts back the standard palette for those classes and has no style sheet.
 The window's style sheet, not the application's: setting that one re-polishes every widget of
 every window, and a window closed but not yet deleted then raised "Signal source has been deleted"."""
@@ -39,6 +40,7 @@ QPlainTextEdit:focus, QTextEdit:focus {{ border-color: {FOCUS_FRAME}; }}
 QAbstractScrollArea[frameShape="NoFrame"] {{ border: none; }}
 QGroupBox {{ border: 1px solid {FRAME}; border-radius: 3px; margin-top: 0.7em; padding-top: 0.5em; }}
 QGroupBox::title {{ subcontrol-origin: margin; left: 7px; padding: 0 3px; }}
+QMenu, QComboBox QAbstractItemView[frameShape="NoFrame"] {{ border: 1px solid {FRAME}; }}
 """
 
 
@@ -98,13 +100,13 @@ def apply_theme(app: QApplication, theme: str) -> bool:
 INDICATOR_CLASSES = ("QCheckBox", "QRadioButton")
 # Drawn by Fusion with an outline in the window colour darkened by 40 % and nothing else in that
 # colour: their own palette's window colour makes the outline show.
-OUTLINED_CLASSES = ("QAbstractSpinBox", "QComboBox", "QScrollBar", "QTabWidget", "QTabBar", "QMenu")
+OUTLINED_CLASSES = ("QAbstractSpinBox", "QComboBox", "QScrollBar", "QTabWidget", "QTabBar")
 
 
 def outline_palette() -> QPalette:
     """The dark palette for widgets Fusion outlines in the window colour darkened by 40 %
-    (spin boxes, combo boxes, scroll bars, tabs, menus): a window colour whose darker shade
-    is the frame colour of the dark theme's fields."""
+    (spin boxes, combo boxes, scroll bars, tabs): a window colour whose darker shade is the
+    frame colour of the dark theme's fields."""
     p = dark_palette()
     p.setColor(QPalette.ColorRole.Window, QColor(FRAME).lighter(140))
     return p
