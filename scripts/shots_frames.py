@@ -1,9 +1,10 @@
 """Save PNGs of every screen with input fields, light and dark, at the size of the screen it runs on
 (run it under Xvfb at 1024×640 and at 1600×1000): the list with the paper pane (its Note tab
 too), the map page (its year boxes), the triage card (its tag and note fields), Edit →
-Preferences…, File → Export…, Markdown vault…, Reading group…, Add by identifier…, Add a
-conference…, Qt's own file dialog (the dark theme's) and an open menu. Into screenshots/ (or
---out): frames-<screen>-<name>-<theme>.png. Nothing is fetched: the dialogs are shown, never run.
+Preferences… (and its theme list dropped down), File → Export…, Markdown vault…, Reading
+group…, Add by identifier…, Add a conference…, Qt's own file dialog (the dark theme's) and an
+open menu. Into screenshots/ (or --out): frames-<screen>-<name>-<theme>.png. Nothing is
+fetched: the dialogs are shown, never run.
 
     Xvfb :59 -screen 0 1024x640x24 & DISPLAY=:59 QT_QPA_PLATFORM=xcb python scripts/shots_frames.py
 """
@@ -94,8 +95,17 @@ def main() -> int:
                 raise SystemExit(f"{action_name}: no dialog opened")
             return dialog
 
-        for action_name, name in (("preferencesAction", "preferences"), ("vaultAction", "vault"),
-                                  ("groupAction", "group")):
+        prefs = opened("preferencesAction")
+        combo = prefs.themeCombo
+
+        def drop() -> None:
+            combo.hidePopup()
+            combo.showPopup()  # the list on the theme just applied
+
+        shoot("preferences-theme-list", combo.view().window(), before=drop)
+        combo.hidePopup()
+        dialog_shot("preferences", prefs)
+        for action_name, name in (("vaultAction", "vault"), ("groupAction", "group")):
             dialog_shot(name, opened(action_name))
         export = ExportDialog(window, ["to-read", "baseline"], 1, ExportOptions(scope="view"))
         export.show()
