@@ -25,7 +25,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 THEMES = ("system", "light", "dark")
-FRAME = "#606168"  # the dark theme's frames: fields, lists, group boxes (contrast 181 of 765 on the window)
+FRAME = "#606168"  # the dark theme's frames (contrast 181 of 765 on the window colour)
 FOCUS_FRAME = "#4f86cc"
 # Framed line edits only: a spin box's or an editable combo box's own line edit has no frame.
 # Border and padding add up to what Fusion's frame takes, so every field keeps its size; a scroll
@@ -132,6 +132,6 @@ def file_dialog_options() -> QFileDialog.Option:
 
 
 def window_css(dark: bool) -> str:
-    """The style sheet of a window in the dark theme (framed line edits, lists, text fields and
-    group boxes) or the light one (none)."""
+    """The style sheet of a window in the dark theme (framed line edits, lists, text fields,
+    group boxes, menus and combo boxes' lists) or the light one (none)."""
     return WINDOW_CSS if dark else ""
