@@ -102,9 +102,10 @@ def _find_app(pyatspi, name_part: str, timeout: float = 60.0):
 
 
 class Checks:
-    def __init__(self) -> None:
+    def __init__(self, dump: Path | None = None) -> None:
         self.failed = 0
         self.passed = 0
+        self.dump = dump  # --dump: every shown accessible's role, name and description, per part
 
     def check(self, ok: bool, what: str, detail: str = "") -> None:
         print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
@@ -159,7 +160,7 @@ def _key(pyatspi, keysym: str, ctrl: bool = False) -> None:
     reg = pyatspi.Registry
     if ctrl:
         reg.generateKeyboardEvent(37, None, pyatspi.KEY_PRESS)  # Control_L
-    code = {"a": 38, "Escape": 9, "t": 28, "m": 58, "o": 32}[keysym]
+    code = {"a": 38, "Escape": 9, "t": 28, "m": 58, "o": 32, "j": 44}[keysym]
     reg.generateKeyboardEvent(code, None, pyatspi.KEY_PRESSRELEASE)
     if ctrl:
         reg.generateKeyboardEvent(37, None, pyatspi.KEY_RELEASE)
@@ -231,9 +232,17 @@ def inspect_list(pyatspi, app, checks: Checks) -> None:
     _check_named_and_plain(pyatspi, nodes, checks)
 
 
+SIGNS = "▾▸▴◂☆★○●✓✗✎×"  # signs a label or button draws; "…" and "→" read well
+
+
 def _check_named_and_plain(pyatspi, nodes, checks: Checks, where: str = "") -> None:
     role = _roles(pyatspi)
     shown = [n for n in nodes if _showing(pyatspi, n)]
+    if checks.dump is not None:
+        with checks.dump.open("a", encoding="utf-8") as out:
+            out.write(f"== shown{where or ' in the list'}: {len(shown)}\n")
+            for n in shown:
+                out.write(f"{_safe(n.getRoleName, '?')}\t{_name(n)!r}\t{_description(n)!r}\n")
     unnamed = [n for n in shown if _role_of(n) in (role.PUSH_BUTTON, role.ENTRY, role.TEXT, role.CHECK_BOX,
                                                     role.COMBO_BOX) and not _name(n)]
     checks.check(not unnamed, f"every shown button and text field{where} has a name",
@@ -241,6 +250,10 @@ def _check_named_and_plain(pyatspi, nodes, checks: Checks, where: str = "") -> N
     marked = [f"{_name(n)!r}: {_description(n)[:60]!r}" for n in shown
               if "<" in _description(n) and ">" in _description(n)]
     checks.check(not marked, f"descriptions{where} are plain text (no HTML)", "; ".join(marked[:4]))
+    # A drawn sign in a name ("▾ LIBRARY", "☆ Star", "Like ★", a tag chip's "×") is read out as its
+    # Unicode name ("black down-pointing small triangle"): the name says what the sign shows, in words.
+    signed = sorted({_name(n) for n in shown if any(ch in SIGNS for ch in _name(n))})
+    checks.check(not signed, f"names{where} are words, not drawn signs", ", ".join(map(repr, signed[:10])))
 
 
 def inspect_map(pyatspi, app, checks: Checks) -> None:
@@ -297,7 +310,20 @@ def inspect_triage(pyatspi, app, checks: Checks) -> None:
         text = _name(node) if node is not None else ""
         checks.check(node is not None and text != word and test(text), f"the triage {word.lower()} is read as its text",
                      repr(text))
+    abstract = next((n for n in _walk(app) if _showing(pyatspi, n) and _name(n) == "Abstract"
+                     and _safe(lambda n=n: n.queryComponent().getExtents(pyatspi.DESKTOP_COORDS).width, 0)), None)
+    read = _text(abstract) if abstract is not None else ""
+    checks.check(len(read) > 100, "the triage card's abstract is read as its text", repr(read[:60]))
     _check_named_and_plain(pyatspi, list(_walk(app)), checks, " in triage")
+    if title is not None:  # J: the next card; what is read follows it (a fixed name went stale)
+        first, progress = _name(title), _name(label("Progress") or title)
+        _key(pyatspi, "j")
+        moved = _wait_for(lambda: (lambda n: n is not None and _name(n) not in ("", first))(label("Title")), 10)
+        now = label("Progress")
+        checks.check(bool(moved) and now is not None and _name(now) != progress,
+                     "after J the card's title and progress are read anew",
+                     f"{first!r} -> {_name(label('Title')) if label('Title') else None!r}; "
+                     f"{progress!r} -> {_name(now) if now is not None else None!r}")
     _key(pyatspi, "Escape")
 
 
@@ -332,6 +358,7 @@ def inspect(pyatspi, app, checks: Checks) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--python", default=str(ROOT.parent / "main" / ".venv" / "bin" / "python"))
+    ap.add_argument("--dump", help="write every shown accessible (role, name, description) of each part to this file")
     args = ap.parse_args()
     try:
         import pyatspi
@@ -351,7 +378,10 @@ def main() -> int:
     env["READER_CONFIG_DIR"] = str(tmp / "config")
     app_proc = subprocess.Popen([args.python, "-m", "reader", "--data-dir", str(tmp / "lib")], env=env,
                                 cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    checks = Checks()
+    dump = Path(args.dump) if args.dump else None
+    if dump is not None:
+        dump.write_text("", encoding="utf-8")
+    checks = Checks(dump)
     try:
         app = _find_app(pyatspi, "reader")
         checks.check(app is not None, "the app is on the accessibility bus")

@@ -144,3 +144,30 @@ def test_every_hint_fits_the_sidebar_unelided_at_1024_px(qtbot, window: MainWind
         room = sidebar.visualItemRect(item).width() - 2 * sidebar.style().pixelMetric(
             sidebar.style().PixelMetric.PM_FocusFrameHMargin) - 4
         assert QFontMetrics(item.font(0)).horizontalAdvance(item.text(0)) <= room, item.text(0)
+
+
+def test_an_empty_librarys_hints_fit_too(qtbot, tmp_path) -> None:
+    """A new library shows every section's hint: "Import pap…to add one" and "Papers wit…ppear
+    here" were elided at 1024 px (the seeded library of the test above has collections and venues)."""
+    from PySide6.QtGui import QFontMetrics
+
+    from reader.ui.list.sidebar import HINT_ROLE, HINTS
+
+    lib = Library.open(tmp_path / "empty", seed_if_empty=False)
+    try:
+        window = MainWindow(lib, theme="light")
+        qtbot.addWidget(window)
+        window.resize(1024, 640)
+        window.show()
+        qtbot.waitUntil(lambda: window.width() == 1024 and window.index_ready and not window.runner.busy)
+        sidebar = window.sidebar
+        sidebar.expandAll()
+        hints = [item for item in sidebar._items() if item.data(0, HINT_ROLE)]
+        assert {item.text(0) for item in hints} >= {text for text, _ in HINTS.values()}
+        for item in hints:
+            room = sidebar.visualItemRect(item).width() - 2 * sidebar.style().pixelMetric(
+                sidebar.style().PixelMetric.PM_FocusFrameHMargin) - 4
+            assert QFontMetrics(item.font(0)).horizontalAdvance(item.text(0)) <= room, item.text(0)
+        window.close()
+    finally:
+        lib.close()

@@ -49,7 +49,8 @@ READ_ROLE = Qt.ItemDataRole.UserRole + 3
 _ID, _READ, _SORT = int(ID_ROLE), int(READ_ROLE), int(SORT_ROLE)
 _DISPLAY, _FONT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.FontRole)
 _TOOLTIP, _ALIGN = int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.TextAlignmentRole)
-_ROLES = frozenset((_ID, _READ, _SORT, _DISPLAY, _FONT, _TOOLTIP, _ALIGN))
+_SPOKEN = int(Qt.ItemDataRole.AccessibleTextRole)  # asked by assistive technology only
+_ROLES = frozenset((_ID, _READ, _SORT, _DISPLAY, _FONT, _TOOLTIP, _ALIGN, _SPOKEN))
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 PAGE_SIZE = 200
 MAX_PAGES = 64  # ~12,800 rows of cache; a screen shows ~40
@@ -327,6 +328,9 @@ class PaperModel(QAbstractTableModel):
             return _CENTER if col in (COL_STAR, COL_NOTE, COL_YEAR) else None
         if role == _TOOLTIP:
             return _tooltip(row, col)
+        if role == _SPOKEN:  # the star and note columns' signs in words ("★" was read "black star")
+            return ("Starred" if row.starred else "") if col == COL_STAR else (
+                ("Has a note" if row.has_note else "") if col == COL_NOTE else None)
         return _sort_value(row, col)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

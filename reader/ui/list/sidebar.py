@@ -47,9 +47,9 @@ VENUES = "Venues"
 OPEN, CLOSED = "▾", "▸"  # a section's header shows whether it is open
 GROUP_SEP = " › "  # "file › group": a group inside an imported file
 HINTS = {
-    "Collections": ("Import papers to add one", "Each imported file, and the groups inside it, appears here."),
-    VENUES: ("Papers with a journal appear here", "Journals and proceedings, one name per venue, "
-             "most papers first."),
+    # Short enough to fit a 1024 px window's sidebar whole ("Import pap…to add one" was elided).
+    "Collections": ("Imports appear here", "Each imported file, and the groups inside it, appears here."),
+    VENUES: ("Journals appear here", "Journals and proceedings, one name per venue, most papers first."),
     "Tags": ("Press T to tag a paper", "Select a paper and press T (or use the tag box) to add a tag."),
     "Saved searches": ("Ctrl+S saves a search", "Type a search, then press Ctrl+S (or right-click here) "
                        "to keep it in this list."),
@@ -127,6 +127,7 @@ class Sidebar(QTreeWidget):
         self._collapsed: set[str] = set()
         for name in SECTIONS:
             item = QTreeWidgetItem(self, [f"{OPEN} {name.upper()}", ""])
+            item.setData(0, Qt.ItemDataRole.AccessibleTextRole, f"{name} section")  # not "black down-pointing…"
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             item.setData(0, SECTION_ROLE, name)
             item.setToolTip(0, tooltip(f"Click to show or hide {name}"))
@@ -256,6 +257,7 @@ class Sidebar(QTreeWidget):
         section = self._sections[LIKE_SECTION]
         section.takeChildren()
         item = self._add(section, "Like ★", None, ("view", View(ViewKind.LIKE_STARRED)))
+        item.setData(0, Qt.ItemDataRole.AccessibleTextRole, "Like the starred papers")
         item.setToolTip(0, tooltip(LIKE_STARRED_TIP if starred else NO_STARS_TIP))
         if not starred:
             item.setFlags(Qt.ItemFlag.NoItemFlags)

@@ -409,8 +409,10 @@ class PaperPane(QWidget):
     def _sync_buttons(self, starred: bool, read: bool) -> None:
         self.starButton.setChecked(starred)
         self.starButton.setText("★ Starred" if starred else "☆ Star")
+        self.starButton.setAccessibleName("Starred" if starred else "Star")  # the sign is read as its name
         self.readButton.setChecked(read)
         self.readButton.setText("✓ Read" if read else "○ Unread")
+        self.readButton.setAccessibleName("Read" if read else "Unread")
 
     def _emit_unless_loading(self, signal: Any, value: Any) -> None:
         if not self._loading:

@@ -55,6 +55,7 @@ class TagEditor(QWidget):
             chip.setObjectName("tagChip")
             chip.setText(f"{tag}  ×")
             set_tip(chip, f"Remove the tag “{tag}”")
+            chip.setAccessibleName(f"Remove tag {tag}")  # its "×" was read as "multiplication sign"
             chip.setAutoRaise(False)
             chip.clicked.connect(lambda _=False, t=tag: self.tagRemoved.emit(t))
             self._layout.insertWidget(i, chip)

@@ -1,14 +1,20 @@
 """Light/dark palettes on the Fusion style, following the system unless the user forces one.
 
-Fusion draws a line edit's frame in the window colour darkened by 40 %: on the dark palette that
-is the base colour's own shade, so a line edit on a base background (the sidebar's "Filter
-venues") showed no frame at all until typed in. In the dark theme the window draws its framed
-line edits with a border of their own (`line_edit_css`); the light one keeps Fusion's, which shows.
-Check boxes and radio buttons have the same trouble: Fusion draws their box in the base colour,
-outlined in the window colour darkened, so on the dark palette the box of "Fetch anew" (and
-every check box) was a shade from the window behind it. They get a palette of their own
-(`QApplication.setPalette(palette, class)`) whose window and base colours give the box an
-outline and a fill that show; the light theme puts back the standard palette for them.
+Fusion outlines what it draws (line edits, spin boxes, combo boxes, lists and text fields, tabs,
+scroll bar handles, menus, check boxes) in the window colour darkened by 40 %: on the dark
+palette a shade from the window itself, so in the dark every field read as bare text on the
+window (frame contrast about 30 of 765 where the light theme has 150-200), and group boxes,
+drawn from a fixed translucent picture, showed no frame at all. Two remedies, each for a whole
+class of widgets, never one widget:
+- a palette of their own (`QApplication.setPalette(palette, class)`) for the widgets Fusion
+  outlines and paints nothing else of in the window colour: spin boxes, combo boxes, scroll
+  bars and tabs (`outline_palette`: a window colour whose darker shade is the frame colour),
+  check boxes and radio buttons (`indicator_palette`: their box's fill as well);
+- the window's style sheet (`window_css`) for framed line edits, framed scroll areas (lists,
+  tables, text fields: their corner square is filled with the window colour, so a lighter one
+  would show), group boxes, menus and a combo box's list (drawn on the menus' palette: a
+  lighter window colour there filled the list grey), each bordered in the same frame colour.
+The light theme puts back the standard palette for those classes and has no style sheet.
 The window's style sheet, not the application's: setting that one re-polishes every widget of
 every window, and a window closed but not yet deleted then raised "Signal source has been deleted"."""
 
@@ -19,13 +25,22 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 THEMES = ("system", "light", "dark")
+FRAME = "#606168"  # the dark theme's frames (contrast 181 of 765 on the window colour)
+FOCUS_FRAME = "#4f86cc"
 # Framed line edits only: a spin box's or an editable combo box's own line edit has no frame.
-# Border and padding add up to what Fusion's frame takes, so every field keeps its size.
-LINE_EDIT_CSS = """
-QLineEdit[frame="true"] { border: 1px solid #606168; border-radius: 2px; padding: 2px 0;
-                          background-color: palette(base); }
-QLineEdit[frame="true"]:focus { border-color: #4f86cc; }
-QLineEdit[frame="true"]:disabled { border-color: #45464c; }
+# Border and padding add up to what Fusion's frame takes, so every field keeps its size; a scroll
+# area's frame is 1 px in Fusion, as this border.
+WINDOW_CSS = f"""
+QLineEdit[frame="true"] {{ border: 1px solid {FRAME}; border-radius: 2px; padding: 2px 0;
+                          background-color: palette(base); }}
+QLineEdit[frame="true"]:focus {{ border-color: {FOCUS_FRAME}; }}
+QLineEdit[frame="true"]:disabled {{ border-color: #45464c; }}
+QAbstractScrollArea {{ border: 1px solid {FRAME}; }}
+QPlainTextEdit:focus, QTextEdit:focus {{ border-color: {FOCUS_FRAME}; }}
+QAbstractScrollArea[frameShape="NoFrame"] {{ border: none; }}
+QGroupBox {{ border: 1px solid {FRAME}; border-radius: 3px; margin-top: 0.7em; padding-top: 0.5em; }}
+QGroupBox::title {{ subcontrol-origin: margin; left: 7px; padding: 0 3px; }}
+QMenu, QComboBox QAbstractItemView[frameShape="NoFrame"] {{ border: 1px solid {FRAME}; }}
 """
 
 
@@ -77,10 +92,24 @@ def apply_theme(app: QApplication, theme: str) -> bool:
     for cls in INDICATOR_CLASSES:
         # PySide6's stub says bytes; the binding takes only a str (bytes raise ValueError).
         QApplication.setPalette(indicator_palette() if dark else app.style().standardPalette(), cls)  # type: ignore[arg-type]
+    for cls in OUTLINED_CLASSES:
+        QApplication.setPalette(outline_palette() if dark else app.style().standardPalette(), cls)  # type: ignore[arg-type]
     return dark
 
 
 INDICATOR_CLASSES = ("QCheckBox", "QRadioButton")
+# Drawn by Fusion with an outline in the window colour darkened by 40 % and nothing else in that
+# colour: their own palette's window colour makes the outline show.
+OUTLINED_CLASSES = ("QAbstractSpinBox", "QComboBox", "QScrollBar", "QTabWidget", "QTabBar")
+
+
+def outline_palette() -> QPalette:
+    """The dark palette for widgets Fusion outlines in the window colour darkened by 40 %
+    (spin boxes, combo boxes, scroll bars, tabs): a window colour whose darker shade is the
+    frame colour of the dark theme's fields."""
+    p = dark_palette()
+    p.setColor(QPalette.ColorRole.Window, QColor(FRAME).lighter(140))
+    return p
 
 
 def indicator_palette() -> QPalette:
@@ -102,6 +131,7 @@ def file_dialog_options() -> QFileDialog.Option:
     return QFileDialog.Option.DontUseNativeDialog if dark else QFileDialog.Option(0)
 
 
-def line_edit_css(dark: bool) -> str:
-    """The style sheet of a window in the dark (framed line edits) or the light theme (none)."""
-    return LINE_EDIT_CSS if dark else ""
+def window_css(dark: bool) -> str:
+    """The style sheet of a window in the dark theme (framed line edits, lists, text fields,
+    group boxes, menus and combo boxes' lists) or the light one (none)."""
+    return WINDOW_CSS if dark else ""

@@ -159,7 +159,7 @@ class MainWindow(LibraryScreen):
         self.theme_actions[theme].setChecked(True)
         app = QApplication.instance()
         dark = themes.apply_theme(app, theme) if isinstance(app, QApplication) else False
-        self.setStyleSheet(themes.line_edit_css(dark))  # dialogs parented here follow it too
+        self.setStyleSheet(themes.window_css(dark))  # dialogs parented here follow it too
         self.pane.dark = dark
         self.pane.render_abstract()
         self.pane.render_links()
