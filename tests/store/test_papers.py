@@ -191,3 +191,39 @@ def test_a_bulk_load_still_refuses_a_duplicate_citation_key(conn):
                              for i in range(2)])
     conn.execute("ROLLBACK")
     assert conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 3
+
+
+def test_a_title_key_and_a_derived_title_are_stored_once_and_every_reader_sees_them(conn):
+    """Issue 31 (disk): title_key holds '' where ident_key begins with it and derived_title ''
+    where it is the title itself; every reader gets the full values back, and a write of one
+    side (a new title, a new ident_key) keeps the other's value."""
+    from reader.models import TitleSource
+    from reader.store import group
+
+    pid, key, ident = "d000000000000004", "delta rising", "delta rising|lee|2025"
+    q.insert_rows(conn, [{**row(pid, "Delta Rising"), "title_key": key, "ident_key": ident}])
+
+    def raw() -> tuple[str, str]:
+        r = conn.execute("SELECT title_key, derived_title FROM papers WHERE id = ?", [pid]).fetchone()
+        return r[0], r[1]
+
+    def seen() -> tuple[str, str, str, str, str]:
+        [cand] = [r for r in q.candidate_rows(conn, {"ident_key": {conn.execute(
+            "SELECT ident_key FROM papers WHERE id = ?", [pid]).fetchone()[0]}}, []) if r["id"] == pid]
+        [keyrow] = group.key_rows_of(conn, [pid])
+        return (q.title_fields(conn, pid).derived_title, q.papers_full(conn, [pid])[0].derived_title,
+                q.metadata_row(conn, pid)["derived_title"], cand["title_key"], keyrow["title_key"])
+
+    assert raw() == ("", "")
+    assert seen() == ("Delta Rising",) * 3 + (key,) * 2
+    assert [r["title_key"] for r in group.key_rows(conn, 0) if r["id"] == pid] == [key]
+    q.set_title(conn, pid, "My own title", TitleSource.EDITED)  # the imported title is kept aside
+    assert seen()[:3] == ("Delta Rising",) * 3 and q.papers_full(conn, [pid])[0].title == "My own title"
+    q.update_fields(conn, pid, {"ident_key": "delta rising|lee|2026"}, seq=3)  # the key's other half kept
+    assert seen()[3:] == (key, key) and raw()[0] == ""
+    q.update_fields(conn, pid, {"title_key": "other", "ident_key": ""}, seq=4)
+    assert raw()[0] == "other" and q.candidate_rows(conn, {}, [pid])[0]["title_key"] == "other"
+    p = q.papers_full(conn, [IDS[0]])[0]
+    q.write_paper_state(conn, p, seq=5, abstract_text=p.abstract)
+    assert q.papers_full(conn, [IDS[0]])[0].derived_title == "Alpha"
+    assert conn.execute("SELECT derived_title FROM papers WHERE id = ?", [IDS[0]]).fetchone()[0] == ""
