@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -90,10 +91,13 @@ def store_parsed(
     summary.without_abstract = sum(1 for r in parsed.records if not r.abstract)
     plan = plan or plan_import(conn, parsed, seq)
     citekeys = KeyAllocator(conn)
-    if workers is not None:
-        rows = _store_parallel(conn, plan, workers, citekeys, progress)
-    else:
-        rows = _store_serial(conn, plan, citekeys, progress)
+    # Into an empty library, a big file's rows go in before the tables' secondary indexes
+    # are made (a sort each, not a B-tree insert per row and index: ~N CPU-s less at 100k).
+    with q.bulk_load(conn) if plan.empty and plan.parallel else contextlib.nullcontext():
+        if workers is not None:
+            rows = _store_parallel(conn, plan, workers, citekeys, progress)
+        else:
+            rows = _store_serial(conn, plan, citekeys, progress)
     _finish(conn, plan, rows, summary, citekeys)
     return workers is not None
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from operator import itemgetter
 from typing import Any
 
+from .papers import TITLE_KEY_SQL, title_key_sql
 from .sql import chunks, marks, now_iso
 
 FIELDS = ("star", "skip", "read", "tags", "note")
@@ -48,7 +49,8 @@ def leave(conn: sqlite3.Connection) -> None:
 def papers_since(conn: sqlite3.Connection, seq: int) -> list[sqlite3.Row]:
     """Papers written after `seq`: their decisions and what their keys are made of."""
     return conn.execute(
-        "SELECT p.id, p.starred, p.skipped, p.read, p.doi, p.arxiv, p.links, p.title_key, p.year, "
+        f"SELECT p.id, p.starred, p.skipped, p.read, p.doi, p.arxiv, p.links, {title_key_sql('p.')} AS title_key, "
+        "p.year, "
         "p.abstract_key, (SELECT json_group_array(t.name) FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id "
         "WHERE pt.paper_id = p.id) AS tags, (SELECT n.body FROM notes n WHERE n.paper_id = p.id) AS note "
         "FROM papers p WHERE p.seq > ?", [seq]).fetchall()
@@ -167,15 +169,15 @@ def state(conn: sqlite3.Connection) -> list[sqlite3.Row]:
 
 # ------------------------------------------------------------------ meeting the local papers
 def key_rows(conn: sqlite3.Connection, since: int) -> list[sqlite3.Row]:
-    return conn.execute("SELECT id, doi, arxiv, links, title_key, year, abstract_key FROM papers WHERE seq > ?",
-                        [since]).fetchall()
+    return conn.execute(f"SELECT id, doi, arxiv, links, {TITLE_KEY_SQL} AS title_key, year, abstract_key "
+                        "FROM papers WHERE seq > ?", [since]).fetchall()
 
 
 def key_rows_of(conn: sqlite3.Connection, ids: Sequence[str]) -> list[sqlite3.Row]:
     out: list[sqlite3.Row] = []
     for part in chunks(list(ids)):
-        out += conn.execute("SELECT id, doi, arxiv, links, title_key, year, abstract_key FROM papers "
-                            f"WHERE id IN ({marks(len(part))})", list(part)).fetchall()
+        out += conn.execute(f"SELECT id, doi, arxiv, links, {TITLE_KEY_SQL} AS title_key, year, abstract_key "
+                            f"FROM papers WHERE id IN ({marks(len(part))})", list(part)).fetchall()
     return out
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,37 @@ def stored_plain(abstract: str, plain: str) -> str:
     if plain == abstract:
         return SAME_AS_ABSTRACT
     return plain or EMPTY_PLAIN
+
+
+# A title key and a derived title are stored once too (issue 31, disk: ~13 MB at 100k papers):
+# title_key holds '' where ident_key begins with it (ident_key is "title key|first author|
+# year", identity.ident_key, and a title key has no '|'), derived_title '' where it is the
+# title itself (every paper imported with a title). Writers go through stored_title_key() and
+# stored_derived_title() (insert_rows, update_fields, paper_to_row, set_title); readers select
+# title_key_sql() / derived_title_sql(). Rows written before keep both in full: they read the same.
+def title_key_sql(prefix: str = "") -> str:
+    """The SQL expression giving a row's title key (prefix: the papers table's alias and a dot)."""
+    return (f"CASE {prefix}title_key WHEN '' THEN substr({prefix}ident_key, 1, instr({prefix}ident_key, '|') - 1) "
+            f"ELSE {prefix}title_key END")
+
+
+def derived_title_sql(prefix: str = "") -> str:
+    """The SQL expression giving a row's derived title (the title it was imported with, for an edited one)."""
+    return f"CASE {prefix}derived_title WHEN '' THEN {prefix}title ELSE {prefix}derived_title END"
+
+
+TITLE_KEY_SQL = title_key_sql()
+DERIVED_TITLE_SQL = derived_title_sql()
+
+
+def stored_title_key(tkey: str, ident: str) -> str:
+    """What title_key holds for this title key beside this ident_key (see title_key_sql)."""
+    return "" if tkey and ident.startswith(tkey + "|") else tkey
+
+
+def stored_derived_title(title: str, derived: str) -> str:
+    """What derived_title holds for this derived title of a paper with this title."""
+    return "" if derived == title else derived
 
 
 @dataclass(frozen=True)
@@ -158,14 +190,17 @@ def set_flag(conn: sqlite3.Connection, column: str, ids: Sequence[str], value: b
 
 
 def title_fields(conn: sqlite3.Connection, paper_id: str) -> TitleFields:
-    r = conn.execute("SELECT derived_title, abstract, method FROM papers WHERE id = ?", [paper_id]).fetchone()
+    r = conn.execute(f"SELECT {DERIVED_TITLE_SQL} AS derived_title, abstract, method FROM papers WHERE id = ?",
+                     [paper_id]).fetchone()
     return TitleFields(derived_title=r["derived_title"], abstract=r["abstract"], method=r["method"] or "")
 
 
 def set_title(conn: sqlite3.Connection, paper_id: str, title: str, source: TitleSource) -> None:
     title = " ".join(without_controls(title).split())
     conn.execute(
-        "UPDATE papers SET title = ?, title_source = ? WHERE id = ?", [title[:500], str(source), paper_id]
+        # The derived title read from the title until now is kept (SET reads the row as it was).
+        f"UPDATE papers SET derived_title = {DERIVED_TITLE_SQL}, title = ?, title_source = ? WHERE id = ?",
+        [title[:500], str(source), paper_id]
     )
 
 
@@ -245,7 +280,7 @@ def papers_full(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Paper]:
             id=pid,
             title=r["title"],
             title_source=TitleSource(r["title_source"]),
-            derived_title=r["derived_title"],
+            derived_title=r["derived_title"] or r["title"],  # '' stands for the title
             abstract=r["abstract"],
             venue=r["venue"],
             year=r["year"],
@@ -279,11 +314,12 @@ def _json(items: Sequence[str]) -> str:
 
 def paper_to_row(p: Paper, seq: int, abstract_text: str) -> dict[str, Any]:
     """The papers-table row for a full paper; its plain text is derived by the caller."""
+    keys = identity_columns(p)
     return {
         "id": p.id,
         "title": p.title,
         "title_source": str(p.title_source),
-        "derived_title": p.derived_title or p.title,
+        "derived_title": stored_derived_title(p.title, p.derived_title or p.title),
         "abstract": p.abstract,
         "abstract_text": stored_plain(p.abstract, abstract_text),
         "venue": p.venue,
@@ -303,7 +339,8 @@ def paper_to_row(p: Paper, seq: int, abstract_text: str) -> dict[str, Any]:
         "citation_key": p.citation_key,
         "entry_type": p.entry_type,
         "status": p.status,
-        **identity_columns(p),
+        **keys,
+        "title_key": stored_title_key(keys["title_key"], keys["ident_key"]),
     }
 
 
@@ -329,16 +366,55 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[dict[str, Any]]) -> Non
         return
     # executemany over a fixed column list: ~5x faster than sqlite-utils' insert_all for 50k rows
     cols = list(rows[0])
-    values: Iterable[tuple]
-    if "abstract_text" in cols and "abstract" in cols:
-        at, ab = cols.index("abstract_text"), cols.index("abstract")
-        values = ((*v[:at], stored_plain(v[ab], v[at]), *v[at + 1:])
-                  for v in (tuple(r[c] for c in cols) for r in rows))
-    else:
-        values = (tuple(r[c] for c in cols) for r in rows)
-    conn.executemany(f"INSERT INTO papers ({', '.join(cols)}) VALUES ({marks(len(cols))})", values)
+    at = {c: i for i, c in enumerate(cols)}
+    # (column stored, how: stored_*(first, second)) for the texts kept once (see PLAIN_SQL,
+    # title_key_sql and derived_title_sql)
+    once = [(at[c], fn, at[a], at[b]) for c, fn, a, b in (
+        ("abstract_text", stored_plain, "abstract", "abstract_text"),
+        ("derived_title", stored_derived_title, "title", "derived_title"),
+        ("title_key", stored_title_key, "title_key", "ident_key")) if c in at and a in at and b in at]
+
+    def values(r: dict[str, Any]) -> list:
+        v = [r[c] for c in cols]
+        for i, x in [(i, fn(v[a], v[b])) for i, fn, a, b in once]:
+            v[i] = x
+        return v
+
+    conn.executemany(f"INSERT INTO papers ({', '.join(cols)}) VALUES ({marks(len(cols))})", map(values, rows))
     if "collection" in cols:  # a paper is in the collection it came in
         groups.add_memberships(conn, ((r["id"], r["collection"]) for r in rows))
+
+
+# The tables a bulk load fills, whose secondary indexes it builds after the rows (bulk_load).
+_BULK_TABLES = ("papers", "paper_collections")
+# SQLite's page cache during a bulk load (KiB; SQLite's default is 2 MiB): the rows' B-trees
+# and the sorter that builds the indexes stay in memory instead of spilling to the WAL.
+BULK_CACHE_KIB = 65536
+
+
+@contextmanager
+def bulk_load(conn: sqlite3.Connection) -> Iterator[None]:
+    """Inside the caller's transaction, around a bulk insert into an empty library: the
+    papers' and their collections' secondary indexes are dropped and made again once the rows
+    are in (sorted once instead of one random B-tree insert per row and index: cheaper, and
+    the index pages come out full), with a bigger page cache meanwhile.
+
+    The same index definitions are made again (read from sqlite_master), so a unique index
+    still refuses duplicates, then. On an exception they are not remade here: the caller's
+    transaction rolls back, and the DROPs with it."""
+    defs = conn.execute(
+        f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
+        f"AND tbl_name IN ({marks(len(_BULK_TABLES))}) ORDER BY name", _BULK_TABLES).fetchall()
+    cache = conn.execute("PRAGMA cache_size").fetchone()[0]
+    conn.execute(f"PRAGMA cache_size = {-BULK_CACHE_KIB}")
+    try:
+        for name, _ in defs:
+            conn.execute(f'DROP INDEX "{name}"')
+        yield
+        for _, sql in defs:
+            conn.execute(sql)
+    finally:
+        conn.execute(f"PRAGMA cache_size = {int(cache)}")
 
 
 def write_paper_state(conn: sqlite3.Connection, p: Paper, seq: int, abstract_text: str,
@@ -392,7 +468,7 @@ def candidate_rows(conn: sqlite3.Connection, values: dict[str, set[str]], ids: S
     """The identity keys of stored papers sharing a DOI, arXiv id, abstract, title + first
     author + year or citation key with `values` (per column), or having one of `ids`."""
     found: dict[str, sqlite3.Row] = {}
-    cols = "id, abstract_key, title_key, doi, arxiv, ident_key, citation_key, openreview"
+    cols = f"id, abstract_key, {TITLE_KEY_SQL} AS title_key, doi, arxiv, ident_key, citation_key, openreview"
     for column in IDENTITY_COLUMNS:
         for part in chunks(sorted(values.get(column, ()))):
             for r in conn.execute(f"SELECT {cols} FROM papers WHERE {column} IN ({marks(len(part))})", part):
@@ -431,6 +507,17 @@ def update_fields(conn: sqlite3.Connection, pid: str, values: dict[str, Any], se
         abstract = values.get("abstract", stored[0])
         values = {**values, "abstract_text": stored_plain(abstract, values.get("abstract_text", stored[1]))}
         cols = [c for c in values if c in FILLABLE]
+    if {"title", "derived_title", "title_key", "ident_key"} & set(cols):
+        # Each of these is stored beside its pair (see title_key_sql): both written again.
+        now = conn.execute(f"SELECT title, {DERIVED_TITLE_SQL}, {TITLE_KEY_SQL}, ident_key FROM papers WHERE id = ?",
+                           [pid]).fetchone()
+        if now is None:
+            return
+        title, ident = values.get("title", now[0]), values.get("ident_key", now[3])
+        values = {**values, "title": title, "ident_key": ident,
+                  "derived_title": stored_derived_title(title, values.get("derived_title", now[1])),
+                  "title_key": stored_title_key(values.get("title_key", now[2]), ident)}
+        cols = [c for c in values if c in FILLABLE]
     sets = ", ".join(f"{c} = ?" for c in cols)
     conn.execute(f"UPDATE papers SET {sets}, seq = ?, updated_at = ? WHERE id = ?",
                  [*(values[c] for c in cols), seq, now_iso(), pid])
@@ -461,7 +548,8 @@ def signals(conn: sqlite3.Connection) -> TriageSignals:
     return TriageSignals(starred=starred, skipped=skipped, read=read, tagged=tagged, noted=noted)
 
 
-_METADATA = (f"title, title_source, derived_title, abstract, {PLAIN_SQL} AS abstract_text, method, "
+_METADATA = (f"title, title_source, {DERIVED_TITLE_SQL} AS derived_title, abstract, {PLAIN_SQL} AS abstract_text, "
+             "method, "
              "code_links, venue, year, authors, links, doi, arxiv, openreview, status, entry_type")
 
 

@@ -145,9 +145,10 @@ def apply_vault_changes(
     """Write the parts of one paper that the vault changed (inside the caller's transaction)."""
     if title is not None:
         title = " ".join(without_controls(title).split())
-        row = conn.execute("SELECT derived_title FROM papers WHERE id = ?", [paper_id]).fetchone()
+        row = conn.execute(f"SELECT {q.DERIVED_TITLE_SQL} FROM papers WHERE id = ?", [paper_id]).fetchone()
         source = "derived" if row is not None and title == row[0] else "edited"
-        conn.execute("UPDATE papers SET title = ?, title_source = ? WHERE id = ?", [title[:500], source, paper_id])
+        conn.execute(f"UPDATE papers SET derived_title = {q.DERIVED_TITLE_SQL}, title = ?, title_source = ? "
+                     "WHERE id = ?", [title[:500], source, paper_id])
     if starred is not None:
         conn.execute("UPDATE papers SET starred = ? WHERE id = ?", [int(starred), paper_id])
     if read is not None:

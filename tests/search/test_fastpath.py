@@ -246,3 +246,45 @@ def test_terms_of_one_document_are_inlined_read_raw_and_merged_by_whoosh(tmp_pat
         s = again._s()
         assert all(s.document_number(id=d["id"]) is not None for d in docs + more)
     again.close()
+
+
+def test_terms_of_a_few_documents_are_inlined_and_read_alike(tmp_path: Path, mode) -> None:
+    """Issue 31 (disk): terms in two to INLINE_MAX documents keep their postings in the terms
+    table too (a block cost ~50 bytes more); raw reads and Whoosh's public API read the same
+    documents and weights, and searches for them find what Whoosh's own writer's index finds."""
+    from whoosh.codec.whoosh3 import W3TermInfo
+
+    from reader.search.segments.writer import INLINE_MAX
+
+    assert INLINE_MAX >= 4
+    extra = [doc(99_000 + i, f"Wombat study {i}", f"The burrowing wombat{'s' * (i % 2)} digs {i} tunnels."
+                 + (" A wombat rests." if i == 0 else "")) for i in range(4)]
+    docs = synthetic(119) + extra
+    index = _build(tmp_path / "ix", docs, True, mode)
+    with index._read_lock:
+        [(leaf, _)] = index._s().reader().leaf_readers()
+        words = rawread.lexicon(leaf, "abstract")
+        df, offset, length = words["wombat"]
+        assert df == 4 and offset < -1  # inlined, not a block
+        assert leaf.term_info("abstract", "wombat").is_inlined()
+        few = [(t, e) for t, e in words.items() if 2 <= e[0] <= INLINE_MAX]
+        assert few and all(o < -1 for _, (_, o, _) in few)
+        assert any(o >= 0 for _, o, _ in words.values())  # common words still in blocks
+        for term, (df, offset, length) in few:
+            m = leaf.postings("abstract", term)
+            public = []
+            while m.is_active():
+                public.append((m.id(), m.weight()))
+                m.next()
+            assert list(zip(*rawread.inlined_at(leaf, offset, length), strict=True)) == public and len(public) == df
+            info = leaf.term_info("abstract", term)
+            assert isinstance(info, W3TermInfo) and info.doc_frequency() == df
+            assert info.weight() == sum(w for _, w in public) and info.max_weight() == max(w for _, w in public)
+    queries = ("wombat", '"burrowing wombat"', "wombat digs", "title:wombat")
+    fast = [_hits(index, q, False) for q in queries]
+    assert len(fast[0]) == 4
+    public_ix = _build(tmp_path / "pub", docs, False, mode)
+    for q, hits in zip(queries, fast, strict=True):
+        _same(hits, _hits(public_ix, q, False), q)
+    index.close()
+    public_ix.close()

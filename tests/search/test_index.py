@@ -553,6 +553,34 @@ def test_bulk_index_is_compressed(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert compressed < 0.75 * plain, (compressed, plain)
 
 
+
+def test_bulk_index_deflates_with_a_small_window_readable_as_before(tmp_path: Path) -> None:
+    """Issue 31 (import CPU): posting blocks and stored fields are deflated with an 8 kB window
+    (zlib.compress set up 256 kB of state per call: ~60 µs a block, most of the cost); the
+    streams are zlib's as before (zlib.decompress reads them), as small under 8 kB, and an
+    index written so reads back every stored field and posting."""
+    import pickle
+    import zlib
+
+    from reader.search.segments.writer import small_compress
+
+    block = pickle.dumps((tuple(range(1, 129)), None, bytes(512)), 3)
+    text = pickle.dumps({"id": "0" * 16, "abstract": " ".join(f"w{i % 97}x" for i in range(900))}, 2)
+    for data, level in ((block, 3), (text, 6)):
+        packed = small_compress(data, level)
+        assert packed[0] >> 4 == 13 - 8  # the window the stream header names: 2**13 bytes
+        assert zlib.decompress(packed) == data and len(packed) <= len(zlib.compress(data, level))
+    docs = [doc(i, f"Paper {i}", " ".join(f"w{(i * 7 + k) % 300}x" for k in range(120))) for i in range(400)]
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(docs, stamp=1, total=len(docs))
+    with index._read_lock:
+        s = index._s()
+        for d in docs[::37]:
+            dn = s.document_number(id=d["id"])
+            assert s.stored_fields(dn)["abstract"] == d["abstract"]
+    assert set(ids(index.search("w5x", limit=None))) == {d["id"] for d in docs if "w5x" in d["abstract"].split()}
+    index.close()
+
 def test_whoosh_merge_rule() -> None:
     from reader.search.segments.writer import whoosh_merges
 

@@ -225,3 +225,36 @@ def test_big_file_of_duplicates_into_an_empty_library(tmp_path, parallel, monkey
         assert _indexed_by_import(a) and a.index.doc_count == 5
         assert len(_hits(a, "paper")) == 5
         assert not list((a.index.index_dir).glob("*.tmp"))
+
+
+def test_big_import_into_an_empty_library_makes_the_store_indexes_after_the_rows(tmp_path, parallel,
+                                                                               monkeypatch) -> None:
+    """Issue 31 (import CPU): the rows of a big file into an empty library go in before the
+    papers' secondary indexes are made (one sort each, not a B-tree insert per row and
+    index); the library ends with the same indexes, sound, as one built row by row."""
+    from reader.store import papers
+
+    def defs(conn) -> list[tuple[str, str]]:
+        return [tuple(r) for r in conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")]
+
+    seen: list[int] = []
+    real = papers.insert_rows
+
+    def spy(conn, rows):
+        seen.append(sum(1 for _, sql in defs(conn) if "ON papers" in sql))
+        real(conn, rows)
+
+    monkeypatch.setattr(papers, "insert_rows", spy)
+    with Library.open(tmp_path / "ref", seed_if_empty=False) as ref:
+        wanted = defs(ref._reader())
+    with Library.open(tmp_path / "a", seed_if_empty=False) as a:
+        [s] = a.import_files([_jsonl(tmp_path / "one.jsonl", 0, 30, venue="ICML", year=2021)], index=False)
+        assert s.new == 30 and seen and set(seen) == {0}
+        conn = a._reader()
+        assert defs(conn) == wanted
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        seen.clear()  # a library with papers: its indexes stay through the import
+        [s] = a.import_files([_jsonl(tmp_path / "two.jsonl", 100, 30)], index=False)
+        assert s.new == 30 and seen and 0 not in seen and defs(a._reader()) == wanted
+        assert len(a.search("paper", limit=None).hits) == 60

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 
 import pytest
 
@@ -136,3 +137,93 @@ def test_a_plain_text_is_stored_only_where_it_differs_from_its_abstract(conn):
     docs = {d["id"]: d for d in docs_for_ids(conn, ["d000000000000004", "e000000000000005"])}
     assert (docs["d000000000000004"]["abstract"], docs["e000000000000005"]["abstract"]) == (same, "")
     assert dict(map_rows.texts(conn, ["d000000000000004"]))["d000000000000004"] == f"Delta\n{same}"
+
+
+def _index_defs(conn) -> list[tuple[str, str]]:
+    return [tuple(r) for r in conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('papers', 'paper_collections') "
+        "ORDER BY name")]
+
+
+def test_a_bulk_load_makes_the_indexes_after_the_rows_and_the_same_ones(conn):
+    """Issue 31 (import CPU): inside bulk_load the papers' and collections' secondary indexes
+    are gone (rows go in without a B-tree insert per index), and after it the very same
+    definitions are back, filled; the page cache is as it was."""
+    before, cache = _index_defs(conn), conn.execute("PRAGMA cache_size").fetchone()[0]
+    assert any(name == "papers_ident_key" for name, _ in before)
+    conn.execute("BEGIN")
+    with q.bulk_load(conn):
+        assert [name for name, sql in _index_defs(conn) if sql] == []  # autoindexes (keys) stay
+        assert conn.execute("PRAGMA cache_size").fetchone()[0] == -q.BULK_CACHE_KIB
+        q.insert_rows(conn, [{**row(f"f00000000000000{i}", f"Paper {i}"), "ident_key": f"paper {i}|lee|2025",
+                              "citation_key": f"lee2025paper{i}"} for i in range(5)])
+    conn.execute("COMMIT")
+    assert _index_defs(conn) == before and conn.execute("PRAGMA cache_size").fetchone()[0] == cache
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    plan = " ".join(r[3] for r in conn.execute(
+        "EXPLAIN QUERY PLAN SELECT id FROM papers WHERE ident_key = 'paper 3|lee|2025'"))
+    assert "papers_ident_key" in plan
+    assert [r[0] for r in conn.execute("SELECT id FROM papers WHERE ident_key = 'paper 3|lee|2025'")] == [
+        "f000000000000003"]
+    assert conn.execute("SELECT count(*) FROM paper_collections WHERE name = 'Coll'").fetchone()[0] == 7
+
+
+def test_a_failed_bulk_load_rolls_back_with_its_indexes(conn):
+    """An exception inside bulk_load leaves the indexes to the caller's rollback: nothing of
+    the load stays, and every index is there again."""
+    before = _index_defs(conn)
+    conn.execute("BEGIN")
+    with pytest.raises(RuntimeError), q.bulk_load(conn):
+        q.insert_rows(conn, [row("f000000000000009", "Paper 9")])
+        raise RuntimeError("the disk is full")
+    conn.execute("ROLLBACK")
+    assert _index_defs(conn) == before
+    assert conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 3
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_bulk_load_still_refuses_a_duplicate_citation_key(conn):
+    """The unique index on citation keys, made after the rows, still refuses a clash (the
+    import's transaction then rolls back as before)."""
+    conn.execute("BEGIN")
+    with pytest.raises(sqlite3.IntegrityError), q.bulk_load(conn):
+        q.insert_rows(conn, [{**row(f"f00000000000000{i}", "Same"), "citation_key": "Lee2025same"}
+                             for i in range(2)])
+    conn.execute("ROLLBACK")
+    assert conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 3
+
+
+def test_a_title_key_and_a_derived_title_are_stored_once_and_every_reader_sees_them(conn):
+    """Issue 31 (disk): title_key holds '' where ident_key begins with it and derived_title ''
+    where it is the title itself; every reader gets the full values back, and a write of one
+    side (a new title, a new ident_key) keeps the other's value."""
+    from reader.models import TitleSource
+    from reader.store import group
+
+    pid, key, ident = "d000000000000004", "delta rising", "delta rising|lee|2025"
+    q.insert_rows(conn, [{**row(pid, "Delta Rising"), "title_key": key, "ident_key": ident}])
+
+    def raw() -> tuple[str, str]:
+        r = conn.execute("SELECT title_key, derived_title FROM papers WHERE id = ?", [pid]).fetchone()
+        return r[0], r[1]
+
+    def seen() -> tuple[str, str, str, str, str]:
+        [cand] = [r for r in q.candidate_rows(conn, {"ident_key": {conn.execute(
+            "SELECT ident_key FROM papers WHERE id = ?", [pid]).fetchone()[0]}}, []) if r["id"] == pid]
+        [keyrow] = group.key_rows_of(conn, [pid])
+        return (q.title_fields(conn, pid).derived_title, q.papers_full(conn, [pid])[0].derived_title,
+                q.metadata_row(conn, pid)["derived_title"], cand["title_key"], keyrow["title_key"])
+
+    assert raw() == ("", "")
+    assert seen() == ("Delta Rising",) * 3 + (key,) * 2
+    assert [r["title_key"] for r in group.key_rows(conn, 0) if r["id"] == pid] == [key]
+    q.set_title(conn, pid, "My own title", TitleSource.EDITED)  # the imported title is kept aside
+    assert seen()[:3] == ("Delta Rising",) * 3 and q.papers_full(conn, [pid])[0].title == "My own title"
+    q.update_fields(conn, pid, {"ident_key": "delta rising|lee|2026"}, seq=3)  # the key's other half kept
+    assert seen()[3:] == (key, key) and raw()[0] == ""
+    q.update_fields(conn, pid, {"title_key": "other", "ident_key": ""}, seq=4)
+    assert raw()[0] == "other" and q.candidate_rows(conn, {}, [pid])[0]["title_key"] == "other"
+    p = q.papers_full(conn, [IDS[0]])[0]
+    q.write_paper_state(conn, p, seq=5, abstract_text=p.abstract)
+    assert q.papers_full(conn, [IDS[0]])[0].derived_title == "Alpha"
+    assert conn.execute("SELECT derived_title FROM papers WHERE id = ?", [IDS[0]]).fetchone()[0] == ""

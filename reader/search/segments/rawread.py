@@ -36,7 +36,7 @@ class RawReadError(ValueError):
 def lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]]:
     """Every term of a field in one segment -> (document frequency, offset, length of its
     postings), from the raw terms table in one pass (~5x faster than decoding each
-    TermInfo). Postings inlined in the terms table (writer.write_one) have offset
+    TermInfo). Postings inlined in the terms table (writer.write_inline) have offset
     -2 - their position in the terms file (`inlined_at` reads them)."""
     if W3TermInfo._struct.format != TERMINFO_FORMAT:
         raise RawReadError("another term info layout")

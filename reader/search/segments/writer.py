@@ -32,10 +32,10 @@ from reader.search.schema import (
 )
 
 # Compression, chosen for disk: the index must stay smaller than the database it derives
-# from. Stored fields (the abstract, mostly) at deflate level 1 and posting blocks at level 3
+# from. Stored fields (the abstract, mostly) at deflate level 1 (6 since small_compress) and posting blocks at level 3
 # took a 5k-paper index from 39.8 MB to 25.5 MB (stored 6.3 -> 3.4, postings 25.1 -> 13.7),
 # for ~10 µs per document at build time; reads decompress a block or a document at a time.
-STORED_LEVEL = 1
+STORED_LEVEL = 6
 POSTINGS_LEVEL = 3
 # Posting blocks below this many pickled bytes are written uncompressed (each block says
 # whether it is, so Whoosh and rawread read both): deflate gains nothing on them (a term in
@@ -44,10 +44,25 @@ POSTINGS_LEVEL = 3
 COMPRESS_MIN = 128
 
 
+# zlib's window and hash table sized for what is compressed here, a posting block or one
+# document's stored fields (a few kB): zlib.compress sets up ~256 kB of state per call, which
+# cost ~60 µs a block, several times the compression itself. Same format (zlib.decompress,
+# Whoosh's and rawread's reader, reads it) and, under 8 kB, the same size. Stored fields went
+# from level 1 to 6 with it: 2.6% smaller (12.7k abstracts: 0.540 -> 0.526 of their pickles),
+# at less than half the old level 1's cost per document (45 against 101 µs, load ~15).
+_WBITS, _MEMLEVEL = 13, 4
+
+
+def small_compress(data: bytes, level: int) -> bytes:
+    """zlib.compress(data, level) for a few kB: the same kind of stream, set up cheaply."""
+    c = zlib.compressobj(level, zlib.DEFLATED, _WBITS, _MEMLEVEL)
+    return c.compress(data) + c.flush()
+
+
 def _deflated(data: bytes, level: int) -> tuple[bytes, int]:
     """A posting block's data and the compression level its header records (0: none)."""
     if level and len(data) >= COMPRESS_MIN:
-        packed = zlib.compress(data, level)
+        packed = small_compress(data, level)
         if len(packed) < len(data):
             return packed, level
     return data, 0
@@ -67,9 +82,14 @@ _LENGTHS = struct.Struct("!II")  # HashWriter's key/value lengths
 # Postings are pickled with protocol 3, which Whoosh's readers (pickle.loads) read like its
 # own protocol 2: protocol 2 writes bytes (the frequencies) as a call to codecs.encode, ~40
 # bytes more per block or inlined posting. The 12.7k CSV's index: 50.3 MB; with one-document
-# terms inlined (write_one) 48.6 MB; and protocol 3, 41.6 MB.
+# terms inlined (write_inline) 48.6 MB; and protocol 3, 41.6 MB.
 _PICKLE = 3
 _UINT = struct.Struct("!I")  # a frequency as Whoosh's formats encode it (pack_uint)
+# Terms in up to this many documents keep their postings in the terms table (write_inline):
+# a block in the postings file costs ~50 bytes more (its header, its own info pickle and a
+# 12-byte pointer) and a second pickle to write. One-document terms were inlined first;
+# with two to four, a 100k index is ~N MB smaller (most rare words, names and pairs).
+INLINE_MAX = 4
 _ONES = [struct.pack(f"!{k}I", *([1] * k)) for k in range(129)]  # k frequencies of 1
 
 
@@ -271,6 +291,7 @@ class BulkWriter(SegmentWriter):
         pdw._doccount = self.docnum - self.docbase
         stored = pdw._get_column("_stored")  # pickles, then deflates (CompressedBytesColumn)
         stored._child._level = STORED_LEVEL
+        stored._child._compress = small_compress
         add = stored.add
         for docnum, stored in enumerate(self._stored, self.docbase):
             if stored:
@@ -315,7 +336,7 @@ class BulkWriter(SegmentWriter):
                 for n in [t for t in terms if type(t) is int]:
                     terms[bucket_term(n)] = terms.pop(n)
             writer = _PostingsWriter(fw._postfile, field, lengths, blocklimit, comp)
-            write, write_one, block = writer.write, writer.write_one, writer.write_block
+            write, inline, block = writer.write, writer.write_inline, writer.write_block
             order = sorted(terms)
             postings = list(map(terms.__getitem__, order))
             del terms
@@ -326,11 +347,11 @@ class BulkWriter(SegmentWriter):
                 infos = [write(list(map(rshift, p, _EIGHT)), list(map(and_, p, _LOW)),
                                values.get(b)) for p, b in zip(postings, btexts, strict=True)]
             elif getattr(field, "pairs", False):  # postings: docnums (frequency 1)
-                infos = [write_one(p[0] << 8 | 1) if len(p) == 1 else
+                infos = [inline([d << 8 | 1 for d in p]) if len(p) <= INLINE_MAX else
                          block(p, None) if len(p) <= blocklimit else write(p, None, None)
                          for p in postings]
-            else:  # most terms have one posting; most others fit one block
-                infos = [write_one(p[0]) if len(p) == 1 else
+            else:  # most terms are in a few documents; most others fit one block
+                infos = [inline(p) if len(p) <= INLINE_MAX else
                          block(list(map(rshift, p, _EIGHT)), list(map(and_, p, _LOW)))
                          if len(p) <= blocklimit else
                          write(list(map(rshift, p, _EIGHT)), list(map(and_, p, _LOW)), None)
@@ -377,22 +398,35 @@ class _PostingsWriter:
         self.pos += len(buf)
         return offset
 
-    def write_one(self, packed: int) -> bytes:
-        """The term info of a term in one document (docnum << 8 | freq), its posting inlined
-        (about a third of all terms; most ids and rare words).
+    def write_inline(self, packed: Sequence[int]) -> bytes:
+        """The term info of a term in a few documents (docnum << 8 | freq each, at most
+        INLINE_MAX), its postings inlined (most terms: ids, rare words and pairs).
 
         W3's term info can carry its postings itself, as (ids, weights, values) pickled:
         Whoosh reads them back (W3Codec.postings_reader) but never writes them (its writer
         inlines below `inlinelimit`=1 postings, i.e. never). A block in the postings file
-        cost ~100 bytes with its 12-byte pointer; inlined, ~63."""
-        d, f = packed >> 8, packed & 255
-        w = f * self.boost
-        lengths = self.lengths
-        # Callers exclude formats of other sizes. An empty value is kept (Whoosh's writer
-        # would drop it): a merge copies each posting's value and asserts it is bytes.
-        vals = (b"",) if self.fixed == 0 else (_UINT.pack(f),)
-        lb = lengths[d] if lengths is not None and d < len(lengths) else 0
-        return _TERMINFO.pack(1, w, 1, lb, lb, max(0.0, w), d, d) + dumps(((d,), (float(w),), vals), _PICKLE)
+        cost ~50 bytes more with its 12-byte pointer."""
+        if len(packed) == 1:  # the commonest case (a third of all terms)
+            d, f = packed[0] >> 8, packed[0] & 255
+            w = f * self.boost
+            lengths = self.lengths
+            # Callers exclude formats of other sizes. An empty value is kept (Whoosh's writer
+            # would drop it): a merge copies each posting's value and asserts it is bytes.
+            vals: tuple[bytes, ...] = (b"",) if self.fixed == 0 else (_UINT.pack(f),)
+            lb = lengths[d] if lengths is not None and d < len(lengths) else 0
+            return _TERMINFO.pack(1, w, 1, lb, lb, max(0.0, w), d, d) + dumps(((d,), (float(w),), vals), _PICKLE)
+        ids = tuple(map(rshift, packed, _EIGHT))
+        freqs = list(map(and_, packed, _LOW))
+        boost = self.boost
+        weights = tuple([f * boost for f in freqs])  # floats, as Whoosh's writer keeps them
+        vals = (b"",) * len(ids) if self.fixed == 0 else tuple(map(_UINT.pack, freqs))
+        bmin = bmax = 0
+        if self.lengths is not None:
+            nz = _nonzero(_block_lengths(self.lengths, ids))
+            if nz:
+                bmin, bmax = min(nz), max(nz)
+        return (_TERMINFO.pack(1, sum(freqs) * boost, len(ids), bmin, bmax, max(0.0, max(weights)), ids[0], ids[-1])
+                + dumps((ids, weights, vals), _PICKLE))
 
     def write(self, docs: Sequence[int], freqs: Sequence[int] | None,
               values: list[bytes] | None) -> bytes:
