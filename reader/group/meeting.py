@@ -99,6 +99,7 @@ def fold_lines(merged: dict[str, list[Any]], lines: list[tuple[int, bytes]], *,
             left.append(item)
 
     scan, keys_ok, slots, empty, get = _SCAN, _KEYS.fullmatch, _SLOTS, _EMPTY_ROW, merged.get
+    tag_columns: dict[tuple[str, ...], str] = {}
     for item in lines:
         try:
             s = item[1].decode("utf-8")
@@ -138,7 +139,10 @@ def fold_lines(merged: dict[str, list[Any]], lines: list[tuple[int, bytes]], *,
                     break
                 if not all(type(t) is str for t in value):
                     break
-                value = column("tags", sorted(set(value)))
+                names = tuple(sorted(set(value)))
+                value = tag_columns.get(names)
+                if value is None:  # a group's few tag sets: each written as JSON once per file
+                    value = tag_columns[names] = column("tags", list(names))
             elif type(value) is not int or not (value == 0 or value == 1):
                 break
             if seq > row[slot + 1]:
