@@ -113,7 +113,7 @@ def main() -> None:
         print(f"full merge ({args.members} members x {len(keys)} papers, this member's first export of "
               f"{report.written} records included): {wall:.3f} s wall, {cpu:.3f} s CPU "
               f"({_timed.thread:.3f} s in the syncing thread) "
-              f"({report.read} records read)")
+              f"({report.read} records read from the files; this member's own export merged as written)")
         own = folder / "member00"
         sizes = {p.name: _size(p) for p in folder.iterdir()}
         print(f"files per member: largest {max(sizes.values()) / 1e6:.3f} MB, this member's "

@@ -1,4 +1,4 @@
-"""`reader group join|leave|sync|show|divide`: a reading group through a shared folder (issue 29).
+"""`reader group join|set|leave|sync|show|divide`: a reading group through a shared folder (issue 29).
 
 Registered by main.py (`add_parsers`, `HANDLERS`); never imports reader.cli."""
 
@@ -21,9 +21,9 @@ def add_parsers(sub: Any) -> None:
     j = gsub.add_parser("join", help="take part in the group of a shared folder (Syncthing, a cloud folder, git)")
     j.add_argument("folder", metavar="FOLDER")
     j.add_argument("--as", dest="name", required=True, metavar="NAME", help="your member name (your folder in FOLDER)")
-    j.add_argument("--share-notes", action="store_true", help="share your notes too (read-only for the others)")
-    j.add_argument("--tags", choices=("all", "group"), default="all",
-                   help="share all your tags (default) or only tags named group/… (group)")
+    _settings(j, joining=True)
+    st = gsub.add_parser("set", help="change what you share (notes, tags) or whether best first learns from the group")
+    _settings(st, joining=False)
     gsub.add_parser("leave", help="stop taking part (your folder stays: the others keep your decisions)")
     gsub.add_parser("sync", help="read the members' decisions and write yours")
     sh = gsub.add_parser("show", help="the group: members, last sync, counts")
@@ -33,17 +33,47 @@ def add_parsers(sub: Any) -> None:
     d.add_argument("--json", action="store_true")
 
 
+def _settings(p: Any, *, joining: bool) -> None:
+    again = " (joining again under the same folder and name changes only the settings given)" if joining else ""
+    p.add_argument("--share-notes", action=argparse.BooleanOptionalAction, default=None,
+                   help="share your notes (read-only for the others), or stop: --no-share-notes takes them out "
+                        "of your files at once" + (" (default: not shared)" if joining else "") + again)
+    p.add_argument("--tags", choices=("all", "group"), default=None,
+                   help="share all your tags or only tags named group/… (group takes the others out of your files)"
+                        + (" (default: all)" if joining else ""))
+    if not joining:
+        p.add_argument("--best-first-group", action=argparse.BooleanOptionalAction, default=None,
+                       help="let triage's best first learn from the other members' stars")
+
+
+def _settings_line(group: Any) -> str:
+    s = group.status()
+    return (f"notes {'shared' if s.share_notes else 'not shared'} · tags: {s.tags} ({s.tags_shared()} shared) · "
+            f"best first {'learns' if s.best_first_group else 'does not learn'} from the others' stars")
+
+
 def _group(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
     from ..group import Group
 
     group = Group(lib)
     action = args.group_command
     if action == "join":
-        group.join(args.folder, args.name, share_notes=args.share_notes, tags=args.tags)
+        before = group.config()
+        joined = group.join(args.folder, args.name, share_notes=args.share_notes, tags=args.tags)
         cfg = group.config()
         assert cfg is not None
-        print(f"joined {cfg['folder']} as {cfg['name']}", file=out)
+        if joined:
+            print(f"joined {cfg['folder']} as {cfg['name']}", file=out)
+        else:
+            changed = before is not None and (before["share_notes"], before["tags"]) != (cfg["share_notes"], cfg["tags"])
+            print(f"already in {cfg['folder']} as {cfg['name']}; "
+                  f"{'settings changed' if changed else 'settings unchanged'}: {_settings_line(group)}", file=out)
         return _sync(group, out)
+    if action == "set":
+        said = group.set_options(share_notes=args.share_notes, tags=args.tags,
+                                 best_first_group=args.best_first_group)
+        print(f"{'; '.join(said) if said else 'nothing changed'}: {_settings_line(group)}", file=out)
+        return _sync(group, out) if said else 0
     if action == "leave":
         path = group.leave()
         print(f"left the group; your folder {path} stays for the others", file=out)

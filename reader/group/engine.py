@@ -2,22 +2,23 @@
 into SQLite, and write this library's new decisions to its own folder, in one transaction.
 
 Order inside a sync (one write transaction; a kill at any point leaves the store as before):
-1. every member's new complete lines (this library's own folder too) are folded in Python by the
-   highest sequence number per member, paper key and field, then written to group_state in one
-   sorted batch (store.group.merge_records: a first sync loads it before the paper index is built);
+1. this library's own files' new complete lines are merged first (what the export compares
+   with); every other member's are folded in Python by the highest sequence number per member,
+   paper key and field;
 2. this library's decisions changed since the last sync are compared with what its own files say
    and the differences appended to its log with new sequence numbers (above any it ever wrote),
-   or, when the log grew past COMPACT_AT or its files are gone, a new generation is written: a
-   snapshot of everything, then an empty log;
-3. its own new lines are merged like the others', the members' decisions meet the local papers
-   by key, and the transaction commits.
+   or, when the log grew past COMPACT_AT, its files are gone or a setting took notes or tags
+   back, a new generation is written: a snapshot of everything, then an empty log (export.py);
+3. the records it wrote are merged as written when its files had been read whole (else its new
+   lines are read back like any member's); every member's folded records go to group_state in
+   one sorted batch (store.group.merge_records: a first sync loads it before the paper index is
+   built), the members' decisions meet the local papers by key, and the transaction commits.
 A record written to the folder but not committed here (a kill between) is read back from the
 folder at the next sync like any member's, so what the files say is never taken for what they
 don't; sequence numbers continue above the highest the files hold."""
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import signal
@@ -30,17 +31,8 @@ from ..events import Change, Changes
 from ..store import changes as store_changes
 from ..store import group as gs
 from . import folder as fs
-from .format import (
-    DEFAULTS,
-    FIELDS,
-    FORMAT,
-    MAX_NOTE,
-    BadLine,
-    header_line,
-    parse_header,
-    parse_record,
-    record_line,
-)
+from .export import Record, export
+from .format import FORMAT, BadLine, parse_header
 from .keys import keys_of_row
 from .meeting import (
     Meeting,
@@ -48,9 +40,8 @@ from .meeting import (
     collector_paused,
     first_keys,
     fold,
-    fold_fast,
+    fold_lines,
     gen_of,
-    gen_seen,
     now_iso,
 )
 from .records import (
@@ -64,7 +55,6 @@ from .records import (
 
 COMPACT_AT = 192 * 1024  # a log past this is folded into a new snapshot (files stay ≤ 1 MB at 6,300 papers)
 DIVIDE_CAP = 4 << 20
-GROUP_TAG_PREFIX = "group/"  # --tags group: only tags named group/… are shared (default: all)
 TAG_MODES = ("group", "all")
 STOP_ENV = "READER_GROUP_TEST_STOP"  # tests: SIGKILL this process at the named step of a sync
 MAX_PROBLEMS_PER_FILE = 3
@@ -83,6 +73,7 @@ class Group:
         self._checkpoint = checkpoint
         self._keys: dict[str, list[str]] = {}  # during a sync: the keys of the papers it computed them for
         self._pending: list[tuple[Any, ...]] = []  # during a sync: the folded records, merged together
+        self._exported: list[Record] = []  # during a sync: the records its export wrote
 
     # ------------------------------------------------------------------ membership
     def _step(self, name: str) -> None:
@@ -99,21 +90,27 @@ class Group:
             raise GroupError("this library is in no reading group (join one: reader group join FOLDER --as NAME)")
         return cfg
 
-    def join(self, folder: str | Path, name: str, *, share_notes: bool = False, tags: str = "all") -> None:
-        """Take part in the group of `folder` as `name` (refused if the name is another library's)."""
+    def join(self, folder: str | Path, name: str, *, share_notes: bool | None = None,
+             tags: str | None = None) -> bool:
+        """Take part in the group of `folder` as `name` (refused if the name is another library's);
+        True. Already in that group under that name: the settings given (None: unchanged) are
+        changed as set_options() does, and False."""
         name = name.strip()
         if not fs.valid_name(name):
             raise GroupError(f"{name!r} can't be a member name (letters, digits, space, '.', '-', '_'; "
                              "at most 40, starting with a letter or digit)")
-        if tags not in TAG_MODES:
+        if tags is not None and tags not in TAG_MODES:
             raise GroupError(f"--tags must be one of {', '.join(TAG_MODES)}")
         path = Path(folder).expanduser().resolve()
         if not path.is_dir():
             raise GroupError(f"{path} is not a folder (create it, or the folder your sync tool shares)")
-        if self.config() is not None:
-            cfg = self._need()
+        cfg = self.config()
+        if cfg is not None:
+            if Path(cfg["folder"]) == path and cfg["name"] == name:
+                self.set_options(share_notes=share_notes, tags=tags)
+                return False
             raise GroupError(f"this library is already in the group {cfg['folder']} as {cfg['name']} "
-                             "(reader group leave first)")
+                             "(reader group leave first; to change what you share: reader group set)")
         mine = gs.library_id(self.lib.read_connection())
         own = path / name
         if own.exists() and not own.is_dir():
@@ -134,8 +131,9 @@ class Group:
             if gs.config(conn) is not None:
                 raise GroupError("this library joined a group meanwhile")
             gs.leave(conn)  # no state of an earlier group is kept
-            gs.join(conn, str(path), name, share_notes, tags)
+            gs.join(conn, str(path), name, bool(share_notes), tags or "all")
         self._publish(())
+        return True
 
     @staticmethod
     def _folder_library(path: Path) -> str:
@@ -162,22 +160,36 @@ class Group:
         return str(Path(cfg["folder"]) / cfg["name"])
 
     def set_options(self, *, share_notes: bool | None = None, tags: str | None = None,
-                    best_first_group: bool | None = None) -> None:
+                    best_first_group: bool | None = None) -> list[str]:
+        """Change what is shared (None: unchanged); what changed, in words. The next sync writes
+        every paper's record again where it differs; one that takes back notes or private tags
+        also rewrites this member's files (a new generation), so their text leaves the folder."""
         cfg = self._need()
         values: dict[str, Any] = {}
+        said: list[str] = []
         if share_notes is not None and bool(cfg["share_notes"]) != share_notes:
             values["share_notes"] = int(share_notes)
+            said.append("notes shared" if share_notes else "notes no longer shared")
         if tags is not None and tags != cfg["tags"]:
             if tags not in TAG_MODES:
-                raise GroupError(f"tags must be one of {', '.join(TAG_MODES)}")
+                raise GroupError(f"--tags must be one of {', '.join(TAG_MODES)}")
             values["tags"] = tags
+            said.append("all tags shared" if tags == "all" else "only tags named group/… shared")
         if values:
             values["exported"] = -1  # compare every paper again: notes/tags shared or taken back
-        if best_first_group is not None:
+            if values.get("share_notes") == 0 or values.get("tags") == "group":
+                values["purge"] = 1  # taken back: the next export writes a new generation without them
+        if best_first_group is not None and bool(cfg["best_first_group"]) != best_first_group:
             values["best_first_group"] = int(best_first_group)
+            said.append("best first learns from the others' stars" if best_first_group
+                        else "best first no longer learns from the others' stars")
         if values:
             with self.lib.write_transaction() as (conn, _seq):
+                if gs.config(conn) is None:
+                    raise GroupError("this library left the group meanwhile")
                 gs.set_options(conn, **values)
+            self._publish(())
+        return said
 
     # ------------------------------------------------------------------ sync
     def sync(self) -> GroupSyncReport:
@@ -211,34 +223,49 @@ class Group:
             keys_moved = self._update_keys(wconn, cfg["keyed"])
             meet = Meeting(wconn)
             self._pending = []
+            own = scans.get(me)
+            if own is not None:  # this library's own files first: the export compares with what they say
+                self._read_member(wconn, root, me, own, stored, report, touched, meet)
+                gs.merge_records(wconn, self._pending)
+                self._pending = []
+            own_read = own is not None and self._read_whole(wconn, me, own)
             for member in sorted(scans):
-                self._read_member(wconn, root, member, scans[member], stored, report, touched, meet)
-            gs.merge_records(wconn, self._pending)  # every member's at once: one bulk write when they are many
-            self._pending = []
+                if member != me:
+                    self._read_member(wconn, root, member, scans[member], stored, report, touched, meet)
+            others, self._pending = self._pending, []
             for member in missing:
                 gs.set_problem(wconn, member, "folder missing: its last synced decisions are kept")
             self._step("after-read")
+            rewritten = False
             if own_changed or me not in scans:
-                with gs.Savepoint(wconn, "group_export") as export:
+                with gs.Savepoint(wconn, "group_export") as savepoint:
                     try:
-                        written = self._export(wconn, root, cfg, scans.get(me), report)
+                        records = export(wconn, root, cfg, own, report, self._keys, self._step, COMPACT_AT)
                     except Unwritten:
-                        export.undo()
-                        written = None
-                if written is not None:
-                    report.written = written
+                        savepoint.undo()
+                        records = None
+                if records is not None:
+                    self._exported = records
+                    report.written = len(records)
                     gs.set_options(wconn, exported=seq)
                     self._step("after-export")
                     scans[me] = fs.scan(root / me)
-                    self._read_member(wconn, root, me, scans[me], gs.files(wconn), report, touched, meet)
-                    gs.merge_records(wconn, self._pending)
-                    self._pending = []
+                    rewritten = own is None or scans[me].gen != own.gen  # a new generation, even of no record
+                    if own_read or own is None:
+                        # What the own files hold beyond what was merged is what the export just wrote:
+                        # its records are merged as they are, not read back and parsed.
+                        self._own_written(wconn, me, scans[me], touched, meet)
+                    else:
+                        self._read_member(wconn, root, me, scans[me], gs.files(wconn), report, touched, meet)
+                    self._exported = []
+            gs.merge_records(wconn, others + self._pending)  # all at once: one bulk write when they are many
+            self._pending = []
             self._step("before-resolve")
             report.papers |= meet.papers
             if keys_moved:
                 report.papers |= self._resolve(wconn, meet)
             gs.set_options(wconn, keyed=seq)
-            report.changed = bool(touched or report.written or keys_moved)
+            report.changed = bool(touched or report.written or keys_moved or rewritten)
             if report.changed:
                 gs.set_options(wconn, last_sync_at=now_iso())
             self._step("before-commit")
@@ -283,6 +310,44 @@ class Group:
                 if seen is None or seen[0] != st.st_size or seen[1] != st.st_mtime_ns:
                     todo.append((member, fname))
         return todo
+
+    @staticmethod
+    def _read_whole(conn: sqlite3.Connection, me: str, found: fs.MemberFiles) -> bool:
+        """Whether this library's current files were read to their ends (nothing cut, skipped or
+        refused, no other library's name on them): what they hold is all merged."""
+        files = gs.files(conn)
+        known = gs.member_rows(conn).get(me)
+        if known is not None and known["problem"]:
+            return False
+        for fname, st in found.current():
+            seen = files.get((me, fname))
+            if seen is None or seen[0] != st.st_size or seen[1] != st.st_mtime_ns or seen[2] != st.st_size:
+                return False
+        return True
+
+    def _own_written(self, conn: sqlite3.Connection, me: str, found: fs.MemberFiles, touched: set[str],
+                     meet: Meeting) -> None:
+        """After an export onto files read whole: the records it wrote merged as read (what a
+        new snapshot repeats of the merged state changes nothing), its files marked read."""
+        merged: dict[str, list[Any]] = {}
+        for keys, fields in self._exported:
+            fold(merged, keys, fields)
+        self._queue(me, merged, meet, touched)
+        names = []
+        for fname, st in found.current():
+            gs.put_file(conn, me, fname, st.st_size, st.st_mtime_ns, st.st_size)
+            names.append(fname)
+        gs.drop_files(conn, me, [*names, fs.DIVIDE_FILE])
+        gs.put_member(conn, me, gs.library_id(conn), found.gen, "")
+
+    def _queue(self, member: str, merged: dict[str, list[Any]], meet: Meeting, touched: set[str]) -> None:
+        """A member's folded records, met with the local papers, for the sync's one merge."""
+        if merged:
+            items = sorted(merged.items())  # in key order: the merge's sort then only joins members' runs
+            pids = meet.papers_of([v[0] for _k, v in items])
+            self._pending += [(member, pkey, " ".join(v[0]), pid, *v[1:])
+                              for (pkey, v), pid in zip(items, pids, strict=True)]
+            touched.add(member)
 
     def _read_member(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,
                      stored: dict[tuple[str, str], tuple[int, int, int]], report: GroupSyncReport,
@@ -335,17 +400,10 @@ class Group:
                 library = header.library
                 lines = lines[1:]
             bad = 0
-            for at, line in lines:
-                if fold_fast(merged, line):
-                    continue
-                try:
-                    keys, fields = parse_record(line)
-                except BadLine as exc:
-                    bad += 1
-                    if bad <= MAX_PROBLEMS_PER_FILE:
-                        report.problems.append(f"{path} at byte {at}: {exc}: skipped")
-                    continue
-                fold(merged, keys, fields)
+            for at, why in fold_lines(merged, lines):
+                bad += 1
+                if bad <= MAX_PROBLEMS_PER_FILE:
+                    report.problems.append(f"{path} at byte {at}: {why}: skipped")
             if bad > MAX_PROBLEMS_PER_FILE:
                 report.problems.append(f"{path}: {bad - MAX_PROBLEMS_PER_FILE} more bad lines skipped")
             for at in chunk.huge:
@@ -356,11 +414,7 @@ class Group:
             report.problems.append(f"member {member}: {problem}")
             gs.set_problem(conn, member, problem)
             return
-        if merged:
-            pids = meet.papers_of([v[0] for v in merged.values()])
-            self._pending += [(member, pkey, " ".join(v[0]), pid, *v[1:])
-                              for (pkey, v), pid in zip(merged.items(), pids, strict=True)]
-            touched.add(member)
+        self._queue(member, merged, meet, touched)
         for fname, size, mtime, offset in file_states:
             gs.put_file(conn, member, fname, size, mtime, offset)
         gs.drop_files(conn, member, [f for f, *_ in file_states] + [fs.DIVIDE_FILE])
@@ -393,100 +447,6 @@ class Group:
             text = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             report.problems.append(f"{path}: {text}: ignored")
         gs.put_file(conn, member, fs.DIVIDE_FILE, st.st_size, st.st_mtime_ns, st.st_size)
-
-    # ------------------------------------------------------------------ this library's records
-    def _export(self, conn: sqlite3.Connection, root: Path, cfg: sqlite3.Row, found: fs.MemberFiles | None,
-                report: GroupSyncReport) -> int | None:
-        """Write this library's changed decisions; the number of records (None: not written)."""
-        me = cfg["name"]
-        own_dir = root / me
-        mine = gs.library_id(conn)
-        known = gs.member_rows(conn).get(me)
-        if known is not None and known["problem"] and "two libraries" in known["problem"]:
-            report.problems.append(f"not written: the name {me!r} is used from another library too; leave and "
-                                   "join under another name")
-            return None
-        seq = max(cfg["own_seq"], gs.max_seq(conn, me))
-        share_notes = bool(cfg["share_notes"])
-        all_tags = cfg["tags"] == "all"
-        papers = gs.papers_since(conn, cfg["exported"])
-        own_keys = gs.own_keys(conn, [r["id"] for r in papers])
-        new_keys = []
-        for r in papers:
-            if r["id"] not in own_keys:
-                keys = self._keys.get(r["id"]) or keys_of_row(r)  # computed a moment ago by _update_keys, mostly
-                own_keys[r["id"]] = (keys[0], " ".join(keys))
-                new_keys.append((r["id"], *own_keys[r["id"]]))
-        published = gs.member_state(conn, me, [k for k, _ in own_keys.values()])
-        records: list[bytes] = []
-        for r in papers:
-            tags = sorted(t for t in json.loads(r["tags"] or "[]") if all_tags or t.startswith(GROUP_TAG_PREFIX))
-            note = (r["note"] or "") if share_notes else ""
-            if len(note) > MAX_NOTE:
-                note = note[:MAX_NOTE - 1] + "…"
-            now = {"star": int(r["starred"]), "skip": int(r["skipped"]), "read": int(r["read"]),
-                   "tags": tags, "note": note}
-            pkey, keys_json = own_keys[r["id"]]
-            prev = published.get(pkey)
-            before = {f: (json.loads(prev[f]) if f == "tags" else prev[f]) if prev is not None else DEFAULTS[f]
-                      for f in FIELDS}
-            diff = [f for f in FIELDS if now[f] != before[f]]
-            if not diff:
-                continue
-            seq += 1
-            records.append(record_line(keys_json.split(), {f: (seq, now[f]) for f in diff}))
-        gen = max(cfg["gen"], gen_seen(found))
-        whole = found is not None and gen in found.logs and (gen in found.snapshots)
-        log_size = found.logs[gen].st_size if whole and found is not None else 0
-        compact = not whole or log_size + sum(map(len, records)) > COMPACT_AT
-        if not records and not compact:
-            return 0
-        try:
-            if new_keys:
-                gs.put_own_keys(conn, new_keys)
-            if compact:
-                fresh = not cfg["own_seq"] and not gen_seen(found)
-                self._compact(conn, own_dir, me, mine, 1 if fresh else gen + 1, found, records)
-            else:
-                fs.append(own_dir / f"log-{gen}.jsonl", b"".join(records), self._checkpoint_or_none())
-        except OSError as exc:
-            why = exc.strerror or str(exc)
-            if exc.errno == errno.ENOSPC:
-                why = "the disk is full"
-            elif exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-                why = "the folder can't be written"
-            report.problems.append(f"could not write to {own_dir}: {why}; your decisions are kept in this library "
-                                   "and written at the next sync")
-            raise Unwritten() from exc
-        gs.set_options(conn, own_seq=seq)
-        return len(records)
-
-    def _checkpoint_or_none(self) -> Callable[[str], None] | None:
-        return self._step
-
-    def _compact(self, conn: sqlite3.Connection, own_dir: Path, me: str, library: str, gen: int,
-                 found: fs.MemberFiles | None, records: list[bytes]) -> None:
-        """A new generation: the snapshot of every decision this library wrote (what its files
-        said, and the new `records`), an empty log, and
-        the older generation's files removed (readers of the new one need nothing older)."""
-        own_dir.mkdir(exist_ok=True)
-        fs.remove_temporaries(own_dir)
-        lines = [header_line(me, library, gen)]
-        for r in gs.member_state(conn, me).values():
-            fields = {f: (r[f + "_s"], json.loads(r[f]) if f == "tags" else r[f]) for f in FIELDS if r[f + "_s"]}
-            if fields:
-                lines.append(record_line(r["keys"].split(), fields))
-        lines += records
-        fs.write_atomic(own_dir / f"snapshot-{gen}.jsonl", b"".join(lines), self._checkpoint_or_none())
-        self._step("after-snapshot")
-        fs.write_atomic(own_dir / f"log-{gen}.jsonl", header_line(me, library, gen))
-        gs.set_options(conn, gen=gen)
-        self._step("after-new-log")
-        if found is not None:
-            for old in sorted({*found.logs, *found.snapshots}):
-                if old < gen:
-                    for kind in ("snapshot", "log"):
-                        (own_dir / f"{kind}-{old}.jsonl").unlink(missing_ok=True)
 
     # ------------------------------------------------------------------ meeting the local papers
     def _update_keys(self, conn: sqlite3.Connection, since: int) -> bool:

@@ -32,7 +32,8 @@ def join(conn: sqlite3.Connection, folder: str, name: str, share_notes: bool, ta
 
 
 def set_options(conn: sqlite3.Connection, **values: Any) -> None:
-    allowed = {"share_notes", "tags", "best_first_group", "own_seq", "gen", "exported", "keyed", "last_sync_at"}
+    allowed = {"share_notes", "tags", "best_first_group", "own_seq", "gen", "exported", "keyed", "last_sync_at",
+               "purge"}
     cols = [c for c in values if c in allowed]
     if cols:
         conn.execute(f"UPDATE group_config SET {', '.join(c + ' = ?' for c in cols)} WHERE id = 1",
@@ -200,8 +201,9 @@ def unresolved(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
     """Records that met no local paper, or one deleted since."""
     return [(r[0], r[1], r[2]) for r in conn.execute(
         "SELECT member, pkey, keys FROM group_state WHERE paper_id IS NULL "
-        "UNION ALL SELECT g.member, g.pkey, g.keys FROM group_state g JOIN tombstones t ON t.paper_id = g.paper_id "
-        "WHERE NOT EXISTS (SELECT 1 FROM papers p WHERE p.id = g.paper_id)")]
+        # from the deleted papers to their records (CROSS JOIN keeps that order: not a look-up per record)
+        "UNION ALL SELECT g.member, g.pkey, g.keys FROM tombstones t CROSS JOIN group_state g ON g.paper_id = t.paper_id "
+        "WHERE NOT EXISTS (SELECT 1 FROM papers p WHERE p.id = t.paper_id)")]
 
 
 def key_papers(conn: sqlite3.Connection, keys: Iterable[str]) -> dict[str, str]:

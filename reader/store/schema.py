@@ -417,3 +417,11 @@ def m0019_vault_file_hash(db: sqlite_utils.Database) -> None:
     this version). A paper that leaves the vault's query has its file moved to the vault's .trash
     when the file still hashes to this; an edited file is kept."""
     db.execute("ALTER TABLE vault_files ADD COLUMN file_hash TEXT NOT NULL DEFAULT ''")
+
+
+@SCHEMA_MIGRATIONS()
+def m0020_group_settings(db: sqlite_utils.Database) -> None:
+    """Issue 29: the group's settings can change after joining (`reader group set`, or `join`
+    again). Taking back notes or private tags sets `purge`: the next export writes this member's
+    files again as a new generation without them (their text leaves the shared folder)."""
+    db.execute("ALTER TABLE group_config ADD COLUMN purge INTEGER NOT NULL DEFAULT 0")

@@ -120,3 +120,37 @@ def test_bulk_and_one_by_one_merges_give_the_same_state(make_lib, tmp_path, monk
     states = [g.state() for g in groups]
     assert states[0] == states[1] == states[2] != first
     assert [_answers(lib) for lib in libs[1:]] == [_answers(libs[0])] * 2
+
+
+def test_folding_a_files_lines_at_once_equals_folding_them_one_by_one():
+    """fold_lines (a file's lines in one loop) folds as the line-by-line path did: the fast path,
+    else parse_record then fold, in file order (a tie of sequence numbers keeps the first), and
+    gives the bad lines with their offsets and reasons, in order."""
+    from reader.group.format import BadLine, parse_record
+    from reader.group.meeting import fold, fold_fast, fold_lines
+
+    rnd = random.Random(29)
+    pool = [[key_hash(f"p{i}"), key_hash(f"q{i}")] for i in range(40)]
+    good, _seq = _records(rnd, pool, 400, 0)
+    bad = [b'{"k":"oops"}', b"not json", b'{"k":["zz"],"star":[1,2]}', b'{"k":["zz"],"note":[3,"ok"]}',
+           b'{"k":["' + pool[0][0].encode() + b'"],"star":[5,1],"skip":[5,1]}', b"[1]", b"",
+           b'{"k":["' + pool[0][0].encode() + b'"],"star":[5,0]}']  # the same seq, another value: the first wins
+    lines = [line.rstrip(b"\n") for line in good]
+    for line in bad:
+        lines.insert(rnd.randrange(len(lines)), line)
+    items = [(i * 100, line) for i, line in enumerate(lines)]
+    one: dict = {}
+    reasons = []
+    for at, line in items:
+        if fold_fast(one, line):
+            continue
+        try:
+            keys, fields = parse_record(line)
+        except BadLine as exc:
+            reasons.append((at, str(exc)))
+            continue
+        fold(one, keys, fields)
+    many: dict = {}
+    left = fold_lines(many, items)
+    assert many == one and len(one) > 30
+    assert [(at, str(exc)) for at, exc in left] == reasons and len(reasons) == 5

@@ -140,3 +140,28 @@ def test_the_dialog_joins_and_leaves(qtbot, window, tmp_path):
     dialog.leaveButton.click()
     qtbot.waitUntil(lambda: not window.group_sync.joined())
     assert not window.group_sync.button.isVisible()
+
+
+def test_the_dialog_saves_changed_settings_and_taking_notes_back_rewrites_ones_files(qtbot, window, tmp_path):
+    shared = tmp_path / "club"
+    shared.mkdir()
+    pid = window.model.id_at(0)
+    window.library.set_note(pid, "only for me from now on")
+    window.group_sync.join(shared, "ada", share_notes=True)
+    qtbot.waitUntil(lambda: window.group_sync.syncs >= 1 and not window.runner.busy)
+
+    def written() -> str:
+        return "".join(p.read_text(encoding="utf-8") for p in sorted((shared / "ada").glob("*.jsonl")))
+
+    qtbot.waitUntil(lambda: "only for me" in written())
+    window.group_sync.ask()
+    dialog = window.group_sync.dialog
+    assert dialog is not None and dialog.okButton.text() == "Save" and dialog.shareNotes.isChecked()
+    assert "out of your files" in dialog.shareNotes.toolTip()
+    dialog.shareNotes.setChecked(False)
+    dialog.tagsBox.setCurrentIndex(dialog.tagsBox.findData("group"))
+    dialog.okButton.click()
+    qtbot.waitUntil(lambda: "only for me" not in written(), timeout=20000)
+    status = window.group_sync.group.status()
+    assert not status.share_notes and status.tags == "group"
+    assert sorted(p.name for p in (shared / "ada").iterdir()) == ["log-2.jsonl", "snapshot-2.jsonl"]
