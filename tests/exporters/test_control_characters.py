@@ -158,3 +158,21 @@ def test_a_binary_file_without_a_nul_in_its_head_is_still_refused(tmp_path: Path
     with pytest.raises(InputFileError, match="binary file, not text"):
         decode_bytes(bytes(range(1, 9)) * 64 + b"\xff\xfe\x80" * 100, "x.bib")
     assert decode_bytes("text \x01\x02\x03\x04\x05\x06\x07\x08 é\n".encode() * 50, "x.bib").startswith("text")
+
+
+def test_the_backup_keeps_a_venue_with_a_control_character_as_stored(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # An import keeps a venue's stray "\x08" (only notes and titles are stored without controls);
+    # Reader's own backup then restored the venue without it: backup -> restore changed the paper.
+    source = tmp_path / "one.json"
+    source.write_text(json.dumps([{"title": "A paper", "abstract": "An abstract long enough to be one, about copper.",
+                                   "venue": "Conf\u0008erence on \u0007Things", "year": 2021,
+                                   "authors": ["Ann\u0007 Bell"]}]))
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert run(["--data-dir", str(first), "import", str(source)]) == 0
+    backup = tmp_path / "backup.json"
+    assert run(["--data-dir", str(first), "export", "json", str(backup)]) == 0
+    assert run(["--data-dir", str(second), "import", str(backup)]) == 0
+    with Library.open(first, seed_if_empty=False) as a, Library.open(second, seed_if_empty=False) as b:
+        [mine], [theirs] = a.papers(a.paper_ids()), b.papers(b.paper_ids())
+    assert (theirs.venue, theirs.authors) == (mine.venue, mine.authors) == ("Conf\x08erence on \x07Things", ["Ann\x07 Bell"])
