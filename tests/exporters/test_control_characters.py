@@ -176,3 +176,19 @@ def test_the_backup_keeps_a_venue_with_a_control_character_as_stored(tmp_path: P
     with Library.open(first, seed_if_empty=False) as a, Library.open(second, seed_if_empty=False) as b:
         [mine], [theirs] = a.papers(a.paper_ids()), b.papers(b.paper_ids())
     assert (theirs.venue, theirs.authors) == (mine.venue, mine.authors) == ("Conf\x08erence on \x07Things", ["Ann\x07 Bell"])
+
+
+def test_a_title_with_c1_controls_is_stored_with_single_spaces_and_reimports_the_same(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The C1 controls were cleaned out after the spaces were collapsed: "C1  title" kept two spaces,
+    # and the CSL-JSON export read back as another title ("C1 title").
+    source = tmp_path / "one.json"
+    source.write_text(json.dumps([{"title": "C1 \u0080\u0081\u009f title \u0085", "year": 2020,
+                                   "abstract": "An abstract long enough to be one, about copper oxide."}]))
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert run(["--data-dir", str(first), "import", str(source)]) == 0
+    out = tmp_path / "all.json"
+    assert run(["--data-dir", str(first), "export", "csljson", str(out)]) == 0
+    assert run(["--data-dir", str(second), "import", str(out)]) == 0
+    with Library.open(first, seed_if_empty=False) as a, Library.open(second, seed_if_empty=False) as b:
+        assert [p.title for p in a.papers(a.paper_ids())] == [p.title for p in b.papers(b.paper_ids())] == ["C1 title"]
