@@ -200,10 +200,17 @@ def _fill_stored(conn: sqlite3.Connection, resolver: _Resolver, seq: int) -> int
     return filled
 
 
+def _clean_title(title: str | None) -> str:
+    """One line, single spaces, PDF damage and control characters gone (a C1 control between two
+    words left two spaces, which a re-import of the export then read as one)."""
+    text = clean_text(" ".join((title or "").split()))
+    return " ".join(text.split()) if "  " in text or text[:1] == " " or text[-1:] == " " else text
+
+
 def _fills(stored: dict[str, Any], rec: Record) -> dict[str, Any]:
     """The columns of a stored paper an entry can fill: only what the paper lacks."""
     out: dict[str, Any] = {}
-    title = clean_text(" ".join((rec.title or "").split()))
+    title = _clean_title(rec.title)
     if not stored["abstract"] and rec.abstract:
         plain, method, _derived, code = analyze(rec.abstract, derive=False)
         out.update(abstract=rec.abstract, abstract_text=plain, abstract_key=paper_id_for(rec.abstract))
@@ -352,7 +359,7 @@ class _NewRows:
     def row(self, pid: str, rec: Record, keys: Keys, analysis: Analysis | None = None) -> dict[str, Any]:
         """The paper's row; the abstract is analysed here unless `analysis` is given (then
         without a derived title when the paper has a real one: it would go unused)."""
-        title = clean_text(" ".join((rec.title or "").split()))  # PDF damage: (cid:12), ﬁ
+        title = _clean_title(rec.title)  # PDF damage: (cid:12), ﬁ
         plain, method, derived, code = analysis or analyze(rec.abstract, derive=not title)
         method = title_method(title) or method  # "Flash3D: Feed-Forward ..." names its method
         links = list(dict.fromkeys([*([rec.url] if rec.url else []), *rec.links]))

@@ -1,21 +1,25 @@
 """Files Reader writes for the user (exports, backups, `reader map --json`): atomic, uniquely named
 temporary files, and never written over anything that is not a regular file.
 
-- The text goes to a new temporary file in the target's folder (`.<name>.<random>.tmp`, created
-  with O_EXCL), which is then renamed over the target: two exports to one path at once never share
-  a temporary file, and the file each acknowledges is the one it wrote whole.
+- The text goes to a new temporary file in the target's folder, which is then renamed over the
+  target: two exports to one path at once never share a temporary file, and the file each
+  acknowledges is the one it wrote whole. Where the system has them (Linux's O_TMPFILE on a local
+  file system), the temporary file has no name while it is written: it gets its unique name
+  (`.<name>.<random>.tmp`) only once whole, just before the rename, so a process killed mid-write
+  (kill -9, a power cut) leaves nothing behind. Elsewhere it is created under that name with O_EXCL.
 - The target must be a regular file or absent. A folder, a FIFO, a device node or a socket is
   refused in one line (renaming over /dev/null would replace the system's device with a file).
 - A symlink is written through: its final target (which must itself be a regular file, or absent
   in an existing folder) is replaced atomically and the link stays, so a user's `refs.bib` linked
   into a synced folder keeps pointing there. A link to a FIFO, a device or a folder is refused.
-- Temporary files of ours left by a killed export (the old fixed `.<name>.tmp`, or `.<name>.*.tmp`
-  older than an hour) are removed by the next export to that name.
+- Temporary files of ours left by a killed export where files cannot be unnamed (the old fixed
+  `.<name>.tmp`, or `.<name>.*.tmp` older than an hour) are removed by the next export to that name.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
@@ -29,6 +33,11 @@ STALE_SECONDS = 3600
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _TMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0) \
     | getattr(os, "O_BINARY", 0)
+_O_TMPFILE = getattr(os, "O_TMPFILE", 0)
+_PROC_FD = "/proc/self/fd"
+_AT_FDCWD, _AT_EMPTY_PATH = -100, 0x1000  # Linux's values (the only system with O_TMPFILE)
+# open(O_TMPFILE) where the kernel or the file system has no unnamed files (then: a named one).
+_NO_UNNAMED = frozenset({errno.EOPNOTSUPP, getattr(errno, "ENOTSUP", errno.EOPNOTSUPP), errno.EISDIR, errno.EINVAL})
 
 
 def target_of(path: Path) -> Path:
@@ -78,10 +87,73 @@ def _clean_stale(target: Path) -> None:
                     os.unlink(entry.path)
 
 
+def open_unnamed(folder: Path) -> int | None:
+    """A new file in `folder` that has no name yet (O_TMPFILE, mode 0o666 minus the umask), open
+    for reading and writing; None where the system or the folder's file system has no such
+    files. Nothing of it stays on disk unless `name_unnamed` names it, whatever happens to the
+    process."""
+    if not _O_TMPFILE:
+        return None
+    try:
+        return os.open(folder, _O_TMPFILE | os.O_RDWR | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except OSError as exc:
+        if exc.errno in _NO_UNNAMED:
+            return None
+        raise
+
+
+_namers: list[str] = ["proc", "empty-path"]  # the ways to name a file that worked, or may work, here
+
+
+def name_unnamed(fd: int, name: Path) -> None:
+    """Give the file `open_unnamed` made the (new, unique) name `name` in its folder: linked
+    through /proc/self/fd (any user), else by linkat(AT_EMPTY_PATH) (where /proc resolves to
+    another mount: some sandboxes; privileged), else copied into a new file of that name."""
+    for way in list(_namers):
+        try:
+            if way == "proc":
+                os.link(f"{_PROC_FD}/{fd}", name, follow_symlinks=True)
+                return
+            if _link_empty_path(fd, name):
+                return
+        except OSError as exc:
+            if exc.errno == errno.EEXIST:
+                raise
+        _namers.remove(way)  # not here: never tried again in this process
+    out = os.open(name, _TMP_FLAGS, 0o666)
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(out, stat.S_IMODE(os.fstat(fd).st_mode))
+        at = 0
+        while block := os.pread(fd, 1 << 20, at):
+            os.write(out, block)  # a regular file: written whole
+            at += len(block)
+    except BaseException:
+        os.close(out)
+        name.unlink(missing_ok=True)
+        raise
+    os.close(out)
+
+
+def _link_empty_path(fd: int, name: Path) -> bool:
+    """linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH) through libc; False where there is none."""
+    import ctypes
+
+    try:
+        linkat = ctypes.CDLL(None, use_errno=True).linkat
+    except (OSError, AttributeError):
+        return False
+    if linkat(fd, b"", _AT_FDCWD, os.fsencode(name), _AT_EMPTY_PATH) == 0:
+        return True
+    err = ctypes.get_errno()
+    raise OSError(err, os.strerror(err), str(name))
+
+
 def write_chunks(path: str | Path, chunks: Iterable[str | bytes]) -> Path:
     """Write text (or bytes) given in pieces to `path` atomically; returns `path`.
 
-    A failed or interrupted write leaves the old file (or none) and no temporary file."""
+    A failed or interrupted write leaves the old file (or none) and no temporary file; so does a
+    killed process where files can be written unnamed (open_unnamed)."""
     path = Path(path)
     target = target_of(path)
     _clean_stale(target)
@@ -91,14 +163,20 @@ def write_chunks(path: str | Path, chunks: Iterable[str | bytes]) -> Path:
             keep: int | None = stat.S_IMODE(os.stat(target).st_mode)  # the user's permissions stay
         except FileNotFoundError:
             keep = None
-        fd = os.open(tmp, _TMP_FLAGS, 0o666)  # minus the umask, like a plain open()
+        fd = open_unnamed(target.parent)
+        unnamed = fd is not None
+        if fd is None:
+            fd = os.open(tmp, _TMP_FLAGS, 0o666)  # minus the umask, like a plain open()
         with os.fdopen(fd, "wb") as out:
             if keep is not None and hasattr(os, "fchmod"):
                 os.fchmod(out.fileno(), keep)
             for chunk in chunks:
                 out.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
-        if os.path.lexists(target) or target != path:
-            target_of(path)  # checked again right before the rename: still a regular file
+            out.flush()
+            if os.path.lexists(target) or target != path:
+                target_of(path)  # checked again right before the rename: still a regular file
+            if unnamed:
+                name_unnamed(out.fileno(), tmp)  # named only now, whole, for the rename below
         os.replace(tmp, target)
     except ReaderError:
         tmp.unlink(missing_ok=True)

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from ..errors import NotRegularFile, file_kind
 from ..models import Paper
+from ..output_files import name_unnamed, open_unnamed
 from .filenames import safe_filename
 
 AbstractRenderer = Callable[[str], str]
@@ -302,12 +303,19 @@ def _write_in_folder(root: Path, name: str, text: str) -> None:
     """
     _check_replaceable(root / name)
     tmp = root / f".{secrets.token_hex(8)}.md.tmp"
-    # 0o666 minus the umask, like a normal open(); mkstemp would make it private (0o600).
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY_MODE, 0o666)
+    # Unnamed until whole where the system allows (a killed export leaves nothing), else under
+    # `tmp`; 0o666 minus the umask, like a normal open(); mkstemp would make it private (0o600).
+    fd = open_unnamed(root)
+    unnamed = fd is not None
+    if fd is None:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY_MODE, 0o666)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
-        _check_replaceable(root / name)  # again, right before the rename
+            handle.flush()
+            _check_replaceable(root / name)  # again, right before the rename
+            if unnamed:
+                name_unnamed(handle.fileno(), tmp)
         os.replace(tmp, root / name)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -241,11 +241,19 @@ def append(path: Path, data: bytes, checkpoint: Checkpoint | None = None) -> Non
 
 
 def _drop_cut_line(f, size: int) -> None:
-    back = min(size, MAX_LINE * 4)
-    f.seek(size - back)
-    tail = f.read(back)
-    cut = tail.rfind(b"\n")
-    f.truncate(size - back + cut + 1 if cut >= 0 else (size - back if back < size else 0))
+    # Back to the last newline however long the cut line is (read in blocks): a cut huge line
+    # (a note of megabytes) dropped only its last MB before, and the next record, glued to the
+    # rest, was skipped by every reader as part of a huge line.
+    end = size
+    while end > 0:
+        back = min(end, READ_CHUNK)
+        f.seek(end - back)
+        cut = f.read(back).rfind(b"\n")
+        if cut >= 0:
+            f.truncate(end - back + cut + 1)
+            return
+        end -= back
+    f.truncate(0)
 
 
 def remove_temporaries(path: Path) -> None:

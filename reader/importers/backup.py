@@ -88,8 +88,10 @@ def check_paper(paper: Any) -> dict[str, Any]:
     if not title.strip():
         raise _Invalid("title is empty")
     clean["title"] = title
-    for name in _OPTIONAL_STRS:
-        clean[name] = _text(name, paper.get(name), 64 if name.endswith(("_at", "id")) else MAX_FIELD_CHARS)
+    for name in _OPTIONAL_STRS:  # stored with their control characters (a venue's "\x08"): kept, but a NUL
+        value = paper.get(name)
+        value = value.replace("\x00", "") if isinstance(value, str) else value
+        clean[name] = _text(name, value, 64 if name.endswith(("_at", "id")) else MAX_FIELD_CHARS, keep_controls=True)
     clean["note"] = _text("note", paper.get("note"), MAX_NOTE_CHARS) or ""
     source = paper.get("title_source")
     if source is not None and source not in TITLE_SOURCES:

@@ -79,7 +79,8 @@ def read_text(path: PathArg) -> str:
 
 
 def decode_bytes(data: bytes, path: str | Path) -> str:
-    """Decode file content; see read_text. A NUL byte anywhere refuses the file as binary."""
+    """Decode file content; see read_text. A NUL byte anywhere refuses the file as binary; control
+    characters in UTF-8 text are text (exports of abstracts that hold them read back)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputFileError(path, "UTF-16 text is not supported: save the file as UTF-8")
     if data.startswith(_BOM):
@@ -87,9 +88,10 @@ def decode_bytes(data: bytes, path: str | Path) -> str:
     if not data or data.isspace():
         raise InputFileError(path, "the file is empty")
     head = data[:_SNIFF]
-    # A text file may carry a stray control character (an abstract's "300\x08C" from a PDF,
-    # kept in Reader's own exports): binary is a NUL (below) or control bytes beyond a few.
-    if sum(head.count(b) for b in _BINARY_BYTES) > max(_STRAY_CONTROLS, len(head) // 512):
+    # A text file may carry control characters: an abstract's "300\x08C" from a PDF, kept as
+    # imported and so in Reader's own BibTeX/RIS exports, as many as the abstracts hold. Binary
+    # is a NUL, or bytes that are not UTF-8 with control bytes beyond a few in the head.
+    if b"\x00" in head and sum(head.count(b) for b in _BINARY_BYTES) > max(_STRAY_CONTROLS, len(head) // 512):
         raise InputFileError(path, "binary file, not text")
     nul = data.find(b"\x00")
     if nul >= 0:  # past the sniffed head: a damaged or binary file, not text to store
@@ -98,6 +100,8 @@ def decode_bytes(data: bytes, path: str | Path) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if sum(head.count(b) for b in _BINARY_BYTES) > max(_STRAY_CONTROLS, len(head) // 512):
+            raise InputFileError(path, "binary file, not text") from None
         bad = data[exc.start]
         line = data.count(b"\n", 0, exc.start) + 1
         guess = guess_encoding(data)

@@ -283,9 +283,13 @@ def _touched(data: MapData, conn: sqlite3.Connection) -> tuple[list[str], list[s
         written = [pid for pid in touched if pid in exist]
         if len(pos) - len(gone) + sum(pid not in pos for pid in written) == papers.count(conn):
             return gone, written
-    now = set(map_rows.all_ids(conn))
-    return [pid for pid in data.ids if pid not in now], [pid for pid in changes.changed_ids(conn, data.stamp)
-                                                          if pid in now]
+    # Every id both ways: a paper the map lacks counts as written even if the log has no trace
+    # of it (a same-origin copy of the library, diverged, left its map here: it was left out).
+    now = map_rows.all_ids(conn)
+    now_set = set(now)
+    changed = set(changes.changed_ids(conn, data.stamp))
+    return ([pid for pid in data.ids if pid not in now_set],
+            [pid for pid in now if pid in changed or pid not in pos])
 
 
 def refresh(data: MapData, conn: sqlite3.Connection) -> MapData | None:
@@ -294,7 +298,7 @@ def refresh(data: MapData, conn: sqlite3.Connection) -> MapData | None:
     stamp = changes.current_seq(conn)
     if data.origin != changes.origin(conn) or data.stamp > stamp:
         return None  # another library's, or from before a restore: laid out anew
-    if stamp == data.stamp:
+    if stamp == data.stamp and len(data.ids) == papers.count(conn):  # the count: a diverged copy's file
         return data
     pos = data.position()
     gone, written = _touched(data, conn)

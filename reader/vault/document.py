@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..exporters.markdown import escape_block, escape_inline
+from ..models import without_controls
 from ..store.tags import clean_tags
 from ..text import abstract_markdown
 from . import properties
@@ -176,7 +177,9 @@ class VaultFile:
         v = self.fm.values
         fallback = base or Parts("", "", (), False, False)
         title = v.get("title")
-        title = " ".join(str(title).split()) if title is not None and not isinstance(title, list | dict) else ""
+        # Without control characters, as the store keeps titles (YAML's "\0" or "\a" would be
+        # written raw into the file's heading, a NUL into a Markdown file).
+        title = " ".join(without_controls(str(title)).split()) if title is not None and not isinstance(title, list | dict) else ""
         return Parts(
             title=title or fallback.title,
             note=normalize_note(self.block("note")),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -129,6 +131,77 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> 
     with pytest.raises(ReaderError):
         write_chunks(target, broken())
     assert target.read_text() == "kept\n" and _leftovers(tmp_path) == []
+
+
+_KILLED_WRITER = """
+import sys, time
+from reader.output_files import write_chunks
+
+def chunks():
+    yield "new text, half written\\n" * 1000
+    print("writing", flush=True)
+    time.sleep(60)
+    yield "never"
+
+write_chunks(sys.argv[1], chunks())
+"""
+_KILLED_PER_PAPER = """
+import sys, time
+from pathlib import Path
+from reader.exporters import markdown
+
+real = markdown._check_replaceable
+calls = []
+
+def slow_check(path):
+    calls.append(path)
+    if len(calls) == 2:  # right before the rename: the text is written, the process is killed
+        print("writing", flush=True)
+        time.sleep(60)
+    real(path)
+
+markdown._check_replaceable = slow_check
+markdown._write_in_folder(Path(sys.argv[1]).parent, Path(sys.argv[1]).name, "new text\\n" * 1000)
+"""
+
+
+@pytest.mark.parametrize("writer", [_KILLED_WRITER, _KILLED_PER_PAPER], ids=["export", "per-paper"])
+def test_an_export_killed_mid_write_leaves_no_temporary_file_and_the_old_target(tmp_path: Path, writer: str) -> None:
+    """kill -9 while an export writes: the old file stays whole and nothing else is left (the
+    temporary file has no name until it is whole, where the system allows it: Linux)."""
+    try:
+        os.close(os.open(tmp_path, getattr(os, "O_TMPFILE", 0) | os.O_WRONLY, 0o600))
+    except (OSError, AttributeError):
+        pytest.skip("no unnamed files (O_TMPFILE) on this system or file system")
+    target = tmp_path / "all.bib"
+    target.write_text("the old file\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.Popen([sys.executable, "-c", writer, str(target)], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "writing\n"
+        proc.kill()  # SIGKILL: no handler, no finally
+    finally:
+        proc.kill()
+        proc.wait()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["all.bib"]  # the old code left .all.bib.<hex>.tmp
+    assert target.read_text() == "the old file\n"
+
+
+@pytest.mark.parametrize("ways", [["proc"], ["empty-path"], []], ids=["proc-link", "empty-path-link", "copy"])
+def test_every_way_of_naming_an_unnamed_file_writes_the_whole_file(tmp_path: Path, ways: list[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """/proc/self/fd links fail with EXDEV in some sandboxes and AT_EMPTY_PATH needs privileges:
+    whichever way works (or a copy, the last resort), the target is whole with the user's mode."""
+    from reader import output_files
+
+    monkeypatch.setattr(output_files, "_namers", list(ways))
+    target = tmp_path / "x.bib"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    write_chunks(target, ["a" * (3 << 20), "end\n"])  # more than one copied block
+    assert target.read_text() == "a" * (3 << 20) + "end\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert _leftovers(tmp_path) == []
 
 
 def test_a_missing_folder_is_one_line(tmp_path: Path) -> None:

@@ -400,3 +400,15 @@ def test_the_tags_setting_is_stated_and_all_shares_every_tag(make_lib, tmp_path)
     assert _filter(a, "tagged-by:bob")[0] == {qid}  # through group/discuss
     written = "".join(f.read_text(encoding="utf-8") for f in (shared / "bob").glob("*.jsonl"))
     assert "group/discuss" in written and "bob-private" not in written
+
+
+def test_a_huge_record_cut_short_in_ones_own_log_never_swallows_the_next(tmp_path):
+    # A 5 MB note's record cut short (a crash, a full disk) at the end of one's own log: the next
+    # append dropped only the last MB of it, so the new record was glued to the rest of the cut
+    # line and skipped by every reader as part of a huge line.
+    log = tmp_path / "log-1.jsonl"
+    head = b'{"reader-group":1,"name":"ada","library":"x","gen":1}\n{"k":["aa"],"star":[1,1]}\n'
+    log.write_bytes(head + b'{"k":["ab"],"note":[5,"' + b"y" * (5 << 20))
+    fs.append(log, b'{"k":["cc"],"star":[2,1]}\n')
+    assert log.read_bytes() == head + b'{"k":["cc"],"star":[2,1]}\n'
+    assert [line for _, line in fs.read_lines(log, 0).lines][-1] == b'{"k":["cc"],"star":[2,1]}'

@@ -233,3 +233,25 @@ def test_numpy_gets_one_blas_thread_whatever_reader_module_comes_first():
                               "print('numpy' in sys.modules, os.environ.get('OPENBLAS_NUM_THREADS'))"],
                              env=env, capture_output=True, text=True, check=True).stdout.split()
         assert out[1] == "1", (first, out)
+
+
+def test_a_map_from_a_diverged_copy_of_the_library_leaves_no_paper_out(tmp_path: Path):
+    # A copy of the library folder (same origin) that then lost ten papers left its map.npz here:
+    # the change log did not account for the count, the ids were compared, but only the papers
+    # changed since the map's stamp were placed: the ten stayed off the map, silently.
+    import shutil
+
+    here = tmp_path / "lib"
+    with Library.open(here):  # the 56 seed papers
+        pass
+    copy = tmp_path / "copy"
+    shutil.copytree(here, copy)
+    with Library.open(copy) as other:
+        gone = other.paper_ids()[:10]
+        other.delete_papers(gone)
+        assert len(mapfile.current(other, copy).ids) == 46
+    with Library.open(here) as lib:
+        lib.set_starred(gone[:1], True)  # one of them written here since: that one was placed
+        shutil.copyfile(copy / "map.npz", here / "map.npz")
+        data = mapfile.current(lib, here)
+        assert sorted(data.ids) == sorted(lib.paper_ids()) and len(data.ids) == 56

@@ -83,3 +83,20 @@ def test_a_quoted_lines_trailing_tabs_cost_little():
     vf = parse(text)
     assert vf is not None and vf.fm.values["title"].startswith("T b\t")
     assert _cost(text) < 1.0
+
+
+@pytest.mark.parametrize("query", [lambda n: "a" + " " * n + "b", lambda n: "a" + " \t" * (n // 2) + "OR",
+                                   lambda n: "a OR" + " " * n + "OR b"], ids=["blanks", "blanks then OR", "OR blanks OR"])
+def test_a_vault_query_is_split_at_its_ors_in_linear_time(query):
+    # The split tried `\s+OR\s+` at every blank, re-reading the rest of the run: 40k spaces in a
+    # vault's --query took 3.4 s CPU, 80k four times that.
+    from reader.vault.membership import alternatives
+
+    def cost(n: int) -> float:
+        t0 = time.process_time()
+        alternatives(query(n))
+        return time.process_time() - t0
+
+    small, big = cost(40_000), cost(160_000)
+    assert big <= 12 * max(small, 0.004), (small, big)
+    assert alternatives("a OR  b\tOR (c OR d) OR \"e OR f\"") == ["a", "b", "(c OR d)", '"e OR f"']

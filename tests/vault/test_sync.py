@@ -528,6 +528,20 @@ def test_a_nul_in_a_vault_title_or_note_is_not_stored_and_the_backup_keeps_the_p
         assert restored.paper(ids[0]).title == "Title with a nul" and restored.paper(ids[0]).starred
 
 
+def test_a_control_character_in_a_vault_title_is_never_written_into_the_file(lib, vault, ids):
+    # YAML's "\0", "\a", "\e" in the title: the store kept the title without them, but the sync
+    # wrote the vault's raw title into the file's heading: a NUL byte in a Markdown file.
+    lib.set_starred([ids[0]], True)
+    sync(lib, vault)
+    path = _files(vault)[ids[0]]
+    _fm_set(path, "title", '"Heading \\\\0 with \\\\a bell \\\\e esc \\\\x01 one"')  # YAML escapes (doubled for re.sub)
+    sync(lib, vault)
+    assert lib.paper(ids[0]).title == "Heading with bell esc one"
+    body = path.read_bytes().split(b"\n---\n", 1)[1]
+    assert b"# Heading with bell esc one" in body
+    assert not re.search(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", body)
+
+
 # ---- a paper that leaves the vault's query (issue 30: star then undo left `starred: false`)
 
 def _trashed(vault: Path) -> list[Path]:
