@@ -59,6 +59,7 @@ SUGGEST_COMBINATIONS = 64
 PAIR_COUNT_FIELDS = ("title_bi", "dtitle_bi", "abstract_bi")  # corrected queries compared for co-occurrence
 _HASH_BITS = 40
 _INDEX_BITS = 24  # up to 16M words per segment
+NUMPY_SORT_FROM = 100_000  # keys: below, a list's sort takes < 50 ms
 BUILD_STEP = 500  # words per step of a table's build (~20 ms of CPU at 100k)
 _INDEX_MASK = (1 << _INDEX_BITS) - 1
 _HASH_MASK = (1 << _HASH_BITS) - 1
@@ -141,14 +142,16 @@ def pause() -> None:
 
 
 def sorted_keys(keys: array) -> array:
-    """`keys` sorted, by numpy, which sorts with the GIL released (the same order as a list's
-    sort: unsigned 64-bit integers)."""
-    import numpy as np  # here: a CLI search that builds no big table does not import it
+    """`keys` sorted (unsigned 64-bit integers). A big table's by numpy, which sorts with the GIL
+    released (a list's sort of 1.3M keys held it for a second beside the GUI thread); a small
+    one's by a list's sort, the same order, without importing numpy (a CLI search of a small
+    library builds its tables and must not load it)."""
+    if len(keys) < NUMPY_SORT_FROM:
+        return array("Q", sorted(keys))
+    import numpy as np
 
-    ordered = np.sort(np.frombuffer(keys, dtype=np.uint64)) if len(keys) else None
     out = array("Q")
-    if ordered is not None:
-        out.frombytes(ordered.tobytes())
+    out.frombytes(np.sort(np.frombuffer(keys, dtype=np.uint64)).tobytes())
     return out
 
 

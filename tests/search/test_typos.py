@@ -4,6 +4,7 @@ below exact matches; "did you mean" corrects every word at once; the lookups kee
 from __future__ import annotations
 
 import random
+from array import array
 from pathlib import Path
 
 import pytest
@@ -193,6 +194,7 @@ def test_a_big_table_is_built_in_steps_and_sorted_off_the_gil(monkeypatch) -> No
     words = sorted({"".join(rng.choice("abcdefghij") for _ in range(rng.randint(4, 11))) for _ in range(3000)})
     lex = {w: (1 + i % 3, 0, 0) for i, w in enumerate(words)}
     pauses, sorts = [], []
+    monkeypatch.setattr(typos, "NUMPY_SORT_FROM", 1)  # numpy's sort (a real table's size is 1.3M keys)
     real_sort = typos.sorted_keys
     monkeypatch.setattr(typos, "sorted_keys", lambda keys: sorts.append(len(keys)) or real_sort(keys))
     table = typos._Table(lex, {}, pause=lambda: pauses.append(1))
@@ -202,3 +204,11 @@ def test_a_big_table_is_built_in_steps_and_sorted_off_the_gil(monkeypatch) -> No
                       for f in typos._deletes(w, 2 if len(w) >= typos.TWO_TYPOS_LEN - 1 and table.dfs[i] >= 2 else 1))
     assert list(table.keys) == expected
     assert table.candidates({words[0]}) >= {0}
+
+
+def test_a_small_table_sorts_its_keys_without_numpy() -> None:
+    """A small library's tables (a CLI search builds them) sort by a list's sort: the same order
+    as numpy's, and no numpy imported for a search (tests/test_cli_start.py checks the CLI)."""
+    keys = array("Q", [2**63 + 5, 3, 2**40, 7, 2**64 - 1, 0])
+    assert len(keys) < typos.NUMPY_SORT_FROM
+    assert list(typos.sorted_keys(keys)) == sorted(keys)
