@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +63,36 @@ def wait(app: Any, condition: Any, timeout: float = 30.0) -> None:
         time.sleep(0.01)
     for _ in range(5):
         app.processEvents()
+
+
+def out_folder(doc: str | None, out: Path) -> Path:
+    """The command line's --out folder (made)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=str(out))
+    folder = Path(ap.parse_args().out)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@contextmanager
+def first_start(prefix: str) -> Iterator[tuple[Any, Any, Path, str]]:
+    """A first start in a temporary folder (settings and library new: nothing of the user's read
+    or changed): (app, the main window shown on the sample, indexed and idle, the folder, the
+    screen's available size as 'WxH')."""
+    from reader.library import Library
+    from reader.ui.app import make_app
+    from reader.ui.window.main_window import MainWindow
+
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        os.environ["READER_CONFIG_DIR"] = str(Path(tmp) / "config")
+        app = make_app()
+        window = MainWindow(Library.open(Path(tmp) / "library"))
+        window.show()
+        wait(app, lambda: window.index_ready and not window.runner.busy and window.model.rowCount() > 0)
+        area = window.screen().availableGeometry()
+        yield app, window, Path(tmp), f"{area.width()}x{area.height()}"
 
 
 def seeded_window(app: Any, folder: Path, theme: str = "light") -> Any:

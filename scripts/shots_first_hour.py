@@ -9,36 +9,21 @@ empty state offering the sample. Into screenshots/ (or --out): first-hour-<scree
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
-from shots import prepare, wait  # scripts/ is on sys.path when run
+from shots import first_start, out_folder, prepare, wait  # scripts/ is on sys.path when run
 
 OUT = prepare()  # before Qt is imported: offscreen unless QT_QPA_PLATFORM says otherwise
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default=str(OUT))
-    args = ap.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    from reader.library import Library
-    from reader.ui.app import make_app
+    out = out_folder(__doc__, OUT)
     from reader.ui.window import libraries
     from reader.ui.window.main_window import MainWindow
 
-    with tempfile.TemporaryDirectory(prefix="reader-first-hour-") as tmp:
-        os.environ["READER_CONFIG_DIR"] = str(Path(tmp) / "config")  # a first start: nothing saved
-        app = make_app()
-        window = MainWindow(Library.open(Path(tmp) / "library"))
-        window.show()
-        wait(app, lambda: window.index_ready and not window.runner.busy and window.model.rowCount() > 0)
+    with first_start("reader-first-hour-") as (app, window, tmp, screen):
         area = window.screen().availableGeometry()
-        screen = f"{area.width()}x{area.height()}"
         print(f"screen {screen}: window {window.width()}x{window.height()} at {window.x()},{window.y()}, "
               f"frame {window.frameGeometry().getRect()}, splitter {window.splitter.sizes()}")
 

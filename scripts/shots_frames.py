@@ -11,42 +11,26 @@ fetched: the dialogs are shown, never run.
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from shots import prepare, wait  # scripts/ is on sys.path when run
+from shots import first_start, out_folder, prepare, wait  # scripts/ is on sys.path when run
 
 OUT = prepare()  # before Qt is imported: offscreen unless QT_QPA_PLATFORM says otherwise
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default=str(OUT))
-    args = ap.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = out_folder(__doc__, OUT)
     from PySide6.QtCore import QPoint
     from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMenu
 
-    from reader.library import Library
-    from reader.ui.app import make_app
     from reader.ui.dialogs.common import ExportDialog, ExportOptions
     from reader.ui.operations import papers
     from reader.ui.widgets.theme import file_dialog_options
-    from reader.ui.window.main_window import MainWindow
 
-    with tempfile.TemporaryDirectory(prefix="reader-frames-") as tmp:
-        os.environ["READER_CONFIG_DIR"] = str(Path(tmp) / "config")  # nothing of the user's read or changed
-        app = make_app()
-        window = MainWindow(Library.open(Path(tmp) / "library"))
-        window.show()
-        wait(app, lambda: window.index_ready and not window.runner.busy and window.model.rowCount() > 0)
+    with first_start("reader-frames-") as (app, window, tmp, screen):
         area = window.screen().availableGeometry()
-        screen = f"{area.width()}x{area.height()}"
         window.setGeometry(area)
         wait(app, lambda: False, timeout=0.5)
         print(f"screen {screen}: window {window.width()}x{window.height()}")
