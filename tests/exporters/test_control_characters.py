@@ -160,6 +160,18 @@ def test_a_binary_file_without_a_nul_in_its_head_is_still_refused(tmp_path: Path
     assert decode_bytes("text \x01\x02\x03\x04\x05\x06\x07\x08 é\n".encode() * 50, "x.bib").startswith("text")
 
 
+def _exported_and_read_back(tmp_path: Path, source: Path, fmt: str) -> tuple[list, list]:
+    """`source` imported into a new library, exported as `fmt` and imported into another: the
+    papers of both."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert run(["--data-dir", str(first), "import", str(source)]) == 0
+    out = tmp_path / f"all.{fmt}"
+    assert run(["--data-dir", str(first), "export", fmt, str(out)]) == 0
+    assert run(["--data-dir", str(second), "import", str(out)]) == 0
+    with Library.open(first, seed_if_empty=False) as a, Library.open(second, seed_if_empty=False) as b:
+        return a.papers(a.paper_ids()), b.papers(b.paper_ids())
+
+
 def test_the_backup_keeps_a_venue_with_a_control_character_as_stored(tmp_path: Path,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     # An import keeps a venue's stray "\x08" (only notes and titles are stored without controls);
@@ -168,13 +180,7 @@ def test_the_backup_keeps_a_venue_with_a_control_character_as_stored(tmp_path: P
     source.write_text(json.dumps([{"title": "A paper", "abstract": "An abstract long enough to be one, about copper.",
                                    "venue": "Conf\u0008erence on \u0007Things", "year": 2021,
                                    "authors": ["Ann\u0007 Bell"]}]))
-    first, second = tmp_path / "first", tmp_path / "second"
-    assert run(["--data-dir", str(first), "import", str(source)]) == 0
-    backup = tmp_path / "backup.json"
-    assert run(["--data-dir", str(first), "export", "json", str(backup)]) == 0
-    assert run(["--data-dir", str(second), "import", str(backup)]) == 0
-    with Library.open(first, seed_if_empty=False) as a, Library.open(second, seed_if_empty=False) as b:
-        [mine], [theirs] = a.papers(a.paper_ids()), b.papers(b.paper_ids())
+    [mine], [theirs] = _exported_and_read_back(tmp_path, source, "json")
     assert (theirs.venue, theirs.authors) == (mine.venue, mine.authors) == ("Conf\x08erence on \x07Things", ["Ann\x07 Bell"])
 
 
@@ -185,10 +191,5 @@ def test_a_title_with_c1_controls_is_stored_with_single_spaces_and_reimports_the
     source = tmp_path / "one.json"
     source.write_text(json.dumps([{"title": "C1 \u0080\u0081\u009f title \u0085", "year": 2020,
                                    "abstract": "An abstract long enough to be one, about copper oxide."}]))
-    first, second = tmp_path / "first", tmp_path / "second"
-    assert run(["--data-dir", str(first), "import", str(source)]) == 0
-    out = tmp_path / "all.json"
-    assert run(["--data-dir", str(first), "export", "csljson", str(out)]) == 0
-    assert run(["--data-dir", str(second), "import", str(out)]) == 0
-    with Library.open(first, seed_if_empty=False) as a, Library.open(second, seed_if_empty=False) as b:
-        assert [p.title for p in a.papers(a.paper_ids())] == [p.title for p in b.papers(b.paper_ids())] == ["C1 title"]
+    mine, theirs = _exported_and_read_back(tmp_path, source, "csljson")
+    assert [p.title for p in mine] == [p.title for p in theirs] == ["C1 title"]
