@@ -119,7 +119,8 @@ def name_unnamed(fd: int, name: Path) -> None:
         except OSError as exc:
             if exc.errno == errno.EEXIST:
                 raise
-        _namers.remove(way)  # not here: never tried again in this process
+        with contextlib.suppress(ValueError):  # another thread's export found it first
+            _namers.remove(way)  # not here: never tried again in this process
     out = os.open(name, _TMP_FLAGS, 0o666)
     try:
         if hasattr(os, "fchmod"):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import subprocess
@@ -201,6 +202,25 @@ def test_every_way_of_naming_an_unnamed_file_writes_the_whole_file(tmp_path: Pat
     write_chunks(target, ["a" * (3 << 20), "end\n"])  # more than one copied block
     assert target.read_text() == "a" * (3 << 20) + "end\n"
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert _leftovers(tmp_path) == []
+
+
+def test_two_exports_finding_a_way_fails_at_once_both_write(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two exports on two threads both find that /proc/self/fd links fail here: the second to
+    drop that way from the list found it dropped already (a ValueError came out of the export)."""
+    from reader import output_files
+
+    monkeypatch.setattr(output_files, "_namers", ["proc"])
+
+    def link(src: str, dst: object, **kwargs: object) -> None:
+        output_files._namers.remove("proc")  # the other thread, failing the same way, went first
+        raise OSError(errno.EXDEV, "cross-device link")
+
+    monkeypatch.setattr(output_files.os, "link", link)
+    target = tmp_path / "x.bib"
+    write_chunks(target, ["whole\n"])
+    assert target.read_text() == "whole\n"
     assert _leftovers(tmp_path) == []
 
 
