@@ -92,3 +92,25 @@ def test_import_summary_has_details_and_a_title_only_paper_says_so(qtbot, window
     pid = next(i for i in window.library.paper_ids() if window.library.paper(i).title == "Journal paper")
     window.pane.set_paper(window.library.paper(pid))
     assert NO_ABSTRACT in window.pane.abstractView.toPlainText()
+
+
+def test_hundreds_of_venues_and_tags_go_in_at_once(qtbot, window: MainWindow) -> None:
+    """A real user library (a JabRef file: 401 venues) re-read after a CLI import: every entry
+    changed in the tree had the count column, sized to its contents, measure all the others
+    again (7 s on the GUI thread). Entries are now made whole and added once per section: the
+    tree's model hears of a few insertions, not of every entry and every field set."""
+    from reader.venues import Venue
+
+    sidebar = window.sidebar
+    lib = window.library
+    venues = [Venue(f"v{i}", f"Journal of Things {i}", 500 - i) for i in range(300)]
+    tags = [(f"tag{i}", i + 1) for i in range(200)]
+    model = sidebar.model()
+    heard = {"inserted": 0, "changed": 0}
+    model.rowsInserted.connect(lambda *_a: heard.__setitem__("inserted", heard["inserted"] + 1))
+    model.dataChanged.connect(lambda *_a: heard.__setitem__("changed", heard["changed"] + 1))
+    sidebar.update_data(lib.counts(), lib.collections(), tags, lib.saved_searches(), venues, [])
+    assert sidebar.venue_names() == [v.name for v in venues]
+    assert len([i for i in sidebar._items() if i.text(0).startswith("tag")]) == 200
+    assert heard["inserted"] <= 12, heard  # ~1,000 before: one per entry
+    assert heard["changed"] <= 40, heard  # ~2,000 before: each field of each entry

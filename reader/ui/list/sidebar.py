@@ -233,22 +233,28 @@ class Sidebar(QTreeWidget):
         self.update_data(out.counts, out.collections, out.tags, out.saved, out.venues, out.group)
         self.summaryChanged.emit(out.counts, [name for name, _ in out.tags])
 
-    def _add(self, parent: QTreeWidgetItem, name: str, count: int | None, key: tuple) -> QTreeWidgetItem:
-        item = QTreeWidgetItem(parent, [name, "" if count is None else str(count)])
+    def _add(self, parent: QTreeWidgetItem | None, name: str, count: int | None, key: tuple) -> QTreeWidgetItem:
+        """An entry under `parent` (None: not in the tree yet; many are added at once by
+        addChildren: each change to an item in the tree has the count column, sized to its
+        contents, measure every entry again: 401 venues took 7 s on the GUI thread)."""
+        item = QTreeWidgetItem([name, "" if count is None else str(count)])
         item.setData(0, KEY_ROLE, key)
         item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         item.setToolTip(0, tooltip(name))
+        if parent is not None:
+            parent.addChild(item)
         return item
 
     def _add_hint(self, parent: QTreeWidgetItem, text: str, tip: str) -> QTreeWidgetItem:
-        item = QTreeWidgetItem(parent, [text, ""])
+        item = QTreeWidgetItem([text, ""])  # made whole, then added (see _add)
         item.setFlags(Qt.ItemFlag.NoItemFlags)  # drawn with the palette's disabled colour, never selected
         font = item.font(0)
         font.setItalic(True)
         item.setFont(0, font)
         item.setToolTip(0, tooltip(tip))
         item.setData(0, HINT_ROLE, True)
-        item.setFirstColumnSpanned(True)
+        parent.addChild(item)
+        item.setFirstColumnSpanned(True)  # a view's setting: only once in the tree
         return item
 
     def _fill_like_section(self, starred: int, tags: list[str]) -> None:
@@ -327,10 +333,13 @@ class Sidebar(QTreeWidget):
             ):
                 section = self._sections[name]
                 section.takeChildren()
+                items = []
                 for label, count, key in rows:
-                    item = self._add(section, label, count, key)
+                    item = self._add(None, label, count, key)
                     if name == "Collections" and GROUP_SEP in label:  # a group: under its file
                         item.setText(0, "    " + label.rsplit(GROUP_SEP, 1)[1])
+                    items.append(item)
+                section.addChildren(items)
                 if not rows:
                     self._add_hint(section, *HINTS[name])
             self.select_key(self.current_key)
@@ -348,9 +357,12 @@ class Sidebar(QTreeWidget):
         if not venues:
             self._add_hint(section, *HINTS[VENUES])
             return
+        items = []
         for venue in venues:
-            item = self._add(section, venue.name, venue.count, ("view", View(ViewKind.VENUE, venue.key)))
+            item = self._add(None, venue.name, venue.count, ("view", View(ViewKind.VENUE, venue.key)))
             item.setToolTip(0, tooltip(f"{venue.name} ({venue.count:,} papers)"))
+            items.append(item)
+        section.addChildren(items)
         self._filter_venues(self.venueFilter.text())
 
     def _filter_venues(self, text: str) -> None:
