@@ -4,8 +4,9 @@ and a small cache of rendered abstracts so J/K back and forth renders each abstr
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 
-from reader.models import HighlightColour
+from reader.models import HighlightColour, Paper
 from reader.text.render import abstract_html
 
 HIGHLIGHT_COLOURS = {  # colour -> (light css: the colour's own hex, dark css)
@@ -29,21 +30,56 @@ def highlight_css(color: str, dark: bool) -> str:
     return dark_css if dark else light_css
 
 
+def paper_highlights(paper: Paper, dark: bool) -> tuple[tuple[int, int, str], ...]:
+    """The paper's highlights as abstract_html takes them, in the palette's colours."""
+    return tuple((h.start, h.end, highlight_css(h.color, dark)) for h in paper.highlights)
+
+
+def abstract_key(abstract: str, highlights: tuple[tuple[int, int, str], ...], terms: Sequence[str],
+                 dark: bool) -> tuple:
+    """Everything an abstract's HTML depends on (RenderedAbstracts' key)."""
+    return (abstract, highlights, tuple(terms), dark)
+
+
+def render_ahead(paper: Paper, terms: Sequence[str], dark: bool,
+                 known: Callable[[tuple], bool] = lambda _key: False) -> tuple[tuple, str] | None:
+    """On a worker: the paper's abstract as the pane shows it, with its key (None: no abstract,
+    or one `known` to be rendered already: the pane's cache, asked just before rendering)."""
+    if not paper.abstract:
+        return None
+    highlights = paper_highlights(paper, dark)
+    key = abstract_key(paper.abstract, highlights, terms, dark)
+    if known(key):
+        return None
+    return key, abstract_html(paper.abstract, highlights=highlights, terms=terms, hit_style=HIT_STYLES[dark])
+
+
 class RenderedAbstracts:
     """The last ABSTRACT_CACHE abstracts rendered, keyed on everything their HTML depends on."""
 
     def __init__(self, size: int = ABSTRACT_CACHE) -> None:
         self.size = size
         self._cache: OrderedDict[tuple, str] = OrderedDict()
+        self.rendered_here = 0  # abstracts rendered by html() (tests count them)
 
     def html(self, abstract: str, highlights: tuple[tuple[int, int, str], ...], terms: list[str], dark: bool) -> str:
-        key = (abstract, highlights, tuple(terms), dark)
+        key = abstract_key(abstract, highlights, terms, dark)
         text = self._cache.get(key)
         if text is None:
             text = abstract_html(abstract, highlights=highlights, terms=terms, hit_style=HIT_STYLES[dark])
-            self._cache[key] = text
-            if len(self._cache) > self.size:
-                self._cache.popitem(last=False)
+            self.rendered_here += 1
+            self.add(key, text)
         else:
             self._cache.move_to_end(key)
         return text
+
+    def __contains__(self, key: object) -> bool:
+        """Whether `key`'s HTML is held (one dict lookup: safe to ask from a worker)."""
+        return key in self._cache
+
+    def add(self, key: tuple, text: str) -> None:
+        """An abstract rendered elsewhere (render_ahead, on a worker)."""
+        self._cache[key] = text
+        self._cache.move_to_end(key)
+        if len(self._cache) > self.size:
+            self._cache.popitem(last=False)
