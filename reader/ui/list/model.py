@@ -62,6 +62,7 @@ _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 PAGE_SIZE = 200
 MAX_PAGES = 64  # ~12,800 rows of cache; a screen shows ~40
 FETCH_IDS = 200  # ids of a paged search fetched per scroll to the bottom
+NEAR_EDGE = 40  # rows (a screen) from a page's edge where painting asks for the page beyond
 ASK_MOST = 6  # pages of rows asked of the worker at once (painted last: the screen and its neighbours)
 
 # What a new listing is to the shown one (PaperModel.set_listing); the window keeps the
@@ -142,7 +143,7 @@ class PaperModel(QAbstractTableModel):
         self._asked: dict[int, None] = {}  # pages asked of run_rows, not arrived yet, oldest first
         self._asking = False
         self._rows_gen = 0  # bumped when the ids or the rows change: an older page is dropped
-        self._last_page = -1
+        self._last_page = self._last_row = -1
         self.pages_read_here = 0  # pages of rows read on the GUI thread (tests count them)
         self.listing_key: tuple | None = None  # what the shown ids were listed for
 
@@ -298,21 +299,25 @@ class PaperModel(QAbstractTableModel):
         self._held = (self._held | set(self._pages)) if held else set()
         self._asked.clear()
         self._rows_gen += 1
-        self._last_page = -1
+        self._last_page = self._last_row = -1
 
     def _painted_row(self, row: int) -> Any:
-        """data()'s row: a page not read yet is asked of run_rows (None until it arrives), as
-        are the pages beside one painting reaches, so that J/K and scrolling find them read."""
+        """data()'s row: a page not read yet is asked of run_rows (None until it arrives), and
+        so is the next (or previous) page once painting comes within a screen of it, so that
+        J/K and scrolling find it read."""
         page = row // PAGE_SIZE
         rows = self._pages.get(page)
         if rows is not None:
-            if page != self._last_page:
-                self._last_page = page
-                self._pages.move_to_end(page)
+            if row != self._last_row:  # (data() is asked for every cell and role: once a row)
+                self._last_row = row
+                if page != self._last_page:
+                    self._last_page = page
+                    self._pages.move_to_end(page)
                 if self.run_rows is not None:
-                    for near in (page - 1, page + 1):
-                        if 0 <= near * PAGE_SIZE < len(self._ids) and near not in self._pages:
-                            self._ask(near)
+                    offset = row - page * PAGE_SIZE
+                    near = page - 1 if offset < NEAR_EDGE else page + 1 if offset >= PAGE_SIZE - NEAR_EDGE else -1
+                    if near >= 0 and near * PAGE_SIZE < len(self._ids) and near not in self._pages:
+                        self._ask(near)
             return rows[row - page * PAGE_SIZE]
         if self.run_rows is None or page in self._held:
             return self.row_data(row)
