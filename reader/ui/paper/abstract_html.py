@@ -3,9 +3,12 @@ and a small cache of rendered abstracts so J/K back and forth renders each abstr
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
+from reader.library import Library
 from reader.models import HighlightColour, Paper
 from reader.text.render import abstract_html
 
@@ -41,45 +44,59 @@ def abstract_key(abstract: str, highlights: tuple[tuple[int, int, str], ...], te
     return (abstract, highlights, tuple(terms), dark)
 
 
-def render_ahead(paper: Paper, terms: Sequence[str], dark: bool,
-                 known: Callable[[tuple], bool] = lambda _key: False) -> tuple[tuple, str] | None:
-    """On a worker: the paper's abstract as the pane shows it, with its key (None: no abstract,
-    or one `known` to be rendered already: the pane's cache, asked just before rendering)."""
-    if not paper.abstract:
-        return None
-    highlights = paper_highlights(paper, dark)
-    key = abstract_key(paper.abstract, highlights, terms, dark)
-    if known(key):
-        return None
-    return key, abstract_html(paper.abstract, highlights=highlights, terms=terms, hit_style=HIT_STYLES[dark])
-
-
 class RenderedAbstracts:
-    """The last ABSTRACT_CACHE abstracts rendered, keyed on everything their HTML depends on."""
+    """The last ABSTRACT_CACHE abstracts rendered, keyed on everything their HTML depends on.
+    Workers rendering ahead (`read_ahead`) add to it too: its dict is used under a lock."""
 
     def __init__(self, size: int = ABSTRACT_CACHE) -> None:
         self.size = size
         self._cache: OrderedDict[tuple, str] = OrderedDict()
+        self._lock = threading.Lock()
         self.rendered_here = 0  # abstracts rendered by html() (tests count them)
 
     def html(self, abstract: str, highlights: tuple[tuple[int, int, str], ...], terms: list[str], dark: bool) -> str:
         key = abstract_key(abstract, highlights, terms, dark)
-        text = self._cache.get(key)
-        if text is None:
-            text = abstract_html(abstract, highlights=highlights, terms=terms, hit_style=HIT_STYLES[dark])
-            self.rendered_here += 1
-            self.add(key, text)
-        else:
-            self._cache.move_to_end(key)
+        with self._lock:
+            text = self._cache.get(key)
+            if text is not None:
+                self._cache.move_to_end(key)
+                return text
+        text = abstract_html(abstract, highlights=highlights, terms=terms, hit_style=HIT_STYLES[dark])
+        self.rendered_here += 1
+        self.add(key, text)
         return text
 
     def __contains__(self, key: object) -> bool:
-        """Whether `key`'s HTML is held (one dict lookup: safe to ask from a worker)."""
-        return key in self._cache
+        with self._lock:
+            return key in self._cache
 
     def add(self, key: tuple, text: str) -> None:
-        """An abstract rendered elsewhere (render_ahead, on a worker)."""
-        self._cache[key] = text
-        self._cache.move_to_end(key)
-        if len(self._cache) > self.size:
-            self._cache.popitem(last=False)
+        with self._lock:
+            self._cache[key] = text
+            self._cache.move_to_end(key)
+            if len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class ReadAhead:
+    """Papers read on a worker before the pane shows them (the neighbours of the open paper for
+    J/K, a new list's first hit), their abstracts rendered into the pane's cache. The window
+    takes them only if no change was seen since it asked (one may have touched them)."""
+
+    papers: dict[str, Paper]
+
+
+def read_ahead(library: Library, ids: list[str], terms: list[str], dark: bool,
+               cache: RenderedAbstracts) -> ReadAhead:
+    """On a worker: the papers `ids`, and their abstracts as the pane renders them (into
+    `cache`, each unless it holds it already)."""
+    found = {p.id: p for p in library.papers(ids)} if ids else {}
+    for paper in found.values():
+        if paper.abstract:
+            highlights = paper_highlights(paper, dark)
+            key = abstract_key(paper.abstract, highlights, terms, dark)
+            if key not in cache:
+                cache.add(key, abstract_html(paper.abstract, highlights=highlights, terms=terms,
+                                             hit_style=HIT_STYLES[dark]))
+    return ReadAhead(found)

@@ -389,20 +389,10 @@ class PaperPane(QWidget):
         if self._set_abstract_html(text):
             self.abstractView.verticalScrollBar().setValue(scroll)
 
-    def rendered_ahead(self, rendered: list[tuple[tuple, str]]) -> None:
-        """Abstracts rendered on a worker (abstract_html.render_ahead) for papers about to be shown."""
-        for key, text in rendered:
-            self._abstracts.add(key, text)
-
-    def has_rendered(self, key: tuple) -> bool:
-        """Whether the abstract of `key` (abstract_html.abstract_key) is rendered already; a
-        worker rendering ahead asks, so that it does not render one again."""
-        return key in self._abstracts
-
     @property
-    def abstracts_rendered_here(self) -> int:
-        """Abstracts rendered on the GUI thread so far (tests count them)."""
-        return self._abstracts.rendered_here
+    def abstracts(self) -> RenderedAbstracts:
+        """The rendered abstracts (a worker reading ahead renders into it: abstract_html.read_ahead)."""
+        return self._abstracts
 
     def _set_abstract_html(self, text: str) -> bool:
         """setHtml only when the HTML differs from what is shown (a same-paper refresh, a theme

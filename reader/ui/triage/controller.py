@@ -26,6 +26,7 @@ from ..widgets.timers import single_shot
 from . import summary
 from .fetched import Fetched, Opened
 from .rank import TriageRanking
+from .refetch import RefetchGate
 from .view import TriageView, is_dark
 
 STATE_KEY = "triage/state"
@@ -39,18 +40,6 @@ NOTE_SAVE_MS = 700
 SAVE_STATE_MS = 1000
 RANK_DELAY_MS = 30
 WHY_LOOKAHEAD = 8  # best first ranks again when one of the next 8 papers has no why-line
-
-
-class _Refetch:
-    """A refetch queued on the writer: the number of the last change published when it
-    started (None: not started yet), and how many changes it took in without a refetch of
-    their own."""
-
-    __slots__ = ("folded", "started")
-
-    def __init__(self) -> None:
-        self.started: int | None = None
-        self.folded = 0
 
 
 class TriageController(QObject):
@@ -87,9 +76,7 @@ class TriageController(QObject):
         self._dark = False
         self.open_ms: float | None = None  # for the benchmark: Ctrl+T to the first abstract
         self.ranks_applied = 0
-        self._refetch: _Refetch | None = None  # the newest refetch after a stored change
-        self.refetches = 0  # refetches queued, and changes folded into one queued already (tests count them)
-        self.refetches_folded = 0
+        self.refetches = RefetchGate(ctx.changes)  # one refetch per decision (refetch.py)
         self._closed = False
         self.ranking = TriageRanking(ctx, self)
 
@@ -551,48 +538,31 @@ class TriageController(QObject):
 
     # ------------------------------------------------------------------ after writes
     def _history_changed(self, _changes: object = None) -> None:
-        """A change was stored (an edit, an undo, another process): refetch what is on screen.
-
-        Once per decision, not once per write: X stores the read marks of the papers passed
-        and then its own decision, two writes whose changes usually arrive one after the other.
-        A refetch queued on the writer and not started yet, or started after the change was
-        published (ChangeBridge numbers them), reads it anyway: no second one is queued."""
+        """A change was stored (an edit, an undo, another process): refetch what is on screen
+        (unless a refetch queued already reads it: RefetchGate)."""
         q = self.queue
-        if q is None or not self.active or self._closed:
+        if q is None or not self.active or self._closed or (mark := self.refetches.next()) is None:
             return
-        bridge = self.ctx.changes
-        last = self._refetch
-        if last is not None and (last.started is None or last.started >= bridge.delivered_upto):
-            last.folded += 1
-            self.refetches_folded += 1
-            return
-        mark = _Refetch()
-        self._refetch = mark
-        self.refetches += 1
-        lib, gen = self.library, self._edit_gen
-        ids = q.around(1, 2)
+        gate, lib, gen, ids = self.refetches, self.library, self._edit_gen, q.around(1, 2)
         terms, style, css, queue_ids = list(self.terms), self._hit_style(), self._css(), list(q.ids)
         best = self.ranking.best
 
         def job() -> Fetched:
-            mark.started = bridge.published  # every change numbered so far is committed: read below
+            gate.start(mark)
             starred, seeds = source.interest(lib, queue_ids)
             return Fetched(build_cards(lib, ids, terms, style, css), starred, seeds, source.top_tags(lib),
                            [n for n, _ in lib.tags()], best.decisions())
 
         def done(out: Fetched) -> None:
             if gen != self._edit_gen or self.queue is not q:
-                # The user decided again meanwhile: that write's refetch follows. Changes this
-                # one took in are asked for again, so none is lost with it.
-                if self._refetch is mark:
-                    self._refetch = None
-                if mark.folded and self.queue is not None:
+                # The user decided again meanwhile: that write's refetch follows (and the
+                # changes this one took in are asked for again).
+                if gate.dropped(mark) and self.queue is not None:
                     self._history_changed()
                 return
             self.cards.update(out.cards)
             self.ranking.stored(out.decisions)
-            self.starred = out.starred
-            self.seed_base = out.seeds
+            self.starred, self.seed_base = out.starred, out.seeds
             self.legend = source.stable_legend(self.legend, out.tags)
             self.view.tagEditor.set_known_tags(out.names)
             current = q.current
@@ -604,16 +574,8 @@ class TriageController(QObject):
                     self.view.show_card(card)
             self.update_progress()
 
-        def failed(exc: BaseException) -> None:
-            if self._refetch is mark:
-                self._refetch = None
-            self.ctx.on_error(exc)
-
         # On the writer: after an undo's restore, which is queued there too.
-        self.ctx.runner.write(job, done, failed)
-
-    def rerank(self) -> None:
-        self.ranking.rerank()
+        self.ctx.runner.write(job, done, gate.failing(mark, self.ctx.on_error))
 
     def rank_done(self) -> None:
         """A new order of the tail is in: prefetch its cards, remember the queue; the paper on

@@ -13,8 +13,6 @@ open paper follow them here (`_changes_seen`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +47,7 @@ from ..list.sidebar import Sidebar, view_key
 from ..list.table import PaperTable
 from ..operations import IdsArg, papers, scope, searches, tags
 from ..paper import notes
-from ..paper.abstract_html import render_ahead
+from ..paper.abstract_html import ReadAhead, read_ahead
 from ..paper.edits import connect_edits
 from ..paper.note_merge import MERGE_OUTSIDE, NoteMerges
 from ..paper.pane import PaperPane
@@ -66,25 +64,6 @@ RELATED_DELAY_MS = 250
 TERMS_DELAY_MS = 120
 MAX_WANTED = 1000  # selected papers whose rows the list worker finds (more: looked up here)
 READ_AHEAD = 3  # papers read and rendered on a worker on each side of the open one (J/K)
-
-
-@dataclass(frozen=True)
-class ReadAhead:
-    """Papers read, and their abstracts rendered, on a worker before the pane shows them: the
-    neighbours of the open paper (J/K), a new list's first hit. Taken only if no change was
-    seen since they were asked for (`LibraryScreen._ahead_epoch`): one may have touched them."""
-
-    papers: dict[str, Paper]
-    rendered: list[tuple[tuple, str]]
-
-
-def read_ahead(library: Library, ids: list[str], terms: list[str], dark: bool,
-               known: Callable[[tuple], bool]) -> ReadAhead:
-    """On a worker: the papers `ids` and their abstracts as the pane renders them (those not
-    `known` to be rendered already)."""
-    found = {p.id: p for p in library.papers(ids)} if ids else {}
-    rendered = [r for r in (render_ahead(p, terms, dark, known) for p in found.values()) if r is not None]
-    return ReadAhead(found, rendered)
 
 
 class LibraryScreen(QMainWindow):
@@ -261,7 +240,7 @@ class LibraryScreen(QMainWindow):
         first = built and listing_change(self.model.listing_key, key) == NEW
         target, epoch = self._pending_select, self._ahead_epoch
         dark = self.pane.dark if built else False
-        known = self.pane.has_rendered if built else (lambda _key: False)
+        cache = self.pane.abstracts if built else None
 
         def work() -> tuple[PreparedListing, ReadAhead | None] | None:
             found = job()
@@ -269,10 +248,10 @@ class LibraryScreen(QMainWindow):
                 return None  # a newer key was typed meanwhile: this listing is never shown
             prepared = prepare_listing(lib, found, wanted)
             ahead = None
-            if first and prepared.ids:
+            if first and prepared.ids and cache is not None:
                 pid = target if target is not None and target in prepared.row_of else prepared.ids[0]
                 terms = list(found.results.terms) if found.results else []
-                ahead = read_ahead(lib, [pid], terms, dark, known)
+                ahead = read_ahead(lib, [pid], terms, dark, cache)
             return prepared, ahead
 
         def ready(out: tuple[PreparedListing, ReadAhead | None] | None) -> None:
@@ -514,22 +493,23 @@ class LibraryScreen(QMainWindow):
             return
         ids = self.model.ids()
         near = ids[max(row - READ_AHEAD, 0):row] + ids[row + 1:row + 1 + READ_AHEAD]
-        missing = [p for p in near if p not in self._ahead]
-        if not missing:
+        if all(p in self._ahead for p in near):
             return
+        # Twice as far as needed: a job every few steps of a held key, not one per step.
+        wide = ids[max(row - 2 * READ_AHEAD, 0):row] + ids[row + 1:row + 1 + 2 * READ_AHEAD]
+        missing = [p for p in wide if p not in self._ahead]
         lib, terms, dark, epoch = self.library, list(self.pane.terms), self.pane.dark, self._ahead_epoch
-        known = self.pane.has_rendered
-        self.runner.read("ahead", lambda: read_ahead(lib, missing, terms, dark, known),
+        cache = self.pane.abstracts
+        self.runner.read("ahead", lambda: read_ahead(lib, missing, terms, dark, cache),
                          lambda out: self._took_ahead(out, epoch, keep=True, around=pid), self.handle_error)
 
     def _took_ahead(self, out: ReadAhead, epoch: int, *, keep: bool, around: str | None = None) -> None:
         if epoch != self._ahead_epoch:
             return  # a change was seen since they were asked for: the pane reads them itself
-        self.pane.rendered_ahead(out.rendered)
         held = self._ahead if keep else {}
-        if around is not None and len(held) > 4 * READ_AHEAD:
+        if around is not None and len(held) > 6 * READ_AHEAD:
             row, ids = self.model.row_of(around), self.model.ids()
-            window = set(ids[max(row - 2 * READ_AHEAD, 0):row + 2 * READ_AHEAD + 1]) if row >= 0 else set()
+            window = set(ids[max(row - 3 * READ_AHEAD, 0):row + 3 * READ_AHEAD + 1]) if row >= 0 else set()
             held = {p: v for p, v in held.items() if p in window}
         self._ahead = {**held, **out.papers}
 
