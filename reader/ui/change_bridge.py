@@ -55,6 +55,13 @@ class ChangeBridge(QObject):
         self._polling: set[int] = set()  # the lanes with a look under way
         self._closed = False
         self.delivered = 0  # merged deliveries so far (tests and the benchmark wait on it)
+        # Changes are numbered as they are published (on any thread): `published` is the last
+        # number given, `delivered_upto` the last one `changed` has delivered. A job that read
+        # `published` when it started sees every change up to that number (it was committed
+        # before it was published): a screen compares the two to skip a refetch that would
+        # read nothing new (triage: one refetch per decision, not one per write).
+        self.published = 0
+        self.delivered_upto = 0
         self.outside_seen = 0  # outside changes the poll found
         self._arrived.connect(self._flush)
         self._unsubscribe = library.changes.subscribe(self._publish)
@@ -70,6 +77,7 @@ class ChangeBridge(QObject):
             if self._closed:
                 return
             self._pending.append(changes)
+            self.published += 1
         self._arrived.emit(None)
 
     @Slot(object)
@@ -80,9 +88,11 @@ class ChangeBridge(QObject):
         earlier flush deliver nothing: a burst of writes is one redraw."""
         with self._lock:
             items, self._pending = self._pending, []
+            upto = self.published
         if not items or self._closed:
             return
         self.delivered += 1
+        self.delivered_upto = upto
         merged = merge_changes(items)
         self.changed.emit(merged)
         if any(Change.INDEX in c.kinds and c.origin == OUTSIDE for c in items):

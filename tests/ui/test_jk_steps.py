@@ -67,11 +67,19 @@ def test_jk_steps_do_not_relay_the_window_out(qtbot, window: MainWindow) -> None
 
 
 def test_an_abstract_is_rendered_once_when_stepping_back_and_forth(qtbot, window: MainWindow, monkeypatch) -> None:
+    """Once on the GUI thread (the pane's cache), whether it or the read-ahead's worker
+    rendered it: a step that did not wait for the worker may render a paper the worker is
+    rendering at that moment (twice in all, never twice here)."""
+    import threading
+
     rendered: Counter[str] = Counter()
+    anywhere: Counter[str] = Counter()
     real = abstract_module.abstract_html
 
     def counting(raw: str, *args, **kwargs) -> str:
-        rendered[raw] += 1
+        anywhere[raw] += 1
+        if threading.current_thread() is threading.main_thread():
+            rendered[raw] += 1
         return real(raw, *args, **kwargs)
 
     monkeypatch.setattr(abstract_module, "abstract_html", counting)
@@ -79,7 +87,7 @@ def test_an_abstract_is_rendered_once_when_stepping_back_and_forth(qtbot, window
     window.select_paper(window.model.ids()[0])
     shown = _steps(qtbot, window, [Qt.Key.Key_J] * 6 + [Qt.Key.Key_K] * 6 + [Qt.Key.Key_J] * 6)
     assert len(set(shown)) >= 6
-    assert rendered and max(rendered.values()) == 1, rendered
+    assert anywhere and max(rendered.values(), default=1) == 1 and max(anywhere.values()) <= 2, (rendered, anywhere)
 
 
 def test_a_highlight_still_shows_in_the_cached_abstract(qtbot, window: MainWindow) -> None:

@@ -17,7 +17,14 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QFont
 
 from reader.group.records import initials
@@ -55,6 +62,8 @@ _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 PAGE_SIZE = 200
 MAX_PAGES = 64  # ~12,800 rows of cache; a screen shows ~40
 FETCH_IDS = 200  # ids of a paged search fetched per scroll to the bottom
+NEAR_EDGE = 40  # rows (a screen) from a page's edge where painting asks for the page beyond
+ASK_MOST = 6  # pages of rows asked of the worker at once (painted last: the screen and its neighbours)
 
 # What a new listing is to the shown one (PaperModel.set_listing); the window keeps the
 # selection for KEPT/RELISTED, keeps the selected paper for SORTED, starts at the top for NEW.
@@ -125,6 +134,17 @@ class PaperModel(QAbstractTableModel):
         self._fetching = False
         self._source = 0  # bumped when the ids are replaced: a page of the old list is dropped
         self.run_read: ReadRunner | None = None  # None: pages are fetched synchronously
+        # Set by the window: the rows of a page painting reaches first (scrolled past the pages
+        # the listing's worker read) are read by this, off the GUI thread; the cells stay blank
+        # until they arrive. Pages read before a write are read again here, as before (a write's
+        # change must show at once). None: read here.
+        self.run_rows: ReadRunner | None = None
+        self._held: set[int] = set()  # pages read before the last invalidation
+        self._asked: dict[int, None] = {}  # pages asked of run_rows, not arrived yet, oldest first
+        self._asking = False
+        self._rows_gen = 0  # bumped when the ids or the rows change: an older page is dropped
+        self._last_page = self._last_row = -1
+        self.pages_read_here = 0  # pages of rows read on the GUI thread (tests count them)
         self.listing_key: tuple | None = None  # what the shown ids were listed for
 
     # -- ids ----------------------------------------------------------------------------
@@ -136,6 +156,7 @@ class PaperModel(QAbstractTableModel):
         else:
             self._ids, self._row_of = list(dict.fromkeys(ids)), None
         self._pages.clear()
+        self._forget_rows(held=False)
         if prepared is not None:
             self._pages.update(prepared.pages)
         self._set_source(total, more)
@@ -228,9 +249,11 @@ class PaperModel(QAbstractTableModel):
     def invalidate(self, fresh: dict[int, list[Any]] | None = None) -> None:
         """Forget cached rows (after a write) and repaint what is visible; `fresh`: pages read
         again after the write (by the worker that re-listed)."""
+        self._forget_rows(held=True)
         self._pages.clear()
         if fresh:
             self._pages.update(fresh)
+            self._held.difference_update(fresh)
         if self._ids:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(COLUMNS) - 1))
 
@@ -250,16 +273,98 @@ class PaperModel(QAbstractTableModel):
         page = row // PAGE_SIZE
         rows = self._pages.get(page)
         if rows is None:
-            page_ids = self._ids[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-            found = self._library.rows(page_ids)
-            rows = [found.get(pid) for pid in page_ids]
-            self._pages[page] = rows
-            while len(self._pages) > MAX_PAGES:
-                self._pages.popitem(last=False)
-            self.pageRead.emit()
+            rows = self._read_page(page)
         else:
             self._pages.move_to_end(page)
         return rows[row - page * PAGE_SIZE]
+
+    def _read_page(self, page: int) -> list[Any]:
+        page_ids = self._ids[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+        found = self._library.rows(page_ids)
+        rows = [found.get(pid) for pid in page_ids]
+        self.pages_read_here += 1
+        self._keep(page, rows)
+        self.pageRead.emit()
+        return rows
+
+    def _keep(self, page: int, rows: list[Any]) -> None:
+        self._pages[page] = rows
+        self._held.discard(page)
+        while len(self._pages) > MAX_PAGES:
+            self._pages.popitem(last=False)
+
+    def _forget_rows(self, *, held: bool) -> None:
+        """The rows read so far are out of date (held: their pages are read here again when
+        painted, so a write shows at once) or of another list; pages asked are dropped."""
+        self._held = (self._held | set(self._pages)) if held else set()
+        self._asked.clear()
+        self._rows_gen += 1
+        self._last_page = self._last_row = -1
+
+    def _painted_row(self, row: int) -> Any:
+        """data()'s row: a page not read yet is asked of run_rows (None until it arrives), and
+        so is the next (or previous) page once painting comes within a screen of it, so that
+        J/K and scrolling find it read."""
+        page = row // PAGE_SIZE
+        rows = self._pages.get(page)
+        if rows is not None:
+            if row != self._last_row:  # (data() is asked for every cell and role: once a row)
+                self._last_row = row
+                if page != self._last_page:
+                    self._last_page = page
+                    self._pages.move_to_end(page)
+                if self.run_rows is not None:
+                    offset = row - page * PAGE_SIZE
+                    near = page - 1 if offset < NEAR_EDGE else page + 1 if offset >= PAGE_SIZE - NEAR_EDGE else -1
+                    if near >= 0 and near * PAGE_SIZE < len(self._ids) and near not in self._pages:
+                        self._ask(near)
+            return rows[row - page * PAGE_SIZE]
+        if self.run_rows is None or page in self._held:
+            return self.row_data(row)
+        self._ask(page)
+        return None
+
+    def _ask(self, page: int) -> None:
+        if page in self._asked or page in self._held:
+            return
+        self._asked[page] = None
+        while len(self._asked) > ASK_MOST:  # scrolled past fast: the oldest are no longer painted
+            del self._asked[next(iter(self._asked))]
+        if not self._asking:
+            self._asking = True
+            QTimer.singleShot(0, self._read_asked)  # every page one paint asks for, in one job
+
+    def _read_asked(self) -> None:
+        self._asking = False
+        if not self._asked or self.run_rows is None:
+            return
+        gen, lib = self._rows_gen, self._library
+        wanted = {page: self._ids[page * PAGE_SIZE : (page + 1) * PAGE_SIZE] for page in sorted(self._asked)}
+
+        def job() -> dict[int, list[Any]]:
+            found = lib.rows([pid for ids in wanted.values() for pid in ids])
+            return {page: [found.get(pid) for pid in ids] for page, ids in wanted.items()}
+
+        def done(pages: dict[int, list[Any]]) -> None:
+            if gen != self._rows_gen:
+                return  # another list, or a write since: painting asks again
+            columns = len(COLUMNS) - 1
+            for page, rows in pages.items():
+                self._asked.pop(page, None)
+                first = page * PAGE_SIZE
+                if wanted[page] == self._ids[first : first + PAGE_SIZE]:
+                    self._keep(page, rows)
+                # (else the list grew since: the page is asked again when painted)
+                self.dataChanged.emit(self.index(first, 0), self.index(first + len(rows) - 1, columns))
+            self.pageRead.emit()
+
+        def failed(exc: BaseException) -> None:
+            if gen == self._rows_gen:
+                for page in wanted:
+                    self._asked.pop(page, None)
+            sys.excepthook(type(exc), exc, exc.__traceback__)  # a bug: report it
+
+        self.run_rows(job, done, failed)
 
     # -- Qt model API -------------------------------------------------------------------
     def canFetchMore(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008 - Qt signature
@@ -314,7 +419,7 @@ class PaperModel(QAbstractTableModel):
             return None
         if role == _ID:
             return self._ids[index.row()]
-        row = self.row_data(index.row())
+        row = self._painted_row(index.row())
         if row is None:
             return None
         col = index.column()

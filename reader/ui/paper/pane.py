@@ -33,7 +33,7 @@ from reader.text.render import note_html, title_plain
 from ..widgets.fold_row import FoldRow
 from ..widgets.links import link_line, show_href_on_hover
 from ..widgets.plain import plain_label, tooltip
-from .abstract_html import HIGHLIGHT_COLOURS, RenderedAbstracts, highlight_css
+from .abstract_html import HIGHLIGHT_COLOURS, RenderedAbstracts, paper_highlights
 from .citekey_edit import CitationKeyEdit
 from .group_marks import GroupView
 from .highlights_page import HighlightsPage
@@ -383,11 +383,16 @@ class PaperPane(QWidget):
         if not self.paper.abstract:  # a title-only paper (an entry imported without one)
             self._set_abstract_html(f"<p style='color:gray'><i>{NO_ABSTRACT}</i></p>")
             return
-        highlights = tuple((h.start, h.end, highlight_css(h.color, self.dark)) for h in self.paper.highlights)
+        highlights = paper_highlights(self.paper, self.dark)
         text = self._abstracts.html(self.paper.abstract, highlights, self.terms, self.dark)
         scroll = self.abstractView.verticalScrollBar().value()
         if self._set_abstract_html(text):
             self.abstractView.verticalScrollBar().setValue(scroll)
+
+    @property
+    def abstracts(self) -> RenderedAbstracts:
+        """The rendered abstracts (a worker reading ahead renders into it: abstract_html.read_ahead)."""
+        return self._abstracts
 
     def _set_abstract_html(self, text: str) -> bool:
         """setHtml only when the HTML differs from what is shown (a same-paper refresh, a theme

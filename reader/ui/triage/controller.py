@@ -26,6 +26,7 @@ from ..widgets.timers import single_shot
 from . import summary
 from .fetched import Fetched, Opened
 from .rank import TriageRanking
+from .refetch import RefetchGate
 from .view import TriageView, is_dark
 
 STATE_KEY = "triage/state"
@@ -75,6 +76,7 @@ class TriageController(QObject):
         self._dark = False
         self.open_ms: float | None = None  # for the benchmark: Ctrl+T to the first abstract
         self.ranks_applied = 0
+        self.refetches = RefetchGate(ctx.changes)  # one refetch per decision (refetch.py)
         self._closed = False
         self.ranking = TriageRanking(ctx, self)
 
@@ -536,27 +538,31 @@ class TriageController(QObject):
 
     # ------------------------------------------------------------------ after writes
     def _history_changed(self, _changes: object = None) -> None:
-        """A change was stored (an edit, an undo, another process): refetch what is on screen."""
+        """A change was stored (an edit, an undo, another process): refetch what is on screen
+        (unless a refetch queued already reads it: RefetchGate)."""
         q = self.queue
-        if q is None or not self.active or self._closed:
+        if q is None or not self.active or self._closed or (mark := self.refetches.next()) is None:
             return
-        lib, gen = self.library, self._edit_gen
-        ids = q.around(1, 2)
+        gate, lib, gen, ids = self.refetches, self.library, self._edit_gen, q.around(1, 2)
         terms, style, css, queue_ids = list(self.terms), self._hit_style(), self._css(), list(q.ids)
         best = self.ranking.best
 
         def job() -> Fetched:
+            gate.start(mark)
             starred, seeds = source.interest(lib, queue_ids)
             return Fetched(build_cards(lib, ids, terms, style, css), starred, seeds, source.top_tags(lib),
                            [n for n, _ in lib.tags()], best.decisions())
 
         def done(out: Fetched) -> None:
             if gen != self._edit_gen or self.queue is not q:
-                return  # the user decided again meanwhile: that write's refetch follows
+                # The user decided again meanwhile: that write's refetch follows (and the
+                # changes this one took in are asked for again).
+                if gate.dropped(mark) and self.queue is not None:
+                    self._history_changed()
+                return
             self.cards.update(out.cards)
             self.ranking.stored(out.decisions)
-            self.starred = out.starred
-            self.seed_base = out.seeds
+            self.starred, self.seed_base = out.starred, out.seeds
             self.legend = source.stable_legend(self.legend, out.tags)
             self.view.tagEditor.set_known_tags(out.names)
             current = q.current
@@ -569,10 +575,7 @@ class TriageController(QObject):
             self.update_progress()
 
         # On the writer: after an undo's restore, which is queued there too.
-        self.ctx.runner.write(job, done, self.ctx.on_error)
-
-    def rerank(self) -> None:
-        self.ranking.rerank()
+        self.ctx.runner.write(job, done, gate.failing(mark, self.ctx.on_error))
 
     def rank_done(self) -> None:
         """A new order of the tail is in: prefetch its cards, remember the queue; the paper on

@@ -84,6 +84,9 @@ class TriageView(QWidget):
         self.card: Card | None = None
         self._html = ""
         self._loading = False
+        # What the labels show now: a card sets a label's text only when it changes (a rich
+        # label parses its text again, and its accessible name with it, on every setText).
+        self._shown: dict[str, object] = {}
 
         self.queueLabel = _live(self, "triageQueueLabel", "Queue")
         self.orderCombo = QComboBox(self)
@@ -216,6 +219,9 @@ class TriageView(QWidget):
         abstract_font.setPointSizeF(abstract_font.pointSizeF() * ABSTRACT_SCALE)
         self.abstractView.setFont(abstract_font)
         self.abstractView.document().setDocumentMargin(4)
+        self.abstractView.setLineWrapMode(QTextBrowser.LineWrapMode.FixedPixelWidth)
+        self.abstractView.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._wrap_abstract()
         # As tall as its text, up to the room there is (then it scrolls): stretched to the
         # window, a short abstract left ~350 px of empty white under it at 1600 x 1000.
         self.abstractView.document().documentLayout().documentSizeChanged.connect(self._fit_abstract)
@@ -255,14 +261,22 @@ class TriageView(QWidget):
         centered.addStretch(1)
         return paper_page
 
-    def _fit_abstract(self) -> None:
-        """The abstract's most height: its text's beside a scroll bar (a copy of the document laid
-        out there), so a view that showed the bar still fits the text and drops it."""
+    def _wrap_abstract(self) -> None:
+        """The abstract's lines wrap beside a scroll bar's room whether one shows or not (set on
+        each resize): the text is laid out once per card, at one width."""
         view = self.abstractView
-        doc = view.document().clone(view)
-        doc.setTextWidth(view.width() - view.verticalScrollBar().sizeHint().width())
-        view.setMaximumHeight(int(doc.size().height()) + 2)
-        doc.deleteLater()
+        width = max(view.width() - view.verticalScrollBar().sizeHint().width(), 40)
+        if width != view.lineWrapColumnOrWidth():
+            view.setLineWrapColumnOrWidth(width)
+
+    def _fit_abstract(self) -> None:
+        """The abstract's most height: its text's, laid out beside a scroll bar's room, so a
+        view that showed the bar still fits the text and drops it. (A copy of the document laid
+        out again at that width for each size change cost ~5 ms, several times per card.)"""
+        view = self.abstractView
+        height = int(view.document().size().height()) + 2
+        if height != view.maximumHeight():
+            view.setMaximumHeight(height)
 
     def _build_summary_page(self) -> QWidget:
         """The end-of-queue page: what was done, and what to do with the starred papers."""
@@ -303,6 +317,7 @@ class TriageView(QWidget):
         (Qt resolves a link's colour when the rich text is set, so old text keeps the old theme's)."""
         self._html = ""
         self.linksLabel.clear()
+        self._shown.pop("links", None)
 
     def show_card(self, card: Card | None) -> None:
         """Put `card` on screen (the abstract's HTML is already rendered)."""
@@ -320,6 +335,7 @@ class TriageView(QWidget):
                 self.tagEditor.set_tags([])
                 self.noteEdit.clear()
                 self.starLabel.clear()
+                self._shown.clear()
                 return
             self.titleLabel.setText(title_plain(card.title))  # math and symbols as the abstract shows them
             self.metaLabel.setText(card.meta)
@@ -331,21 +347,28 @@ class TriageView(QWidget):
                 self.noteEdit.setPlainText(card.note)
             elif not self.noteEdit.hasFocus() and self.noteEdit.toPlainText() != card.note:
                 self.noteEdit.setPlainText(card.note)
-            self.linksLabel.setText(link_line(card.links[:6], self.linksLabel.fontMetrics(), self.linksLabel.width()))
+            links = link_line(card.links[:6], self.linksLabel.fontMetrics(), self.linksLabel.width())
+            if self._shown.get("links") != links:
+                self._shown["links"] = links
+                self.linksLabel.setText(links)
             self.linksLabel.setVisible(bool(card.links))
         finally:
             self._loading = False
 
     def show_flags(self, card: Card) -> None:
         """Star, read state and tags of the card on screen (after a decision, without re-rendering)."""
-        self.starLabel.setText("★" if card.starred else "☆")
-        self.starLabel.setStyleSheet(f"color: {STAR_COLOUR}" if card.starred else "")
-        self.starLabel.setAccessibleName("Starred" if card.starred else "Not starred")
-        self.starLabel.setToolTip("Starred (S)" if card.starred else "Not starred (S)")
+        if self._shown.get("star") != card.starred:
+            self._shown["star"] = card.starred
+            self.starLabel.setText("★" if card.starred else "☆")
+            self.starLabel.setStyleSheet(f"color: {STAR_COLOUR}" if card.starred else "")
+            self.starLabel.setAccessibleName("Starred" if card.starred else "Not starred")
+            self.starLabel.setToolTip("Starred (S)" if card.starred else "Not starred (S)")
         self.skippedLabel.setVisible(card.skipped)
-        self.tagEditor.set_tags(card.tags)
-        for chip in self.tagEditor.findChildren(QToolButton):
-            chip.installEventFilter(self)  # new chips too: a clicked chip must not hand J/K to the table
+        self.tagEditor.set_tags(card.tags)  # (nothing done for the same tags)
+        if self._shown.get("tags") != card.tags:
+            self._shown["tags"] = list(card.tags)
+            for chip in self.tagEditor.findChildren(QToolButton):
+                chip.installEventFilter(self)  # new chips too: a clicked chip must not hand J/K to the table
 
     def show_why(self, text: str) -> None:
         """The card's why-line ("like “A” you starred · graph, molecule"); hidden when empty."""
@@ -360,6 +383,8 @@ class TriageView(QWidget):
         self.titleLabel.setText(text)
         for w in (self.metaLabel, self.abstractView, self.linksLabel, self.starLabel):
             w.clear()
+        self._shown.pop("links", None)
+        self._shown.pop("star", None)
         self._html = ""
 
     def show_summary(self, text: str, can_export: bool) -> None:
@@ -389,8 +414,12 @@ class TriageView(QWidget):
             if tag.casefold() in applied:
                 name = f"<b><u>{name}</u></b>"
             parts.append(f"<b>{n}</b>&nbsp;{name}")
-        self.legendLabel.setText("Tags: " + " &nbsp;·&nbsp; ".join(parts) if parts else
-                                 "Tags: none yet — T adds one; your nine most used get the keys 1–9")
+        text = ("Tags: " + " &nbsp;·&nbsp; ".join(parts) if parts else
+                "Tags: none yet — T adds one; your nine most used get the keys 1–9")
+        if self._shown.get("legend") == text:
+            return  # the same legend as the last card's: no new parse, no relayout
+        self._shown["legend"] = text
+        self.legendLabel.setText(text)
         set_tip(self.legendLabel, "Press the digit to toggle the tag on this paper")
 
     def focus_keys(self) -> None:
@@ -422,6 +451,8 @@ class TriageView(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            if watched is self.abstractView and kind == QEvent.Type.Resize:
+                self._wrap_abstract()
             if watched is self and kind in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
                 QTimer.singleShot(0, self.themeChanged.emit)
             return False

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QVBoxLayout, QWidget
 from reader.events import OUTSIDE, Change, Changes
 from reader.library import Library, View
 from reader.listing import Listing
-from reader.models import ViewKind
+from reader.models import Paper, ViewKind
 from reader.search import typos
 from reader.search.results import SearchResults
 
@@ -39,6 +39,7 @@ from ..list.model import (
     SORTED,
     PaperModel,
     PreparedListing,
+    listing_change,
     prepare_listing,
 )
 from ..list.search_bar import FIRST_PAGE, SearchBar
@@ -46,6 +47,7 @@ from ..list.sidebar import Sidebar, view_key
 from ..list.table import PaperTable
 from ..operations import IdsArg, papers, scope, searches, tags
 from ..paper import notes
+from ..paper.abstract_html import ReadAhead, read_ahead
 from ..paper.edits import connect_edits
 from ..paper.note_merge import MERGE_OUTSIDE, NoteMerges
 from ..paper.pane import PaperPane
@@ -61,6 +63,7 @@ from .splitter import MainSplitter
 RELATED_DELAY_MS = 250
 TERMS_DELAY_MS = 120
 MAX_WANTED = 1000  # selected papers whose rows the list worker finds (more: looked up here)
+READ_AHEAD = 3  # papers read and rendered on a worker on each side of the open one (J/K)
 
 
 class LibraryScreen(QMainWindow):
@@ -113,6 +116,9 @@ class LibraryScreen(QMainWindow):
         self._list_stale = False
         self._relist_asked = 0  # the listing that brings a stale list up to date
         self._select_after_relist: tuple[str, bool] | None = None
+        self._ahead: dict[str, Paper] = {}  # read ahead on a worker; emptied by each change seen
+        self._ahead_epoch = 0  # changes seen (that may touch papers): a read asked before one is dropped
+        self.papers_read_here = 0  # papers the pane read on the GUI thread (tests count them)
         self._build_widgets()
         self.splitter.installEventFilter(self)  # the library page shown again: a stale list re-lists
         self.index_sync = IndexSync(self.ops, self.status, self._index_caught_up)
@@ -185,6 +191,7 @@ class LibraryScreen(QMainWindow):
 
         self.model = PaperModel(self.library, self)
         self.model.run_read = lambda job, done, failed: self.runner.read("page", job, done, failed)
+        self.model.run_rows = lambda job, done, failed: self.runner.read("rows", job, done, failed)
         self.model.sortRequested.connect(self.searchBar.sort_requested)
         self.table = PaperTable(self.model, self, self.sort_column, self.sort_order)
         self.table.selectionModel().currentRowChanged.connect(self._current_row_changed)
@@ -229,14 +236,32 @@ class LibraryScreen(QMainWindow):
         wanted = [self.current_id(), *self.selected_ids()[:MAX_WANTED]] if built else []
         self._lists_asked += 1
         asked = self._lists_asked
+        # A new list (another query or view) opens its first hit: read and rendered here too.
+        first = built and listing_change(self.model.listing_key, key) == NEW
+        target, epoch = self._pending_select, self._ahead_epoch
+        dark = self.pane.dark if built else False
+        cache = self.pane.abstracts if built else None
 
-        def work() -> PreparedListing | None:
+        def work() -> tuple[PreparedListing, ReadAhead | None] | None:
             found = job()
             if asked != self._lists_asked:
                 return None  # a newer key was typed meanwhile: this listing is never shown
-            return prepare_listing(lib, found, wanted)
+            prepared = prepare_listing(lib, found, wanted)
+            ahead = None
+            if first and prepared.ids and cache is not None:
+                pid = target if target is not None and target in prepared.row_of else prepared.ids[0]
+                terms = list(found.results.terms) if found.results else []
+                ahead = read_ahead(lib, [pid], terms, dark, cache)
+            return prepared, ahead
 
-        self.runner.read("list", work, lambda found: self._list_ready(found, key, asked), self._list_failed)
+        def ready(out: tuple[PreparedListing, ReadAhead | None] | None) -> None:
+            if out is None:
+                return
+            if out[1] is not None:
+                self._took_ahead(out[1], epoch, keep=False)
+            self._list_ready(out[0], key, asked)
+
+        self.runner.read("list", work, ready, self._list_failed)
 
     def _list_failed(self, exc: BaseException) -> None:
         self._relist_asked, self._select_after_relist = 0, None  # selections are not held any longer
@@ -352,6 +377,8 @@ class LibraryScreen(QMainWindow):
         if self.closing or changes.kinds == {Change.INDEX}:
             return
         outside = changes.origin == OUTSIDE or Change.OUTSIDE in changes.kinds
+        self._ahead = {}  # read before this change: perhaps not as stored now
+        self._ahead_epoch += 1
         self.model.invalidate()
         pid, shown = self.pane.paper_id, self.pane.paper
         if pid and shown is not None and (not changes.ids or pid in changes.ids):
@@ -448,11 +475,43 @@ class LibraryScreen(QMainWindow):
             self.load_paper(pid)
 
     def load_paper(self, pid: str | None) -> None:
-        paper = self.library.paper(pid) if pid else None
+        paper = self._ahead.get(pid) if pid else None
+        if paper is None and pid:
+            paper = self.library.paper(pid)  # by id: well under a millisecond (ARCHITECTURE.md)
+            self.papers_read_here += 1
         self.pane.set_paper(paper)
         if paper:
             # Related papers wait until J/K stops: a Whoosh query per step would compete for the GIL.
             self._related_timer.start()
+            self._read_ahead(paper.id)
+
+    def _read_ahead(self, pid: str) -> None:
+        """The papers J/K reaches next (READ_AHEAD on each side of `pid`), read and their
+        abstracts rendered on a worker while the user reads this one."""
+        row = self.model.row_of(pid)
+        if row < 0:
+            return
+        ids = self.model.ids()
+        near = ids[max(row - READ_AHEAD, 0):row] + ids[row + 1:row + 1 + READ_AHEAD]
+        if all(p in self._ahead for p in near):
+            return
+        # Twice as far as needed: a job every few steps of a held key, not one per step.
+        wide = ids[max(row - 2 * READ_AHEAD, 0):row] + ids[row + 1:row + 1 + 2 * READ_AHEAD]
+        missing = [p for p in wide if p not in self._ahead]
+        lib, terms, dark, epoch = self.library, list(self.pane.terms), self.pane.dark, self._ahead_epoch
+        cache = self.pane.abstracts
+        self.runner.read("ahead", lambda: read_ahead(lib, missing, terms, dark, cache),
+                         lambda out: self._took_ahead(out, epoch, keep=True, around=pid), self.handle_error)
+
+    def _took_ahead(self, out: ReadAhead, epoch: int, *, keep: bool, around: str | None = None) -> None:
+        if epoch != self._ahead_epoch:
+            return  # a change was seen since they were asked for: the pane reads them itself
+        held = self._ahead if keep else {}
+        if around is not None and len(held) > 6 * READ_AHEAD:
+            row, ids = self.model.row_of(around), self.model.ids()
+            window = set(ids[max(row - 3 * READ_AHEAD, 0):row + 3 * READ_AHEAD + 1]) if row >= 0 else set()
+            held = {p: v for p, v in held.items() if p in window}
+        self._ahead = {**held, **out.papers}
 
     def _related_due(self) -> None:
         if self.pane.paper_id:
