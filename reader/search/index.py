@@ -21,6 +21,7 @@ from whoosh.searching import Searcher
 from reader.search import rebuild as build
 from reader.search.documents import doc_fields
 from reader.search.fields import RANKED_FIELDS
+from reader.search.paper_ids import read_ids, segment_ids, warm_ids
 from reader.search.query import (
     ParsedQuery,
     PlainQuery,
@@ -32,8 +33,9 @@ from reader.search.query import (
     replace_word,
     truncated_parts,
 )
-from reader.search.rank import POSTINGS_BUDGET, TYPING_POSTINGS_BUDGET, rank, warm_steps
+from reader.search.rank import POSTINGS_BUDGET, TYPING_POSTINGS_BUDGET, warm_steps
 from reader.search.rank import warm as warm_lexicons
+from reader.search.rank_arrays import rank
 from reader.search.rebuild import cancel_quietly
 from reader.search.results import Hit, SearchResults, Suggestion
 from reader.search.schema import (
@@ -359,12 +361,8 @@ class SearchIndex:
         50k), or a plain list once every segment's ids are read (a view searched, the warm-up):
         the column reads each id from the file (~15 µs, 200 per keystroke)."""
         if not isinstance(self._idcol, list):
-            leaves = s.reader().leaf_readers()
-            if all(leaf.segment().segment_id() in _seg_ids for leaf, _ in leaves):
-                # Every segment's ids are cached (a view was searched): a plain list.
-                flat: list[str] = []
-                for leaf, _ in leaves:
-                    flat.extend(_seg_ids[leaf.segment().segment_id()])
+            flat = read_ids(s)
+            if flat is not None:
                 self._idcol = flat
             elif self._idcol is None:
                 self._idcol = s.reader().column_reader("id")
@@ -472,7 +470,7 @@ class SearchIndex:
         if self._ids is None:
             idmap: dict[str, int] = {}
             for leaf, base in s.reader().leaf_readers():
-                ids = _segment_ids(leaf)
+                ids = segment_ids(leaf)
                 deleted = set(leaf.segment().deleted_docs()) if leaf.has_deletions() else ()
                 idmap.update((pid, base + dn) for dn, pid in enumerate(ids) if dn not in deleted)
             self._ids = idmap
@@ -503,7 +501,7 @@ class SearchIndex:
             segments = len(self._s().reader().leaf_readers()) if self._searcher is not None else 0
         steps: list[Callable[[Any], None]] = [  # the lexicons, then what the first related list reads
             *(functools.partial(warm_lexicons, fieldname=f, letter=letter) for f, letter in warm_steps()), similar_warm,
-            *[_warm_ids] * segments]  # and each segment's paper ids, which name the hits
+            *[warm_ids] * segments]  # and each segment's paper ids, which name the hits
         for step in steps:
             pause()  # a warm-up gives way to the user's keys (the window's hook)
             with self._read_lock:
@@ -600,28 +598,3 @@ def _total(r, docnums: list, limit: int | None, doc_count: int) -> int:
         return len(r)
     # Counting every match would re-run the query; an estimate is enough for "200 of about N".
     return max(len(docnums), min(r.estimated_length(), doc_count))
-
-
-# segment id -> its paper ids by document number (segments never change; a rebuild's big
-# segment is read once per process, ~0.3 s at 50k, instead of at every write).
-_seg_ids: dict[str, list[str]] = {}
-
-
-def _warm_ids(s: Searcher) -> None:
-    """A step of the warm-up: the paper ids of the first segment not read yet (~0.15 s per 50k)."""
-    for leaf, _ in s.reader().leaf_readers():
-        seg = leaf.segment()  # None: an empty index's reader
-        if seg is not None and seg.segment_id() not in _seg_ids:
-            _segment_ids(leaf)
-            return
-
-
-def _segment_ids(leaf) -> list[str]:
-    key = leaf.segment().segment_id()
-    ids = _seg_ids.get(key)
-    if ids is None:
-        ids = list(leaf.column_reader("id"))
-        if len(_seg_ids) > 256:
-            _seg_ids.clear()
-        _seg_ids[key] = ids
-    return ids
