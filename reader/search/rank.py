@@ -234,13 +234,26 @@ def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPAN
     if fieldname not in reader.schema:
         return []
     totals: dict[str, int] = {}
+    # Every word with the prefix sorts in [prefix, end): the prefix with its last letter's
+    # successor (str order is code point order); the first PREFIX_SCAN of them per segment.
+    end = prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix and prefix[-1] < "\U0010ffff" else None
     for leaf in leaves:
         terms, lex = _sorted_terms(leaf, fieldname)
         i = bisect_left(terms, prefix)
-        for t in islice(terms, i, i + PREFIX_SCAN):
-            if not t.startswith(prefix):
-                break
-            totals[t] = totals.get(t, 0) + lex[t][0]
+        if end is None:
+            for t in islice(terms, i, i + PREFIX_SCAN):
+                if not t.startswith(prefix):
+                    break
+                totals[t] = totals.get(t, 0) + lex[t][0]
+            continue
+        j = bisect_left(terms, end, i, min(len(terms), i + PREFIX_SCAN))
+        dfs = _term_dfs(leaf, fieldname, terms, lex)
+        if not totals:  # the first segment's words: each once
+            totals = dict(zip(terms[i:j], dfs[i:j], strict=True))
+            continue
+        get = totals.get
+        for t, df in zip(terms[i:j], dfs[i:j], strict=True):
+            totals[t] = get(t, 0) + df
     best = heapq.nlargest(limit, totals, key=totals.__getitem__)
     field = reader.schema[fieldname]
     if getattr(field, "stemmed", False):  # the typed word whole: its stem may be much shorter
@@ -260,6 +273,21 @@ def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPAN
 
 # (segment ids, field, prefix, limit) -> expansions: typing asks for the same ones again.
 _expansions: dict[tuple, list[str]] = {}
+# (segment id, field) -> the document frequency of each of its terms in sorted order.
+_dfs: dict[tuple[str, str], list[int]] = {}
+
+
+def _term_dfs(leaf, fieldname: str, terms: list[str], lex: dict[str, tuple[int, int, int]]) -> list[int]:
+    """`sorted_terms`' document frequencies in the same order, memoised (segments never change)."""
+    key = (leaf.segment().segment_id(), fieldname)
+    dfs = _dfs.get(key)
+    if dfs is None:
+        dfs = [lex[t][0] for t in terms]
+        with _lengths_lock:
+            if len(_dfs) > 1024:
+                _dfs.clear()
+            _dfs[key] = dfs
+    return dfs
 
 
 def rank(searcher, words: list[str], *, prefix: str | None = None,
