@@ -21,6 +21,7 @@ from whoosh.searching import Searcher
 from reader.search import rebuild as build
 from reader.search.documents import doc_fields
 from reader.search.fields import RANKED_FIELDS
+from reader.search.paper_ids import read_ids, segment_ids, warm_ids
 from reader.search.query import (
     ParsedQuery,
     PlainQuery,
@@ -32,8 +33,9 @@ from reader.search.query import (
     replace_word,
     truncated_parts,
 )
-from reader.search.rank import POSTINGS_BUDGET, TYPING_POSTINGS_BUDGET, rank, warm_steps
+from reader.search.rank import POSTINGS_BUDGET, TYPING_POSTINGS_BUDGET, warm_steps
 from reader.search.rank import warm as warm_lexicons
+from reader.search.rank_arrays import rank
 from reader.search.rebuild import cancel_quietly
 from reader.search.results import Hit, SearchResults, Suggestion
 from reader.search.schema import (
@@ -355,16 +357,14 @@ class SearchIndex:
         return res
 
     def _id_column(self, s: Searcher):
-        """The id column reader, opened once per generation (opening reads every offset: ~30 ms at 50k)."""
-        if self._idcol is None:
-            leaves = s.reader().leaf_readers()
-            if all(leaf.segment().segment_id() in _seg_ids for leaf, _ in leaves):
-                # Every segment's ids are cached (a view was searched): a plain list.
-                flat: list[str] = []
-                for leaf, _ in leaves:
-                    flat.extend(_seg_ids[leaf.segment().segment_id()])
+        """The id column reader, opened once per generation (opening reads every offset: ~30 ms at
+        50k), or a plain list once every segment's ids are read (a view searched, the warm-up):
+        the column reads each id from the file (~15 µs, 200 per keystroke)."""
+        if not isinstance(self._idcol, list):
+            flat = read_ids(s)
+            if flat is not None:
                 self._idcol = flat
-            else:
+            elif self._idcol is None:
                 self._idcol = s.reader().column_reader("id")
         return self._idcol
 
@@ -372,13 +372,28 @@ class SearchIndex:
               prefixes: tuple[str, ...], snippets: int = SNIPPETS) -> list[Hit]:
         ids = self._id_column(s)
         out = []
+        gen = self._generation
         for i, (dn, score) in enumerate(docnums):
             snippet: Any = ""
-            if i < snippets:
-                text = s.stored_fields(dn).get("abstract", "")
-                snippet = functools.partial(make_snippet, text, stems, prefixes)
-            out.append(Hit(ids[dn], float(score or 0.0), snippet))
+            pid = ids[dn]
+            if i < snippets:  # its abstract is read when first asked for (the window never asks)
+                snippet = functools.partial(self._snippet, s, gen, dn, pid, stems, prefixes)
+            out.append(Hit(pid, float(score or 0.0), snippet))
         return out
+
+    def _snippet(self, s: Searcher, gen: int, dn: int, pid: str, stems: frozenset[str],
+                 prefixes: tuple[str, ...]) -> str:
+        """A hit's snippet: its abstract from the searcher that found it, or by its id after a
+        commit (a new searcher), or none once the index is closed."""
+        with self._read_lock:
+            same = self._searcher is s and self._generation == gen
+            if same:
+                text = s.stored_fields(dn).get("abstract", "")
+            elif self._searcher is not None:
+                text = (self._searcher.document(id=pid) or {}).get("abstract", "")
+            else:
+                text = ""
+        return make_snippet(text, stems, prefixes)
 
     def _ranked(self, query: str, plain: PlainQuery, limit: int | None,
                 restrict: set[str] | None, as_you_type: bool, did_you_mean: bool) -> SearchResults:
@@ -397,7 +412,7 @@ class SearchIndex:
                                backstop=Backstop())
                 stems = frozenset(ranking.stems) | frozenset(ranking.expansions)
                 prefixes = (plain.prefix,) if plain.prefix else ()
-                res.total = len(ranking.scores)
+                res.total = ranking.total
                 res.hits = self._hits(s, ranking.top(limit), stems, prefixes)
             except Exception as e:  # a damaged segment: report, don't crash the GUI
                 res.problem = f"Search failed ({type(e).__name__}: {e}); rebuild the index"
@@ -410,9 +425,7 @@ class SearchIndex:
         def fetch(start: int, n: int) -> list[Hit]:
             with self._read_lock:
                 if self._generation == gen and self._searcher is not None:
-                    order = ranking.order()[start:start + n]
-                    return self._hits(self._s(), [(d, ranking.scores[d]) for d in order],
-                                      stems, prefixes, snippets=n)
+                    return self._hits(self._s(), ranking.page(start, n), stems, prefixes, snippets=n)
             again = self.search(query, limit=start + n, restrict=restrict, as_you_type=as_you_type,
                                 did_you_mean=False)
             return again.hits[start:start + n]
@@ -457,7 +470,7 @@ class SearchIndex:
         if self._ids is None:
             idmap: dict[str, int] = {}
             for leaf, base in s.reader().leaf_readers():
-                ids = _segment_ids(leaf)
+                ids = segment_ids(leaf)
                 deleted = set(leaf.segment().deleted_docs()) if leaf.has_deletions() else ()
                 idmap.update((pid, base + dn) for dn, pid in enumerate(ids) if dn not in deleted)
             self._ids = idmap
@@ -484,8 +497,11 @@ class SearchIndex:
         """Read what the first keystrokes need (the lexicons prefixes are expanded from, the
         commonest postings), so they are as quick as later ones; call off the GUI thread.
         Short steps, each under the lock: a search typed meanwhile waits for one step only."""
+        with self._read_lock:
+            segments = len(self._s().reader().leaf_readers()) if self._searcher is not None else 0
         steps: list[Callable[[Any], None]] = [  # the lexicons, then what the first related list reads
-            *(functools.partial(warm_lexicons, fieldname=f, letter=letter) for f, letter in warm_steps()), similar_warm]
+            *(functools.partial(warm_lexicons, fieldname=f, letter=letter) for f, letter in warm_steps()), similar_warm,
+            *[warm_ids] * segments]  # and each segment's paper ids, which name the hits
         for step in steps:
             pause()  # a warm-up gives way to the user's keys (the window's hook)
             with self._read_lock:
@@ -582,19 +598,3 @@ def _total(r, docnums: list, limit: int | None, doc_count: int) -> int:
         return len(r)
     # Counting every match would re-run the query; an estimate is enough for "200 of about N".
     return max(len(docnums), min(r.estimated_length(), doc_count))
-
-
-# segment id -> its paper ids by document number (segments never change; a rebuild's big
-# segment is read once per process, ~0.3 s at 50k, instead of at every write).
-_seg_ids: dict[str, list[str]] = {}
-
-
-def _segment_ids(leaf) -> list[str]:
-    key = leaf.segment().segment_id()
-    ids = _seg_ids.get(key)
-    if ids is None:
-        ids = list(leaf.column_reader("id"))
-        if len(_seg_ids) > 256:
-            _seg_ids.clear()
-        _seg_ids[key] = ids
-    return ids

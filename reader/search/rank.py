@@ -7,10 +7,11 @@ import heapq
 import math
 import threading
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import islice
 from operator import itemgetter
+from typing import Any
 
 from reader.search import typos
 from reader.search.fields import BY_NAME, RANKED_FIELDS
@@ -61,31 +62,92 @@ POSTINGS_BUDGET = 400_000
 # While typing: a result is on screen for a keystroke or two, so the commonest words (which
 # add the least) give way sooner to keep every keystroke quick; counted the same way.
 TYPING_POSTINGS_BUDGET = 50_000
+# From this many documents (deleted ones included) rank_arrays.rank computes the same numbers on
+# numpy arrays: each (field, term)'s BM25 parts and each word's scores memoised per searcher
+# (typing asks for the same words at every keystroke; a commit makes a new searcher), the sums
+# in the same order, so every score and the order are this dict path's exactly
+# (tests/search/test_rank_arrays.py). Below it, numpy is not even imported (a CLI search).
+VECTOR_FROM = 20_000
+MEMO_POSTINGS = 1_000_000  # postings held per searcher by each rank_arrays memo table (<= 16 MB each), oldest out first
 
 
 @dataclass
 class Ranking:
-    """Matched documents (searcher-wide numbers) and scores; ordered lazily."""
+    """Matched documents (searcher-wide numbers) and scores; ordered lazily. Held as a dict
+    (small indexes) or as two numpy arrays (`arrays`: the documents in the order they were
+    first scored and their scores, the dict's items exactly), ordered the same way."""
 
-    scores: dict[int, float]
+    _scores: dict[int, float] | None
     stems: list[str] = field(default_factory=list)
     prefix: str | None = None
     expansions: list[str] = field(default_factory=list)
     note: str | None = None
     postings_read: int = 0  # the work done: postings read (bounded by the postings budget)
     stopped: bool = False  # the last-resort time limit fired (the note says so)
+    arrays: tuple[Any, Any] | None = None
+    postings_scored: int = 0  # postings whose BM25 part was computed (not memoised) by this query
     _order: list[int] | None = None
+    _ranked: Any = None  # arrays: positions, best first
+
+    @property
+    def scores(self) -> dict[int, float]:
+        if self._scores is None:
+            self._scores = {}
+            if self.arrays is not None:
+                docs, vals = self.arrays
+                self._scores = dict(zip(docs.tolist(), vals.tolist(), strict=True))
+        return self._scores
+
+    @property
+    def total(self) -> int:
+        """How many documents matched."""
+        return len(self.arrays[0]) if self.arrays is not None else len(self.scores)
 
     def top(self, n: int | None) -> list[tuple[int, float]]:
+        if self.arrays is not None:
+            return self._pairs(self._top_positions(n))
         if n is None or n >= len(self.scores) // 4:
             return [(d, self.scores[d]) for d in self.order()[:n]]
         return heapq.nlargest(n, self.scores.items(), key=_SCORE)
 
     def order(self) -> list[int]:
         if self._order is None:
-            # Stable: equal scores keep document order (older papers first).
-            self._order = [d for d, _ in sorted(self.scores.items(), key=_SCORE, reverse=True)]
+            if self.arrays is not None:
+                self._order = self.arrays[0][self._positions()].tolist()
+            else:
+                # Stable: equal scores keep document order (older papers first).
+                self._order = [d for d, _ in sorted(self.scores.items(), key=_SCORE, reverse=True)]
         return self._order
+
+    def page(self, start: int, n: int) -> list[tuple[int, float]]:
+        """(document, score) of places start..start+n in rank order."""
+        if self.arrays is not None:
+            return self._pairs(self._positions()[start:start + n])
+        return [(d, self.scores[d]) for d in self.order()[start:start + n]]
+
+    def _pairs(self, positions) -> list[tuple[int, float]]:
+        docs, vals = self.arrays  # type: ignore[misc]
+        return list(zip(docs[positions].tolist(), vals[positions].tolist(), strict=True))
+
+    def _positions(self):
+        """Every position best first; equal scores in the order first scored (as the dict's
+        stable sort)."""
+        if self._ranked is None:
+            self._ranked = _np().argsort(-self.arrays[1], kind="stable")  # type: ignore[index]
+        return self._ranked
+
+    def _top_positions(self, n: int | None):
+        """The first n of `_positions` without sorting them all: every score at or above the
+        n-th best (ties at the cut included), in first-scored order, sorted stably."""
+        vals = self.arrays[1]  # type: ignore[index]
+        if n is None or n >= len(vals) // 4 or self._ranked is not None:
+            return self._positions()[:n]
+        np = _np()
+        if n <= 0:
+            return np.empty(0, dtype=np.intp)
+        cut = np.partition(vals, len(vals) - n)[len(vals) - n]
+        near = np.flatnonzero(vals >= cut)
+        return near[np.argsort(-vals[near], kind="stable")][:n]
 
 
 _SCORE = itemgetter(1)
@@ -172,13 +234,26 @@ def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPAN
     if fieldname not in reader.schema:
         return []
     totals: dict[str, int] = {}
+    # Every word with the prefix sorts in [prefix, end): the prefix with its last letter's
+    # successor (str order is code point order); the first PREFIX_SCAN of them per segment.
+    end = prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix and prefix[-1] < "\U0010ffff" else None
     for leaf in leaves:
         terms, lex = _sorted_terms(leaf, fieldname)
         i = bisect_left(terms, prefix)
-        for t in islice(terms, i, i + PREFIX_SCAN):
-            if not t.startswith(prefix):
-                break
-            totals[t] = totals.get(t, 0) + lex[t][0]
+        if end is None:
+            for t in islice(terms, i, i + PREFIX_SCAN):
+                if not t.startswith(prefix):
+                    break
+                totals[t] = totals.get(t, 0) + lex[t][0]
+            continue
+        j = bisect_left(terms, end, i, min(len(terms), i + PREFIX_SCAN))
+        dfs = _term_dfs(leaf, fieldname, terms, lex)
+        if not totals:  # the first segment's words: each once
+            totals = dict(zip(terms[i:j], dfs[i:j], strict=True))
+            continue
+        get = totals.get
+        for t, df in zip(terms[i:j], dfs[i:j], strict=True):
+            totals[t] = get(t, 0) + df
     best = heapq.nlargest(limit, totals, key=totals.__getitem__)
     field = reader.schema[fieldname]
     if getattr(field, "stemmed", False):  # the typed word whole: its stem may be much shorter
@@ -198,18 +273,35 @@ def expand_prefix(reader, fieldname: str, prefix: str, limit: int = PREFIX_EXPAN
 
 # (segment ids, field, prefix, limit) -> expansions: typing asks for the same ones again.
 _expansions: dict[tuple, list[str]] = {}
+# (segment id, field) -> the document frequency of each of its terms in sorted order.
+_dfs: dict[tuple[str, str], list[int]] = {}
+
+
+def _term_dfs(leaf, fieldname: str, terms: list[str], lex: dict[str, tuple[int, int, int]]) -> list[int]:
+    """`sorted_terms`' document frequencies in the same order, memoised (segments never change)."""
+    key = (leaf.segment().segment_id(), fieldname)
+    dfs = _dfs.get(key)
+    if dfs is None:
+        dfs = [lex[t][0] for t in terms]
+        with _lengths_lock:
+            if len(_dfs) > 1024:
+                _dfs.clear()
+            _dfs[key] = dfs
+    return dfs
 
 
 def rank(searcher, words: list[str], *, prefix: str | None = None,
          allowed: set[int] | None = None, fields: Iterable[str] = RANKED_FIELDS,
          max_postings: int = POSTINGS_BUDGET, typo_words: int = typos.MAX_TYPO_WORDS,
-         backstop: Backstop | None = None) -> Ranking:
+         backstop: Backstop | None = None, frequency: Callable[[Any, str, str], int] | None = None,
+         scorer: Callable[..., Ranking] | None = None) -> Ranking:
     """Score every document with at least one of `words` (raw query words, analysed here)
     or a completion of `prefix`; `allowed` limits the documents (filters, views).
     Words are read rarest first; those whose postings would pass `max_postings` are left
     out, and up to `typo_words` words are looked up as typos: counted work, so the answer
     never depends on the machine's load. `backstop`: the last-resort time limit (the
-    search's), which says so in the note if it ever fires."""
+    search's), which says so in the note if it ever fires. `frequency` and `scorer`: rank_arrays'
+    memoised frequencies and scoring on arrays (the same answer)."""
     backstop = backstop if backstop is not None else Backstop()
     reader = searcher.reader()
     n_all = max(1, reader.doc_count_all())
@@ -226,7 +318,7 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
         alts, expansions = _prefix_word(reader, prefix, fields)
         if alts:
             qwords.append(("*" + prefix, alts))
-    infos = _rarest_first(reader, qwords)
+    infos = _rarest_first(reader, qwords, frequency or doc_frequency)
     scores: dict[int, float] = {}
     cover: dict[int, float] = {}
     matched: dict[str, dict[int, float]] = {}  # stem -> its documents
@@ -234,8 +326,11 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     read = 0
     skipped: list[str] = []
     stopped = False
-    norms = {f: _norms(reader, f, n_all) for f in [*fields, *[EXACT_FIELD] * exact]}
     leaves = list(reader.leaf_readers())
+    if scorer is not None:
+        return scorer(reader, leaves, infos, typo_weight, stems, fields, prefix, expansions, allowed,
+                      max_postings, backstop)
+    norms = {f: _norms(reader, f, n_all) for f in [*fields, *[EXACT_FIELD] * exact]}
     for df, label, alts, dfs in infos:
         if scores and read + df > max_postings:
             skipped.append(label.lstrip("*"))
@@ -272,7 +367,8 @@ def rank(searcher, words: list[str], *, prefix: str | None = None,
     if stopped:
         notes.append(backstop.note)
     note = "; ".join(notes) or None
-    return Ranking(scores, stems, prefix, expansions, note, postings_read=read, stopped=stopped)
+    return Ranking(scores, stems, prefix, expansions, note, postings_read=read, stopped=stopped,
+                   postings_scored=read)
 
 
 def _query_words(words: list[str], stems: list[str], fields: list[str],
@@ -320,15 +416,16 @@ def _prefix_word(reader, prefix: str, fields: list[str]) -> tuple[list[tuple[str
     return alts, expansions
 
 
-def _rarest_first(reader, qwords: list[tuple[str, list[tuple[str, str]]]]) -> list[tuple]:
+def _rarest_first(reader, qwords: list[tuple[str, list[tuple[str, str]]]],
+                  df: Callable[[Any, str, str], int]) -> list[tuple]:
     """(df, label, alternatives, df of each) of the words found, rarest first (they decide
     the ranking; the commonest are cut first). A word's df: its most frequent alternative's."""
     infos = []
     for label, alts in qwords:
-        dfs = {(f, t): doc_frequency(reader, f, t) for f, t in alts}
-        df = max(dfs.values(), default=0)
-        if df:
-            infos.append((df, label, alts, dfs))
+        dfs = {(f, t): df(reader, f, t) for f, t in alts}
+        most = max(dfs.values(), default=0)
+        if most:
+            infos.append((most, label, alts, dfs))
     infos.sort(key=itemgetter(0))
     return infos
 
@@ -435,3 +532,9 @@ def _drop_deleted(leaves, scores: dict[int, float]) -> None:
         if leaf.has_deletions():
             for d in leaf.segment().deleted_docs():
                 scores.pop(d + base, None)
+
+
+def _np():
+    import numpy  # only for big indexes (rank_arrays.py): a CLI search of a small library never loads it
+
+    return numpy
