@@ -343,10 +343,7 @@ class Group:
     def _queue(self, member: str, merged: dict[str, list[Any]], meet: Meeting, touched: set[str]) -> None:
         """A member's folded records, met with the local papers, for the sync's one merge."""
         if merged:
-            items = sorted(merged.items())  # in key order: the merge's sort then only joins members' runs
-            pids = meet.papers_of([v[0] for _k, v in items])
-            self._pending += [(member, pkey, " ".join(v[0]), pid, *v[1:])
-                              for (pkey, v), pid in zip(items, pids, strict=True)]
+            self._pending += meet.rows(member, merged)  # in key order: the merge's sort then only joins members' runs
             touched.add(member)
 
     def _read_member(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,

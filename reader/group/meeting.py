@@ -10,11 +10,12 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
+from operator import itemgetter
 from typing import Any
 
 from ..store import group as gs
 from . import folder as fs
-from .format import DEFAULTS, FIELDS, MAX_KEYS, BadLine, parse_record
+from .format import DEFAULTS, FIELDS, MAX_KEYS, MAX_SEQ, BadLine, parse_record
 from .keys import key_hash, paper_keys
 
 FEW_RECORDS = 200  # up to this many records meet the papers by indexed look-ups, more by one read of all keys
@@ -48,6 +49,31 @@ class Meeting:
                     break
             out.append(pid)
         self.papers.update(pid for pid in out if pid is not None)
+        return out
+
+    def rows(self, member: str, merged: dict[str, list[Any]]) -> list[tuple[Any, ...]]:
+        """A member's folded records as group_state rows (member, pkey, keys, the local paper
+        they meet or None, then value and seq per field), in key order; each met as paper()
+        does, in the same loop that builds its row."""
+        self._asked += len(merged)
+        if self._map is None and self._asked > FEW_RECORDS:
+            self._map = gs.all_key_papers(self._conn)
+        found = self._map if self._map is not None else gs.key_papers(
+            self._conn, {k for row in merged.values() for k in row[0]})
+        get = found.get
+        out: list[tuple[Any, ...]] = []
+        add = out.append
+        for pkey in sorted(merged):
+            row = merged[pkey]
+            keys = row[0]  # keys[0] is pkey
+            pid = get(pkey)
+            if pid is None:
+                for k in keys:
+                    pid = get(k)
+                    if pid is not None:
+                        break
+            add((member, pkey, " ".join(keys), pid, *row[1:]))
+        self.papers.update(pid for pid in map(itemgetter(3), out) if pid is not None)
         return out
 
 
@@ -89,70 +115,118 @@ def fold_lines(merged: dict[str, list[Any]], lines: list[tuple[int, bytes]], *,
                thorough: bool = True) -> list[tuple[int, Any]]:
     """Fold the record lines in order, in one loop (a full merge folds tens of thousands): each
     as fold_fast() does, and a line it is unsure of through parse_record and fold(). The bad
-    lines, as (offset, why); without `thorough`, the lines fold_fast() would leave, unfolded."""
+    lines, as (offset, why); without `thorough`, the lines fold_fast() would leave, unfolded.
+
+    The record lines record_line() writes (hex keys, flags, tags without escapes, in FIELDS
+    order) are taken apart by one regular expression (_RECORD) with no JSON object built; any
+    other line goes through the JSON path below (_fold_json), and those it is unsure of through
+    parse_record. Each way folds a line as parse_record then fold() would."""
     left: list[tuple[int, Any]] = []  # (offset, BadLine), or (offset, line) without thorough
-
-    def leave(item: tuple[int, bytes]) -> None:
-        if thorough:
-            _thorough(merged, left, item)
-        else:
-            left.append(item)
-
-    scan, keys_ok, slots, empty, get = _SCAN, _KEYS.fullmatch, _SLOTS, _EMPTY_ROW, merged.get
-    tag_columns: dict[tuple[str, ...], str] = {}
-    for item in lines:
-        try:
-            s = item[1].decode("utf-8")
-            obj, end = scan(s, 0)
-        except (ValueError, StopIteration):
-            leave(item)
+    get = merged.get
+    tag_columns: dict[Any, str] = {}  # a group's few tag sets: each written as JSON once per call
+    for item, m in zip(lines, map(_RECORD, map(itemgetter(1), lines)), strict=True):
+        if m is not None:
+            k, s1, v1, s2, v2, s3, v3, s4, t4 = m.groups()
+            tags = "[]" if s4 is None else tag_columns.get(t4)
+            if tags is None:
+                tags = _tags_column(t4)
+                if tags is None:
+                    m = None  # not UTF-8: the JSON path says what
+                else:
+                    tag_columns[t4] = tags
+        if m is None:
+            if not _fold_json(merged, item, tag_columns):
+                if thorough:
+                    _thorough(merged, left, item)
+                else:
+                    left.append(item)
             continue
-        if end != len(s) or type(obj) is not dict:
-            leave(item)
-            continue
-        keys = obj.get("k")
-        if type(keys) is not list:
-            leave(item)
-            continue
-        try:
-            joined = " ".join(keys)
-        except TypeError:
-            leave(item)  # a key that is no string
-            continue
-        if keys_ok(joined) is None or joined.count(" ") != len(keys) - 1:
-            leave(item)  # no key, too many, an empty or long one, or one with a space in it
-            continue
+        keys = k.decode("ascii").split('","')
         pkey = keys[0]
-        old = get(pkey)
-        row: list[Any] = [keys, *empty] if old is None else old.copy()  # folded into a copy: stored once sound
-        for name, pair in obj.items():
-            slot = slots.get(name)
-            if slot is None:
-                continue  # the keys, or a field this version doesn't know (ignored, as parse_record does)
-            if slot < 0 or type(pair) is not list or len(pair) != 2:
-                break
-            seq, value = pair
-            if type(seq) is not int or seq < 1:
-                break
-            if slot == 7:
-                if type(value) is not list:
-                    break
-                if not all(type(t) is str for t in value):
-                    break
-                names = tuple(sorted(set(value)))
-                value = tag_columns.get(names)
-                if value is None:  # a group's few tag sets: each written as JSON once per file
-                    value = tag_columns[names] = column("tags", list(names))
-            elif type(value) is not int or not (value == 0 or value == 1):
-                break
-            if seq > row[slot + 1]:
-                row[slot] = value
-                row[slot + 1] = seq
-        else:
-            merged[pkey] = row
+        row = get(pkey)
+        if row is None:  # the common case: the paper's first record in these files
+            merged[pkey] = [keys, 0 if s1 is None else v1[0] - 48, 0 if s1 is None else int(s1),
+                            0 if s2 is None else v2[0] - 48, 0 if s2 is None else int(s2),
+                            0 if s3 is None else v3[0] - 48, 0 if s3 is None else int(s3),
+                            tags, 0 if s4 is None else int(s4), "", 0]
             continue
-        leave(item)
+        # highest sequence number wins; a tie keeps the value read first
+        if s1 is not None and (seq := int(s1)) > row[2]:
+            row[1], row[2] = v1[0] - 48, seq
+        if s2 is not None and (seq := int(s2)) > row[4]:
+            row[3], row[4] = v2[0] - 48, seq
+        if s3 is not None and (seq := int(s3)) > row[6]:
+            row[5], row[6] = v3[0] - 48, seq
+        if s4 is not None and (seq := int(s4)) > row[8]:
+            row[7], row[8] = tags, seq
     return left
+
+
+_SEQ = rb"([1-9][0-9]{0,17})"  # a sequence number >= 1 (a longer one: the JSON path, as before)
+_RECORD: Callable[[bytes], re.Match[bytes] | None] = re.compile(
+    rb'\{"k":\["([0-9a-f]{1,64}(?:","[0-9a-f]{1,64}){0,%d})"\]' % (MAX_KEYS - 1)
+    + b"".join(rb'(?:,"%s":\[%s,([01])\])?' % (name.encode(), _SEQ) for name in ("star", "skip", "read"))
+    + rb'(?:,"tags":\[%s,(\[(?:"[^"\\\x00-\x1f]*"(?:,"[^"\\\x00-\x1f]*")*)?\])\])?\}' % _SEQ
+).fullmatch  # the common record line as record_line() writes it: every part of it checked by its shape
+
+
+def _tags_column(raw: bytes) -> str | None:
+    """The tags column of a tags value the record pattern matched (strings without escapes or
+    control characters); None if it is no UTF-8 (left to the JSON path)."""
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except ValueError:
+        return None
+    return str(column("tags", sorted(set(value))))
+
+
+def _fold_json(merged: dict[str, list[Any]], item: tuple[int, bytes], tag_columns: dict[Any, str]) -> bool:
+    """Fold a record line as parse_record then fold() would, through the JSON module; False, with
+    nothing folded, for any line it is unsure of (parse_record's thorough path then says what)."""
+    try:
+        s = item[1].decode("utf-8")
+        obj, end = _SCAN(s, 0)
+    except (ValueError, StopIteration):
+        return False
+    if "\\u" in s:
+        return False  # an escape may spell a lone surrogate, which SQLite can't store: parse_record checks
+    if end != len(s) or type(obj) is not dict:
+        return False
+    keys = obj.get("k")
+    if type(keys) is not list:
+        return False
+    try:
+        joined = " ".join(keys)
+    except TypeError:
+        return False  # a key that is no string
+    if _KEYS.fullmatch(joined) is None or joined.count(" ") != len(keys) - 1:
+        return False  # no key, too many, an empty or long one, or one with a space in it
+    pkey = keys[0]
+    old = merged.get(pkey)
+    row: list[Any] = [keys, *_EMPTY_ROW] if old is None else old.copy()  # folded into a copy: stored once sound
+    for name, pair in obj.items():
+        slot = _SLOTS.get(name)
+        if slot is None:
+            continue  # the keys, or a field this version doesn't know (ignored, as parse_record does)
+        if slot < 0 or type(pair) is not list or len(pair) != 2:
+            return False
+        seq, value = pair
+        if type(seq) is not int or not 0 < seq <= MAX_SEQ:
+            return False
+        if slot == 7:
+            if type(value) is not list or not all(type(t) is str for t in value):
+                return False
+            names = tuple(sorted(set(value)))
+            value = tag_columns.get(names)
+            if value is None:
+                value = tag_columns[names] = column("tags", list(names))
+        elif type(value) is not int or not (value == 0 or value == 1):
+            return False
+        if seq > row[slot + 1]:
+            row[slot] = value
+            row[slot + 1] = seq
+    merged[pkey] = row
+    return True
 
 
 def _thorough(merged: dict[str, list[Any]], left: list[tuple[int, Any]],

@@ -192,8 +192,9 @@ def keys_of(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, set[str]]
 
 
 def replace_keys(conn: sqlite3.Connection, ids: Sequence[str], pairs: Iterable[tuple[str, str]]) -> None:
-    for part in chunks(list(ids)):
-        conn.execute(f"DELETE FROM group_keys WHERE paper_id IN ({marks(len(part))})", list(part))
+    if conn.execute("SELECT 1 FROM group_keys LIMIT 1").fetchone() is not None:  # a first sync has none to delete
+        for part in chunks(list(ids)):
+            conn.execute(f"DELETE FROM group_keys WHERE paper_id IN ({marks(len(part))})", list(part))
     conn.executemany("INSERT OR IGNORE INTO group_keys (key, paper_id) VALUES (?, ?)", sorted(pairs))  # in key order
 
 
