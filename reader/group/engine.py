@@ -72,7 +72,7 @@ class Group:
         self.lib = lib
         self._checkpoint = checkpoint
         self._keys: dict[str, list[str]] = {}  # during a sync: the keys of the papers it computed them for
-        self._pending: list[tuple[Any, ...]] = []  # during a sync: the folded records, merged together
+        self._pending: dict[str, list[list[Any]]] = {}  # during a sync: each member's folded records, merged together
         self._exported: list[Record] = []  # during a sync: the records its export wrote
 
     # ------------------------------------------------------------------ membership
@@ -222,17 +222,17 @@ class Group:
             self._keys = {}
             keys_moved = self._update_keys(wconn, cfg["keyed"])
             meet = Meeting(wconn)
-            self._pending = []
+            self._pending = {}
             own = scans.get(me)
             if own is not None:  # this library's own files first: the export compares with what they say
                 self._read_member(wconn, root, me, own, stored, report, touched, meet)
                 gs.merge_records(wconn, self._pending)
-                self._pending = []
+                self._pending = {}
             own_read = own is not None and self._read_whole(wconn, me, own)
             for member in sorted(scans):
                 if member != me:
                     self._read_member(wconn, root, member, scans[member], stored, report, touched, meet)
-            others, self._pending = self._pending, []
+            others, self._pending = self._pending, {}
             for member in missing:
                 gs.set_problem(wconn, member, "folder missing: its last synced decisions are kept")
             self._step("after-read")
@@ -258,8 +258,8 @@ class Group:
                     else:
                         self._read_member(wconn, root, me, scans[me], gs.files(wconn), report, touched, meet)
                     self._exported = []
-            gs.merge_records(wconn, others + self._pending)  # all at once: one bulk write when they are many
-            self._pending = []
+            gs.merge_records(wconn, {**others, **self._pending})  # all at once: one bulk write when they are many
+            self._pending = {}
             self._step("before-resolve")
             report.papers |= meet.papers
             if keys_moved:
@@ -343,7 +343,7 @@ class Group:
     def _queue(self, member: str, merged: dict[str, list[Any]], meet: Meeting, touched: set[str]) -> None:
         """A member's folded records, met with the local papers, for the sync's one merge."""
         if merged:
-            self._pending += meet.rows(member, merged)  # in key order: the merge's sort then only joins members' runs
+            self._pending[member] = meet.rows(member, merged)  # in key order
             touched.add(member)
 
     def _read_member(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,

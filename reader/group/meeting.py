@@ -51,29 +51,28 @@ class Meeting:
         self.papers.update(pid for pid in out if pid is not None)
         return out
 
-    def rows(self, member: str, merged: dict[str, list[Any]]) -> list[tuple[Any, ...]]:
-        """A member's folded records as group_state rows (member, pkey, keys, the local paper
-        they meet or None, then value and seq per field), in key order; each met as paper()
-        does, in the same loop that builds its row."""
+    def rows(self, member: str, merged: dict[str, list[Any]]) -> list[list[Any]]:
+        """A member's folded records (fold()'s rows) as group_state rows, in key order: each
+        met as paper() meets its keys and given the member, in one loop."""
         self._asked += len(merged)
         if self._map is None and self._asked > FEW_RECORDS:
-            self._map = gs.all_key_papers(self._conn)
+            self._map = gs.all_key_papers(self._conn)  # many records: one read of every key
         found = self._map if self._map is not None else gs.key_papers(
-            self._conn, {k for row in merged.values() for k in row[0]})
+            self._conn, {k for row in merged.values() for k in row[0].split(" ")})
         get = found.get
-        out: list[tuple[Any, ...]] = []
-        add = out.append
-        for pkey in sorted(merged):
-            row = merged[pkey]
-            keys = row[0]  # keys[0] is pkey
-            pid = get(pkey)
-            if pid is None:
-                for k in keys:
+        out = [merged[pkey] for pkey in sorted(merged)]
+        papers = self.papers
+        for row in out:
+            pid = get(row[11])  # the first key: mostly the one that meets
+            if pid is None and " " in row[0]:
+                for k in row[0].split(" ")[1:]:
                     pid = get(k)
                     if pid is not None:
                         break
-            add((member, pkey, " ".join(keys), pid, *row[1:]))
-        self.papers.update(pid for pid in map(itemgetter(3), out) if pid is not None)
+            if pid is not None:
+                papers.add(pid)
+            row[12] = pid
+            row[13] = member
         return out
 
 
@@ -85,11 +84,13 @@ _EMPTY_ROW = [x for f in FIELDS for x in (("[]" if f == "tags" else DEFAULTS[f])
 
 
 def fold(merged: dict[str, list[Any]], keys: list[str], fields: dict[str, tuple[int, Any]]) -> None:
-    """Fold one record into `merged` (pkey -> [keys, value, seq per field]), highest seq wins."""
+    """Fold one record into `merged` (pkey -> its group_state row: the keys space-separated, value
+    and seq per field, pkey, then the local paper and the member, set by Meeting.rows()),
+    highest seq wins."""
     pkey = keys[0]
     row = merged.get(pkey)
     if row is None:
-        row = merged[pkey] = [keys, *_EMPTY_ROW]
+        row = merged[pkey] = [" ".join(keys), *_EMPTY_ROW, pkey, None, ""]
     for i, name in enumerate(FIELDS):
         found = fields.get(name)
         if found is not None and found[0] > row[2 + 2 * i]:
@@ -122,62 +123,63 @@ def fold_lines(merged: dict[str, list[Any]], lines: list[tuple[int, bytes]], *,
     other line goes through the JSON path below (_fold_json), and those it is unsure of through
     parse_record. Each way folds a line as parse_record then fold() would."""
     left: list[tuple[int, Any]] = []  # (offset, BadLine), or (offset, line) without thorough
-    get = merged.get
+    if not lines:
+        return left
+    get, flags = merged.get, _FLAGS
     tag_columns: dict[Any, str] = {}  # a group's few tag sets: each written as JSON once per call
-    for item, m in zip(lines, map(_RECORD, map(itemgetter(1), lines)), strict=True):
+    for item, m in zip(lines, map(_RECORD, _texts(lines)), strict=True):
         if m is not None:
-            k, s1, v1, s2, v2, s3, v3, s4, t4 = m.groups()
+            pkey, more, s1, v1, s2, v2, s3, v3, s4, t4 = m.groups()
             tags = "[]" if s4 is None else tag_columns.get(t4)
             if tags is None:
-                tags = _tags_column(t4)
-                if tags is None:
-                    m = None  # not UTF-8: the JSON path says what
-                else:
-                    tag_columns[t4] = tags
-        if m is None:
-            if not _fold_json(merged, item, tag_columns):
-                if thorough:
-                    _thorough(merged, left, item)
-                else:
-                    left.append(item)
-            continue
-        keys = k.decode("ascii").split('","')
-        pkey = keys[0]
-        row = get(pkey)
-        if row is None:  # the common case: the paper's first record in these files
-            merged[pkey] = [keys, 0 if s1 is None else v1[0] - 48, 0 if s1 is None else int(s1),
-                            0 if s2 is None else v2[0] - 48, 0 if s2 is None else int(s2),
-                            0 if s3 is None else v3[0] - 48, 0 if s3 is None else int(s3),
-                            tags, 0 if s4 is None else int(s4), "", 0]
-            continue
-        # highest sequence number wins; a tie keeps the value read first
-        if s1 is not None and (seq := int(s1)) > row[2]:
-            row[1], row[2] = v1[0] - 48, seq
-        if s2 is not None and (seq := int(s2)) > row[4]:
-            row[3], row[4] = v2[0] - 48, seq
-        if s3 is not None and (seq := int(s3)) > row[6]:
-            row[5], row[6] = v3[0] - 48, seq
-        if s4 is not None and (seq := int(s4)) > row[8]:
-            row[7], row[8] = tags, seq
+                tags = tag_columns[t4] = column("tags", sorted(set(json.loads(t4))))
+            row = get(pkey)
+            if row is None:  # the common case: the paper's first record in these files
+                merged[pkey] = [pkey + more.replace('","', " ") if more else pkey,
+                                0 if s1 is None else flags[v1], 0 if s1 is None else int(s1),
+                                0 if s2 is None else flags[v2], 0 if s2 is None else int(s2),
+                                0 if s3 is None else flags[v3], 0 if s3 is None else int(s3),
+                                tags, 0 if s4 is None else int(s4), "", 0, pkey, None, ""]
+                continue
+            # highest sequence number wins; a tie keeps the value read first
+            if s1 is not None and (seq := int(s1)) > row[2]:
+                row[1], row[2] = flags[v1], seq
+            if s2 is not None and (seq := int(s2)) > row[4]:
+                row[3], row[4] = flags[v2], seq
+            if s3 is not None and (seq := int(s3)) > row[6]:
+                row[5], row[6] = flags[v3], seq
+            if s4 is not None and (seq := int(s4)) > row[8]:
+                row[7], row[8] = tags, seq
+        elif not _fold_json(merged, item, tag_columns):
+            if thorough:
+                _thorough(merged, left, item)
+            else:
+                left.append(item)
     return left
 
 
-_SEQ = rb"([1-9][0-9]{0,17})"  # a sequence number >= 1 (a longer one: the JSON path, as before)
-_RECORD: Callable[[bytes], re.Match[bytes] | None] = re.compile(
-    rb'\{"k":\["([0-9a-f]{1,64}(?:","[0-9a-f]{1,64}){0,%d})"\]' % (MAX_KEYS - 1)
-    + b"".join(rb'(?:,"%s":\[%s,([01])\])?' % (name.encode(), _SEQ) for name in ("star", "skip", "read"))
-    + rb'(?:,"tags":\[%s,(\[(?:"[^"\\\x00-\x1f]*"(?:,"[^"\\\x00-\x1f]*")*)?\])\])?\}' % _SEQ
-).fullmatch  # the common record line as record_line() writes it: every part of it checked by its shape
-
-
-def _tags_column(raw: bytes) -> str | None:
-    """The tags column of a tags value the record pattern matched (strings without escapes or
-    control characters); None if it is no UTF-8 (left to the JSON path)."""
+def _texts(lines: list[tuple[int, bytes]]) -> list[str]:
+    """The lines as text, decoded at once ('' for a line that is no UTF-8: the JSON path takes it)."""
     try:
-        value = json.loads(raw.decode("utf-8"))
-    except ValueError:
-        return None
-    return str(column("tags", sorted(set(value))))
+        return b"\n".join(map(itemgetter(1), lines)).decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        return [_decoded(line) for _at, line in lines]
+
+
+def _decoded(line: bytes) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+
+
+_FLAGS = {"0": 0, "1": 1}
+_SEQ = r"([1-9][0-9]{0,17})"  # a sequence number >= 1 (a longer one: the JSON path, as before)
+_RECORD: Callable[[str], re.Match[str] | None] = re.compile(
+    r'\{"k":\["([0-9a-f]{1,64})((?:","[0-9a-f]{1,64}){0,' + str(MAX_KEYS - 1) + r'})"\]'
+    + "".join(r'(?:,"' + name + r'":\[' + _SEQ + r',([01])\])?' for name in ("star", "skip", "read"))
+    + r'(?:,"tags":\[' + _SEQ + r',(\[(?:"[^"\\\x00-\x1f]*"(?:,"[^"\\\x00-\x1f]*")*)?\])\])?\}'
+).fullmatch  # the common record line as record_line() writes it: every part of it checked by its shape
 
 
 def _fold_json(merged: dict[str, list[Any]], item: tuple[int, bytes], tag_columns: dict[Any, str]) -> bool:
@@ -203,7 +205,7 @@ def _fold_json(merged: dict[str, list[Any]], item: tuple[int, bytes], tag_column
         return False  # no key, too many, an empty or long one, or one with a space in it
     pkey = keys[0]
     old = merged.get(pkey)
-    row: list[Any] = [keys, *_EMPTY_ROW] if old is None else old.copy()  # folded into a copy: stored once sound
+    row: list[Any] = [joined, *_EMPTY_ROW, pkey, None, ""] if old is None else old.copy()  # stored once sound
     for name, pair in obj.items():
         slot = _SLOTS.get(name)
         if slot is None:

@@ -1,5 +1,5 @@
 """The merged state against the plain algorithm: every line of every member's current files
-through parse_record and fold(), in file order (snapshot, then log), and each folded record met
+through parse_record, the highest sequence number per field kept, in file order (snapshot, then log), and each folded record met
 with the first of its keys a local paper holds. Group.state() and Group.marks() must equal what
 that gives, on a random workload mixing the lines Reader writes with lines any JSON writer may
 write (other field orders, spaces, escapes, notes, duplicates), bad lines, records older than
@@ -16,7 +16,6 @@ from reader.group import Group
 from reader.group import folder as fs
 from reader.group.format import BadLine, header_line, parse_record, record_line
 from reader.group.keys import key_hash, paper_keys
-from reader.group.meeting import fold
 from reader.group.records import Mark
 from reader.store import group as gs
 
@@ -102,11 +101,18 @@ def _model(lib, folder: Path) -> tuple[list[tuple[Any, ...]], dict[str, list[Mar
                     keys, fields = parse_record(line)
                 except BadLine:
                     continue
-                fold(merged, keys, fields)
+                entry = merged.setdefault(keys[0], (keys, {}))
+                for name, (seq, value) in fields.items():
+                    if name not in entry[1] or seq > entry[1][name][0]:  # a tie keeps the first
+                        entry[1][name] = (seq, value)
         for pkey in sorted(merged):
-            row = merged[pkey]
-            pid = next((meet[k] for k in row[0] if k in meet), None)
-            state.append((member, pkey, pid, *row[1:]))
+            keys, fields = merged[pkey]
+            pid = next((meet[k] for k in keys if k in meet), None)
+            values: list[Any] = []
+            for name, default in (("star", 0), ("skip", 0), ("read", 0), ("tags", []), ("note", "")):
+                seq, value = fields.get(name, (0, default))
+                values += [json.dumps(value, ensure_ascii=False, separators=(",", ":")) if name == "tags" else value, seq]
+            state.append((member, pkey, pid, *values))
     marks: dict[str, list[Mark]] = {}
     for member, _pkey, pid, star, _a, skip, _b, read, _c, tags, _d, note, _e in state:
         if pid is not None and (star or skip or tags != "[]" or note):
