@@ -221,7 +221,7 @@ class Group:
             self._step("before-read")
             self._keys = {}
             keys_moved = self._update_keys(wconn, cfg["keyed"])
-            meet = Meeting(wconn)
+            meet = Meeting(wconn, self._key_papers(cfg["keyed"]))
             self._pending = {}
             own = scans.get(me)
             if own is not None:  # this library's own files first: the export compares with what they say
@@ -464,6 +464,17 @@ class Group:
             return False
         gs.replace_keys(conn, moved, pairs)
         return True
+
+    def _key_papers(self, since: int) -> dict[str, str] | None:
+        """After a first sync's _update_keys (every paper keyed): each key's paper, as
+        gs.all_key_papers() reads it from group_keys (the smallest paper id holding it)."""
+        if since >= 0:
+            return None
+        out: dict[str, str] = {}
+        for pid in sorted(self._keys, reverse=True):
+            for k in self._keys[pid]:
+                out[k] = pid
+        return out
 
     @staticmethod
     def _resolve(conn: sqlite3.Connection, meet: Meeting) -> set[str]:

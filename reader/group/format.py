@@ -46,11 +46,18 @@ _HEX_KEYS = re.compile(r"[0-9a-f]{1,64}(?: [0-9a-f]{1,64})*")
 
 def record_line(keys: list[str], fields: dict[str, tuple[int, Any]]) -> bytes:
     joined = " ".join(keys)
-    if _HEX_KEYS.fullmatch(joined) and joined.count(" ") == len(keys) - 1 and all(
-            type(seq) is int and type(value) is int for seq, value in fields.values()):
+    if _HEX_KEYS.fullmatch(joined) and joined.count(" ") == len(keys) - 1:
         # The common record (key hashes, flags): written as json.dumps below would, without it.
-        flags = "".join(f',"{name}":[{fields[name][0]},{fields[name][1]}]' for name in FIELDS if name in fields)
-        return ('{"k":["' + joined.replace(" ", '","') + '"]' + flags + "}\n").encode("ascii")
+        line = '{"k":["' + joined.replace(" ", '","') + '"]'
+        for name in FIELDS:
+            pair = fields.get(name)
+            if pair is not None:
+                seq, value = pair
+                if type(seq) is not int or type(value) is not int:
+                    break
+                line += f',"{name}":[{seq},{value}]'
+        else:
+            return (line + "}\n").encode("ascii")
     obj: dict[str, Any] = {"k": keys}
     for name in FIELDS:
         if name in fields:

@@ -25,9 +25,9 @@ class Meeting:
     """Which local paper a member's record is about: the first of its keys a paper holds
     (group_keys, read once per sync when a record needs it)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, known: dict[str, str] | None = None) -> None:
         self._conn = conn
-        self._map: dict[str, str] | None = None
+        self._map: dict[str, str] | None = known  # every key's paper, when the sync has just computed them all
         self._asked = 0
         self.papers: set[str] = set()
 
