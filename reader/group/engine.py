@@ -72,7 +72,7 @@ class Group:
         self.lib = lib
         self._checkpoint = checkpoint
         self._keys: dict[str, list[str]] = {}  # during a sync: the keys of the papers it computed them for
-        self._pending: list[tuple[Any, ...]] = []  # during a sync: the folded records, merged together
+        self._pending: dict[str, list[list[Any]]] = {}  # during a sync: each member's folded records, merged together
         self._exported: list[Record] = []  # during a sync: the records its export wrote
 
     # ------------------------------------------------------------------ membership
@@ -221,18 +221,18 @@ class Group:
             self._step("before-read")
             self._keys = {}
             keys_moved = self._update_keys(wconn, cfg["keyed"])
-            meet = Meeting(wconn)
-            self._pending = []
+            meet = Meeting(wconn, self._key_papers(cfg["keyed"]))
+            self._pending = {}
             own = scans.get(me)
             if own is not None:  # this library's own files first: the export compares with what they say
                 self._read_member(wconn, root, me, own, stored, report, touched, meet)
                 gs.merge_records(wconn, self._pending)
-                self._pending = []
+                self._pending = {}
             own_read = own is not None and self._read_whole(wconn, me, own)
             for member in sorted(scans):
                 if member != me:
                     self._read_member(wconn, root, member, scans[member], stored, report, touched, meet)
-            others, self._pending = self._pending, []
+            others, self._pending = self._pending, {}
             for member in missing:
                 gs.set_problem(wconn, member, "folder missing: its last synced decisions are kept")
             self._step("after-read")
@@ -258,8 +258,8 @@ class Group:
                     else:
                         self._read_member(wconn, root, me, scans[me], gs.files(wconn), report, touched, meet)
                     self._exported = []
-            gs.merge_records(wconn, others + self._pending)  # all at once: one bulk write when they are many
-            self._pending = []
+            gs.merge_records(wconn, {**others, **self._pending})  # all at once: one bulk write when they are many
+            self._pending = {}
             self._step("before-resolve")
             report.papers |= meet.papers
             if keys_moved:
@@ -343,10 +343,7 @@ class Group:
     def _queue(self, member: str, merged: dict[str, list[Any]], meet: Meeting, touched: set[str]) -> None:
         """A member's folded records, met with the local papers, for the sync's one merge."""
         if merged:
-            items = sorted(merged.items())  # in key order: the merge's sort then only joins members' runs
-            pids = meet.papers_of([v[0] for _k, v in items])
-            self._pending += [(member, pkey, " ".join(v[0]), pid, *v[1:])
-                              for (pkey, v), pid in zip(items, pids, strict=True)]
+            self._pending[member] = meet.rows(member, merged)  # in key order
             touched.add(member)
 
     def _read_member(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,
@@ -467,6 +464,17 @@ class Group:
             return False
         gs.replace_keys(conn, moved, pairs)
         return True
+
+    def _key_papers(self, since: int) -> dict[str, str] | None:
+        """After a first sync's _update_keys (every paper keyed): each key's paper, as
+        gs.all_key_papers() reads it from group_keys (the smallest paper id holding it)."""
+        if since >= 0:
+            return None
+        out: dict[str, str] = {}
+        for pid in sorted(self._keys, reverse=True):
+            for k in self._keys[pid]:
+                out[k] = pid
+        return out
 
     @staticmethod
     def _resolve(conn: sqlite3.Connection, meet: Meeting) -> set[str]:

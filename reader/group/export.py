@@ -54,7 +54,8 @@ def export(conn: sqlite3.Connection, root: Path, cfg: sqlite3.Row, found: fs.Mem
     records: list[bytes] = []
     fresh: list[Record] = []
     for r in papers:
-        tags = sorted(t for t in json.loads(r["tags"] or "[]") if all_tags or t.startswith(GROUP_TAG_PREFIX))
+        tags = [] if r["tags"] == "[]" else sorted(
+            t for t in json.loads(r["tags"] or "[]") if all_tags or t.startswith(GROUP_TAG_PREFIX))
         note = (r["note"] or "") if share_notes else ""
         if len(note) > MAX_NOTE:
             note = note[:MAX_NOTE - 1] + "…"
@@ -62,8 +63,7 @@ def export(conn: sqlite3.Connection, root: Path, cfg: sqlite3.Row, found: fs.Mem
                "tags": tags, "note": note}
         pkey, keys_json = own_keys[r["id"]]
         prev = published.get(pkey)
-        before = {f: (json.loads(prev[f]) if f == "tags" else prev[f]) if prev is not None else DEFAULTS[f]
-                  for f in FIELDS}
+        before = DEFAULTS if prev is None else {f: json.loads(prev[f]) if f == "tags" else prev[f] for f in FIELDS}
         diff = [f for f in FIELDS if now[f] != before[f]]
         if not diff:
             continue

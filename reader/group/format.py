@@ -21,6 +21,7 @@ FLAG_FIELDS = ("star", "skip", "read")
 MAX_LINE = 256 * 1024  # a longer line is skipped (reported): no record needs it
 MAX_NOTE = 20_000  # characters of a note shared (a longer one is cut, with "…")
 MAX_KEYS = 8
+MAX_SEQ = (1 << 63) - 1  # SQLite's largest integer: a sequence number past it is a bad field
 DEFAULTS: dict[str, Any] = {"star": 0, "skip": 0, "read": 0, "tags": [], "note": ""}
 
 
@@ -45,11 +46,18 @@ _HEX_KEYS = re.compile(r"[0-9a-f]{1,64}(?: [0-9a-f]{1,64})*")
 
 def record_line(keys: list[str], fields: dict[str, tuple[int, Any]]) -> bytes:
     joined = " ".join(keys)
-    if _HEX_KEYS.fullmatch(joined) and joined.count(" ") == len(keys) - 1 and all(
-            type(seq) is int and type(value) is int for seq, value in fields.values()):
+    if _HEX_KEYS.fullmatch(joined) and joined.count(" ") == len(keys) - 1:
         # The common record (key hashes, flags): written as json.dumps below would, without it.
-        flags = "".join(f',"{name}":[{fields[name][0]},{fields[name][1]}]' for name in FIELDS if name in fields)
-        return ('{"k":["' + joined.replace(" ", '","') + '"]' + flags + "}\n").encode("ascii")
+        line = '{"k":["' + joined.replace(" ", '","') + '"]'
+        for name in FIELDS:
+            pair = fields.get(name)
+            if pair is not None:
+                seq, value = pair
+                if type(seq) is not int or type(value) is not int:
+                    break
+                line += f',"{name}":[{seq},{value}]'
+        else:
+            return (line + "}\n").encode("ascii")
     obj: dict[str, Any] = {"k": keys}
     for name in FIELDS:
         if name in fields:
@@ -89,12 +97,14 @@ def parse_record(line: bytes) -> tuple[list[str], dict[str, tuple[int, Any]]]:
     if type(keys) is not list or not keys or len(keys) > MAX_KEYS or not all(
             type(k) is str and 0 < len(k) <= 64 and " " not in k for k in keys):
         raise BadLine("a record without its paper keys")
+    if not _unicode(" ".join(keys)):
+        raise BadLine("a paper key that is no Unicode text (a lone surrogate escape)")
     fields: dict[str, tuple[int, Any]] = {}
     for name in FIELDS:
         pair = obj.get(name)
         if pair is None:
             continue
-        if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not int or pair[0] < 1:
+        if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not int or not 0 < pair[0] <= MAX_SEQ:
             raise BadLine(f"a bad {name!r} field")
         value = pair[1]
         if name in FLAG_FIELDS and (value == 0 or value == 1) and type(value) is int:
@@ -112,7 +122,20 @@ def _value(name: str, value: Any) -> Any:
     if name == "tags":
         if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
             raise BadLine("bad tags")
+        if not _unicode("".join(value)):
+            raise BadLine("a tag that is no Unicode text (a lone surrogate escape)")
         return sorted(set(value))
     if not isinstance(value, str):
         raise BadLine("a bad note")
+    if not _unicode(value[:MAX_NOTE + 1]):
+        raise BadLine("a note that is no Unicode text (a lone surrogate escape)")
     return value[:MAX_NOTE + 1]
+
+
+def _unicode(text: str) -> bool:
+    """Whether `text` can be stored (UTF-8): JSON's escapes can spell a lone surrogate."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

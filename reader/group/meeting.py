@@ -10,11 +10,12 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
+from operator import itemgetter
 from typing import Any
 
 from ..store import group as gs
 from . import folder as fs
-from .format import DEFAULTS, FIELDS, MAX_KEYS, BadLine, parse_record
+from .format import DEFAULTS, FIELDS, MAX_KEYS, MAX_SEQ, BadLine, parse_record
 from .keys import key_hash, paper_keys
 
 FEW_RECORDS = 200  # up to this many records meet the papers by indexed look-ups, more by one read of all keys
@@ -24,9 +25,9 @@ class Meeting:
     """Which local paper a member's record is about: the first of its keys a paper holds
     (group_keys, read once per sync when a record needs it)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, known: dict[str, str] | None = None) -> None:
         self._conn = conn
-        self._map: dict[str, str] | None = None
+        self._map: dict[str, str] | None = known  # every key's paper, when the sync has just computed them all
         self._asked = 0
         self.papers: set[str] = set()
 
@@ -50,6 +51,30 @@ class Meeting:
         self.papers.update(pid for pid in out if pid is not None)
         return out
 
+    def rows(self, member: str, merged: dict[str, list[Any]]) -> list[list[Any]]:
+        """A member's folded records (fold()'s rows) as group_state rows, in key order: each
+        met as paper() meets its keys and given the member, in one loop."""
+        self._asked += len(merged)
+        if self._map is None and self._asked > FEW_RECORDS:
+            self._map = gs.all_key_papers(self._conn)  # many records: one read of every key
+        found = self._map if self._map is not None else gs.key_papers(
+            self._conn, {k for row in merged.values() for k in row[0].split(" ")})
+        get = found.get
+        out = [merged[pkey] for pkey in sorted(merged)]
+        papers = self.papers
+        for row in out:
+            pid = get(row[11])  # the first key: mostly the one that meets
+            if pid is None and " " in row[0]:
+                for k in row[0].split(" ")[1:]:
+                    pid = get(k)
+                    if pid is not None:
+                        break
+            if pid is not None:
+                papers.add(pid)
+            row[12] = pid
+            row[13] = member
+        return out
+
 
 class Unwritten(Exception):
     """The own folder could not be written: the export's part of the sync is undone."""
@@ -59,11 +84,13 @@ _EMPTY_ROW = [x for f in FIELDS for x in (("[]" if f == "tags" else DEFAULTS[f])
 
 
 def fold(merged: dict[str, list[Any]], keys: list[str], fields: dict[str, tuple[int, Any]]) -> None:
-    """Fold one record into `merged` (pkey -> [keys, value, seq per field]), highest seq wins."""
+    """Fold one record into `merged` (pkey -> its group_state row: the keys space-separated, value
+    and seq per field, pkey, then the local paper and the member, set by Meeting.rows()),
+    highest seq wins."""
     pkey = keys[0]
     row = merged.get(pkey)
     if row is None:
-        row = merged[pkey] = [keys, *_EMPTY_ROW]
+        row = merged[pkey] = [" ".join(keys), *_EMPTY_ROW, pkey, None, ""]
     for i, name in enumerate(FIELDS):
         found = fields.get(name)
         if found is not None and found[0] > row[2 + 2 * i]:
@@ -89,70 +116,119 @@ def fold_lines(merged: dict[str, list[Any]], lines: list[tuple[int, bytes]], *,
                thorough: bool = True) -> list[tuple[int, Any]]:
     """Fold the record lines in order, in one loop (a full merge folds tens of thousands): each
     as fold_fast() does, and a line it is unsure of through parse_record and fold(). The bad
-    lines, as (offset, why); without `thorough`, the lines fold_fast() would leave, unfolded."""
+    lines, as (offset, why); without `thorough`, the lines fold_fast() would leave, unfolded.
+
+    The record lines record_line() writes (hex keys, flags, tags without escapes, in FIELDS
+    order) are taken apart by one regular expression (_RECORD) with no JSON object built; any
+    other line goes through the JSON path below (_fold_json), and those it is unsure of through
+    parse_record. Each way folds a line as parse_record then fold() would."""
     left: list[tuple[int, Any]] = []  # (offset, BadLine), or (offset, line) without thorough
-
-    def leave(item: tuple[int, bytes]) -> None:
-        if thorough:
-            _thorough(merged, left, item)
-        else:
-            left.append(item)
-
-    scan, keys_ok, slots, empty, get = _SCAN, _KEYS.fullmatch, _SLOTS, _EMPTY_ROW, merged.get
-    tag_columns: dict[tuple[str, ...], str] = {}
-    for item in lines:
-        try:
-            s = item[1].decode("utf-8")
-            obj, end = scan(s, 0)
-        except (ValueError, StopIteration):
-            leave(item)
-            continue
-        if end != len(s) or type(obj) is not dict:
-            leave(item)
-            continue
-        keys = obj.get("k")
-        if type(keys) is not list:
-            leave(item)
-            continue
-        try:
-            joined = " ".join(keys)
-        except TypeError:
-            leave(item)  # a key that is no string
-            continue
-        if keys_ok(joined) is None or joined.count(" ") != len(keys) - 1:
-            leave(item)  # no key, too many, an empty or long one, or one with a space in it
-            continue
-        pkey = keys[0]
-        old = get(pkey)
-        row: list[Any] = [keys, *empty] if old is None else old.copy()  # folded into a copy: stored once sound
-        for name, pair in obj.items():
-            slot = slots.get(name)
-            if slot is None:
-                continue  # the keys, or a field this version doesn't know (ignored, as parse_record does)
-            if slot < 0 or type(pair) is not list or len(pair) != 2:
-                break
-            seq, value = pair
-            if type(seq) is not int or seq < 1:
-                break
-            if slot == 7:
-                if type(value) is not list:
-                    break
-                if not all(type(t) is str for t in value):
-                    break
-                names = tuple(sorted(set(value)))
-                value = tag_columns.get(names)
-                if value is None:  # a group's few tag sets: each written as JSON once per file
-                    value = tag_columns[names] = column("tags", list(names))
-            elif type(value) is not int or not (value == 0 or value == 1):
-                break
-            if seq > row[slot + 1]:
-                row[slot] = value
-                row[slot + 1] = seq
-        else:
-            merged[pkey] = row
-            continue
-        leave(item)
+    if not lines:
+        return left
+    get, flags = merged.get, _FLAGS
+    tag_columns: dict[Any, str] = {}  # a group's few tag sets: each written as JSON once per call
+    for item, m in zip(lines, map(_RECORD, _texts(lines)), strict=True):
+        if m is not None:
+            pkey, more, s1, v1, s2, v2, s3, v3, s4, t4 = m.groups()
+            tags = "[]" if s4 is None else tag_columns.get(t4)
+            if tags is None:
+                tags = tag_columns[t4] = column("tags", sorted(set(json.loads(t4))))
+            row = get(pkey)
+            if row is None:  # the common case: the paper's first record in these files
+                merged[pkey] = [pkey + more.replace('","', " ") if more else pkey,
+                                0 if s1 is None else flags[v1], 0 if s1 is None else int(s1),
+                                0 if s2 is None else flags[v2], 0 if s2 is None else int(s2),
+                                0 if s3 is None else flags[v3], 0 if s3 is None else int(s3),
+                                tags, 0 if s4 is None else int(s4), "", 0, pkey, None, ""]
+                continue
+            # highest sequence number wins; a tie keeps the value read first
+            if s1 is not None and (seq := int(s1)) > row[2]:
+                row[1], row[2] = flags[v1], seq
+            if s2 is not None and (seq := int(s2)) > row[4]:
+                row[3], row[4] = flags[v2], seq
+            if s3 is not None and (seq := int(s3)) > row[6]:
+                row[5], row[6] = flags[v3], seq
+            if s4 is not None and (seq := int(s4)) > row[8]:
+                row[7], row[8] = tags, seq
+        elif not _fold_json(merged, item, tag_columns):
+            if thorough:
+                _thorough(merged, left, item)
+            else:
+                left.append(item)
     return left
+
+
+def _texts(lines: list[tuple[int, bytes]]) -> list[str]:
+    """The lines as text, decoded at once ('' for a line that is no UTF-8: the JSON path takes it)."""
+    try:
+        return b"\n".join(map(itemgetter(1), lines)).decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        return [_decoded(line) for _at, line in lines]
+
+
+def _decoded(line: bytes) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+
+
+_FLAGS = {"0": 0, "1": 1}
+_SEQ = r"([1-9][0-9]{0,17})"  # a sequence number >= 1 (a longer one: the JSON path, as before)
+_RECORD: Callable[[str], re.Match[str] | None] = re.compile(
+    r'\{"k":\["([0-9a-f]{1,64})((?:","[0-9a-f]{1,64}){0,' + str(MAX_KEYS - 1) + r'})"\]'
+    + "".join(r'(?:,"' + name + r'":\[' + _SEQ + r',([01])\])?' for name in ("star", "skip", "read"))
+    + r'(?:,"tags":\[' + _SEQ + r',(\[(?:"[^"\\\x00-\x1f]*"(?:,"[^"\\\x00-\x1f]*")*)?\])\])?\}'
+).fullmatch  # the common record line as record_line() writes it: every part of it checked by its shape
+
+
+def _fold_json(merged: dict[str, list[Any]], item: tuple[int, bytes], tag_columns: dict[Any, str]) -> bool:
+    """Fold a record line as parse_record then fold() would, through the JSON module; False, with
+    nothing folded, for any line it is unsure of (parse_record's thorough path then says what)."""
+    try:
+        s = item[1].decode("utf-8")
+        obj, end = _SCAN(s, 0)
+    except (ValueError, StopIteration):
+        return False
+    if "\\u" in s:
+        return False  # an escape may spell a lone surrogate, which SQLite can't store: parse_record checks
+    if end != len(s) or type(obj) is not dict:
+        return False
+    keys = obj.get("k")
+    if type(keys) is not list:
+        return False
+    try:
+        joined = " ".join(keys)
+    except TypeError:
+        return False  # a key that is no string
+    if _KEYS.fullmatch(joined) is None or joined.count(" ") != len(keys) - 1:
+        return False  # no key, too many, an empty or long one, or one with a space in it
+    pkey = keys[0]
+    old = merged.get(pkey)
+    row: list[Any] = [joined, *_EMPTY_ROW, pkey, None, ""] if old is None else old.copy()  # stored once sound
+    for name, pair in obj.items():
+        slot = _SLOTS.get(name)
+        if slot is None:
+            continue  # the keys, or a field this version doesn't know (ignored, as parse_record does)
+        if slot < 0 or type(pair) is not list or len(pair) != 2:
+            return False
+        seq, value = pair
+        if type(seq) is not int or not 0 < seq <= MAX_SEQ:
+            return False
+        if slot == 7:
+            if type(value) is not list or not all(type(t) is str for t in value):
+                return False
+            names = tuple(sorted(set(value)))
+            value = tag_columns.get(names)
+            if value is None:
+                value = tag_columns[names] = column("tags", list(names))
+        elif type(value) is not int or not (value == 0 or value == 1):
+            return False
+        if seq > row[slot + 1]:
+            row[slot] = value
+            row[slot + 1] = seq
+    merged[pkey] = row
+    return True
 
 
 def _thorough(merged: dict[str, list[Any]], left: list[tuple[int, Any]],

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
-from operator import itemgetter
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .papers import TITLE_KEY_SQL, title_key_sql
@@ -123,35 +122,40 @@ _MERGE = ", ".join(
     f"{f}_s = max({f}_s, excluded.{f}_s)" for f in FIELDS)
 
 
+KEY_INDEX = "CREATE UNIQUE INDEX group_state_key ON group_state (member, pkey)"  # m0021
 PAPER_INDEX = "CREATE INDEX group_state_paper ON group_state (paper_id, member)"
 BULK_ROWS = 2000  # into an empty group_state, this many records or more are loaded before its index is built
 MERGE_CACHE_KB = 32 * 1024  # the page cache while a merge writes many records (its index's pages stay in memory)
 
 
-def merge_records(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> None:
+ROW_COLUMNS = "keys, " + STATE_COLUMNS + ", pkey, paper_id, member"  # a merged row's order (the fold's)
+
+
+def merge_records(conn: sqlite3.Connection, batches: Mapping[str, Sequence[Sequence[Any]]]) -> None:
     """Fold records into the merged state: per (member, paper key) and field, the value with the
-    highest sequence number wins (rows: member, pkey, keys json, local paper id, then value, seq
-    per field; each (member, pkey) at most once). Written in key order; into an empty table (a
-    first sync) many records are inserted before the index on paper ids is built, which is
-    about half the cost of inserting them into the index one by one."""
-    if not rows:
+    highest sequence number wins (member -> its rows in key order, each in ROW_COLUMNS order:
+    the keys space-separated, value and seq per field, pkey, the local paper id, the member;
+    each pkey at most once). Written in key order, member after member; into an empty table (a
+    first sync) many records are inserted before its two indexes (the key's, unique, and the
+    paper ids') are built, which is about half the cost of keeping them up one record at a time."""
+    ordered = [row for member in sorted(batches) for row in batches[member]]
+    if not ordered:
         return
-    ordered = sorted(rows, key=itemgetter(0, 1))
     many = len(ordered) >= BULK_ROWS
     cache = conn.execute("PRAGMA cache_size").fetchone()[0] if many else None
     if many:
         conn.execute(f"PRAGMA cache_size = -{MERGE_CACHE_KB}")
+    insert = f"INSERT INTO group_state ({ROW_COLUMNS}) VALUES ({marks(14)})"
     try:
         if many and conn.execute("SELECT 1 FROM group_state LIMIT 1").fetchone() is None:
+            conn.execute("DROP INDEX IF EXISTS group_state_key")  # each (member, pkey) is once in the batch
             conn.execute("DROP INDEX IF EXISTS group_state_paper")
-            conn.executemany("INSERT INTO group_state (member, pkey, keys, paper_id, " + STATE_COLUMNS + ") "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", ordered)
+            conn.executemany(insert, ordered)
+            conn.execute(KEY_INDEX)
             conn.execute(PAPER_INDEX)
         else:
-            conn.executemany(
-                "INSERT INTO group_state (member, pkey, keys, paper_id, " + STATE_COLUMNS + ") "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (member, pkey) DO UPDATE SET paper_id = excluded.paper_id, " + _MERGE, ordered)
+            conn.executemany(insert + " ON CONFLICT (member, pkey) DO UPDATE SET paper_id = excluded.paper_id, "
+                             + _MERGE, ordered)
     finally:
         if cache is not None:
             conn.execute(f"PRAGMA cache_size = {int(cache)}")
@@ -192,9 +196,19 @@ def keys_of(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, set[str]]
 
 
 def replace_keys(conn: sqlite3.Connection, ids: Sequence[str], pairs: Iterable[tuple[str, str]]) -> None:
-    for part in chunks(list(ids)):
-        conn.execute(f"DELETE FROM group_keys WHERE paper_id IN ({marks(len(part))})", list(part))
-    conn.executemany("INSERT OR IGNORE INTO group_keys (key, paper_id) VALUES (?, ?)", sorted(pairs))  # in key order
+    insert = "INSERT OR IGNORE INTO group_keys (key, paper_id) VALUES (?, ?)"
+    if conn.execute("SELECT 1 FROM group_keys LIMIT 1").fetchone() is not None:
+        for part in chunks(list(ids)):
+            conn.execute(f"DELETE FROM group_keys WHERE paper_id IN ({marks(len(part))})", list(part))
+        conn.executemany(insert, sorted(pairs))  # in key order
+        return
+    # A first sync: nothing to delete, and the index on paper ids built after the keys are in.
+    conn.execute("DROP INDEX IF EXISTS group_keys_paper")
+    conn.executemany(insert, sorted(pairs))
+    conn.execute(KEYS_PAPER_INDEX)
+
+
+KEYS_PAPER_INDEX = "CREATE INDEX group_keys_paper ON group_keys (paper_id)"  # m0017
 
 
 def unresolved(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:

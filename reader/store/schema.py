@@ -425,3 +425,34 @@ def m0020_group_settings(db: sqlite_utils.Database) -> None:
     again). Taking back notes or private tags sets `purge`: the next export writes this member's
     files again as a new generation without them (their text leaves the shared folder)."""
     db.execute("ALTER TABLE group_config ADD COLUMN purge INTEGER NOT NULL DEFAULT 0")
+
+
+@SCHEMA_MIGRATIONS()
+def m0021_group_state_key_index(db: sqlite_utils.Database) -> None:
+    """Issue 29 (a full merge in under a second): group_state's key (member, pkey) becomes a unique
+    index instead of the primary key, so that a first sync can load tens of thousands of records
+    into the empty table with no index to keep up and then build both indexes by sorting (as it
+    already did for the index on paper ids); half the cost of the load. Same columns, same rows."""
+    db.executescript(
+        """
+        CREATE TABLE group_state_new (
+            member TEXT NOT NULL,
+            pkey TEXT NOT NULL,
+            keys TEXT NOT NULL,
+            paper_id TEXT,
+            star INTEGER NOT NULL DEFAULT 0, star_s INTEGER NOT NULL DEFAULT 0,
+            skip INTEGER NOT NULL DEFAULT 0, skip_s INTEGER NOT NULL DEFAULT 0,
+            read INTEGER NOT NULL DEFAULT 0, read_s INTEGER NOT NULL DEFAULT 0,
+            tags TEXT NOT NULL DEFAULT '[]', tags_s INTEGER NOT NULL DEFAULT 0,
+            note TEXT NOT NULL DEFAULT '', note_s INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO group_state_new (member, pkey, keys, paper_id, star, star_s, skip, skip_s, read, read_s,
+                                     tags, tags_s, note, note_s)
+            SELECT member, pkey, keys, paper_id, star, star_s, skip, skip_s, read, read_s, tags, tags_s, note, note_s
+            FROM group_state ORDER BY member, pkey;
+        DROP TABLE group_state;
+        ALTER TABLE group_state_new RENAME TO group_state;
+        CREATE UNIQUE INDEX group_state_key ON group_state (member, pkey);
+        CREATE INDEX group_state_paper ON group_state (paper_id, member);
+        """
+    )

@@ -412,3 +412,31 @@ def test_a_huge_record_cut_short_in_ones_own_log_never_swallows_the_next(tmp_pat
     fs.append(log, b'{"k":["cc"],"star":[2,1]}\n')
     assert log.read_bytes() == head + b'{"k":["cc"],"star":[2,1]}\n'
     assert [line for _, line in fs.read_lines(log, 0).lines][-1] == b'{"k":["cc"],"star":[2,1]}'
+
+
+def test_a_line_sqlite_cannot_store_is_skipped_with_its_offset_not_a_failed_sync(make_lib, tmp_path):
+    """JSON escapes can spell a lone surrogate (in a key, a tag or a note) and a sequence number
+    can pass SQLite's 64-bit integers: such a line is a bad line, named by its byte offset, and
+    the rest of the file is merged (the sync used to fail on it, and on every sync after)."""
+    shared, a, b, ga, gb = _pair(make_lib, tmp_path)
+    pid = b.paper_ids()[0]
+    key = gs.key_rows_of(b.read_connection(), [pid])[0]
+    from reader.group.keys import paper_keys
+
+    k = paper_keys(key["doi"], key["arxiv"], key["links"], key["title_key"], key["year"], key["abstract_key"])
+    bad = [b'{"k":["\\ud800"],"star":[1,1]}', b'{"k":["ab"],"tags":[2,["x\\udc00"]]}',
+           b'{"k":["ab"],"note":[3,"x\\ud83d"]}', b'{"k":["ab"],"star":[9223372036854775808,1]}',
+           b'{"k":["ab"],"read":[99999999999999999999999,1]}']
+    cy = shared / "cy"
+    cy.mkdir()
+    head = b'{"reader-group":1,"name":"cy","library":"c1","gen":1}\n'
+    (cy / "snapshot-1.jsonl").write_bytes(head + b"\n".join(bad[:3]) + b"\n")
+    (cy / "log-1.jsonl").write_bytes(head + b"\n".join(bad[3:]) + b"\n"
+                                     + json.dumps({"k": k, "star": [2**63 - 1, 1], "tags": [2, ["é\\u"]]}).encode() + b"\n")
+    report = gb.sync()
+    skipped = [p for p in report.problems if "at byte" in p and "skipped" in p]
+    assert len(skipped) == 5 and any("Unicode" in p for p in skipped), report.problems
+    assert str(len(head)) in skipped[0] and str(len(head) + len(bad[3]) + 1) in skipped[4]
+    assert _filter(b, "starred-by:cy")[0] == {pid}  # the good line after the bad ones
+    assert [r["tags"] for r in gs.state(b.read_connection()) if r["member"] == "cy"] == ['["é\\\\u"]']
+    assert not gb.sync().problems

@@ -154,3 +154,36 @@ def test_folding_a_files_lines_at_once_equals_folding_them_one_by_one():
     left = fold_lines(many, items)
     assert many == one and len(one) > 30
     assert [(at, str(exc)) for at, exc in left] == reasons and len(reasons) == 5
+
+
+def test_m0021_keeps_the_merged_state_and_its_key_stays_unique(tmp_path):
+    """m0021 moves group_state's key from the primary key to a unique index: the rows are kept,
+    the upsert of a later sync still finds them, and a second record of a key is refused."""
+    import sqlite3
+
+    import pytest
+
+    from reader.library import Library
+    from reader.store import SCHEMA_MIGRATIONS, open_connection, open_database
+
+    root = tmp_path / "old"
+    root.mkdir()
+    conn = open_connection(root / "library.sqlite3")
+    SCHEMA_MIGRATIONS.apply(open_database(conn), stop_before="m0021_group_state_key_index")
+    rows = [("ann", "k1", "k1 k9", "p1", 1, 3, 0, 0, 1, 4, '["group/a"]', 5, "hi", 6),
+            ("ben", "k1", "k1", None, 0, 0, 1, 2, 1, 2, "[]", 0, "", 0)]
+    conn.executemany("INSERT INTO group_state (member, pkey, keys, paper_id, " + gs.STATE_COLUMNS + ") "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    conn.commit()
+    conn.close()
+    with Library.open(root, seed_if_empty=False) as lib:
+        rconn = lib.read_connection()
+        assert [tuple(r) for r in rconn.execute("SELECT member, pkey, keys, paper_id, " + gs.STATE_COLUMNS
+                                                 + " FROM group_state ORDER BY member")] == rows
+        names = {r[0] for r in rconn.execute("SELECT name FROM sqlite_master WHERE tbl_name = 'group_state'")}
+        assert {"group_state_key", "group_state_paper"} <= names
+        with lib.write_transaction() as (wconn, _seq):
+            gs.merge_records(wconn, {"ann": [["k1 k9", 0, 7, 0, 0, 0, 0, "[]", 0, "", 0, "k1", "p1", "ann"]]})
+        assert gs.state(rconn)[0][3:5] == (0, 7)  # the newer star folded into the kept row
+        with pytest.raises(sqlite3.IntegrityError), lib.write_transaction() as (wconn, _seq):
+            wconn.execute("INSERT INTO group_state (member, pkey, keys) VALUES ('ann', 'k1', 'k1')")
