@@ -22,7 +22,6 @@ import argparse
 import hashlib
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -45,25 +44,12 @@ def load() -> str:
 
 
 def titles(source: Path, n: int, seed: int = 7) -> list[str]:
-    """n titles of 3-10 words (bench_compare's choice), every other one with a typo."""
-    found = []
-    with source.open(encoding="utf-8") as f:
-        for line in f:
-            title = " ".join(str(json.loads(line).get("title") or "").split())
-            if title.isascii() and 3 <= len(title.split()) <= 10:
-                found.append(title)
-    chosen = random.Random(seed).sample(found, n)
-    return [typo(t, i) if i % 2 else t for i, t in enumerate(chosen)]
+    """n titles of 3-10 words (bench_compare's choice), every other one with its typo."""
+    # this folder's compare_child (the script's own folder is first on the path)
+    from compare_child import titles as sampled
+    from compare_child import typo
 
-
-def typo(title: str, seed: int) -> str:
-    words = title.split()
-    i = max(range(len(words)), key=lambda j: len(words[j]))
-    w = words[i]
-    if len(w) >= 4:
-        k = 1 + random.Random(seed).randrange(len(w) - 2)
-        words[i] = w[:k] + w[k + 1] + w[k] + w[k + 2:]
-    return " ".join(words)
+    return [typo(t, i) if i % 2 else t for i, t in enumerate(sampled(source, n, seed))]
 
 
 def child(code: Path, index_dir: Path, typed: list[str], verify: bool) -> dict:
