@@ -39,9 +39,10 @@ class TagEditor(QWidget):
     def tags(self) -> list[str]:
         return list(self._tags)
 
-    def set_tags(self, tags: list[str]) -> None:
+    def set_tags(self, tags: list[str]) -> bool:
+        """Show these tags as chips; False (nothing done) when they are the ones shown."""
         if list(tags) == self._tags:
-            return
+            return False
         self._tags = list(tags)
         for chip in self._chips:
             # Out of the layout and hidden now: deleteLater alone leaves it drawn until the
@@ -61,6 +62,7 @@ class TagEditor(QWidget):
             self._layout.insertWidget(i, chip)
             chip.show()  # at once, not when the layout's queued show runs
             self._chips.append(chip)
+        return True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Esc with typed text clears it and stays in the box; Esc in an empty box is left to

@@ -84,9 +84,6 @@ class TriageView(QWidget):
         self.card: Card | None = None
         self._html = ""
         self._loading = False
-        # What the labels show now: a card sets a label's text only when it changes (a rich
-        # label parses its text again, and its accessible name with it, on every setText).
-        self._shown: dict[str, object] = {}
 
         self.queueLabel = _live(self, "triageQueueLabel", "Queue")
         self.orderCombo = QComboBox(self)
@@ -317,7 +314,6 @@ class TriageView(QWidget):
         (Qt resolves a link's colour when the rich text is set, so old text keeps the old theme's)."""
         self._html = ""
         self.linksLabel.clear()
-        self._shown.pop("links", None)
 
     def show_card(self, card: Card | None) -> None:
         """Put `card` on screen (the abstract's HTML is already rendered)."""
@@ -335,7 +331,6 @@ class TriageView(QWidget):
                 self.tagEditor.set_tags([])
                 self.noteEdit.clear()
                 self.starLabel.clear()
-                self._shown.clear()
                 return
             self.titleLabel.setText(title_plain(card.title))  # math and symbols as the abstract shows them
             self.metaLabel.setText(card.meta)
@@ -348,8 +343,7 @@ class TriageView(QWidget):
             elif not self.noteEdit.hasFocus() and self.noteEdit.toPlainText() != card.note:
                 self.noteEdit.setPlainText(card.note)
             links = link_line(card.links[:6], self.linksLabel.fontMetrics(), self.linksLabel.width())
-            if self._shown.get("links") != links:
-                self._shown["links"] = links
+            if self.linksLabel.text() != links:  # (a rich label parses its text, and its name, on every setText)
                 self.linksLabel.setText(links)
             self.linksLabel.setVisible(bool(card.links))
         finally:
@@ -357,16 +351,14 @@ class TriageView(QWidget):
 
     def show_flags(self, card: Card) -> None:
         """Star, read state and tags of the card on screen (after a decision, without re-rendering)."""
-        if self._shown.get("star") != card.starred:
-            self._shown["star"] = card.starred
-            self.starLabel.setText("★" if card.starred else "☆")
+        mark = "★" if card.starred else "☆"
+        if self.starLabel.text() != mark:  # set only when it changes, as every label of the card
+            self.starLabel.setText(mark)
             self.starLabel.setStyleSheet(f"color: {STAR_COLOUR}" if card.starred else "")
             self.starLabel.setAccessibleName("Starred" if card.starred else "Not starred")
             self.starLabel.setToolTip("Starred (S)" if card.starred else "Not starred (S)")
         self.skippedLabel.setVisible(card.skipped)
-        self.tagEditor.set_tags(card.tags)  # (nothing done for the same tags)
-        if self._shown.get("tags") != card.tags:
-            self._shown["tags"] = list(card.tags)
+        if self.tagEditor.set_tags(card.tags):  # (nothing done for the same tags)
             for chip in self.tagEditor.findChildren(QToolButton):
                 chip.installEventFilter(self)  # new chips too: a clicked chip must not hand J/K to the table
 
@@ -383,8 +375,6 @@ class TriageView(QWidget):
         self.titleLabel.setText(text)
         for w in (self.metaLabel, self.abstractView, self.linksLabel, self.starLabel):
             w.clear()
-        self._shown.pop("links", None)
-        self._shown.pop("star", None)
         self._html = ""
 
     def show_summary(self, text: str, can_export: bool) -> None:
@@ -416,9 +406,8 @@ class TriageView(QWidget):
             parts.append(f"<b>{n}</b>&nbsp;{name}")
         text = ("Tags: " + " &nbsp;·&nbsp; ".join(parts) if parts else
                 "Tags: none yet — T adds one; your nine most used get the keys 1–9")
-        if self._shown.get("legend") == text:
+        if self.legendLabel.text() == text:
             return  # the same legend as the last card's: no new parse, no relayout
-        self._shown["legend"] = text
         self.legendLabel.setText(text)
         set_tip(self.legendLabel, "Press the digit to toggle the tag on this paper")
 
