@@ -103,17 +103,16 @@ def test_cancel_stops_an_index_rebuild_and_keeps_the_index(qtbot, window: MainWi
 
     def slow_docs(conn):
         started.set()
-        for n, doc in enumerate(real_docs(conn)):
-            if n == 3:  # the rebuild is under way: wait for the Cancel
-                for _ in range(3000):
-                    # The status bar's task, looked up as it waits: this worker may start before the
-                    # GUI thread has listed it (on a loaded machine the task was None here, for good).
-                    task = window.status.tasks[0] if window.status.tasks else None
-                    if task is not None and task.cancelled():
-                        cancel_seen.append(True)
-                        break
-                    threading.Event().wait(0.01)
-            yield doc
+        # The rebuild is under way (it asked for its first document): wait here for the Cancel. (At
+        # the third document, a Cancel clicked before it stopped the rebuild first, unseen.) The
+        # status bar's task is looked up as it waits: this worker may start before it is listed.
+        for _ in range(3000):
+            task = window.status.tasks[0] if window.status.tasks else None
+            if task is not None and task.cancelled():
+                cancel_seen.append(True)
+                break
+            threading.Event().wait(0.01)
+        yield from real_docs(conn)
 
     monkeypatch.setattr(index_upkeep, "iter_docs", slow_docs)
     window.index_sync.reindex()
