@@ -114,7 +114,7 @@ def run_restore(data_dir: Path, backup: str, out: TextIO) -> int:
         raise ReaderError(f"{chosen}: no such backup")
     try:
         aside = restore(chosen, paths.database)
-    except (OSError, EOFError, sqlite3.DatabaseError) as exc:  # gzip raises OSError/EOFError
+    except (OSError, EOFError, sqlite3.DatabaseError) as exc:  # bz2/gzip raise OSError/EOFError
         raise ReaderError(f"{chosen}: cannot be restored ({exc})") from exc
     print(f"restored {chosen} to {paths.database}", file=out)
     if aside is not None:

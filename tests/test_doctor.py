@@ -136,7 +136,7 @@ def test_doctor_restore_puts_the_newest_compressed_backup_back(tmp_path):
     with Library.open(root, seed_if_empty=False):
         pass  # a daily backup exists now
     [backup] = list((root / "backups").glob("library-daily-*"))
-    assert backup.name.endswith(".sqlite3.gz")
+    assert backup.name.endswith(".sqlite3.bz2")
     db = root / "library.sqlite3"
     db.write_bytes(b"")
     proc = run(root, "doctor", "--recover")

@@ -1,14 +1,18 @@
 """Backups of the library file in backups/: daily ones (the last few kept) and pre-migration ones.
 
-A backup is the database copied through SQLite's backup API, with the derived plain texts
-emptied (they are recomputed when the copy is opened: meta text_version is reset), then
-gzip-compressed to `*.sqlite3.gz`: at 50k papers 188 MB becomes ~26 MB, so the seven daily
-copies together stay below the live file. Older uncompressed `*.sqlite3` backups are still
-listed, restored and read. gzip is in the standard library and any machine can open it.
+A backup is the database copied through SQLite's backup API, with what is derived from it left
+out: the plain texts are emptied (recomputed when the copy is opened: meta text_version is reset)
+and the secondary indexes dropped (their CREATE statements kept in the copy's BACKUP_INDEXES
+table; restoring or reading a backup builds them again). It is then bzip2-compressed to
+`*.sqlite3.bz2`: at 100k papers the 244 MB database becomes a 40 MB backup (gzip of the copy
+with its indexes, the format before, made 67 MB: bzip2 takes ~2x the CPU, once a day, off
+anyone's way). Older `*.sqlite3.gz` and uncompressed `*.sqlite3` backups are still listed,
+restored and read. bzip2 and gzip are in the standard library and any machine can open them.
 """
 
 from __future__ import annotations
 
+import bz2
 import contextlib
 import gzip
 import logging
@@ -24,13 +28,20 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 DAILY_PREFIX = "library-daily-"
+BEFORE_PREFIX = "library-before-"  # taken before a schema migration
 KEEP_DAILY = 7
+KEEP_BEFORE = 2  # the newest pre-migration copies kept (each as big as a daily one)
 DAILY_EVERY_S = 24 * 3600
-COMPRESSED = ".sqlite3.gz"
+COMPRESSED = ".sqlite3.bz2"
+_GZIPPED = ".sqlite3.gz"  # backups written before the bzip2 ones
+# A pre-migration copy is taken while the user waits (the upgrade's progress dialog): gzip,
+# ~2x faster than bzip2 (57 MB at 100k in ~9 CPU-s), since it is rare and few are kept.
+MIGRATION_SUFFIX = _GZIPPED
 _PLAIN = ".sqlite3"
+BACKUP_INDEXES = "reader_backup_indexes"  # in a backup: the CREATE INDEX statements it left out
 _PARTIAL = ".partial"
 _CHUNK = 1 << 20
-_GZIP_LEVEL = 6  # level 1 is ~3x faster but ~20% bigger: seven copies would pass the live file
+_BZ2_LEVEL = 9  # 900 kB blocks; at 100k: 40 MB in ~20 CPU-s (gzip -6: 57 MB in 9; lzma -1: ~50 MB in 36)
 
 
 class BackupCancelled(Exception):
@@ -43,7 +54,7 @@ def _never() -> bool:
 
 def _backup_files(backups_dir: Path, prefix: str) -> list[Path]:
     try:
-        return [p for pattern in (f"{prefix}*{_PLAIN}", f"{prefix}*{COMPRESSED}")
+        return [p for pattern in (f"{prefix}*{_PLAIN}", f"{prefix}*{COMPRESSED}", f"{prefix}*{_GZIPPED}")
                 for p in backups_dir.glob(pattern) if p.is_file()]
     except OSError:
         return []
@@ -76,14 +87,14 @@ def daily_due(backups_dir: Path, now: float | None = None) -> bool:
 def write_backup(source: sqlite3.Connection, final: Path, *,
                  stopped: Callable[[], bool] = _never,
                  on_target: Callable[[sqlite3.Connection | None], None] | None = None) -> Path:
-    """Copy the database behind source into final (a `*.sqlite3.gz` path), compressed.
+    """Copy the database behind source into final (a `*.sqlite3.bz2` path), compressed.
 
     Written under temporary names and renamed when complete, so a killed process never leaves
     half a backup that would count as the newest. `stopped` is asked between stages and chunks
     (BackupCancelled, nothing left behind); on_target is given the copy's connection while it is
     vacuumed, so a canceller can interrupt it, then None."""
     final.parent.mkdir(parents=True, exist_ok=True)
-    copy = final.with_name(final.name.removesuffix(".gz") + _PARTIAL)
+    copy = final.with_name(final.name.removesuffix(".gz").removesuffix(".bz2") + _PARTIAL)
     packed = final.with_name(final.name + _PARTIAL)
     try:
         target = sqlite3.connect(copy, check_same_thread=False)
@@ -102,7 +113,7 @@ def write_backup(source: sqlite3.Connection, final: Path, *,
                 on_target(None)
             target.close()
         _check(stopped)
-        with open(copy, "rb") as src, gzip.open(packed, "wb", compresslevel=_GZIP_LEVEL) as out:
+        with open(copy, "rb") as src, _packer(final, packed) as out:
             while chunk := src.read(_CHUNK):
                 _check(stopped)
                 out.write(chunk)
@@ -120,21 +131,57 @@ def _check(stopped: Callable[[], bool]) -> None:
         raise BackupCancelled
 
 
-def _drop_derived(conn: sqlite3.Connection) -> None:
-    """Empty the plain texts (derived from the abstracts; half the file) and mark them stale.
+def _packer(final: Path, packed: Path):
+    """The compressed file to write for a backup named final (by its suffix: bzip2, gzip)."""
+    if final.name.endswith(".gz"):
+        return gzip.open(packed, "wb", compresslevel=6)
+    return bz2.open(packed, "wb", compresslevel=_BZ2_LEVEL)
 
-    The VACUUM packs the rows again: at 50k the copy is then 100 MB, 26 MB gzipped (32 MB
-    with the freed space only zeroed by secure_delete: seven would pass the live file)."""
+
+def _opener(backup: Path):
+    """How to read a backup file: by its suffix (bzip2, gzip or a plain SQLite file)."""
+    if backup.name.endswith(".bz2"):
+        return bz2.open
+    return gzip.open if backup.name.endswith(".gz") else open
+
+
+def _drop_derived(conn: sqlite3.Connection) -> None:
+    """Empty the plain texts (derived from the abstracts) and mark them stale; drop the
+    secondary indexes, keeping their CREATE statements in BACKUP_INDEXES.
+
+    The VACUUM packs the rows again: at 100k the copy is then 178 MB (208 MB with its indexes,
+    244 MB live), 40 MB bzip2-compressed."""
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "papers" not in tables or "meta" not in tables:
         return
     cols = {r[1] for r in conn.execute("PRAGMA table_info(papers)")}
     if "abstract_text" not in cols:
         return
+    indexes = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
+                           "ORDER BY rowid").fetchall()
     with conn:
         conn.execute("UPDATE papers SET abstract_text = ''")
         conn.execute("UPDATE meta SET value = '0' WHERE key = 'text_version'")
+        conn.execute(f"CREATE TABLE {BACKUP_INDEXES} (name TEXT NOT NULL, sql TEXT NOT NULL)")
+        conn.executemany(f"INSERT INTO {BACKUP_INDEXES} VALUES (?, ?)", indexes)
+        for name, _ in indexes:
+            conn.execute(f'DROP INDEX "{name.replace(chr(34), chr(34) * 2)}"')
     conn.execute("VACUUM")
+
+
+def rebuild_indexes(db_file: Path) -> None:
+    """Build again the indexes a backup left out (a plain copy of a backup, before any use)."""
+    conn = sqlite3.connect(db_file)
+    try:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                            [BACKUP_INDEXES]).fetchone():
+            return
+        with conn:
+            for (sql,) in conn.execute(f"SELECT sql FROM {BACKUP_INDEXES} ORDER BY rowid").fetchall():
+                conn.execute(sql)
+            conn.execute(f"DROP TABLE {BACKUP_INDEXES}")
+    finally:
+        conn.close()
 
 
 def take_backup(source: sqlite3.Connection, backups_dir: Path, *, keep: int = KEEP_DAILY,
@@ -148,10 +195,12 @@ def take_backup(source: sqlite3.Connection, backups_dir: Path, *, keep: int = KE
 
 
 def rotate(backups_dir: Path, keep: int = KEEP_DAILY) -> list[Path]:
-    """Delete all but the newest `keep` daily backups (and stale partial ones); returns what went."""
+    """Delete all but the newest `keep` daily backups and KEEP_BEFORE pre-migration ones (and
+    stale partial ones); returns what went."""
     removed = []
     found = daily_backups(backups_dir)
-    for old in found[: max(len(found) - keep, 0)]:
+    before = sorted(_backup_files(backups_dir, BEFORE_PREFIX), key=_mtime)
+    for old in found[: max(len(found) - keep, 0)] + before[: max(len(before) - KEEP_BEFORE, 0)]:
         old.unlink(missing_ok=True)
         removed.append(old)
     for partial in backups_dir.glob(f"{DAILY_PREFIX}*{_PARTIAL}"):
@@ -163,19 +212,20 @@ def rotate(backups_dir: Path, keep: int = KEEP_DAILY) -> list[Path]:
 @contextlib.contextmanager
 def opened_backup(backup: Path) -> Iterator[Path]:
     """A plain SQLite file of the backup to read (a temporary copy when it is compressed)."""
-    if not backup.name.endswith(".gz"):
+    if not backup.name.endswith((".gz", ".bz2")):
         yield backup
         return
     with tempfile.TemporaryDirectory(prefix="reader-backup-") as tmp:
-        plain = Path(tmp) / backup.name.removesuffix(".gz")
+        plain = Path(tmp) / backup.name.removesuffix(".gz").removesuffix(".bz2")
         unpack(backup, plain)
+        rebuild_indexes(plain)
         yield plain
 
 
 def unpack(backup: Path, dest: Path) -> None:
-    """Write the backup's database to dest (decompressing a `.gz` one)."""
-    opener = gzip.open if backup.name.endswith(".gz") else open
-    with opener(backup, "rb") as src, open(dest, "wb") as out:
+    """Write the backup's database to dest (decompressing a `.bz2` or `.gz` one); its left-out
+    indexes are not built yet (see rebuild_indexes)."""
+    with _opener(backup)(backup, "rb") as src, open(dest, "wb") as out:
         shutil.copyfileobj(src, out, _CHUNK)
 
 
@@ -188,6 +238,7 @@ def restore(backup: Path, db_path: Path) -> Path | None:
     fresh = db_path.with_name(db_path.name + f".restoring{_PARTIAL}")
     try:
         unpack(backup, fresh)
+        rebuild_indexes(fresh)
         conn = sqlite3.connect(f"file:{fresh}?mode=ro", uri=True)
         try:
             ok = conn.execute("PRAGMA quick_check").fetchone()[0]

@@ -9,7 +9,7 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from ..models import HighlightColour
-from .backups import COMPRESSED, write_backup
+from .backups import BEFORE_PREFIX, MIGRATION_SUFFIX, write_backup
 
 SCHEMA_MIGRATIONS = Migrations("reader")
 
@@ -116,7 +116,7 @@ def migrate(db: sqlite_utils.Database, db_path: Path | None, backups_dir: Path |
         backups_dir.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         # The backup API copies committed pages from the WAL too, unlike a plain file copy.
-        backup = write_backup(db.conn, backups_dir / f"library-before-{pending[0].name}-{stamp}{COMPRESSED}")
+        backup = write_backup(db.conn, backups_dir / f"{BEFORE_PREFIX}{pending[0].name}-{stamp}{MIGRATION_SUFFIX}")
     SCHEMA_MIGRATIONS.apply(db)
     _ensure_origin(db)
     return backup

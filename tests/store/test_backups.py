@@ -1,8 +1,11 @@
-"""Daily backups: taken at the second open of a day, complete compressed copies, the last seven kept."""
+"""Daily backups: taken at the second open of a day, complete compressed copies without what is
+derived (plain texts, secondary indexes), the last seven kept."""
 
 from __future__ import annotations
 
+import gzip
 import os
+import shutil
 import sqlite3
 import time
 from pathlib import Path
@@ -10,8 +13,11 @@ from pathlib import Path
 from reader.library import Library
 from reader.store import backups
 from reader.store.backups import (
+    BACKUP_INDEXES,
+    BEFORE_PREFIX,
     COMPRESSED,
     DAILY_PREFIX,
+    KEEP_BEFORE,
     daily_backups,
     daily_due,
     newest_backup,
@@ -32,7 +38,7 @@ def test_first_open_takes_none_second_open_takes_one_copy(tmp_path):
     with Library.open(root) as lib:
         pass
     [copy] = daily_backups(root / "backups")
-    assert copy.name.endswith(COMPRESSED) and copy.read_bytes()[:2] == b"\x1f\x8b"  # gzip
+    assert copy.name.endswith(COMPRESSED) and copy.read_bytes()[:3] == b"BZh"  # bzip2
     assert copy.stat().st_size < (root / "library.sqlite3").stat().st_size / 4
     with opened_backup(copy) as plain:
         conn = sqlite3.connect(plain)
@@ -140,6 +146,87 @@ def test_old_uncompressed_backups_are_still_listed_read_and_restored(tmp_path):
     restore(old, root / "library.sqlite3")
     with Library.open(root) as lib:
         assert lib.counts().starred == 1
+
+
+def _indexes(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    return sorted(tuple(r) for r in conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"))
+
+
+def test_a_backup_leaves_the_indexes_out_and_restoring_builds_them_again(tmp_path):
+    root = tmp_path / "lib"
+    with _library(root) as lib:
+        live = _indexes(lib._wconn)
+        copy = take_backup(lib._wconn, root / "backups")
+    assert len(live) > 10
+    plain = tmp_path / "plain.sqlite3"
+    backups.unpack(copy, plain)
+    conn = sqlite3.connect(plain)
+    try:  # the copy itself: no secondary index, their statements kept
+        assert _indexes(conn) == []
+        assert sorted(conn.execute(f"SELECT name, sql FROM {BACKUP_INDEXES}")) == live
+    finally:
+        conn.close()
+    with opened_backup(copy) as readable:
+        conn = sqlite3.connect(readable)
+        try:
+            assert _indexes(conn) == live
+            assert not conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", [BACKUP_INDEXES]).fetchone()
+        finally:
+            conn.close()
+    restore(copy, root / "library.sqlite3")
+    conn = sqlite3.connect(root / "library.sqlite3")
+    try:
+        assert _indexes(conn) == live and conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        conn.close()
+    with Library.open(root) as lib:
+        assert lib.counts().total == 56
+
+
+def test_gzipped_backups_of_earlier_versions_are_still_listed_read_and_restored(tmp_path):
+    root = tmp_path / "lib"
+    with _library(root) as lib:
+        lib.set_starred([lib.paper_ids()[0]], True)
+        plain = tmp_path / "old.sqlite3"
+        target = sqlite3.connect(plain)
+        lib._wconn.backup(target)  # as the gzip backups were: every index inside
+        target.close()
+        old = root / "backups" / f"{DAILY_PREFIX}20200101T000000000000.sqlite3.gz"
+        with open(plain, "rb") as src, gzip.open(old, "wb") as out:
+            shutil.copyfileobj(src, out)
+        lib.set_starred([lib.paper_ids()[0]], False)
+        new = take_backup(lib._wconn, root / "backups")
+    assert daily_backups(root / "backups") == [old, new]
+    with opened_backup(old) as readable:
+        assert sqlite3.connect(readable).execute("SELECT sum(starred) FROM papers").fetchone() == (1,)
+    restore(old, root / "library.sqlite3")
+    with Library.open(root) as lib:
+        assert lib.counts().starred == 1
+
+
+def test_a_migration_backup_is_gzipped_and_only_the_newest_two_are_kept(tmp_path):
+    d = tmp_path / "backups"
+    d.mkdir()
+    before = []
+    for i in range(4):
+        f = d / f"{BEFORE_PREFIX}m00{i:02d}_x-2026010{i + 1}T000000.sqlite3.gz"
+        f.write_bytes(b"x")
+        os.utime(f, (1_700_000_000 + i, 1_700_000_000 + i))
+        before.append(f)
+    src = sqlite3.connect(":memory:")
+    src.execute("CREATE TABLE t (a)")
+    take_backup(src, d)
+    assert KEEP_BEFORE == 2 and [f.exists() for f in before] == [False, False, True, True]
+    root = tmp_path / "lib"
+    _library(root).close()
+    conn = sqlite3.connect(root / "library.sqlite3")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = (SELECT max(name) FROM _sqlite_migrations)")
+    conn.commit()
+    conn.close()
+    with Library.open(root, seed_if_empty=False):
+        pass
+    [taken] = [p for p in (root / "backups").iterdir() if p.name.startswith(BEFORE_PREFIX)]
+    assert taken.name.endswith(".sqlite3.gz") and taken.read_bytes()[:2] == b"\x1f\x8b"
 
 
 def test_a_damaged_backup_is_not_restored(tmp_path):
