@@ -169,6 +169,22 @@ def test_unrecognised_text_file_is_refused(data_dir, tmp_path):
     assert proc.returncode == 1 and "unrecognised format" in proc.stderr
 
 
+def test_a_negated_query_is_a_query_not_an_unknown_option(tmp_path):
+    """`-is:starred` (and any word after one dash) is the query's negation, as a positional
+    query or an option's value: argparse alone refused both."""
+    d = tmp_path / "lib"
+    ids = [p["id"] for p in json.loads(in_process(d, "list", "--json"))]
+    in_process(d, "star", ids[0])
+    every = {h["id"] for h in json.loads(in_process(d, "search", "--json", "--limit", "100", "-is:starred"))}
+    assert ids[0] not in every and len(every) == len(ids) - 1
+    assert {h["id"] for h in json.loads(in_process(d, "search", "-is:starred", "--limit", "100", "--json"))} == every
+    some = json.loads(in_process(d, "search", "--json", "-is:starred -learning"))
+    assert some and len(some) < len(every)
+    assert json.loads(in_process(d, "search", "--json", "--limit", "100", "--", "-is:starred")) != []
+    proc = run(d, "search", "-x", check=False)  # two characters: still an option, refused in one line
+    assert proc.returncode == 2 and proc.stderr.count("error:") == 1
+
+
 def test_search_json_has_snippets(data_dir):
     hits = json.loads(run(data_dir, "search", "sparse attention", "--json").stdout)
     assert "sparse" in hits[0]["snippet"].lower() and "<b>" not in hits[0]["snippet"]

@@ -23,6 +23,15 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
 
+    def _parse_optional(self, arg_string: str) -> Any:
+        """A word starting with one dash is a value when no option spells it: a query's
+        negation (`reader search -is:starred`, `map --query -tag:old`) is not taken for an
+        unknown option. Reader's only short option is -h; `--...` stays an option."""
+        if (arg_string.startswith("-") and not arg_string.startswith("--") and len(arg_string) > 2
+                and arg_string[:2] not in self._option_string_actions):
+            return None
+        return super()._parse_optional(arg_string)
+
     def fill_help_later(self, fill: Callable[[], None]) -> None:
         """Run `fill` (it sets help or description texts shown by this parser) before its help prints."""
         self._help_fillers.append(fill)
