@@ -126,6 +126,12 @@ _postings = partial(array, "I")
 _append = array.append
 
 
+# Fields a bulk build stores and keeps as a column but writes no terms for: a paper's id,
+# one term per document (~108 bytes each in the terms table, ~4% of a segment), only ever
+# looked up to find a paper's document, which the id column does (paper_ids.document_numbers).
+# Whoosh's own writer (updates) still writes them; nothing reads them.
+UNINDEXED = frozenset({"id"})
+
 _ANALYSED_HELD = 10_000  # distinct venue and year values remembered by a BulkWriter
 
 
@@ -208,7 +214,8 @@ class BulkWriter(SegmentWriter):
 
     def _plan_for(self, fieldname: str) -> tuple:
         field = self.schema[fieldname]
-        return field, field.indexed, field.scorable, field.stored, field.column_type
+        indexed = field.indexed and fieldname not in UNINDEXED
+        return field, indexed, field.scorable, field.stored, field.column_type
 
     def _index_field(self, fieldname: str, field, value, docnum: int) -> int:
         terms = self._terms.get(fieldname)
