@@ -21,7 +21,7 @@ from whoosh.searching import Searcher
 from reader.search import rebuild as build
 from reader.search.documents import doc_fields
 from reader.search.fields import RANKED_FIELDS
-from reader.search.paper_ids import read_ids, segment_ids, warm_ids
+from reader.search.paper_ids import document_numbers, read_ids, segment_ids, warm_ids
 from reader.search.query import (
     ParsedQuery,
     PlainQuery,
@@ -202,10 +202,16 @@ class SearchIndex:
             if docs or deleted:
                 w = self._ix.writer(timeout=LOCK_WAIT)  # another process may be writing
                 try:
-                    for pid in deleted:
-                        w.delete_by_term("id", pid)
+                    # Old documents found by the id column (bulk-built segments have no id terms).
+                    r = w.reader()
+                    try:
+                        old = document_numbers(r, [*deleted, *(doc["id"] for doc in docs)])
+                    finally:
+                        r.close()
+                    for dn in sorted(old.values()):
+                        w.delete_document(dn)
                     for doc in docs:
-                        w.update_document(**doc_fields(doc))
+                        w.add_document(**doc_fields(doc))
                     # No merge on this interactive path (merging ten 1-paper segments
                     # costs ~150-300 ms): maintain() does it when idle; past a hard cap
                     # it happens here anyway so the segment count stays bounded.
@@ -390,7 +396,8 @@ class SearchIndex:
             if same:
                 text = s.stored_fields(dn).get("abstract", "")
             elif self._searcher is not None:
-                text = (self._searcher.document(id=pid) or {}).get("abstract", "")
+                now = document_numbers(self._searcher.reader(), [pid]).get(pid)
+                text = "" if now is None else self._searcher.stored_fields(now).get("abstract", "")
             else:
                 text = ""
         return make_snippet(text, stems, prefixes)
@@ -477,12 +484,7 @@ class SearchIndex:
         return self._ids
 
     def _docnums(self, s: Searcher, ids: set[str]) -> set[int]:
-        out: set[int] = set()
-        for pid in ids:
-            dn = s.document_number(id=pid)
-            if dn is not None:
-                out.add(dn)
-        return out
+        return set(document_numbers(s.reader(), ids).values())
 
     def snippet(self, text: str, query: str) -> str:
         """Snippet of any `text` for `query` (e.g. for hits past the first SNIPPETS)."""
@@ -535,8 +537,9 @@ class SearchIndex:
             s = self._s()
             given: set[int] = set()
             texts: list[str] = []
+            numbers = document_numbers(s.reader(), paper_ids)
             for pid in dict.fromkeys(paper_ids):
-                dn = s.document_number(id=pid)
+                dn = numbers.get(pid)
                 if dn is None:
                     continue
                 given.add(dn)

@@ -5,6 +5,8 @@ the window's warm-up), not at every write."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 # segment id -> its paper ids by document number
 _seg_ids: dict[str, list[str]] = {}
 
@@ -39,3 +41,43 @@ def warm_ids(s) -> None:
         if seg is not None and seg.segment_id() not in _seg_ids:
             segment_ids(leaf)
             return
+
+
+# segment id -> {paper id: its document number in the segment}
+_seg_numbers: dict[str, dict[str, int]] = {}
+
+
+def _numbers(leaf) -> dict[str, int]:
+    key = leaf.segment().segment_id()
+    numbers = _seg_numbers.get(key)
+    if numbers is None:
+        ids = segment_ids(leaf)
+        numbers = dict(zip(ids, range(len(ids)), strict=True))
+        if len(_seg_numbers) > 256:
+            _seg_numbers.clear()
+        _seg_numbers[key] = numbers
+    return numbers
+
+
+def document_numbers(reader, ids: Iterable[str]) -> dict[str, int]:
+    """Each paper id's live document number in `reader` (a searcher's or an index writer's);
+    ids not in the index are left out. Found through the id column, not `id` terms: a bulk
+    build writes none (writer.UNINDEXED), and Whoosh's document_number(id=) needs them."""
+    wanted = set(ids)
+    out: dict[str, int] = {}
+    if not wanted:
+        return out
+    for leaf, offset in reader.leaf_readers():
+        if getattr(leaf, "segment", None) is None or leaf.segment() is None:
+            continue  # an empty index's reader
+        numbers = _numbers(leaf)
+        if len(numbers) < len(wanted):
+            found = [(pid, n) for pid, n in numbers.items() if pid in wanted]
+        else:
+            found = [(pid, numbers[pid]) for pid in wanted if pid in numbers]
+        deletions = leaf.has_deletions()
+        for pid, n in found:
+            if deletions and leaf.is_deleted(n):
+                continue
+            out.setdefault(pid, offset + n)
+    return out

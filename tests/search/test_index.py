@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from reader.search import SearchIndex
+from reader.search.paper_ids import document_numbers
 
 from .helpers import CORPUS, DOCS, doc, ids, num
 
@@ -576,7 +577,7 @@ def test_bulk_index_deflates_with_a_small_window_readable_as_before(tmp_path: Pa
     with index._read_lock:
         s = index._s()
         for d in docs[::37]:
-            dn = s.document_number(id=d["id"])
+            dn = document_numbers(s.reader(), [d["id"]])[d["id"]]
             assert s.stored_fields(dn)["abstract"] == d["abstract"]
     assert set(ids(index.search("w5x", limit=None))) == {d["id"] for d in docs if "w5x" in d["abstract"].split()}
     index.close()

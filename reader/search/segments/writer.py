@@ -8,9 +8,10 @@ from array import array
 from collections import Counter, _count_elements, defaultdict, deque  # type: ignore[attr-defined]
 from collections.abc import Iterable, Sequence
 from functools import partial
+from io import BytesIO
 from itertools import chain, islice, repeat
 from operator import and_, itemgetter, lt, or_, rshift, sub
-from pickle import dumps
+from pickle import Pickler
 from zlib import crc32
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, W3Codec, _lenfield
@@ -93,6 +94,28 @@ INLINE_MAX = 4
 _ONES = [struct.pack(f"!{k}I", *([1] * k)) for k in range(129)]  # k frequencies of 1
 
 
+class _Pickles:
+    """pickle.dumps(obj, protocol) without the memo: the same objects come back from
+    pickle.loads (Whoosh's readers and rawread), without a 2-byte PUT after every tuple and
+    bytes value, which nothing refers back to (a posting block's or an inlined term's tuples
+    are distinct objects). The 12.7k CSV's inlined postings: 3.29 -> 2.49 MB of a 32 MB
+    segment. One per writer (a Pickler is not shared between threads)."""
+
+    def __init__(self, protocol: int) -> None:
+        self._buf = BytesIO()
+        self._pickler = Pickler(self._buf, protocol)
+        self._pickler.fast = True  # no memo: no PUT opcodes
+        self.count = 0  # objects pickled (counted for tests)
+
+    def __call__(self, obj: object) -> bytes:
+        buf = self._buf
+        buf.seek(0)
+        buf.truncate()
+        self._pickler.dump(obj)
+        self.count += 1
+        return buf.getvalue()
+
+
 def _ones(k: int) -> bytes:
     return _ONES[k] if k < len(_ONES) else struct.pack(f"!{k}I", *([1] * k))
 
@@ -102,6 +125,12 @@ def _ones(k: int) -> bytes:
 _postings = partial(array, "I")
 _append = array.append
 
+
+# Fields a bulk build stores and keeps as a column but writes no terms for: a paper's id,
+# one term per document (~108 bytes each in the terms table, ~4% of a segment), only ever
+# looked up to find a paper's document, which the id column does (paper_ids.document_numbers).
+# Whoosh's own writer (updates) still writes them; nothing reads them.
+UNINDEXED = frozenset({"id"})
 
 _ANALYSED_HELD = 10_000  # distinct venue and year values remembered by a BulkWriter
 
@@ -185,7 +214,8 @@ class BulkWriter(SegmentWriter):
 
     def _plan_for(self, fieldname: str) -> tuple:
         field = self.schema[fieldname]
-        return field, field.indexed, field.scorable, field.stored, field.column_type
+        indexed = field.indexed and fieldname not in UNINDEXED
+        return field, indexed, field.scorable, field.stored, field.column_type
 
     def _index_field(self, fieldname: str, field, value, docnum: int) -> int:
         terms = self._terms.get(fieldname)
@@ -387,6 +417,8 @@ class _PostingsWriter:
         self.comp = compression
         self.pos = postfile.tell()
         self.parts: list[bytes] = []
+        self.dumps = _Pickles(_PICKLE)  # postings: inlined and in blocks
+        self.dumps_info = _Pickles(2)  # a block's info, as Whoosh's writer pickles it
 
     def flush(self) -> None:
         self.postfile.write(b"".join(self.parts))
@@ -414,7 +446,7 @@ class _PostingsWriter:
             # would drop it): a merge copies each posting's value and asserts it is bytes.
             vals: tuple[bytes, ...] = (b"",) if self.fixed == 0 else (_UINT.pack(f),)
             lb = lengths[d] if lengths is not None and d < len(lengths) else 0
-            return _TERMINFO.pack(1, w, 1, lb, lb, max(0.0, w), d, d) + dumps(((d,), (float(w),), vals), _PICKLE)
+            return _TERMINFO.pack(1, w, 1, lb, lb, max(0.0, w), d, d) + self.dumps(((d,), (float(w),), vals))
         ids = tuple(map(rshift, packed, _EIGHT))
         freqs = list(map(and_, packed, _LOW))
         boost = self.boost
@@ -426,7 +458,7 @@ class _PostingsWriter:
             if nz:
                 bmin, bmax = min(nz), max(nz)
         return (_TERMINFO.pack(1, sum(freqs) * boost, len(ids), bmin, bmax, max(0.0, max(weights)), ids[0], ids[-1])
-                + dumps((ids, weights, vals), _PICKLE))
+                + self.dumps((ids, weights, vals)))
 
     def write(self, docs: Sequence[int], freqs: Sequence[int] | None,
               values: list[bytes] | None) -> bytes:
@@ -463,7 +495,7 @@ class _PostingsWriter:
                     vals = struct.pack(f"!{k}I", *fr)
                 else:
                     vals = tuple(values[start:end]) if values else ()
-            data, bcomp = _deflated(dumps((dids, weights, vals), _PICKLE), comp)
+            data, bcomp = _deflated(self.dumps((dids, weights, vals)), comp)
             bmin = bmax = 0
             if lengths is not None:
                 nz = _nonzero(_block_lengths(lengths, ids))
@@ -472,7 +504,7 @@ class _PostingsWriter:
                     minlen = bmin if minlen is None else min(minlen, bmin)
                     maxlen = max(maxlen, bmax)
             maxw = max(maxw, bmaxw)
-            info = dumps((k, ids[-1], bmaxw, bcomp, bmin, bmax), 2)
+            info = self.dumps_info((k, ids[-1], bmaxw, bcomp, bmin, bmax))
             size = len(info) + len(data)
             parts.append(pack_int(-size if end == n else size))
             parts.append(info)
@@ -501,13 +533,13 @@ class _PostingsWriter:
             bmaxw, weights = _block_weights(freqs, boost)
             vals = None if fixed == 0 else struct.pack(f"!{k}I", *freqs)
             total = sum(freqs) * boost
-        data = dumps((dids, weights, vals), _PICKLE)
+        data = self.dumps((dids, weights, vals))
         bmin = bmax = 0
         if lengths is not None:
             nz = _nonzero(_block_lengths(lengths, ids))
             if nz:
                 bmin, bmax = min(nz), max(nz)
-        info = dumps((k, ids[-1], bmaxw, 0, bmin, bmax), 2)
+        info = self.dumps_info((k, ids[-1], bmaxw, 0, bmin, bmax))
         size = len(info) + len(data)
         buf = b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-size), info, data))
         head = _TERMINFO.pack(0, total, k, bmin, bmax, max(0.0, bmaxw), ids[0], ids[-1])
