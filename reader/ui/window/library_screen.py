@@ -34,6 +34,7 @@ from ..list.model import (
     COL_ADDED,
     COL_TITLE,
     NEW,
+    PAGE_SIZE,
     RELISTED,
     SORT_KEYS,
     SORTED,
@@ -241,12 +242,27 @@ class LibraryScreen(QMainWindow):
         target, epoch = self._pending_select, self._ahead_epoch
         dark = self.pane.dark if built else False
         cache = self.pane.abstracts if built else None
+        # Catching up after triage (_relist_stale): the rows on screen, kept from before it, are
+        # read again here with the list (the GUI thread used to read each of their pages, ~50 ms
+        # at 100k, when first painted).
+        screen: list[int] = []
+        if built and self._list_stale and self.model.rowCount():
+            top, height = self.table.rowAt(0), self.table.viewport().height()
+            bottom = self.table.rowAt(height - 1) if height > 0 else -1
+            top = max(top, 0)
+            bottom = bottom if bottom >= 0 else min(top + 100, self.model.rowCount() - 1)
+            screen = list(range(top // PAGE_SIZE, bottom // PAGE_SIZE + 1))
 
         def work() -> tuple[PreparedListing, ReadAhead | None] | None:
             found = job()
             if asked != self._lists_asked:
                 return None  # a newer key was typed meanwhile: this listing is never shown
             prepared = prepare_listing(lib, found, wanted)
+            for page in screen:
+                page_ids = prepared.ids[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]
+                if page not in prepared.pages and page_ids:
+                    rows = lib.rows(page_ids)
+                    prepared.pages[page] = [rows.get(pid) for pid in page_ids]
             ahead = None
             if first and prepared.ids and cache is not None:
                 pid = target if target is not None and target in prepared.row_of else prepared.ids[0]
@@ -379,7 +395,10 @@ class LibraryScreen(QMainWindow):
         outside = changes.origin == OUTSIDE or Change.OUTSIDE in changes.kinds
         self._ahead = {}  # read before this change: perhaps not as stored now
         self._ahead_epoch += 1
-        self.model.invalidate()
+        if not self.page_hidden():
+            # (Hidden behind triage, the rows are kept as they were: the list re-lists when it
+            # is back, and that worker reads the rows on screen again, not this thread.)
+            self.model.invalidate()
         pid, shown = self.pane.paper_id, self.pane.paper
         if pid and shown is not None and (not changes.ids or pid in changes.ids):
             paper = self.library.paper(pid)
@@ -403,8 +422,8 @@ class LibraryScreen(QMainWindow):
 
     def _relist_stale(self) -> None:
         """The library page is back: the list re-lists what was stored meanwhile."""
+        self.refresh_list()  # (still stale while it asks: it reads the rows on screen too)
         self._list_stale = False
-        self.refresh_list()
         self._relist_asked = self._lists_asked
 
     def _relisted(self) -> None:
