@@ -118,6 +118,7 @@ class LibraryScreen(QMainWindow):
         self._relist_asked = 0  # the listing that brings a stale list up to date
         self._select_after_relist: tuple[str, bool] | None = None
         self._ahead: dict[str, Paper] = {}  # read ahead on a worker; emptied by each change seen
+        self._ahead_marks: dict[str, Any] = {}  # their group marks (ReadAhead.marks), likewise
         self._ahead_epoch = 0  # changes seen (that may touch papers): a read asked before one is dropped
         self.papers_read_here = 0  # papers the pane read on the GUI thread (tests count them)
         self._build_widgets()
@@ -242,6 +243,7 @@ class LibraryScreen(QMainWindow):
         target, epoch = self._pending_select, self._ahead_epoch
         dark = self.pane.dark if built else False
         cache = self.pane.abstracts if built else None
+        marks = self.pane.group_marks if built else None
         # Catching up after triage (_relist_stale): the rows on screen, kept from before it, are
         # read again here with the list (the GUI thread used to read each of their pages, ~50 ms
         # at 100k, when first painted).
@@ -267,7 +269,7 @@ class LibraryScreen(QMainWindow):
             if first and prepared.ids and cache is not None:
                 pid = target if target is not None and target in prepared.row_of else prepared.ids[0]
                 terms = list(found.results.terms) if found.results else []
-                ahead = read_ahead(lib, [pid], terms, dark, cache)
+                ahead = read_ahead(lib, [pid], terms, dark, cache, marks)
             return prepared, ahead
 
         def ready(out: tuple[PreparedListing, ReadAhead | None] | None) -> None:
@@ -393,7 +395,7 @@ class LibraryScreen(QMainWindow):
         if self.closing or changes.kinds == {Change.INDEX}:
             return
         outside = changes.origin == OUTSIDE or Change.OUTSIDE in changes.kinds
-        self._ahead = {}  # read before this change: perhaps not as stored now
+        self._ahead, self._ahead_marks = {}, {}  # read before this change: perhaps not as stored now
         self._ahead_epoch += 1
         if not self.page_hidden():
             # (Hidden behind triage, the rows are kept as they were: the list re-lists when it
@@ -498,7 +500,10 @@ class LibraryScreen(QMainWindow):
         if paper is None and pid:
             paper = self.library.paper(pid)  # by id: well under a millisecond (ARCHITECTURE.md)
             self.papers_read_here += 1
-        self.pane.set_paper(paper)
+        if paper is not None and paper.id in self._ahead_marks:
+            self.pane.set_paper(paper, marks=self._ahead_marks[paper.id])  # no group query here
+        else:
+            self.pane.set_paper(paper)
         if paper:
             # Related papers wait until J/K stops: a Whoosh query per step would compete for the GIL.
             self._related_timer.start()
@@ -518,8 +523,8 @@ class LibraryScreen(QMainWindow):
         wide = ids[max(row - 2 * READ_AHEAD, 0):row] + ids[row + 1:row + 1 + 2 * READ_AHEAD]
         missing = [p for p in wide if p not in self._ahead]
         lib, terms, dark, epoch = self.library, list(self.pane.terms), self.pane.dark, self._ahead_epoch
-        cache = self.pane.abstracts
-        self.runner.read("ahead", lambda: read_ahead(lib, missing, terms, dark, cache),
+        cache, marks = self.pane.abstracts, self.pane.group_marks
+        self.runner.read("ahead", lambda: read_ahead(lib, missing, terms, dark, cache, marks),
                          lambda out: self._took_ahead(out, epoch, keep=True, around=pid), self.handle_error)
 
     def _took_ahead(self, out: ReadAhead, epoch: int, *, keep: bool, around: str | None = None) -> None:
@@ -531,6 +536,8 @@ class LibraryScreen(QMainWindow):
             window = set(ids[max(row - 3 * READ_AHEAD, 0):row + 3 * READ_AHEAD + 1]) if row >= 0 else set()
             held = {p: v for p, v in held.items() if p in window}
         self._ahead = {**held, **out.papers}
+        marks = {**self._ahead_marks, **out.marks} if keep else out.marks
+        self._ahead_marks = {p: m for p, m in marks.items() if p in self._ahead}
 
     def _related_due(self) -> None:
         if self.pane.paper_id:
