@@ -116,6 +116,7 @@ class LibraryScreen(QMainWindow):
         # (triage's last card) is selected in that fresh list.
         self._list_stale = False
         self._relist_asked = 0  # the listing that brings a stale list up to date
+        self._relist_again = False  # changes stored while that listing was read: one more for them all
         self._select_after_relist: tuple[str, bool] | None = None
         self._ahead: dict[str, Paper] = {}  # read ahead on a worker; emptied by each change seen
         self._ahead_marks: dict[str, Any] = {}  # their group marks (ReadAhead.marks), likewise
@@ -248,7 +249,7 @@ class LibraryScreen(QMainWindow):
         # read again here with the list (the GUI thread used to read each of their pages, ~50 ms
         # at 100k, when first painted).
         screen: list[int] = []
-        if built and self._list_stale and self.model.rowCount():
+        if built and (self._list_stale or self._relist_asked) and self.model.rowCount():
             top, height = self.table.rowAt(0), self.table.viewport().height()
             bottom = self.table.rowAt(height - 1) if height > 0 else -1
             top = max(top, 0)
@@ -283,6 +284,9 @@ class LibraryScreen(QMainWindow):
 
     def _list_failed(self, exc: BaseException) -> None:
         self._relist_asked, self._select_after_relist = 0, None  # selections are not held any longer
+        if self._relist_again:  # the changes it would have caught up: their rows read when painted
+            self._relist_again = False
+            self.model.invalidate()
         self.handle_error(exc)
 
     def _list_ready(self, found: Listing | PreparedListing | None, key: tuple | None = None,
@@ -397,9 +401,12 @@ class LibraryScreen(QMainWindow):
         outside = changes.origin == OUTSIDE or Change.OUTSIDE in changes.kinds
         self._ahead, self._ahead_marks = {}, {}  # read before this change: perhaps not as stored now
         self._ahead_epoch += 1
-        if not self.page_hidden():
-            # (Hidden behind triage, the rows are kept as they were: the list re-lists when it
-            # is back, and that worker reads the rows on screen again, not this thread.)
+        # Hidden behind triage, or catching up after it (the writer may still be storing its
+        # decisions, one change a second at 100k), the rows are kept as they were: the list
+        # re-lists once back, and once more when that listing lands for every change meanwhile;
+        # those workers read the rows on screen again, not this thread (a page per change).
+        catching_up = bool(self._relist_asked)
+        if not self.page_hidden() and not catching_up:
             self.model.invalidate()
         pid, shown = self.pane.paper_id, self.pane.paper
         if pid and shown is not None and (not changes.ids or pid in changes.ids):
@@ -410,6 +417,9 @@ class LibraryScreen(QMainWindow):
                 self.pane.set_paper(paper)  # the same paper: what is typed stays
         if self.page_hidden():
             self._list_stale = True  # re-listed when the page is back (eventFilter)
+            return
+        if catching_up:
+            self._relist_again = True  # (one 100k re-list per change, each dropping the last, before)
             return
         self.refresh_list()
 
@@ -434,6 +444,10 @@ class LibraryScreen(QMainWindow):
         target, self._select_after_relist = self._select_after_relist, None
         if target is not None:
             self.select_paper(target[0], scroll=target[1])
+        if self._relist_again:  # changes stored while it was read: one more listing for them all
+            self._relist_again = False
+            self._list_stale = True
+            self._relist_stale()
 
     def _outside_indexed(self) -> None:
         if self.searchBar.query() or self.view.ranked:
