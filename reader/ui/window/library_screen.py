@@ -401,12 +401,12 @@ class LibraryScreen(QMainWindow):
         outside = changes.origin == OUTSIDE or Change.OUTSIDE in changes.kinds
         self._ahead, self._ahead_marks = {}, {}  # read before this change: perhaps not as stored now
         self._ahead_epoch += 1
-        # Hidden behind triage, or catching up after it (the writer may still be storing its
-        # decisions, one change a second at 100k), the rows are kept as they were: the list
-        # re-lists once back, and once more when that listing lands for every change meanwhile;
-        # those workers read the rows on screen again, not this thread (a page per change).
+        # Catching up after triage (the writer may still be storing its decisions, one change a
+        # second at 100k), the rows on screen are kept as they are: the listing under way lands,
+        # then one more for every change meanwhile, and those workers read the rows on screen
+        # again, not this thread (a page per change, before).
         catching_up = bool(self._relist_asked)
-        if not self.page_hidden() and not catching_up:
+        if not catching_up:
             self.model.invalidate()
         pid, shown = self.pane.paper_id, self.pane.paper
         if pid and shown is not None and (not changes.ids or pid in changes.ids):
