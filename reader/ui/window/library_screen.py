@@ -245,9 +245,9 @@ class LibraryScreen(QMainWindow):
         dark = self.pane.dark if built else False
         cache = self.pane.abstracts if built else None
         marks = self.pane.group_marks if built else None
-        # Catching up after triage (_relist_stale): the rows on screen, kept from before it, are
-        # read again here with the list (the GUI thread used to read each of their pages, ~50 ms
-        # at 100k, when first painted).
+        # Catching up after triage (_relist_stale, _relisted): the rows on screen are read again
+        # here with the list, so that the changes seen meanwhile (which keep the rows) leave no
+        # page to read on the GUI thread when it lands (~50 ms a page at 100k).
         screen: list[int] = []
         if built and (self._list_stale or self._relist_asked) and self.model.rowCount():
             top, height = self.table.rowAt(0), self.table.viewport().height()
