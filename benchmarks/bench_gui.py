@@ -260,8 +260,20 @@ def triage_phase(app, window, beat: Heartbeat) -> None:
         spin(app, 0.05)
     QTest.keyClick(triage.view.focusWidget() or triage.view, Qt.Key.Key_U)  # undo the last X
     spin(app, 0.3)
+    # Back from triage (its own phase in the stall report): the list catches up with what was
+    # stored meanwhile; rows read on the GUI thread for it, wall and GUI CPU until it is shown.
+    spin(app, 0.3)
+    beat.enter("back from triage")
+    read_here = window.model.pages_read_here
+    s, c = time.perf_counter(), time.thread_time()
     QTest.keyClick(triage.view.focusWidget() or triage.view, Qt.Key.Key_Escape)
     wait(app, lambda: not triage.active, timeout=600)
+    wait(app, lambda: not window._list_stale and not window._relist_asked, timeout=600)
+    back_wall, back_cpu = (time.perf_counter() - s) * 1000, (time.thread_time() - c) * 1000
+    spin(app, 0.5)  # painted, and whatever painting asks for read
+    print(f"back from triage: list caught up in {back_wall:.0f} ms wall, {back_cpu:.0f} ms GUI-thread CPU; "
+          f"pages of rows read on the GUI thread {window.model.pages_read_here - read_here}; "
+          f"longest stall {beat.longest('back from triage'):.0f} ms (incl. 0.5 s after); load {load()}", flush=True)
     for name, values in triage_steps.items():
         print(f"triage {name} (key to card painted, GUI thread): median {statistics.median(values):.1f} ms, "
               f"p95 {pct(values, 0.95):.1f} ms, max {max(values):.1f} ms over {len(values)} (target p95 ≤ 30 ms); "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from reader.triage.queue import LISTED, ORDERS
@@ -46,7 +46,10 @@ class ResumeState:
     open: bool = False  # triage was on screen at quit: show it again at start
 
     def to_json(self) -> str:
-        data: dict[str, Any] = asdict(self)
+        # Shallow (the same JSON as asdict's): asdict deep-copied each seen id, ~5 ms per 2,000 on
+        # the GUI thread each time triage saves its state (a second after the keys pause).
+        data: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["spec"] = {f.name: getattr(self.spec, f.name) for f in fields(self.spec)}
         data["version"] = STATE_VERSION
         return json.dumps(data, separators=(",", ":"))
 

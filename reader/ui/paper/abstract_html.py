@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from reader.library import Library
 from reader.models import HighlightColour, Paper
@@ -85,13 +86,22 @@ class ReadAhead:
     takes them only if no change was seen since it asked (one may have touched them)."""
 
     papers: dict[str, Paper]
+    # The reading group's marks on each of them (the pane's Group tab: None when the library is
+    # in no group), when asked for: read here, not by the GUI thread at each J/K step.
+    marks: dict[str, list[Any] | None] = field(default_factory=dict)
 
 
 def read_ahead(library: Library, ids: list[str], terms: list[str], dark: bool,
-               cache: RenderedAbstracts) -> ReadAhead:
+               cache: RenderedAbstracts, group_marks: Callable[[str], list[Any] | None] | None = None) -> ReadAhead:
     """On a worker: the papers `ids`, and their abstracts as the pane renders them (into
-    `cache`, each unless it holds it already)."""
+    `cache`, each unless it holds it already); with `group_marks` (the pane's), their group marks."""
     found = {p.id: p for p in library.papers(ids)} if ids else {}
+    marks: dict[str, list[Any] | None] = {}
+    if group_marks is not None and found:
+        first, *rest = found
+        marks[first] = group_marks(first)
+        # In no group (None), for every paper alike: asked once.
+        marks.update((pid, group_marks(pid) if marks[first] is not None else None) for pid in rest)
     for paper in found.values():
         if paper.abstract:
             highlights = paper_highlights(paper, dark)
@@ -99,4 +109,4 @@ def read_ahead(library: Library, ids: list[str], terms: list[str], dark: bool,
             if key not in cache:
                 cache.add(key, abstract_html(paper.abstract, highlights=highlights, terms=terms,
                                              hit_style=HIT_STYLES[dark]))
-    return ReadAhead(found)
+    return ReadAhead(found, marks)

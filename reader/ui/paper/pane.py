@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
 from PySide6.QtWidgets import (
@@ -289,8 +289,10 @@ class PaperPane(QWidget):
     def paper_id(self) -> str | None:
         return self.paper.id if self.paper else None
 
-    def set_paper(self, paper: Paper | None, *, terms: list[str] | None = None) -> None:
-        """Show `paper`; re-showing the same paper keeps what is being typed."""
+    def set_paper(self, paper: Paper | None, *, terms: list[str] | None = None,
+                  marks: list[Any] | None | Literal[False] = False) -> None:
+        """Show `paper`; re-showing the same paper keeps what is being typed. `marks`: its group
+        marks read already (ReadAhead.marks; None: in no group), else (False) asked here."""
         same = bool(paper and self.paper and paper.id == self.paper.id)
         if not same:
             self.flush_note()
@@ -299,11 +301,11 @@ class PaperPane(QWidget):
             self.terms = terms
         self._loading = True
         try:
-            self._fill(paper, same)
+            self._fill(paper, same, marks)
         finally:
             self._loading = False
 
-    def _fill(self, paper: Paper | None, same: bool) -> None:
+    def _fill(self, paper: Paper | None, same: bool, marks: list[Any] | None | Literal[False] = False) -> None:
         enabled = paper is not None
         for w in (self.titleEdit, self.starButton, self.readButton, self.tagEditor, self.tabs, self.highlightComment,
                   self.citationKey):
@@ -348,7 +350,7 @@ class PaperPane(QWidget):
             self._set_note(paper.id, note)  # same paper: only when nothing unsaved is typed
         if self.previewButton.isChecked():
             self.notePreview.setHtml(note_html(self.noteEditor.toPlainText()))
-        self.render_group(paper.id)
+        self.render_group(paper.id, marks)
 
     def _show_highlights(self, paper: Paper) -> None:
         count = self.highlightsPage.show_highlights(paper.highlights)
@@ -362,9 +364,11 @@ class PaperPane(QWidget):
         if self.tabs.isTabVisible(index) != visible:
             self.tabs.setTabVisible(index, visible)
 
-    def render_group(self, paper_id: str | None) -> None:
-        """The Group tab (group_marks.GroupView), hidden when the library is in no group."""
-        marks = self.group_marks(paper_id) if self.group_marks is not None and paper_id else None
+    def render_group(self, paper_id: str | None, marks: list[Any] | None | Literal[False] = False) -> None:
+        """The Group tab (group_marks.GroupView), hidden when the library is in no group;
+        `marks` read already (on a worker), else (False) asked of group_marks here."""
+        if marks is False:
+            marks = self.group_marks(paper_id) if self.group_marks is not None and paper_id else None
         self._set_tab(GROUP_TAB, self.groupView.show_marks(marks or []), marks is not None)
 
     def _links_text(self) -> str:  # for the paper part's width less its margins (8 + 8)

@@ -34,6 +34,7 @@ from ..list.model import (
     COL_ADDED,
     COL_TITLE,
     NEW,
+    PAGE_SIZE,
     RELISTED,
     SORT_KEYS,
     SORTED,
@@ -115,8 +116,10 @@ class LibraryScreen(QMainWindow):
         # (triage's last card) is selected in that fresh list.
         self._list_stale = False
         self._relist_asked = 0  # the listing that brings a stale list up to date
+        self._relist_again = False  # changes stored while that listing was read: one more for them all
         self._select_after_relist: tuple[str, bool] | None = None
         self._ahead: dict[str, Paper] = {}  # read ahead on a worker; emptied by each change seen
+        self._ahead_marks: dict[str, Any] = {}  # their group marks (ReadAhead.marks), likewise
         self._ahead_epoch = 0  # changes seen (that may touch papers): a read asked before one is dropped
         self.papers_read_here = 0  # papers the pane read on the GUI thread (tests count them)
         self._build_widgets()
@@ -241,17 +244,33 @@ class LibraryScreen(QMainWindow):
         target, epoch = self._pending_select, self._ahead_epoch
         dark = self.pane.dark if built else False
         cache = self.pane.abstracts if built else None
+        marks = self.pane.group_marks if built else None
+        # Catching up after triage (_relist_stale, _relisted): the rows on screen are read again
+        # here with the list, so that the changes seen meanwhile (which keep the rows) leave no
+        # page to read on the GUI thread when it lands (~50 ms a page at 100k).
+        screen: list[int] = []
+        if built and (self._list_stale or self._relist_asked) and self.model.rowCount():
+            top, height = self.table.rowAt(0), self.table.viewport().height()
+            bottom = self.table.rowAt(height - 1) if height > 0 else -1
+            top = max(top, 0)
+            bottom = bottom if bottom >= 0 else min(top + 100, self.model.rowCount() - 1)
+            screen = list(range(top // PAGE_SIZE, bottom // PAGE_SIZE + 1))
 
         def work() -> tuple[PreparedListing, ReadAhead | None] | None:
             found = job()
             if asked != self._lists_asked:
                 return None  # a newer key was typed meanwhile: this listing is never shown
             prepared = prepare_listing(lib, found, wanted)
+            for page in screen:
+                page_ids = prepared.ids[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]
+                if page not in prepared.pages and page_ids:
+                    rows = lib.rows(page_ids)
+                    prepared.pages[page] = [rows.get(pid) for pid in page_ids]
             ahead = None
             if first and prepared.ids and cache is not None:
                 pid = target if target is not None and target in prepared.row_of else prepared.ids[0]
                 terms = list(found.results.terms) if found.results else []
-                ahead = read_ahead(lib, [pid], terms, dark, cache)
+                ahead = read_ahead(lib, [pid], terms, dark, cache, marks)
             return prepared, ahead
 
         def ready(out: tuple[PreparedListing, ReadAhead | None] | None) -> None:
@@ -265,6 +284,9 @@ class LibraryScreen(QMainWindow):
 
     def _list_failed(self, exc: BaseException) -> None:
         self._relist_asked, self._select_after_relist = 0, None  # selections are not held any longer
+        if self._relist_again:  # the changes it would have caught up: their rows read when painted
+            self._relist_again = False
+            self.model.invalidate()
         self.handle_error(exc)
 
     def _list_ready(self, found: Listing | PreparedListing | None, key: tuple | None = None,
@@ -377,9 +399,15 @@ class LibraryScreen(QMainWindow):
         if self.closing or changes.kinds == {Change.INDEX}:
             return
         outside = changes.origin == OUTSIDE or Change.OUTSIDE in changes.kinds
-        self._ahead = {}  # read before this change: perhaps not as stored now
+        self._ahead, self._ahead_marks = {}, {}  # read before this change: perhaps not as stored now
         self._ahead_epoch += 1
-        self.model.invalidate()
+        # Catching up after triage (the writer may still be storing its decisions, one change a
+        # second at 100k), the rows on screen are kept as they are: the listing under way lands,
+        # then one more for every change meanwhile, and those workers read the rows on screen
+        # again, not this thread (a page per change, before).
+        catching_up = bool(self._relist_asked)
+        if not catching_up:
+            self.model.invalidate()
         pid, shown = self.pane.paper_id, self.pane.paper
         if pid and shown is not None and (not changes.ids or pid in changes.ids):
             paper = self.library.paper(pid)
@@ -389,6 +417,9 @@ class LibraryScreen(QMainWindow):
                 self.pane.set_paper(paper)  # the same paper: what is typed stays
         if self.page_hidden():
             self._list_stale = True  # re-listed when the page is back (eventFilter)
+            return
+        if catching_up:
+            self._relist_again = True  # (one 100k re-list per change, each dropping the last, before)
             return
         self.refresh_list()
 
@@ -403,8 +434,8 @@ class LibraryScreen(QMainWindow):
 
     def _relist_stale(self) -> None:
         """The library page is back: the list re-lists what was stored meanwhile."""
+        self.refresh_list()  # (still stale while it asks: it reads the rows on screen too)
         self._list_stale = False
-        self.refresh_list()
         self._relist_asked = self._lists_asked
 
     def _relisted(self) -> None:
@@ -413,6 +444,10 @@ class LibraryScreen(QMainWindow):
         target, self._select_after_relist = self._select_after_relist, None
         if target is not None:
             self.select_paper(target[0], scroll=target[1])
+        if self._relist_again:  # changes stored while it was read: one more listing for them all
+            self._relist_again = False
+            self._list_stale = True
+            self._relist_stale()
 
     def _outside_indexed(self) -> None:
         if self.searchBar.query() or self.view.ranked:
@@ -479,7 +514,10 @@ class LibraryScreen(QMainWindow):
         if paper is None and pid:
             paper = self.library.paper(pid)  # by id: well under a millisecond (ARCHITECTURE.md)
             self.papers_read_here += 1
-        self.pane.set_paper(paper)
+        if paper is not None and paper.id in self._ahead_marks:
+            self.pane.set_paper(paper, marks=self._ahead_marks[paper.id])  # no group query here
+        else:
+            self.pane.set_paper(paper)
         if paper:
             # Related papers wait until J/K stops: a Whoosh query per step would compete for the GIL.
             self._related_timer.start()
@@ -499,8 +537,8 @@ class LibraryScreen(QMainWindow):
         wide = ids[max(row - 2 * READ_AHEAD, 0):row] + ids[row + 1:row + 1 + 2 * READ_AHEAD]
         missing = [p for p in wide if p not in self._ahead]
         lib, terms, dark, epoch = self.library, list(self.pane.terms), self.pane.dark, self._ahead_epoch
-        cache = self.pane.abstracts
-        self.runner.read("ahead", lambda: read_ahead(lib, missing, terms, dark, cache),
+        cache, marks = self.pane.abstracts, self.pane.group_marks
+        self.runner.read("ahead", lambda: read_ahead(lib, missing, terms, dark, cache, marks),
                          lambda out: self._took_ahead(out, epoch, keep=True, around=pid), self.handle_error)
 
     def _took_ahead(self, out: ReadAhead, epoch: int, *, keep: bool, around: str | None = None) -> None:
@@ -512,6 +550,8 @@ class LibraryScreen(QMainWindow):
             window = set(ids[max(row - 3 * READ_AHEAD, 0):row + 3 * READ_AHEAD + 1]) if row >= 0 else set()
             held = {p: v for p, v in held.items() if p in window}
         self._ahead = {**held, **out.papers}
+        marks = {**self._ahead_marks, **out.marks} if keep else out.marks
+        self._ahead_marks = {p: m for p, m in marks.items() if p in self._ahead}
 
     def _related_due(self) -> None:
         if self.pane.paper_id:
