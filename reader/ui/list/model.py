@@ -63,6 +63,8 @@ PAGE_SIZE = 200
 MAX_PAGES = 64  # ~12,800 rows of cache; a screen shows ~40
 FETCH_IDS = 200  # ids of a paged search fetched per scroll to the bottom
 NEAR_EDGE = 40  # rows (a screen) from a page's edge where painting asks for the page beyond
+REPLACE_MOST = 2 * PAGE_SIZE  # a new listing this short is compared row by row with the shown one
+MAX_RUNS = 8  # changed rows signalled in this many ranges at most (else one range over them all)
 ASK_MOST = 6  # pages of rows asked of the worker at once (painted last: the screen and its neighbours)
 
 # What a new listing is to the shown one (PaperModel.set_listing); the window keeps the
@@ -105,6 +107,17 @@ def prepare_listing(library: Any, found: Listing, wanted: Iterable[str | None] =
     return PreparedListing(found, ids, row_of, pages, rows_of)
 
 
+def _runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted row numbers as (first, last) ranges of consecutive rows."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
+
+
 def listing_change(old: tuple | None, new: tuple | None) -> str:
     """RELISTED for the same key, SORTED when only the order differs, else NEW."""
     if old is None or new is None:
@@ -119,6 +132,9 @@ class PaperModel(QAbstractTableModel):
 
     sortRequested = Signal(int, object)  # column, Qt.SortOrder
     pageRead = Signal()  # rows read for painting: the columns measure what arrived (queued)
+    # A listing swapped in without a model reset (_replace_in_place): what a reset tells a
+    # follower of the list (the map's search hits), True when other rows are shown.
+    listingReplaced = Signal(bool)
 
     def __init__(self, library: Any, parent: Any = None) -> None:
         super().__init__(parent)
@@ -193,8 +209,43 @@ class PaperModel(QAbstractTableModel):
                 self.append_ids(ids[len(self._ids):])
             self._set_source(found.total, found.more)
             return KEPT
-        self.set_ids(ids, found.total, found.more, prepared)
+        if prepared is None or not self._replace_in_place(prepared):
+            self.set_ids(ids, found.total, found.more, prepared)
         return change
+
+    def _replace_in_place(self, prepared: PreparedListing) -> bool:
+        """Another short list (a typed key's): the ids are swapped without a model reset and only
+        the rows whose paper changed are signalled, so the view repaints those rows alone, and
+        nothing when the key left the list as it was (about half the keys of a typed title at
+        100k). False: too long to compare here, or no list before or after (a reset then)."""
+        old, new = self._ids, prepared.ids
+        if not old or not new or len(old) > REPLACE_MOST or len(new) > REPLACE_MOST:
+            return False
+        n_old, n_new = len(old), len(new)
+        changed = [row for row in range(min(n_old, n_new)) if old[row] != new[row]]
+        # In the order Qt's model contract asks: rows at the end removed (the rest as they
+        # were), then the shown rows' papers changed, then rows added at the end.
+        if n_new < n_old:
+            self.beginRemoveRows(QModelIndex(), n_new, n_old - 1)
+            self._ids, self._row_of = old[:n_new], None
+            self.endRemoveRows()
+        self._ids, self._row_of = (new, prepared.row_of) if n_new <= n_old else (new[:n_old], None)
+        self._pages.clear()
+        self._forget_rows(held=False)
+        self._pages.update(prepared.pages)  # (rows past a shorter list's end are never asked)
+        last = len(COLUMNS) - 1
+        runs = _runs(changed)
+        if len(runs) > MAX_RUNS:
+            runs = [(runs[0][0], runs[-1][1])]
+        for first, end in runs:
+            self.dataChanged.emit(self.index(first, 0), self.index(end, last))
+        if n_new > n_old:
+            self.beginInsertRows(QModelIndex(), n_old, n_new - 1)
+            self._ids, self._row_of = new, prepared.row_of
+            self.endInsertRows()
+        self._set_source(prepared.found.total, prepared.found.more)
+        self.listingReplaced.emit(bool(changed) or n_new != n_old)
+        return True
 
     def _append_prepared(self, prepared: PreparedListing) -> None:
         """The rest of the shown list, its map made by the worker: only references change."""

@@ -239,6 +239,7 @@ class LibraryScreen(QMainWindow):
         # A new list (another query or view) opens its first hit: read and rendered here too.
         first = built and listing_change(self.model.listing_key, key) == NEW
         target, epoch = self._pending_select, self._ahead_epoch
+        shown = self.pane.paper_id if built else None  # a first hit already shown is not read again
         dark = self.pane.dark if built else False
         cache = self.pane.abstracts if built else None
 
@@ -250,8 +251,9 @@ class LibraryScreen(QMainWindow):
             ahead = None
             if first and prepared.ids and cache is not None:
                 pid = target if target is not None and target in prepared.row_of else prepared.ids[0]
-                terms = list(found.results.terms) if found.results else []
-                ahead = read_ahead(lib, [pid], terms, dark, cache)
+                if pid != shown:  # (the same first hit as the last key's: the pane keeps it)
+                    terms = list(found.results.terms) if found.results else []
+                    ahead = read_ahead(lib, [pid], terms, dark, cache)
             return prepared, ahead
 
         def ready(out: tuple[PreparedListing, ReadAhead | None] | None) -> None:
