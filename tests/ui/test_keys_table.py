@@ -88,6 +88,32 @@ def test_a_keys_listing_repaints_only_the_rows_whose_paper_changed(qtbot) -> Non
     assert seen.resets == 1 and model.rowCount() == 0
 
 
+def test_a_keys_listing_measures_the_columns_once_and_fits_them_only_if_a_width_changed(qtbot) -> None:
+    model, table, lib, _parent = _table(qtbot)
+    first = [str(i) for i in range(200)]
+    _show(qtbot, model, table, lib, "gra", first)
+    fitter = table.columns
+    calls = {"measure": 0, "fit": 0}
+    real_measure, real_fit = fitter._measure, fitter.fit
+
+    def measure() -> None:
+        calls["measure"] += 1
+        real_measure()
+
+    def fit() -> None:
+        calls["fit"] += 1
+        real_fit()
+
+    fitter._measure, fitter.fit = measure, fit  # type: ignore[method-assign]
+    other = list(first)
+    for row in (1, 5, 9):  # three ranges of changed rows: three dataChanged signals
+        other[row] = str(500 + row)
+    _show(qtbot, model, table, lib, "grap", other)
+    assert calls == {"measure": 1, "fit": 0}  # a reset measured and fitted; each range measured again
+    _show(qtbot, model, table, lib, "graph", list(other))
+    assert calls == {"measure": 1, "fit": 0}  # the same list: nothing
+
+
 def test_a_keys_listing_swapped_in_place_keeps_the_model_consistent(qtbot, qtlog) -> None:
     model, table, lib, _parent = _table(qtbot, tester=True)
     lists = [[str(i) for i in range(200)], [str(i) for i in range(5, 205)], [str(i) for i in range(0, 30, 3)],

@@ -162,6 +162,7 @@ class PaperModel(QAbstractTableModel):
         self._last_page = self._last_row = -1
         self.pages_read_here = 0  # pages of rows read on the GUI thread (tests count them)
         self.listing_key: tuple | None = None  # what the shown ids were listed for
+        self.replacing = False  # in _replace_in_place: its row signals are one listing's
 
     # -- ids ----------------------------------------------------------------------------
     def set_ids(self, ids: list[str], total: int | None = None, more: PageFetch | None = None,
@@ -237,8 +238,12 @@ class PaperModel(QAbstractTableModel):
         runs = _runs(changed)
         if len(runs) > MAX_RUNS:
             runs = [(runs[0][0], runs[-1][1])]
-        for first, end in runs:
-            self.dataChanged.emit(self.index(first, 0), self.index(end, last))
+        self.replacing = True
+        try:
+            for first, end in runs:
+                self.dataChanged.emit(self.index(first, 0), self.index(end, last))
+        finally:
+            self.replacing = False
         if n_new > n_old:
             self.beginInsertRows(QModelIndex(), n_old, n_new - 1)
             self._ids, self._row_of = new, prepared.row_of
