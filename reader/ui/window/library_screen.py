@@ -39,6 +39,7 @@ from ..list.model import (
     SORTED,
     PaperModel,
     PreparedListing,
+    RowCache,
     listing_change,
     prepare_listing,
 )
@@ -119,6 +120,7 @@ class LibraryScreen(QMainWindow):
         self._ahead: dict[str, Paper] = {}  # read ahead on a worker; emptied by each change seen
         self._ahead_epoch = 0  # changes seen (that may touch papers): a read asked before one is dropped
         self.papers_read_here = 0  # papers the pane read on the GUI thread (tests count them)
+        self.list_rows = RowCache()  # rows the list's worker read, kept until a change is seen
         self._build_widgets()
         self.splitter.installEventFilter(self)  # the library page shown again: a stale list re-lists
         self.index_sync = IndexSync(self.ops, self.status, self._index_caught_up)
@@ -238,7 +240,7 @@ class LibraryScreen(QMainWindow):
         asked = self._lists_asked
         # A new list (another query or view) opens its first hit: read and rendered here too.
         first = built and listing_change(self.model.listing_key, key) == NEW
-        target, epoch = self._pending_select, self._ahead_epoch
+        target, epoch, rows = self._pending_select, self._ahead_epoch, self.list_rows
         shown = self.pane.paper_id if built else None  # a first hit already shown is not read again
         dark = self.pane.dark if built else False
         cache = self.pane.abstracts if built else None
@@ -247,7 +249,7 @@ class LibraryScreen(QMainWindow):
             found = job()
             if asked != self._lists_asked:
                 return None  # a newer key was typed meanwhile: this listing is never shown
-            prepared = prepare_listing(lib, found, wanted)
+            prepared = prepare_listing(lib, found, wanted, rows, epoch)
             ahead = None
             if first and prepared.ids and cache is not None:
                 pid = target if target is not None and target in prepared.row_of else prepared.ids[0]
