@@ -4,16 +4,16 @@ the ids of a long search lazily too, a page at a time as the user scrolls (fetch
 At 100k papers a new listing must cost the GUI thread what the screen shows, not what the query
 matched: the worker that lists also prepares (`prepare_listing`): it drops repeated ids, builds
 the id → row map, reads the rows of the first page (and of the page holding the paper to keep
-selected) and finds that paper's row. `set_listing` then only swaps references."""
+selected) and finds that paper's row (prepared.py). `set_listing` then only swaps references,
+and a typed key's short listing is swapped in without a reset: only rows whose paper changed
+are repainted."""
 
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -34,6 +34,9 @@ from reader.plural import count_noun
 from reader.text import title_plain
 
 from ..widgets.plain import tooltip
+from .prepared import PAGE_SIZE, PreparedListing
+from .prepared import RowCache as RowCache
+from .prepared import prepare_listing as prepare_listing
 
 COL_STAR, COL_TITLE, COL_METHOD, COL_VENUE, COL_YEAR, COL_TAGS, COL_NOTE, COL_ADDED, COL_AUTHORS, COL_GROUP = range(10)
 # Authors came last: its logical index is the last one (saved column states stay valid); the
@@ -60,7 +63,6 @@ _TOOLTIP, _ALIGN = int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.TextAli
 _SPOKEN = int(Qt.ItemDataRole.AccessibleTextRole)  # asked by assistive technology only
 _ROLES = frozenset((_ID, _READ, _SORT, _DISPLAY, _FONT, _TOOLTIP, _ALIGN, _SPOKEN))
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
-PAGE_SIZE = 200
 MAX_PAGES = 64  # ~12,800 rows of cache; a screen shows ~40
 FETCH_IDS = 200  # ids of a paged search fetched per scroll to the bottom
 NEAR_EDGE = 40  # rows (a screen) from a page's edge where painting asks for the page beyond
@@ -77,68 +79,6 @@ QUERY_PART = 2  # a listing key starts with (query, view), then how it is ordere
 ReadRunner = Callable[[Callable[[], Any], Callable[[Any], None], Callable[[BaseException], None]], Any]
 
 _Index = QModelIndex | QPersistentModelIndex
-
-
-@dataclass(frozen=True)
-class PreparedListing:
-    """A listing made ready for the table off the GUI thread (`prepare_listing`)."""
-
-    found: Listing
-    ids: list[str]  # the listing's ids, each once
-    row_of: dict[str, int]  # id -> row
-    pages: dict[int, list[Any]] = field(default_factory=dict)  # page number -> rows read already
-    rows_of: dict[str, int] = field(default_factory=dict)  # the wanted ids that are listed -> row
-
-
-class RowCache:
-    """Rows the list's worker read for earlier listings, kept while nothing is stored: a typed
-    key's listing shows mostly the rows the last key's showed (reading 200 rows cost the
-    worker ~8 ms of each key at 100k). Keyed by the window's count of changes seen: rows read
-    under an older count are never used once a newer one is asked for."""
-
-    def __init__(self, most: int = 4 * PAGE_SIZE * 5) -> None:
-        self._lock = threading.Lock()
-        self._epoch = -1
-        self._rows: dict[str, Any] = {}
-        self.most = most
-        self.read = 0  # ids read from the library (tests count them)
-
-    def rows(self, library: Any, ids: list[str], epoch: int) -> dict[str, Any]:
-        """`library.rows(ids)`, the rows read already under `epoch` taken from here."""
-        with self._lock:
-            if epoch > self._epoch:
-                self._rows, self._epoch = {}, epoch
-            held = self._rows if epoch == self._epoch else {}
-            known = {pid: held[pid] for pid in ids if pid in held}
-        missing = [pid for pid in ids if pid not in known]
-        fetched = library.rows(missing) if missing else {}
-        with self._lock:
-            self.read += len(missing)
-            if epoch == self._epoch:
-                if len(self._rows) + len(fetched) > self.most:
-                    self._rows = {}
-                self._rows.update(fetched)
-        return {**known, **fetched}
-
-
-def prepare_listing(library: Any, found: Listing, wanted: Iterable[str | None] = (),
-                    cache: RowCache | None = None, epoch: int = 0) -> PreparedListing:
-    """The work a listing costs that grows with its length, done where it is made (a worker):
-    unique ids, their rows' map, the first page's rows and the page of each `wanted` id (the
-    current and selected papers, kept across a re-list), read from the library (or, for rows
-    read under the same `epoch` of changes seen, from `cache`)."""
-    row_of: dict[str, int] = {}
-    for pid in found.ids:
-        row_of.setdefault(pid, len(row_of))
-    ids = list(row_of) if len(row_of) != len(found.ids) else list(found.ids)
-    rows_of = {pid: row_of[pid] for pid in wanted if pid is not None and pid in row_of}
-    want_pages = sorted({0, *(row // PAGE_SIZE for row in list(rows_of.values())[:1])}) if ids else []
-    pages: dict[int, list[Any]] = {}
-    for page in want_pages:
-        page_ids = ids[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]
-        fetched = library.rows(page_ids) if cache is None else cache.rows(library, page_ids, epoch)
-        pages[page] = [fetched.get(pid) for pid in page_ids]
-    return PreparedListing(found, ids, row_of, pages, rows_of)
 
 
 def _runs(rows: list[int]) -> list[tuple[int, int]]:
