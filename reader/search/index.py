@@ -203,11 +203,8 @@ class SearchIndex:
                 w = self._ix.writer(timeout=LOCK_WAIT)  # another process may be writing
                 try:
                     # Old documents found by the id column (bulk-built segments have no id terms).
-                    r = w.reader()
-                    try:
+                    with w.reader() as r:
                         old = document_numbers(r, [*deleted, *(doc["id"] for doc in docs)])
-                    finally:
-                        r.close()
                     for dn in sorted(old.values()):
                         w.delete_document(dn)
                     for doc in docs:

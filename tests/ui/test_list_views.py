@@ -185,9 +185,9 @@ def test_a_listing_made_stale_by_a_newer_key_is_not_prepared(qtbot, window: Main
 
         return slow
 
-    def prepare(lib, found, wanted=()):
+    def prepare(lib, found, wanted=(), *cache):
         prepared.append(found.query)
-        return real_prepare(lib, found, wanted)
+        return real_prepare(lib, found, wanted, *cache)
 
     monkeypatch.setattr(window.searchBar, "list_job", list_job)
     monkeypatch.setattr(library_screen, "prepare_listing", prepare)

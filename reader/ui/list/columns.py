@@ -79,6 +79,7 @@ class ColumnFitter(QObject):
         self.header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.header.customContextMenuRequested.connect(self.show_menu)
         model.modelReset.connect(self._content_changed)
+        model.listingReplaced.connect(self._listing_replaced)
         model.dataChanged.connect(self._rows_changed)
         # Rows read for painting after an invalidation (a write, a group sync): measured once the
         # paint is over, so a first member's star or tag brings its column in.
@@ -133,9 +134,19 @@ class ColumnFitter(QObject):
         return width
 
     def _rows_changed(self, *_args: object) -> None:
-        # A first tag (or authors) given to a shown paper brings its column in.
-        if not self._fitting and not set(BY_CONTENT) <= self._known:
+        # A first tag (or authors) given to a shown paper brings its column in. (A listing
+        # swapped in signals its changed rows one range at a time: measured once, after.)
+        if not self._fitting and not self.model.replacing and not set(BY_CONTENT) <= self._known:
             self._content_changed()
+
+    def _listing_replaced(self, rows_changed: bool) -> None:
+        """A typed key's listing swapped in without a reset: other rows measured, if any, and
+        the columns fitted again only if a width or a column's content changed."""
+        if rows_changed:
+            before = (dict(self._natural), set(self._known))
+            self._measure()
+            if (self._natural, self._known) != before:
+                self.fit()
 
     def _content_changed(self) -> None:
         self._measure()

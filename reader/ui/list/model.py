@@ -4,15 +4,16 @@ the ids of a long search lazily too, a page at a time as the user scrolls (fetch
 At 100k papers a new listing must cost the GUI thread what the screen shows, not what the query
 matched: the worker that lists also prepares (`prepare_listing`): it drops repeated ids, builds
 the id → row map, reads the rows of the first page (and of the page holding the paper to keep
-selected) and finds that paper's row. `set_listing` then only swaps references."""
+selected) and finds that paper's row (prepared.py). `set_listing` then only swaps references,
+and a typed key's short listing is swapped in without a reset: only rows whose paper changed
+are repainted."""
 
 from __future__ import annotations
 
 import sys
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -33,6 +34,9 @@ from reader.plural import count_noun
 from reader.text import title_plain
 
 from ..widgets.plain import tooltip
+from .prepared import PAGE_SIZE, PreparedListing
+from .prepared import RowCache as RowCache
+from .prepared import prepare_listing as prepare_listing
 
 COL_STAR, COL_TITLE, COL_METHOD, COL_VENUE, COL_YEAR, COL_TAGS, COL_NOTE, COL_ADDED, COL_AUTHORS, COL_GROUP = range(10)
 # Authors came last: its logical index is the last one (saved column states stay valid); the
@@ -59,10 +63,11 @@ _TOOLTIP, _ALIGN = int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.TextAli
 _SPOKEN = int(Qt.ItemDataRole.AccessibleTextRole)  # asked by assistive technology only
 _ROLES = frozenset((_ID, _READ, _SORT, _DISPLAY, _FONT, _TOOLTIP, _ALIGN, _SPOKEN))
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
-PAGE_SIZE = 200
 MAX_PAGES = 64  # ~12,800 rows of cache; a screen shows ~40
 FETCH_IDS = 200  # ids of a paged search fetched per scroll to the bottom
 NEAR_EDGE = 40  # rows (a screen) from a page's edge where painting asks for the page beyond
+REPLACE_MOST = 2 * PAGE_SIZE  # a new listing this short is compared row by row with the shown one
+MAX_RUNS = 8  # changed rows signalled in this many ranges at most (else one range over them all)
 ASK_MOST = 6  # pages of rows asked of the worker at once (painted last: the screen and its neighbours)
 
 # What a new listing is to the shown one (PaperModel.set_listing); the window keeps the
@@ -76,33 +81,15 @@ ReadRunner = Callable[[Callable[[], Any], Callable[[Any], None], Callable[[BaseE
 _Index = QModelIndex | QPersistentModelIndex
 
 
-@dataclass(frozen=True)
-class PreparedListing:
-    """A listing made ready for the table off the GUI thread (`prepare_listing`)."""
-
-    found: Listing
-    ids: list[str]  # the listing's ids, each once
-    row_of: dict[str, int]  # id -> row
-    pages: dict[int, list[Any]] = field(default_factory=dict)  # page number -> rows read already
-    rows_of: dict[str, int] = field(default_factory=dict)  # the wanted ids that are listed -> row
-
-
-def prepare_listing(library: Any, found: Listing, wanted: Iterable[str | None] = ()) -> PreparedListing:
-    """The work a listing costs that grows with its length, done where it is made (a worker):
-    unique ids, their rows' map, the first page's rows and the page of each `wanted` id (the
-    current and selected papers, kept across a re-list), read from the library."""
-    row_of: dict[str, int] = {}
-    for pid in found.ids:
-        row_of.setdefault(pid, len(row_of))
-    ids = list(row_of) if len(row_of) != len(found.ids) else list(found.ids)
-    rows_of = {pid: row_of[pid] for pid in wanted if pid is not None and pid in row_of}
-    want_pages = sorted({0, *(row // PAGE_SIZE for row in list(rows_of.values())[:1])}) if ids else []
-    pages: dict[int, list[Any]] = {}
-    for page in want_pages:
-        page_ids = ids[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]
-        fetched = library.rows(page_ids)
-        pages[page] = [fetched.get(pid) for pid in page_ids]
-    return PreparedListing(found, ids, row_of, pages, rows_of)
+def _runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted row numbers as (first, last) ranges of consecutive rows."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
 
 
 def listing_change(old: tuple | None, new: tuple | None) -> str:
@@ -119,6 +106,9 @@ class PaperModel(QAbstractTableModel):
 
     sortRequested = Signal(int, object)  # column, Qt.SortOrder
     pageRead = Signal()  # rows read for painting: the columns measure what arrived (queued)
+    # A listing swapped in without a model reset (_replace_in_place): what a reset tells a
+    # follower of the list (the map's search hits), True when other rows are shown.
+    listingReplaced = Signal(bool)
 
     def __init__(self, library: Any, parent: Any = None) -> None:
         super().__init__(parent)
@@ -146,6 +136,7 @@ class PaperModel(QAbstractTableModel):
         self._last_page = self._last_row = -1
         self.pages_read_here = 0  # pages of rows read on the GUI thread (tests count them)
         self.listing_key: tuple | None = None  # what the shown ids were listed for
+        self.replacing = False  # in _replace_in_place: its row signals are one listing's
 
     # -- ids ----------------------------------------------------------------------------
     def set_ids(self, ids: list[str], total: int | None = None, more: PageFetch | None = None,
@@ -193,8 +184,47 @@ class PaperModel(QAbstractTableModel):
                 self.append_ids(ids[len(self._ids):])
             self._set_source(found.total, found.more)
             return KEPT
-        self.set_ids(ids, found.total, found.more, prepared)
+        if prepared is None or not self._replace_in_place(prepared):
+            self.set_ids(ids, found.total, found.more, prepared)
         return change
+
+    def _replace_in_place(self, prepared: PreparedListing) -> bool:
+        """Another short list (a typed key's): the ids are swapped without a model reset and only
+        the rows whose paper changed are signalled, so the view repaints those rows alone, and
+        nothing when the key left the list as it was (about half the keys of a typed title at
+        100k). False: too long to compare here, or no list before or after (a reset then)."""
+        old, new = self._ids, prepared.ids
+        if not old or not new or len(old) > REPLACE_MOST or len(new) > REPLACE_MOST:
+            return False
+        n_old, n_new = len(old), len(new)
+        changed = [row for row in range(min(n_old, n_new)) if old[row] != new[row]]
+        # In the order Qt's model contract asks: rows at the end removed (the rest as they
+        # were), then the shown rows' papers changed, then rows added at the end.
+        if n_new < n_old:
+            self.beginRemoveRows(QModelIndex(), n_new, n_old - 1)
+            self._ids, self._row_of = old[:n_new], None
+            self.endRemoveRows()
+        self._ids, self._row_of = (new, prepared.row_of) if n_new <= n_old else (new[:n_old], None)
+        self._pages.clear()
+        self._forget_rows(held=False)
+        self._pages.update(prepared.pages)  # (rows past a shorter list's end are never asked)
+        last = len(COLUMNS) - 1
+        runs = _runs(changed)
+        if len(runs) > MAX_RUNS:
+            runs = [(runs[0][0], runs[-1][1])]
+        self.replacing = True
+        try:
+            for first, end in runs:
+                self.dataChanged.emit(self.index(first, 0), self.index(end, last))
+        finally:
+            self.replacing = False
+        if n_new > n_old:
+            self.beginInsertRows(QModelIndex(), n_old, n_new - 1)
+            self._ids, self._row_of = new, prepared.row_of
+            self.endInsertRows()
+        self._set_source(prepared.found.total, prepared.found.more)
+        self.listingReplaced.emit(bool(changed) or n_new != n_old)
+        return True
 
     def _append_prepared(self, prepared: PreparedListing) -> None:
         """The rest of the shown list, its map made by the worker: only references change."""

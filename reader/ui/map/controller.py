@@ -97,6 +97,7 @@ class MapController(QObject):
         tools["refit"].toggled.connect(self._refit_toggled)
         tools["relayout"].triggered.connect(lambda: self.reload(full=True))
         lst.model.modelReset.connect(self._list_changed)
+        lst.model.listingReplaced.connect(lambda _rows: self._list_changed())  # a typed key's, no reset
         ctx.changes.changed.connect(self._changed)
         triage.action.toggled.connect(self._triage_toggled)
 

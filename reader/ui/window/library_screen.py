@@ -34,12 +34,12 @@ from ..list.model import (
     COL_ADDED,
     COL_TITLE,
     NEW,
-    PAGE_SIZE,
     RELISTED,
     SORT_KEYS,
     SORTED,
     PaperModel,
     PreparedListing,
+    RowCache,
     listing_change,
     prepare_listing,
 )
@@ -57,6 +57,7 @@ from ..widgets.status_bar import StatusBar
 from . import settings
 from .actions import Menus
 from .index_sync import IndexSync
+from .listing_work import ListingWork, screen_pages
 from .messages import Messages
 from .splitter import SIZES as SPLITTER_SIZES
 from .splitter import MainSplitter
@@ -122,6 +123,7 @@ class LibraryScreen(QMainWindow):
         self._ahead_marks: dict[str, Any] = {}  # their group marks (ReadAhead.marks), likewise
         self._ahead_epoch = 0  # changes seen (that may touch papers): a read asked before one is dropped
         self.papers_read_here = 0  # papers the pane read on the GUI thread (tests count them)
+        self.list_rows = RowCache()  # rows the list's worker read, kept until a change is seen
         self._build_widgets()
         self.splitter.installEventFilter(self)  # the library page shown again: a stale list re-lists
         self.index_sync = IndexSync(self.ops, self.status, self._index_caught_up)
@@ -237,48 +239,22 @@ class LibraryScreen(QMainWindow):
         # worker, so the GUI thread's part of a listing does not grow with its length.
         built = hasattr(self, "table")  # the header's sort indicator asks while the table is built
         wanted = [self.current_id(), *self.selected_ids()[:MAX_WANTED]] if built else []
-        self._lists_asked += 1
-        asked = self._lists_asked
+        self._lists_asked = asked = self._lists_asked + 1
         # A new list (another query or view) opens its first hit: read and rendered here too.
         first = built and listing_change(self.model.listing_key, key) == NEW
-        target, epoch = self._pending_select, self._ahead_epoch
-        dark = self.pane.dark if built else False
-        cache = self.pane.abstracts if built else None
-        marks = self.pane.group_marks if built else None
-        # Catching up after triage (_relist_stale, _relisted): the rows on screen are read again
-        # here with the list, so that the changes seen meanwhile (which keep the rows) leave no
-        # page to read on the GUI thread when it lands (~50 ms a page at 100k).
-        screen: list[int] = []
-        if built and (self._list_stale or self._relist_asked) and self.model.rowCount():
-            top, height = self.table.rowAt(0), self.table.viewport().height()
-            bottom = self.table.rowAt(height - 1) if height > 0 else -1
-            top = max(top, 0)
-            bottom = bottom if bottom >= 0 else min(top + 100, self.model.rowCount() - 1)
-            screen = list(range(top // PAGE_SIZE, bottom // PAGE_SIZE + 1))
-
-        def work() -> tuple[PreparedListing, ReadAhead | None] | None:
-            found = job()
-            if asked != self._lists_asked:
-                return None  # a newer key was typed meanwhile: this listing is never shown
-            prepared = prepare_listing(lib, found, wanted)
-            for page in screen:
-                page_ids = prepared.ids[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]
-                if page not in prepared.pages and page_ids:
-                    rows = lib.rows(page_ids)
-                    prepared.pages[page] = [rows.get(pid) for pid in page_ids]
-            ahead = None
-            if first and prepared.ids and cache is not None:
-                pid = target if target is not None and target in prepared.row_of else prepared.ids[0]
-                terms = list(found.results.terms) if found.results else []
-                ahead = read_ahead(lib, [pid], terms, dark, cache, marks)
-            return prepared, ahead
+        # Catching up after triage: the rows on screen are read with the list (see screen_pages).
+        catching_up = built and (self._list_stale or self._relist_asked) and self.model.rowCount()
+        work = ListingWork(
+            lib, job, lambda: asked == self._lists_asked, wanted, self.list_rows, self._ahead_epoch,
+            screen_pages(self.table, self.model.rowCount()) if catching_up else [], first,
+            self._pending_select, self.pane.paper_id if built else None, self.pane.dark if built else False,
+            self.pane.abstracts if built else None, self.pane.group_marks if built else None)
 
         def ready(out: tuple[PreparedListing, ReadAhead | None] | None) -> None:
-            if out is None:
-                return
-            if out[1] is not None:
-                self._took_ahead(out[1], epoch, keep=False)
-            self._list_ready(out[0], key, asked)
+            if out is not None:
+                if out[1] is not None:
+                    self._took_ahead(out[1], work.epoch, keep=False)
+                self._list_ready(out[0], key, asked)
 
         self.runner.read("list", work, ready, self._list_failed)
 
