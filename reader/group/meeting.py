@@ -59,20 +59,21 @@ class Meeting:
             self._map = gs.all_key_papers(self._conn)  # many records: one read of every key
         found = self._map if self._map is not None else gs.key_papers(
             self._conn, {k for row in merged.values() for k in row[0].split(" ")})
-        get = found.get
-        out = [merged[pkey] for pkey in sorted(merged)]
-        papers = self.papers
-        for row in out:
-            pid = get(row[11])  # the first key: mostly the one that meets
-            if pid is None and " " in row[0]:
-                for k in row[0].split(" ")[1:]:
-                    pid = get(k)
+        order = sorted(merged)  # the rows' pkeys
+        out = list(map(merged.__getitem__, order))
+        pids = list(map(found.get, order))  # by the first key (the pkey): mostly the one that meets
+        for i in [i for i, pid in enumerate(pids) if pid is None]:
+            keys = out[i][0]
+            if " " in keys:
+                for k in keys.split(" ")[1:]:
+                    pid = found.get(k)
                     if pid is not None:
+                        pids[i] = pid
                         break
-            if pid is not None:
-                papers.add(pid)
+        for row, pid in zip(out, pids, strict=True):
             row[12] = pid
             row[13] = member
+        self.papers.update(filter(None, pids))  # those that met a paper
         return out
 
 
@@ -91,11 +92,14 @@ def fold(merged: dict[str, list[Any]], keys: list[str], fields: dict[str, tuple[
     row = merged.get(pkey)
     if row is None:
         row = merged[pkey] = [" ".join(keys), *_EMPTY_ROW, pkey, None, ""]
-    for i, name in enumerate(FIELDS):
-        found = fields.get(name)
-        if found is not None and found[0] > row[2 + 2 * i]:
-            row[1 + 2 * i] = column(name, found[1])
-            row[2 + 2 * i] = found[0]
+    for name, (seq, value) in fields.items():  # the fields the record sets
+        slot = _SLOT_OF.get(name)
+        if slot is not None and seq > row[slot + 1]:
+            row[slot] = column(name, value) if slot == 7 else value
+            row[slot + 1] = seq
+
+
+_SLOT_OF = {name: 1 + 2 * i for i, name in enumerate(FIELDS)}  # a field's value in a fold row (its seq next)
 
 
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
