@@ -3,6 +3,7 @@ member's files were read, the members' merged decisions and the local papers' gr
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
@@ -138,10 +139,11 @@ def merge_records(conn: sqlite3.Connection, batches: Mapping[str, Sequence[Seque
     each pkey at most once). Written in key order, member after member; into an empty table (a
     first sync) many records are inserted before its two indexes (the key's, unique, and the
     paper ids') are built, which is about half the cost of keeping them up one record at a time."""
-    ordered = [row for member in sorted(batches) for row in batches[member]]
-    if not ordered:
+    count = sum(map(len, batches.values()))
+    if not count:
         return
-    many = len(ordered) >= BULK_ROWS
+    ordered = itertools.chain.from_iterable(batches[member] for member in sorted(batches))  # no 63k-row list
+    many = count >= BULK_ROWS
     cache = conn.execute("PRAGMA cache_size").fetchone()[0] if many else None
     if many:
         conn.execute(f"PRAGMA cache_size = -{MERGE_CACHE_KB}")
