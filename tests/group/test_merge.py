@@ -231,3 +231,32 @@ def test_a_first_sync_reads_the_papers_once_and_leaves_nothing_for_the_collector
     assert report.read == 4 * 3000 and report.written == 20 and len(group.state()) > 7000
     assert reads == {"key_rows": 0, "papers_since": 1}
     assert left and left[0] < 3000  # the library's own few objects, not the 7,000 records' rows
+
+
+def test_a_bulk_load_inserts_many_rows_a_statement_with_the_same_state(make_lib, monkeypatch):
+    """Into an empty group_state, merge_records inserts BULK_VALUES rows per statement (the
+    rest in one last statement), and gives the state the one-by-one upsert gives."""
+    libs = [make_lib("bulk"), make_lib("upsert")]
+    batches: dict = {}
+    for member, n in (("ann", 3 * gs.BULK_VALUES + 5), ("ben", gs.BULK_VALUES - 1), ("cat", 1)):
+        rows = []
+        for i in range(n):
+            keys = [key_hash(f"{member}{i}"), key_hash(f"x{i}")][: 1 + i % 2]
+            rows.append([" ".join(keys), i % 2, i + 1, 1 - i % 2, i + 2, 1, i + 3,
+                         '["group/a"]' if i % 5 == 0 else "[]", i + 4 if i % 5 == 0 else 0,
+                         "note" if i % 7 == 0 else "", i + 5 if i % 7 == 0 else 0, keys[0], None, member])
+        batches[member] = sorted(rows, key=lambda r: r[11])
+    statements: list[str] = []
+    monkeypatch.setattr(gs, "BULK_ROWS", 10)
+    with libs[0].write_transaction() as (conn, _seq):
+        conn.set_trace_callback(statements.append)
+        gs.merge_records(conn, batches)
+        conn.set_trace_callback(None)
+    monkeypatch.setattr(gs, "BULK_ROWS", 10**9)
+    with libs[1].write_transaction() as (conn, _seq):
+        gs.merge_records(conn, batches)
+    total = sum(map(len, batches.values()))
+    inserts = [s for s in statements if s.startswith("INSERT INTO group_state")]
+    assert len(inserts) == total // gs.BULK_VALUES + 1  # 5 statements for 261 rows, not 261
+    state = gs.state(libs[0].read_connection())
+    assert len(state) == total and [tuple(r) for r in state] == [tuple(r) for r in gs.state(libs[1].read_connection())]
