@@ -74,6 +74,7 @@ class Group:
         self._keys: dict[str, list[str]] = {}  # during a sync: the keys of the papers it computed them for
         self._pending: dict[str, list[list[Any]]] = {}  # during a sync: each member's folded records, merged together
         self._exported: list[Record] = []  # during a sync: the records its export wrote
+        self._papers: list[sqlite3.Row] | None = None  # during a sync: the papers both the keys and the export read
 
     # ------------------------------------------------------------------ membership
     def _step(self, name: str) -> None:
@@ -211,67 +212,85 @@ class Group:
         if not todo and not own_changed and now == cfg["keyed"]:
             return report
         with self.lib.write_transaction() as (wconn, seq), collector_paused():
-            again = gs.config(wconn)
-            if again is None:
-                raise GroupError("this library left the group meanwhile")
-            cfg = again
-            me = cfg["name"]
-            stored = gs.files(wconn)
-            touched: set[str] = set()  # the members whose records changed the merged state
-            self._step("before-read")
-            self._keys = {}
-            keys_moved = self._update_keys(wconn, cfg["keyed"])
-            meet = Meeting(wconn, self._key_papers(cfg["keyed"]))
-            self._pending = {}
-            own = scans.get(me)
-            if own is not None:  # this library's own files first: the export compares with what they say
-                self._read_member(wconn, root, me, own, stored, report, touched, meet)
-                gs.merge_records(wconn, self._pending)
-                self._pending = {}
-            own_read = own is not None and self._read_whole(wconn, me, own)
-            for member in sorted(scans):
-                if member != me:
-                    self._read_member(wconn, root, member, scans[member], stored, report, touched, meet)
-            others, self._pending = self._pending, {}
-            for member in missing:
-                gs.set_problem(wconn, member, "folder missing: its last synced decisions are kept")
-            self._step("after-read")
-            rewritten = False
-            if own_changed or me not in scans:
-                with gs.Savepoint(wconn, "group_export") as savepoint:
-                    try:
-                        records = export(wconn, root, cfg, own, report, self._keys, self._step, COMPACT_AT)
-                    except Unwritten:
-                        savepoint.undo()
-                        records = None
-                if records is not None:
-                    self._exported = records
-                    report.written = len(records)
-                    gs.set_options(wconn, exported=seq)
-                    self._step("after-export")
-                    scans[me] = fs.scan(root / me)
-                    rewritten = own is None or scans[me].gen != own.gen  # a new generation, even of no record
-                    if own_read or own is None:
-                        # What the own files hold beyond what was merged is what the export just wrote:
-                        # its records are merged as they are, not read back and parsed.
-                        self._own_written(wconn, me, scans[me], touched, meet)
-                    else:
-                        self._read_member(wconn, root, me, scans[me], gs.files(wconn), report, touched, meet)
-                    self._exported = []
-            gs.merge_records(wconn, {**others, **self._pending})  # all at once: one bulk write when they are many
-            self._pending = {}
-            self._step("before-resolve")
-            report.papers |= meet.papers
-            if keys_moved:
-                report.papers |= self._resolve(wconn, meet)
-            gs.set_options(wconn, keyed=seq)
-            report.changed = bool(touched or report.written or keys_moved or rewritten)
-            if report.changed:
-                gs.set_options(wconn, last_sync_at=now_iso())
-            self._step("before-commit")
+            self._sync_in(wconn, seq, root, scans, missing, own_changed, report)
         if report.changed:
             self._publish(report.papers)
         return report
+
+    def _sync_in(self, wconn: sqlite3.Connection, seq: int, root: Path, scans: dict[str, fs.MemberFiles],
+                 missing: list[str], own_changed: bool, report: GroupSyncReport) -> None:
+        """The sync's work inside its write transaction (the collector paused). Everything it
+        builds (tens of thousands of rows) is gone when it returns, before the collector resumes:
+        kept alive, it would be walked by the first collection after (a tenth of a full merge)."""
+        try:
+            self._sync_rows(wconn, seq, root, scans, missing, own_changed, report)
+        finally:
+            self._keys, self._pending, self._exported, self._papers = {}, {}, [], None
+
+    def _sync_rows(self, wconn: sqlite3.Connection, seq: int, root: Path, scans: dict[str, fs.MemberFiles],
+                   missing: list[str], own_changed: bool, report: GroupSyncReport) -> None:
+        again = gs.config(wconn)
+        if again is None:
+            raise GroupError("this library left the group meanwhile")
+        cfg = again
+        me = cfg["name"]
+        stored = gs.files(wconn)
+        touched: set[str] = set()  # the members whose records changed the merged state
+        self._step("before-read")
+        self._keys = {}
+        if cfg["keyed"] == cfg["exported"] and own_changed:
+            # the keys and the export want the same papers (all of them at a first sync): read once
+            self._papers = gs.papers_since(wconn, cfg["keyed"])
+        keys_moved = self._update_keys(wconn, cfg["keyed"])
+        meet = Meeting(wconn, self._key_papers(cfg["keyed"]))
+        self._pending = {}
+        own = scans.get(me)
+        if own is not None:  # this library's own files first: the export compares with what they say
+            self._read_member(wconn, root, me, own, stored, report, touched, meet)
+            gs.merge_records(wconn, self._pending)
+            self._pending = {}
+        own_read = own is not None and self._read_whole(wconn, me, own)
+        for member in sorted(scans):
+            if member != me:
+                self._read_member(wconn, root, member, scans[member], stored, report, touched, meet)
+        others, self._pending = self._pending, {}
+        for member in missing:
+            gs.set_problem(wconn, member, "folder missing: its last synced decisions are kept")
+        self._step("after-read")
+        rewritten = False
+        if own_changed or me not in scans:
+            with gs.Savepoint(wconn, "group_export") as savepoint:
+                try:
+                    records = export(wconn, root, cfg, own, report, self._keys, self._step, COMPACT_AT,
+                                     self._papers)
+                except Unwritten:
+                    savepoint.undo()
+                    records = None
+            if records is not None:
+                self._exported = records
+                report.written = len(records)
+                gs.set_options(wconn, exported=seq)
+                self._step("after-export")
+                scans[me] = fs.scan(root / me)
+                rewritten = own is None or scans[me].gen != own.gen  # a new generation, even of no record
+                if own_read or own is None:
+                    # What the own files hold beyond what was merged is what the export just wrote:
+                    # its records are merged as they are, not read back and parsed.
+                    self._own_written(wconn, me, scans[me], touched, meet)
+                else:
+                    self._read_member(wconn, root, me, scans[me], gs.files(wconn), report, touched, meet)
+                self._exported = []
+        gs.merge_records(wconn, {**others, **self._pending})  # all at once: one bulk write when they are many
+        self._pending = {}
+        self._step("before-resolve")
+        report.papers |= meet.papers
+        if keys_moved:
+            report.papers |= self._resolve(wconn, meet)
+        gs.set_options(wconn, keyed=seq)
+        report.changed = bool(touched or report.written or keys_moved or rewritten)
+        if report.changed:
+            gs.set_options(wconn, last_sync_at=now_iso())
+        self._step("before-commit")
 
     def _publish(self, ids: Iterable[str]) -> None:
         self.lib.changes.publish(Changes.of(Change.GROUP, ids))
@@ -448,7 +467,7 @@ class Group:
     # ------------------------------------------------------------------ meeting the local papers
     def _update_keys(self, conn: sqlite3.Connection, since: int) -> bool:
         """group_keys for the papers written since `since` (all at the first sync)."""
-        rows = gs.key_rows(conn, since)
+        rows = gs.key_rows(conn, since) if self._papers is None else self._papers
         deleted = gs.deleted_since(conn, since) if since >= 0 else []
         if not rows and not deleted:
             return False

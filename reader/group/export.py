@@ -25,12 +25,13 @@ Record = tuple[list[str], dict[str, tuple[int, Any]]]  # a paper's keys and its 
 
 def export(conn: sqlite3.Connection, root: Path, cfg: sqlite3.Row, found: fs.MemberFiles | None,
            report: GroupSyncReport, computed: dict[str, list[str]], step: Checkpoint,
-           compact_at: int) -> list[Record] | None:
+           compact_at: int, papers: list[sqlite3.Row] | None = None) -> list[Record] | None:
     """Write this library's decisions changed since the last export (every paper's after a
     setting changed) to its own folder: appended to its log, or, when the log would grow past
     `compact_at`, its files are gone or a setting took something back, as a new generation. The
     records written (None: not written, a problem reported; Unwritten: the folder refused).
-    `computed`: paper keys already computed this sync, by paper id."""
+    `computed`: paper keys already computed this sync, by paper id; `papers`: gs.papers_since()
+    of the last export, when the sync has read them already."""
     me = cfg["name"]
     own_dir = root / me
     mine = gs.library_id(conn)
@@ -42,7 +43,8 @@ def export(conn: sqlite3.Connection, root: Path, cfg: sqlite3.Row, found: fs.Mem
     seq = max(cfg["own_seq"], gs.max_seq(conn, me))
     share_notes = bool(cfg["share_notes"])
     all_tags = cfg["tags"] == "all"
-    papers = gs.papers_since(conn, cfg["exported"])
+    if papers is None:
+        papers = gs.papers_since(conn, cfg["exported"])
     own_keys = gs.own_keys(conn, [r["id"] for r in papers])
     new_keys = []
     for r in papers:

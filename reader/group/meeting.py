@@ -59,20 +59,21 @@ class Meeting:
             self._map = gs.all_key_papers(self._conn)  # many records: one read of every key
         found = self._map if self._map is not None else gs.key_papers(
             self._conn, {k for row in merged.values() for k in row[0].split(" ")})
-        get = found.get
-        out = [merged[pkey] for pkey in sorted(merged)]
-        papers = self.papers
-        for row in out:
-            pid = get(row[11])  # the first key: mostly the one that meets
-            if pid is None and " " in row[0]:
-                for k in row[0].split(" ")[1:]:
-                    pid = get(k)
+        order = sorted(merged)  # the rows' pkeys
+        out = list(map(merged.__getitem__, order))
+        pids = list(map(found.get, order))  # by the first key (the pkey): mostly the one that meets
+        for i in [i for i, pid in enumerate(pids) if pid is None]:
+            keys = out[i][0]
+            if " " in keys:
+                for k in keys.split(" ")[1:]:
+                    pid = found.get(k)
                     if pid is not None:
+                        pids[i] = pid
                         break
-            if pid is not None:
-                papers.add(pid)
+        for row, pid in zip(out, pids, strict=True):
             row[12] = pid
             row[13] = member
+        self.papers.update(filter(None, pids))  # those that met a paper
         return out
 
 
@@ -91,11 +92,14 @@ def fold(merged: dict[str, list[Any]], keys: list[str], fields: dict[str, tuple[
     row = merged.get(pkey)
     if row is None:
         row = merged[pkey] = [" ".join(keys), *_EMPTY_ROW, pkey, None, ""]
-    for i, name in enumerate(FIELDS):
-        found = fields.get(name)
-        if found is not None and found[0] > row[2 + 2 * i]:
-            row[1 + 2 * i] = column(name, found[1])
-            row[2 + 2 * i] = found[0]
+    for name, (seq, value) in fields.items():  # the fields the record sets
+        slot = _SLOT_OF.get(name)
+        if slot is not None and seq > row[slot + 1]:
+            row[slot] = column(name, value) if slot == 7 else value
+            row[slot + 1] = seq
+
+
+_SLOT_OF = {name: 1 + 2 * i for i, name in enumerate(FIELDS)}  # a field's value in a fold row (its seq next)
 
 
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
@@ -126,29 +130,28 @@ def fold_lines(merged: dict[str, list[Any]], lines: list[tuple[int, bytes]], *,
     if not lines:
         return left
     get, flags = merged.get, _FLAGS
-    tag_columns: dict[Any, str] = {}  # a group's few tag sets: each written as JSON once per call
+    tag_columns: dict[Any, str] = {0: "[]"}  # a group's few tag sets: each written as JSON once per call
     for item, m in zip(lines, map(_RECORD, _texts(lines)), strict=True):
         if m is not None:
-            pkey, more, s1, v1, s2, v2, s3, v3, s4, t4 = m.groups()
-            tags = "[]" if s4 is None else tag_columns.get(t4)
+            # a field the line doesn't set comes as 0: its value 0 (flags[0]), its seq 0 (int(0))
+            pkey, more, s1, v1, s2, v2, s3, v3, s4, t4 = m.groups(0)
+            tags = tag_columns.get(t4)  # no tags field: "[]"
             if tags is None:
                 tags = tag_columns[t4] = column("tags", sorted(set(json.loads(t4))))
             row = get(pkey)
             if row is None:  # the common case: the paper's first record in these files
                 merged[pkey] = [pkey + more.replace('","', " ") if more else pkey,
-                                0 if s1 is None else flags[v1], 0 if s1 is None else int(s1),
-                                0 if s2 is None else flags[v2], 0 if s2 is None else int(s2),
-                                0 if s3 is None else flags[v3], 0 if s3 is None else int(s3),
-                                tags, 0 if s4 is None else int(s4), "", 0, pkey, None, ""]
+                                flags[v1], int(s1), flags[v2], int(s2), flags[v3], int(s3),
+                                tags, int(s4), "", 0, pkey, None, ""]
                 continue
-            # highest sequence number wins; a tie keeps the value read first
-            if s1 is not None and (seq := int(s1)) > row[2]:
+            # highest sequence number wins; a tie keeps the value read first (a field not set: seq 0)
+            if (seq := int(s1)) > row[2]:
                 row[1], row[2] = flags[v1], seq
-            if s2 is not None and (seq := int(s2)) > row[4]:
+            if (seq := int(s2)) > row[4]:
                 row[3], row[4] = flags[v2], seq
-            if s3 is not None and (seq := int(s3)) > row[6]:
+            if (seq := int(s3)) > row[6]:
                 row[5], row[6] = flags[v3], seq
-            if s4 is not None and (seq := int(s4)) > row[8]:
+            if (seq := int(s4)) > row[8]:
                 row[7], row[8] = tags, seq
         elif not _fold_json(merged, item, tag_columns):
             if thorough:
@@ -173,9 +176,9 @@ def _decoded(line: bytes) -> str:
         return ""
 
 
-_FLAGS = {"0": 0, "1": 1}
+_FLAGS: dict[Any, int] = {"0": 0, "1": 1, 0: 0}  # 0: a field the line does not set
 _SEQ = r"([1-9][0-9]{0,17})"  # a sequence number >= 1 (a longer one: the JSON path, as before)
-_RECORD: Callable[[str], re.Match[str] | None] = re.compile(
+_RECORD: Callable[[str], Any] = re.compile(  # a re.Match or None (Any: groups(0) gives str or 0)
     r'\{"k":\["([0-9a-f]{1,64})((?:","[0-9a-f]{1,64}){0,' + str(MAX_KEYS - 1) + r'})"\]'
     + "".join(r'(?:,"' + name + r'":\[' + _SEQ + r',([01])\])?' for name in ("star", "skip", "read"))
     + r'(?:,"tags":\[' + _SEQ + r',(\[(?:"[^"\\\x00-\x1f]*"(?:,"[^"\\\x00-\x1f]*")*)?\])\])?\}'

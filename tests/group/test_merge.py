@@ -187,3 +187,76 @@ def test_m0021_keeps_the_merged_state_and_its_key_stays_unique(tmp_path):
         assert gs.state(rconn)[0][3:5] == (0, 7)  # the newer star folded into the kept row
         with pytest.raises(sqlite3.IntegrityError), lib.write_transaction() as (wconn, _seq):
             wconn.execute("INSERT INTO group_state (member, pkey, keys) VALUES ('ann', 'k1', 'k1')")
+
+
+def test_a_first_sync_reads_the_papers_once_and_leaves_nothing_for_the_collector(make_lib, tmp_path, monkeypatch):
+    """A first sync's keys and its export read the same papers: one query, not two. And the rows
+    it builds are gone before the cycle collector resumes (kept alive, the first collection
+    after walked every one of them: a tenth of a full merge)."""
+    from reader.group import meeting
+
+    lib = make_lib("once")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    rnd = random.Random(5)
+    pool = _keys(lib) + [[key_hash(f"elsewhere{i}")] for i in range(3000)]
+    for i, name in enumerate(MEMBERS):
+        (folder / name).mkdir()
+        lines, _seq = _records(rnd, pool, 3000, 0)
+        (folder / name / "snapshot-1.jsonl").write_bytes(header_line(name, f"lib{i}", 1) + b"".join(lines))
+    lib.set_starred(lib.paper_ids()[:20], True)
+    group = Group(lib)
+    group.join(folder, "me")
+    reads = {"key_rows": 0, "papers_since": 0}
+    for name in reads:
+        real = getattr(gs, name)
+
+        def counted(*args, _real=real, _name=name, **kwargs):
+            reads[_name] += 1
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(gs, name, counted)
+    import gc
+
+    left: list[int] = []
+    real_enable = meeting.gc.enable
+
+    def enable() -> None:
+        left.append(len(gc.get_objects(0)))  # what the first collection after would walk
+        real_enable()
+
+    monkeypatch.setattr(meeting.gc, "enable", enable)
+    gc.collect()
+    report = group.sync()
+    assert report.read == 4 * 3000 and report.written == 20 and len(group.state()) > 7000
+    assert reads == {"key_rows": 0, "papers_since": 1}
+    assert left and left[0] < 3000  # the library's own few objects, not the 7,000 records' rows
+
+
+def test_a_bulk_load_inserts_many_rows_a_statement_with_the_same_state(make_lib, monkeypatch):
+    """Into an empty group_state, merge_records inserts BULK_VALUES rows per statement (the
+    rest in one last statement), and gives the state the one-by-one upsert gives."""
+    libs = [make_lib("bulk"), make_lib("upsert")]
+    batches: dict = {}
+    for member, n in (("ann", 3 * gs.BULK_VALUES + 5), ("ben", gs.BULK_VALUES - 1), ("cat", 1)):
+        rows = []
+        for i in range(n):
+            keys = [key_hash(f"{member}{i}"), key_hash(f"x{i}")][: 1 + i % 2]
+            rows.append([" ".join(keys), i % 2, i + 1, 1 - i % 2, i + 2, 1, i + 3,
+                         '["group/a"]' if i % 5 == 0 else "[]", i + 4 if i % 5 == 0 else 0,
+                         "note" if i % 7 == 0 else "", i + 5 if i % 7 == 0 else 0, keys[0], None, member])
+        batches[member] = sorted(rows, key=lambda r: r[11])
+    statements: list[str] = []
+    monkeypatch.setattr(gs, "BULK_ROWS", 10)
+    with libs[0].write_transaction() as (conn, _seq):
+        conn.set_trace_callback(statements.append)
+        gs.merge_records(conn, batches)
+        conn.set_trace_callback(None)
+    monkeypatch.setattr(gs, "BULK_ROWS", 10**9)
+    with libs[1].write_transaction() as (conn, _seq):
+        gs.merge_records(conn, batches)
+    total = sum(map(len, batches.values()))
+    inserts = [s for s in statements if s.startswith("INSERT INTO group_state")]
+    assert len(inserts) == total // gs.BULK_VALUES + 1  # 5 statements for 261 rows, not 261
+    state = gs.state(libs[0].read_connection())
+    assert len(state) == total and [tuple(r) for r in state] == [tuple(r) for r in gs.state(libs[1].read_connection())]
