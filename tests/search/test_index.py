@@ -583,7 +583,7 @@ def test_bulk_index_deflates_with_a_small_window_readable_as_before(tmp_path: Pa
     index.close()
 
 def test_whoosh_merge_rule() -> None:
-    from reader.search.segments.writer import whoosh_merges
+    from reader.search.segments.merging import whoosh_merges
 
     assert not whoosh_merges([1, 1, 1, 1])  # MERGE_SMALL needs five segments
     assert whoosh_merges([1, 1, 1, 1, 1]) and whoosh_merges([1, 1, 1, 1, 50, 400])

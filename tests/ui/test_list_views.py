@@ -167,10 +167,10 @@ def test_a_listing_made_stale_by_a_newer_key_is_not_prepared(qtbot, window: Main
     (rows read, ids mapped) nor shown."""
     import threading
 
-    from reader.ui.window import library_screen
+    from reader.ui.window import listing_work
 
     started, release = threading.Event(), threading.Event()
-    real_job, real_prepare = window.searchBar.list_job, library_screen.prepare_listing
+    real_job, real_prepare = window.searchBar.list_job, listing_work.prepare_listing
     prepared: list[str] = []
 
     def list_job(*args, **kwargs):
@@ -190,7 +190,7 @@ def test_a_listing_made_stale_by_a_newer_key_is_not_prepared(qtbot, window: Main
         return real_prepare(lib, found, wanted, *cache)
 
     monkeypatch.setattr(window.searchBar, "list_job", list_job)
-    monkeypatch.setattr(library_screen, "prepare_listing", prepare)
+    monkeypatch.setattr(listing_work, "prepare_listing", prepare)
     window.searchBox.setText("learning")
     window.refresh_list()
     assert started.wait(10)

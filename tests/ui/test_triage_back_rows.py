@@ -23,7 +23,7 @@ def test_changes_stored_while_the_list_catches_up_take_one_more_listing(
     one more for every change meanwhile; the rows on screen are the stored ones at the end."""
     import threading
 
-    from reader.ui.window import library_screen
+    from reader.ui.window import listing_work
 
     model = window.model
     qtbot.waitUntil(lambda: model.cached_row(0) is not None)
@@ -36,14 +36,14 @@ def test_changes_stored_while_the_list_catches_up_take_one_more_listing(
     settle(qtbot, window)
 
     held, gate = threading.Event(), threading.Event()
-    real_prepare = library_screen.prepare_listing
+    real_prepare = listing_work.prepare_listing
 
     def prepare(*args, **kwargs):  # the catch-up listing stays under way until the writes are seen
         held.set()
         assert gate.wait(30)
         return real_prepare(*args, **kwargs)
 
-    monkeypatch.setattr(library_screen, "prepare_listing", prepare)
+    monkeypatch.setattr(listing_work, "prepare_listing", prepare)
     relists: list[int] = []
     real_refresh = window.refresh_list
     monkeypatch.setattr(window, "refresh_list", lambda: relists.append(1) or real_refresh())
@@ -55,7 +55,7 @@ def test_changes_stored_while_the_list_catches_up_take_one_more_listing(
             window.table.viewport().repaint()
             QApplication.processEvents()
         read_here = model.pages_read_here
-        monkeypatch.setattr(library_screen, "prepare_listing", real_prepare)
+        monkeypatch.setattr(listing_work, "prepare_listing", real_prepare)
         for pid in ids[-3:]:  # stored while the listing is read (as the writer's backlog would)
             delivered = window.changes.delivered
             library.set_starred([pid], True)

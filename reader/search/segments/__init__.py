@@ -11,8 +11,8 @@ What it offers, by use:
   `ProcessSegmentBuilder`, `parallel_rebuild`, `Cancelled`;
 - whether the fast path is on (checked against the installed Whoosh): `fast_path_enabled`.
 
-Inside: raw reads (rawread, internals), the bulk writer (writer), the worker-process builder
-(parallel), the guard (fastpath) and segment names (ids, imported first: every segment Whoosh
+Inside: raw reads (rawread, internals), the bulk writer (writer), merge policies (merging), the
+worker-process builder (parallel), the guard (fastpath) and segment names (ids, imported first: every segment Whoosh
 makes from here on gets an OS-random name)."""
 
 from reader.search.segments import ids  # noqa: F401  (first: see ids.py)
@@ -27,6 +27,11 @@ from reader.search.segments.internals import (
     segment_lexicon,
     sorted_terms,
 )
+from reader.search.segments.merging import (
+    merge_small_by_whoosh,
+    merge_small_segments,
+    whoosh_merges,
+)
 from reader.search.segments.parallel import (
     Cancelled,
     Prepare,
@@ -34,13 +39,7 @@ from reader.search.segments.parallel import (
     SegmentBuilder,
     parallel_rebuild,
 )
-from reader.search.segments.writer import (
-    BulkWriter,
-    bulk_codec,
-    merge_small_by_whoosh,
-    merge_small_segments,
-    whoosh_merges,
-)
+from reader.search.segments.writer import BulkWriter, bulk_codec
 
 __all__ = [
     "BulkWriter", "Cancelled", "Prepare", "ProcessSegmentBuilder", "SegmentBuilder", "bulk_codec", "byte_length",
