@@ -75,9 +75,8 @@ TYPING_TYPO_WORDS = 3  # words looked up as typos per keystroke (a finished quer
 class SearchIndex:
     """Whoosh index in one directory. Writes from one thread; searches from any thread."""
 
-    # Writer options for rebuild(); measured in benchmarks/bench_search.py.
-    # Compressed posting blocks and stored fields (writer.bulk_codec): the index stays
-    # smaller than the database (benchmarks/bench_disk.py).
+    # Writer options for rebuild() (benchmarks/bench_search.py): compressed posting blocks and
+    # stored fields (writer.bulk_codec) keep it smaller than the database (bench_disk.py).
     rebuild_options: dict[str, Any] = {"codec": bulk_codec(), "timeout": LOCK_WAIT}
     # Worker processes for large rebuilds (1: always in-process).
     rebuild_procs: int = min(2, os.cpu_count() or 1)
@@ -209,9 +208,8 @@ class SearchIndex:
                         w.delete_document(dn)
                     for doc in docs:
                         w.add_document(**doc_fields(doc))
-                    # No merge on this interactive path (merging ten 1-paper segments
-                    # costs ~150-300 ms): maintain() does it when idle; past a hard cap
-                    # it happens here anyway so the segment count stays bounded.
+                    # No merge on this interactive path (ten 1-paper segments cost ~150-300 ms):
+                    # maintain() does it; past a hard cap here anyway, to bound the segment count.
                     w.commit(mergetype=merge_small_segments(MAX_SMALL_SEGMENTS, SMALL_SEGMENT))
                 except BaseException:
                     cancel_quietly(w)
@@ -238,14 +236,16 @@ class SearchIndex:
             return True
 
     def maintain(self) -> bool:
-        """Merge the small segments left by update() once there are MERGE_AFTER_SEGMENTS
-        of them (~20-30 ms per paper-sized segment). For idle time; returns True if done."""
+        """Merge the small segments left by update() once there are MERGE_AFTER_SEGMENTS of them,
+        by Whoosh's rule (the smallest together; folding all rewrote a 500-paper one every tenth
+        triage decision, ~1.8 s of the writer at 100k). After each sync; True if it merged."""
         with self._write_lock:
-            if len(self._small_segments()) < MERGE_AFTER_SEGMENTS:
+            small = [s.doc_count_all() for s in self._small_segments()]
+            if len(small) < MERGE_AFTER_SEGMENTS or not whoosh_merges(small):
                 return False
             w = self._ix.writer(timeout=LOCK_WAIT)
             try:
-                w.commit(mergetype=merge_small_segments(2, SMALL_SEGMENT))
+                w.commit(mergetype=merge_small_by_whoosh(SMALL_SEGMENT))
             except BaseException:
                 cancel_quietly(w)
                 raise
