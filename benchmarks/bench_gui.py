@@ -33,6 +33,13 @@ os.environ.setdefault("READER_NO_ERROR_DIALOG", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import CORPUS, Clock, corpus_100k, library_count, load
 
+if {"-h", "--help"} & set(sys.argv[1:]):  # before anything opens or builds a library
+    print(__doc__)
+    sys.exit(0)
+_UNKNOWN = [a for a in sys.argv[1:] if a.startswith("-")
+            and not a.startswith(("--size=", "--replicas=", "--busy=", "--phases="))]
+if _UNKNOWN:
+    sys.exit(f"bench_gui.py: unknown option {_UNKNOWN[0]} (--help lists them)")
 CACHE = Path(os.environ.get("READER_BENCH_DIR", "/tmp/reader-bench-gui"))
 os.environ.setdefault("READER_CONFIG_DIR", str(CACHE.with_name(CACHE.name + "-config")))  # not the user's
 _ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
