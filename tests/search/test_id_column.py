@@ -85,3 +85,30 @@ def test_restrict_related_and_snippets_find_bulk_built_papers(tmp_path: Path, fa
     index.update([dict(docs[1], title="Changed")], stamp=2)  # a new searcher: snippets by id
     assert all("sparse" in h.snippet for h in r.hits[:5])
     index.close()
+
+
+def test_a_few_ids_are_found_by_terms_where_a_segment_has_them(tmp_path: Path) -> None:
+    """Related papers for the one in the pane (J/K) ask for one id: a segment with id terms
+    (Whoosh's own, an older bulk build) answers by them, not by reading its whole id list
+    (~0.15 s per 50k, inside the index's read lock, in the middle of J/K); the answers agree."""
+    from reader.search import paper_ids
+
+    index = SearchIndex.open(tmp_path / "ix")
+    docs = synthetic(120)
+    index.update(docs, stamp=1)  # Whoosh's own writer: id terms
+    index.update([dict(docs[5], title="replaced title")], deleted=[docs[7]["id"]], stamp=2)
+    with index._read_lock:
+        reader = index._s().reader()
+        segments = {leaf.segment().segment_id() for leaf, _ in reader.leaf_readers()}
+        for sid in segments:
+            paper_ids._seg_ids.pop(sid, None)
+            paper_ids._seg_numbers.pop(sid, None)
+        few = [docs[5]["id"], docs[7]["id"], docs[40]["id"], "no-such-paper"]
+        found = document_numbers(reader, few)
+        assert not segments & set(paper_ids._seg_ids)  # 2a1ad0b's code read every id list
+        whole = document_numbers(reader, [d["id"] for d in docs])  # many: by the id lists
+        assert segments <= set(paper_ids._seg_ids)
+        assert found == {pid: whole[pid] for pid in few if pid in whole}
+        assert set(found) == {docs[5]["id"], docs[40]["id"]}
+        assert index._s().stored_fields(found[docs[5]["id"]])["title"] == "replaced title"
+    index.close()
