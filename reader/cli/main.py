@@ -560,9 +560,11 @@ def run(argv: Sequence[str]) -> int:
             return run_doctor(data_dir, args.recover, sys.stdout)
         # An import into a new library (e.g. restoring a backup) must not bring the samples along.
         # The day's check and backup never run before or beside a command (see the end).
-        if Library.upgrade_due(data_dir):  # a minute at 100k papers, once: not a silent wait
-            print(f"reader: upgrading the library in {data_dir} to this version of Reader "
-                  "(once; a backup is taken first)…", file=sys.stderr, flush=True)
+        kind = Library.upgrade_kind(data_dir)  # a minute at 100k papers, once: not a silent wait
+        if kind is not None:
+            from ..store.health import UPGRADE_SAYS
+
+            print(f"reader: {UPGRADE_SAYS[kind].format(folder=data_dir)}…", file=sys.stderr, flush=True)
         lib = Library.open(data_dir, seed_if_empty=args.command not in NO_SAMPLES, daily=False)
         setup_logging(lib.paths.logs_dir)
         return _dispatch(args, lib)

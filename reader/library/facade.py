@@ -65,6 +65,13 @@ class Library(Edits, LibraryIO, FetchedPapers):
 
         return upgrade_due(LibraryPaths(Path(data_dir)))
 
+    @staticmethod
+    def upgrade_kind(data_dir: Path | str) -> str | None:
+        """What `open` will rewrite first: "schema", "texts", "restored" or None (store.health)."""
+        from ..store.health import upgrade_kind
+
+        return upgrade_kind(LibraryPaths(Path(data_dir)))
+
     def _is_new(self) -> bool:
         return q.count(self._wconn) == 0 and not import_log.any_import(self._wconn)
 

@@ -164,27 +164,45 @@ def open_store(paths: LibraryPaths, *, start_daily: bool = True) -> OpenedStore:
     return OpenedStore(conn, read_only, maintenance, due)
 
 
+# What the first open after an upgrade, a new text version or a restore says before it waits.
+UPGRADE_SAYS = {
+    "schema": "upgrading the library in {folder} to this version of Reader (once; a backup is taken first)",
+    "texts": "upgrading the library in {folder} to this version of Reader (its abstracts' plain texts, once)",
+    "restored": "preparing the restored library in {folder} (its abstracts' plain texts, once)",
+}
+
+
 def upgrade_due(paths: LibraryPaths) -> bool:
-    """Will opening this library rewrite its papers for this version of Reader (schema migrations,
-    or plain texts rendered by an older text version)? At 100k papers that takes a minute, once,
-    so the caller says so first. A cheap read-only look; False when there is no library yet, it
-    holds no paper, or it cannot be read (opening it then says why)."""
+    """Will opening this library rewrite its papers for this version of Reader (see upgrade_kind)?"""
+    return upgrade_kind(paths) is not None
+
+
+def upgrade_kind(paths: LibraryPaths) -> str | None:
+    """What opening this library will rewrite first, so the caller can say so before the wait
+    (about a minute at 100k papers, once): "schema" (migrations; a backup is taken first),
+    "texts" (plain texts made by an older text version, recomputed in place) or "restored" (a
+    restored or recovered copy, whose plain texts were left out and are recomputed). A cheap
+    read-only look; None when there is nothing to do, no library yet, no paper, or it cannot be
+    read (opening it then says why)."""
     if not paths.database.is_file():
-        return False
+        return None
     conn = None
     try:
         conn = open_connection(paths.database, readonly=True)
         db = open_database(conn)
         if "papers" not in db.table_names() or conn.execute("SELECT 1 FROM papers LIMIT 1").fetchone() is None:
-            return False
+            return None
         if SCHEMA_MIGRATIONS.pending(db):
-            return True
+            return "schema"
         from ..text import TEXT_VERSION
         from .changes import text_version
 
-        return text_version(conn) != TEXT_VERSION
+        version = text_version(conn)
+        if version == TEXT_VERSION:
+            return None
+        return "restored" if version == 0 else "texts"
     except (sqlite3.Error, OSError, ValueError):
-        return False
+        return None
     finally:
         _close(conn)
 

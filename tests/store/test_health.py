@@ -252,6 +252,30 @@ def test_the_cli_says_it_is_upgrading_before_the_wait(library):
     assert loud.returncode == 0, loud.stderr
     assert loud.stderr.startswith(f"reader: upgrading the library in {root} to this version of Reader"), loud.stderr
     assert loud.stderr.count("\n") == 1
+    assert "plain texts" in loud.stderr and "backup" not in loud.stderr  # no migration, so no backup
     again = subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(root), "stats"],
                            capture_output=True, text=True, env=env, timeout=120)
     assert "upgrading" not in again.stderr
+
+
+def test_the_first_command_after_a_restore_says_what_it_prepares(library):
+    """A restored backup holds no plain texts: the next command recomputes them and says so,
+    without claiming an upgrade or a backup that does not happen."""
+    root, _ = library
+    env = {**os.environ, "READER_DATA_DIR": str(root)}
+
+    def reader(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(root), *argv],
+                              capture_output=True, text=True, env=env, timeout=120)
+
+    from reader.store.backups import take_backup
+
+    with Library.open(root, seed_if_empty=False) as lib:
+        take_backup(lib._wconn, root / "backups")
+    restored = reader("doctor", "--restore")
+    assert restored.returncode == 0, restored.stderr
+    first = reader("stats")
+    assert first.returncode == 0, first.stderr
+    assert first.stderr == f"reader: preparing the restored library in {root} (its abstracts' plain texts, once)…\n"
+    again = reader("stats")
+    assert again.stderr == "" and again.stdout == first.stdout

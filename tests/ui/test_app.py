@@ -96,6 +96,8 @@ def test_an_upgrade_due_opens_off_the_gui_thread_behind_a_progress_dialog(qtbot,
         seen["thread"] = threading.current_thread() is threading.main_thread()
         seen["dialog"] = any(isinstance(w, QProgressDialog) and w.objectName() == "upgradeProgress"
                              and w.isVisible() for w in QApplication.topLevelWidgets())
+        seen["text"] = [w.labelText() for w in QApplication.topLevelWidgets()
+                        if isinstance(w, QProgressDialog) and w.objectName() == "upgradeProgress"]
         return real_open(cls, data_dir, **kw)
 
     monkeypatch.setattr(Library, "open", classmethod(spying_open))
@@ -103,7 +105,10 @@ def test_an_upgrade_due_opens_off_the_gui_thread_behind_a_progress_dialog(qtbot,
     assert window is not None
     qtbot.addWidget(window)
     try:
-        assert seen == {"thread": False, "dialog": True}
+        # Only the plain texts are rendered anew: no backup is promised that is not taken.
+        text = [f"Upgrading the library in {root} to this version of Reader.\n"
+                "Its abstracts' plain texts are rendered anew, once."]
+        assert seen == {"thread": False, "dialog": True, "text": text}
         assert window.model.rowCount() > 0
         assert not Library.upgrade_due(root)
         assert not [w for w in QApplication.topLevelWidgets()

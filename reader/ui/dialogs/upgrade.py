@@ -15,7 +15,13 @@ from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from reader.library import Library
 
-UPGRADE_TEXT = "Upgrading the library in {folder} to this version of Reader.\nThis happens once; a backup is taken first."
+# The dialog's text per kind of upgrade (Library.upgrade_kind; the CLI says the same in one line).
+UPGRADE_TEXTS = {
+    "schema": "Upgrading the library in {folder} to this version of Reader.\nThis happens once; a backup is taken first.",
+    "texts": "Upgrading the library in {folder} to this version of Reader.\n"
+             "Its abstracts' plain texts are rendered anew, once.",
+    "restored": "Preparing the restored library in {folder}.\nIts abstracts' plain texts are rendered anew, once.",
+}
 
 
 class _Opened(QObject):
@@ -26,7 +32,8 @@ def open_library(data_dir: Path, *, seed_if_empty: bool = True, parent: QWidget 
     """`Library.open(data_dir)`; when a one-time upgrade is due, on a worker thread behind a busy
     dialog (no Cancel: an upgrade stopped halfway is rolled back and would only start again).
     Raises what `Library.open` raises."""
-    if not Library.upgrade_due(data_dir):
+    kind = Library.upgrade_kind(data_dir)
+    if kind is None:
         return Library.open(data_dir, seed_if_empty=seed_if_empty)
     outcome: dict[str, object] = {}
     signal = _Opened()
@@ -39,12 +46,13 @@ def open_library(data_dir: Path, *, seed_if_empty: bool = True, parent: QWidget 
         finally:
             signal.done.emit()  # queued to the GUI thread's loop below
 
-    dialog = QProgressDialog(UPGRADE_TEXT.format(folder=data_dir), "", 0, 0, parent)
+    text = UPGRADE_TEXTS[kind].format(folder=data_dir)
+    dialog = QProgressDialog(text, "", 0, 0, parent)
     dialog.setCancelButton(None)  # no button
     dialog.setObjectName("upgradeProgress")
     dialog.setWindowTitle("Reader")
     dialog.setAccessibleName("Upgrading the library")
-    dialog.setAccessibleDescription(UPGRADE_TEXT.format(folder=data_dir).replace("\n", " "))
+    dialog.setAccessibleDescription(text.replace("\n", " "))
     dialog.setWindowModality(Qt.WindowModality.ApplicationModal)
     dialog.setMinimumDuration(0)
     loop = QEventLoop()
