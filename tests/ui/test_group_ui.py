@@ -165,3 +165,21 @@ def test_the_dialog_saves_changed_settings_and_taking_notes_back_rewrites_ones_f
     status = window.group_sync.group.status()
     assert not status.share_notes and status.tags == "group"
     assert sorted(p.name for p in (shared / "ada").iterdir()) == ["log-2.jsonl", "snapshot-2.jsonl"]
+
+
+def test_the_group_tab_shows_nothing_when_the_library_cannot_be_read(qtbot, window, bob, tmp_path, monkeypatch):
+    """The pane asks for a paper's group marks on every paper shown: a closed or damaged
+    library hides the group as config() does, never an error out of a paint."""
+    import sqlite3
+
+    _joined(qtbot, window, bob, tmp_path)
+    pid = window.model.id_at(0)
+    assert window.group_sync.marks_of(pid) == []
+
+    def damaged(*_a, **_k):
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(window.group_sync.group, "marks", damaged)
+    assert window.group_sync.marks_of(pid) is None
+    monkeypatch.setattr(window.group_sync.group, "config", damaged)
+    assert window.group_sync.marks_of(pid) is None

@@ -96,9 +96,12 @@ class GroupSync(FolderSync):
     # ------------------------------------------------------------------ the dialog
     def marks_of(self, pid: str) -> list[Any] | None:
         """The group's decisions on a paper for the pane's Group tab (None: in no group)."""
-        if self.group.config() is None:
+        try:
+            if self.group.config() is None:
+                return None
+            return self.group.marks([pid]).get(pid, [])
+        except Exception:  # a closed or damaged library: no group shown, as config() does
             return None
-        return self.group.marks([pid]).get(pid, [])
 
     def ask(self) -> None:
         """File → Reading group…"""
