@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from whoosh.columns import VarBytesColumn
+from whoosh.fields import FieldType
+
 # segment id -> its paper ids by document number
 _seg_ids: dict[str, list[str]] = {}
 
@@ -16,11 +19,24 @@ def segment_ids(leaf) -> list[str]:
     key = leaf.segment().segment_id()
     ids = _seg_ids.get(key)
     if ids is None:
-        ids = list(leaf.column_reader("id"))
+        ids = _read_id_column(leaf)
         if len(_seg_ids) > 256:
             _seg_ids.clear()
         _seg_ids[key] = ids
     return ids
+
+
+def _read_id_column(leaf) -> list[str]:
+    """The id column's values at once: one read of its bytes, cut by its offsets (~20 ms per
+    50k ids, against ~0.15 s through Whoosh's reader, one file read per id)."""
+    raw = leaf.column_reader("id", translate=False)
+    if type(raw) is VarBytesColumn.Reader and len(raw._offsets) == leaf.doc_count_all() \
+            and type(leaf.schema["id"]).from_bytes is FieldType.from_bytes:
+        offsets, lengths = raw._offsets, raw._lengths
+        end = offsets[-1] + lengths[-1] if len(offsets) else 0
+        blob = bytes(raw._dbfile.get(raw._basepos, end)) if end else b""
+        return [blob[o:o + n].decode("utf-8") for o, n in zip(offsets, lengths, strict=True)]
+    return list(leaf.column_reader("id"))  # (another column type: Whoosh's reader)
 
 
 def read_ids(s) -> list[str] | None:

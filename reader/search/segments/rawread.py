@@ -16,6 +16,7 @@ import zlib
 from itertools import accumulate, repeat
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3TermInfo, _lenfield
+from whoosh.columns import NumericColumn
 from whoosh.filedb.filetables import _lengths
 
 TERMINFO_FORMAT = "!BfIBBfII"  # W3TermInfo's header, as writer.py writes it too
@@ -122,6 +123,16 @@ def length_bytes(leaf, fieldname: str) -> bytes:
     col = leaf._perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
     if col is None:
         return bytes(n)
-    return bytes(col[i] for i in range(n))
+    if type(col) is NumericColumn.Reader and col._typecode == "B":  # one byte a document: read at once
+        stored = min(col._count, n)  # documents past the column's end have the default
+        return bytes(col._dbfile.get(col._basepos, stored)) + col._defaultbytes * (n - stored)
+    return bytes(col[i] for i in range(n))  # (another column type: one by one)
+
+
+def length_bytes_slow(leaf, fieldname: str) -> bytes:
+    """length_bytes one document at a time, through Whoosh's column reader (tests compare)."""
+    n = leaf.doc_count_all()
+    col = leaf._perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
+    return bytes(n) if col is None else bytes(col[i] for i in range(n))
 
 
