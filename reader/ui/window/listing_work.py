@@ -50,7 +50,7 @@ class ListingWork:
         for page in self.screen:
             page_ids = prepared.ids[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]
             if page not in prepared.pages and page_ids:
-                got = self.lib.rows(page_ids)
+                got = self.rows.rows(self.lib, page_ids, self.epoch)  # (as the first page: cached)
                 prepared.pages[page] = [got.get(pid) for pid in page_ids]
         ahead = None
         if self.first and prepared.ids and self.cache is not None:
