@@ -23,9 +23,10 @@ import threading
 import time
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import product
+from itertools import product, repeat
+from typing import Literal
 
 from reader.search.schema import analyze, cached_stem, pair_bucket, plain_words
 from reader.search.segments import (
@@ -61,6 +62,8 @@ _HASH_BITS = 40
 _INDEX_BITS = 24  # up to 16M words per segment
 NUMPY_SORT_FROM = 100_000  # keys: below, a list's sort takes < 50 ms
 BUILD_STEP = 500  # words per step of a table's build (~20 ms of CPU at 100k)
+NUMPY_BUILD_FROM = 4000  # words: a bigger table is built by numpy (_numpy_keys)
+NUMPY_STEP = 2000  # equally long words per step of numpy's build
 _INDEX_MASK = (1 << _INDEX_BITS) - 1
 _HASH_MASK = (1 << _HASH_BITS) - 1
 
@@ -87,21 +90,15 @@ class _Table:
         words += [w for w in extra if w not in lex]
         self.words = words
         self.dfs = array("I", (lex[w][0] if w in lex else extra[w] for w in words))
+        # Built on a worker beside the GUI thread: in steps, the GIL let go between them, and
+        # sorted where the GIL is released (a list's sort of the 1.3M keys of a 100k library's
+        # segment held it for a second: a J/K step waited that long).
+        if len(words) >= NUMPY_BUILD_FROM:
+            self.keys = _numpy_keys(words, self.dfs, pause or _let_go)
+            return
         keys = array("Q")
-        dfs, mask, bits = self.dfs, _HASH_MASK, _INDEX_BITS
-        # Built on a worker beside the GUI thread: in steps of BUILD_STEP words, the GIL let go
-        # between them, and sorted where the GIL is released (a list's sort of the 1.3M keys
-        # of a 100k library's segment held it for a second: a J/K step waited that long).
         for start in range(0, len(words), BUILD_STEP):
-            step: list[int] = []
-            extend = step.extend
-            for i in range(start, min(start + BUILD_STEP, len(words))):
-                w = words[i]
-                # Two typos only towards words in 2+ papers: half the table and build time at
-                # 50k (most words in one paper are themselves typos or one-off names).
-                depth = 2 if len(w) >= TWO_TYPOS_LEN - 1 and dfs[i] >= 2 else 1
-                extend([((h & mask) << bits) | i for h in map(hash, _deletes(w, depth))])
-            keys.extend(step)
+            keys.extend(_python_keys(words, self.dfs, range(start, min(start + BUILD_STEP, len(words)))))
             (pause or _let_go)()
         self.keys = sorted_keys(keys)
 
@@ -109,7 +106,7 @@ class _Table:
         keys, out = self.keys, set()
         n = len(keys)
         for form in forms:
-            h = hash(form) & _HASH_MASK
+            h = form_hash(form)
             j = bisect_left(keys, h << _INDEX_BITS)
             while j < n and keys[j] >> _INDEX_BITS == h:
                 out.add(keys[j] & _INDEX_MASK)
@@ -118,6 +115,96 @@ class _Table:
 
     def nbytes(self) -> int:
         return self.keys.itemsize * len(self.keys) + self.dfs.itemsize * len(self.dfs) + 8 * len(self.words)
+
+
+def _depth(word: str, df: int) -> int:
+    """How many deleted letters a library word's forms have: two typos only towards words in
+    2+ papers (half the table and build time at 50k: most words in one paper are themselves
+    typos or one-off names)."""
+    return 2 if len(word) >= TWO_TYPOS_LEN - 1 and df >= 2 else 1
+
+
+# A form's hash: its UTF-8 bytes as one integer (little-endian, base 256), modulo a prime
+# below 2**32. Not Python's hash(), which changes with every process and which numpy cannot
+# compute: this one is the same in both builds (numpy's, for the ASCII words of big tables,
+# computes a word's deletions from its prefix sums modulo the prime, _numpy_keys) and in
+# lookups. Two forms with one hash only make an extra candidate, which the distance check drops.
+_PRIME = 3000000019  # 256**4 % _PRIME = 1294967277
+_LITTLE: repeat[Literal['little']] = repeat("little")
+
+
+def form_hash(form: str) -> int:
+    """A form's hash in the table (< 2**32 <= 2**_HASH_BITS), the same in every process."""
+    return int.from_bytes(form.encode(), "little") % _PRIME
+
+
+def _python_keys(words: list[str], dfs: array, indexes: Iterable[int]) -> list[int]:
+    """The keys of these words' forms, hashed one form at a time (form_hash, its calls made
+    by map)."""
+    out: list[int] = []
+    extend, bits, prime = out.extend, _INDEX_BITS, _PRIME
+    for i in indexes:
+        w = words[i]
+        forms = map(str.encode, _deletes(w, _depth(w, dfs[i])))
+        extend([(x % prime) << bits | i for x in map(int.from_bytes, forms, _LITTLE)])
+    return out
+
+
+def _numpy_keys(words: list[str], dfs: array, pause: Callable[[], object]) -> array:
+    """A big table's keys (form_hash(form) << _INDEX_BITS | word index, for each word's forms
+    of _deletes), sorted and unique, computed by numpy a group of equally long ASCII words at
+    a time (other words one form at a time): ~4x less CPU than hashing each form's string
+    (~2.5 s at 100k, each time the window started). A deletion's hash comes from the word's
+    prefix sums, so no form is built."""
+    import numpy as np
+
+    u64 = np.uint64
+    groups: dict[tuple[int, int], list[int]] = {}
+    others: list[int] = []
+    for i, w in enumerate(words):
+        if w.isascii():
+            groups.setdefault((len(w), _depth(w, dfs[i])), []).append(i)
+        else:
+            others.append(i)
+    parts = [np.array(_python_keys(words, dfs, others), dtype=u64)]
+    for (n, depth), members in groups.items():
+        for start in range(0, len(members), NUMPY_STEP):
+            chunk = members[start:start + NUMPY_STEP]
+            text = "".join(words[i] for i in chunk).encode("ascii")
+            codes = np.frombuffer(text, dtype=np.uint8).reshape(len(chunk), n).astype(u64)
+            h = _form_hashes(np, codes, n, depth)
+            parts.append((h << u64(_INDEX_BITS) | np.array(chunk, dtype=u64)).ravel())
+            pause()
+    keys = np.concatenate(parts)
+    keys.sort()  # (with the GIL let go); then each key once (np.unique hashes first: 5x slower)
+    keep = np.ones(len(keys), dtype=bool)
+    np.not_equal(keys[1:], keys[:-1], out=keep[1:])
+    out = array("Q")
+    out.frombytes(keys[keep].tobytes())
+    return out
+
+
+def _form_hashes(np, codes, n: int, depth: int):
+    """Each word's forms' integers modulo _PRIME (rows: the word, its n deletions, then its
+    n(n-1)/2 double deletions; columns: the words). Every product stays below 2**64."""
+    u64 = np.uint64
+    p = u64(_PRIME)
+    inv = pow(256, -1, _PRIME)
+    powers = np.array([pow(256, j, _PRIME) for j in range(n)], dtype=u64)
+    prefix = np.zeros((codes.shape[0], n + 1), dtype=u64)  # bytes < 2**8, powers < 2**32
+    np.cumsum(codes * powers, axis=1, dtype=u64, out=prefix[:, 1:])
+    prefix %= p
+    total = prefix[:, n]
+    rows = [total]
+    if n > 2:  # one letter deleted (a form of 2 letters or fewer is never cut)
+        inv1 = u64(inv)
+        rows += [(prefix[:, i] + (total + p - prefix[:, i + 1]) % p * inv1) % p for i in range(n)]
+    if depth >= 2 and n > 3:  # two deleted
+        inv1, inv2 = u64(inv), u64(inv * inv % _PRIME)
+        rows += [(prefix[:, i] + (prefix[:, j] + p - prefix[:, i + 1]) % p * inv1 % p
+                  + (total + p - prefix[:, j + 1]) % p * inv2) % p
+                 for i in range(n) for j in range(i + 1, n)]
+    return np.stack(rows)
 
 
 def _let_go() -> None:
