@@ -64,14 +64,14 @@ def test_the_abstract_is_laid_out_at_one_width(qtbot, window: MainWindow) -> Non
 def test_a_run_of_steps_keeps_the_rows_below_the_title_in_place(qtbot, window: MainWindow) -> None:
     narrow(qtbot, window)
     pane = window.pane
-    pane._steady_timer.setInterval(60_000)  # however loaded the machine, the run does not pause
+    pane.steady.timer.setInterval(60_000)  # however loaded the machine, the run does not pause
     ids = window.model.ids()[:14]
     # Paused after each paper: the heights each paper's title and meta line take.
     natural = []
     for pid in ids:
         window.select_paper(pid)
         QApplication.processEvents()
-        pane._steady_timer.timeout.emit()  # the keys paused
+        pane.steady.timer.timeout.emit()  # the keys paused
         QApplication.processEvents()
         natural.append(pane.titleEdit.height() + pane.metaLabel.height())
     assert any(b < a for a, b in zip(natural, natural[1:], strict=False)), natural  # some get shorter
@@ -87,6 +87,6 @@ def test_a_run_of_steps_keeps_the_rows_below_the_title_in_place(qtbot, window: M
     assert heights == sorted(heights), heights  # never shorter within the run (the old code: natural)
     growths = sum(b > a for a, b in zip(heights, heights[1:], strict=False)) + 1
     assert moves.seen["starButton"] <= growths and moves.seen["tagEditor"] <= growths, (moves.seen, heights)
-    pane._steady_timer.timeout.emit()  # the keys pause: the paper's own height again
+    pane.steady.timer.timeout.emit()  # the keys pause: the paper's own height again
     QApplication.processEvents()
     assert pane.titleEdit.height() + pane.metaLabel.height() == natural[-1]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from reader.store import changes
-from reader.ui.triage.controller import INDEX_BATCH
+from reader.ui.triage.index_batch import INDEX_BATCH
 from reader.ui.window.main_window import MainWindow
 
 from .test_triage_view import open_triage, press, settle

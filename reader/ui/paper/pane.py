@@ -37,6 +37,7 @@ from .abstract_html import HIGHLIGHT_COLOURS, RenderedAbstracts, paper_highlight
 from .citekey_edit import CitationKeyEdit
 from .group_marks import GroupView
 from .highlights_page import HighlightsPage
+from .steady import AbstractWrap, SteadyHeights
 from .tag_editor import TagEditor
 from .title_edit import TitleEdit
 
@@ -45,10 +46,6 @@ NOTE_SAVE_DELAY_MS = 700  # saved ≤ 1 s after typing stops
 NOTE_RETRY_MS = 10_000  # a failed note write is tried again this often
 NOTE_NOT_SAVED = "Not saved — will retry"
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
-# Papers shown this close together (a held or repeated J/K) keep the tallest title and meta line of
-# the run: each height change moved and repainted every row below (~70% of steps at 100k's bench)
-# and resized the abstract. One relayout when the keys pause. Only where things are drawn changes.
-STEADY_MS = 300
 PANE_SPLIT = (490, 260)  # the paper above the tabs, in the ratio the widgets' size hints gave at 1280 px
 
 
@@ -123,10 +120,7 @@ class PaperPane(QWidget):
         self._retry_timer.setSingleShot(True)
         self._retry_timer.setInterval(NOTE_RETRY_MS)
         self._retry_timer.timeout.connect(self.flush_note)
-        self._steady_timer = QTimer(self)  # running: the last paper came less than STEADY_MS ago
-        self._steady_timer.setSingleShot(True)
-        self._steady_timer.setInterval(STEADY_MS)
-        self._steady_timer.timeout.connect(self._release_heights)
+        self.steady = SteadyHeights(self.titleEdit, self.metaLabel)  # J/K: rows below stay put (steady.py)
         self.set_paper(None)
 
     # -- construction (split by page: the paper above, the tabs below) ------------------------
@@ -197,11 +191,7 @@ class PaperPane(QWidget):
         self.abstractView.anchorClicked.connect(self.linkActivated)
         self.abstractView.copyAvailable.connect(self.highlightButton.setEnabled)
         self.abstractView.document().setDocumentMargin(8)
-        # Wrapped beside a scroll bar's room whether one shows or not (_wrap_abstract, on each
-        # resize): setHtml hid the bar, the text was laid out at the wider viewport, then the
-        # bar came back and it was laid out again (each J/K step, ~3 layouts of the abstract).
-        self.abstractView.setLineWrapMode(QTextBrowser.LineWrapMode.FixedPixelWidth)
-        self.abstractView.installEventFilter(self)
+        self.abstractWrap = AbstractWrap(self.abstractView)  # laid out at one width (steady.py)
 
         self.codeLinks = QLabel(self)
         self.codeLinks.setObjectName("codeLinks")
@@ -242,21 +232,11 @@ class PaperPane(QWidget):
         return scroll
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt's name
-        if watched is self.abstractView and event.type() == QEvent.Type.Resize:
-            self._wrap_abstract()
         if watched is self._paper_part and event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest):
             if event.type() == QEvent.Type.Resize and self._links and self._links_text() != self.codeLinks.text():
                 self.render_links()  # shortened to the new width
             self._fit_paper_part()
         return False
-
-    def _wrap_abstract(self) -> None:
-        """The abstract's lines wrap at its viewport's width with a vertical scroll bar shown,
-        shown or not: the text is laid out once per paper, at one width."""
-        view = self.abstractView
-        width = max(view.contentsRect().width() - view.verticalScrollBar().sizeHint().width(), 40)
-        if width != view.lineWrapColumnOrWidth():
-            view.setLineWrapColumnOrWidth(width)
 
     def _fit_paper_part(self) -> None:
         """The paper's part as tall as its rows need at its width, wrapped tags and folded rows
@@ -319,7 +299,7 @@ class PaperPane(QWidget):
         same = bool(paper and self.paper and paper.id == self.paper.id)
         if not same:
             self.flush_note()
-            self._steady_heights(paper is not None and self.paper is not None)
+            self.steady.paper_changed(paper is not None and self.paper is not None)
         self.paper = paper
         if terms is not None:
             self.terms = terms
@@ -328,25 +308,6 @@ class PaperPane(QWidget):
             self._fill(paper, same, marks)
         finally:
             self._loading = False
-
-    def _steady_heights(self, stepping: bool) -> None:
-        """In a run of steps (the last paper came less than STEADY_MS ago), the title and meta
-        line keep the tallest height of the run (STEADY_MS)."""
-        if stepping and self._steady_timer.isActive():
-            self.titleEdit.hold_height(max(self.titleEdit.height(), self.titleEdit.minimumHeight()))
-            meta = self.metaLabel
-            if meta.height() > meta.minimumHeight():
-                meta.setMinimumHeight(meta.height())
-        elif not stepping:
-            self._release_heights()
-        if stepping:
-            self._steady_timer.start()
-
-    def _release_heights(self) -> None:
-        self._steady_timer.stop()
-        self.titleEdit.hold_height(0)
-        if self.metaLabel.minimumHeight():
-            self.metaLabel.setMinimumHeight(0)
 
     def _fill(self, paper: Paper | None, same: bool, marks: list[Any] | None | Literal[False] = False) -> None:
         enabled = paper is not None

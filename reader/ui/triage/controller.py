@@ -23,7 +23,7 @@ from ..operations import papers, scope
 from ..pages import PageContext, add_view_action, page_stack
 from ..paper.abstract_html import HIT_STYLES, highlight_css
 from ..widgets.timers import single_shot
-from . import summary
+from . import index_batch, summary
 from .fetched import Fetched, Opened
 from .rank import TriageRanking
 from .refetch import RefetchGate
@@ -40,10 +40,6 @@ NOTE_SAVE_MS = 700
 SAVE_STATE_MS = 1000
 RANK_DELAY_MS = 30
 WHY_LOOKAHEAD = 8  # best first ranks again when one of the next 8 papers has no why-line
-# While triage is open, the decisions' index updates (~0.1 s of writer CPU each at 100k, holding
-# the GIL the window needs) go in one catch-up per this many commits (IndexUpkeep.batch); a
-# search settles the rest first, and closing triage indexes them.
-INDEX_BATCH = 10
 
 
 class TriageController(QObject):
@@ -163,10 +159,7 @@ class TriageController(QObject):
 
     # ------------------------------------------------------------------ open / close
     def toggle(self) -> None:
-        if self.active:
-            self.close()
-        else:
-            self.open()
+        self.close() if self.active else self.open()
 
     def open(self, ids: Sequence[str] | None = None) -> None:
         """Show triage on the window's current list (or on exactly `ids`: a map selection),
@@ -190,7 +183,7 @@ class TriageController(QObject):
         self.view.set_queue(spec.describe(), order, self.mark_read)
         self.view.focus_keys()
         self._dark = is_dark(self.view)
-        self.library.batch_index_syncs(INDEX_BATCH)
+        index_batch.begin(self.ctx)
         lib, recent, style, css = self.library, list(self.recent_seeds), self._hit_style(), self._css()
         shown_terms = list(w.pane.terms)
         best = self.ranking.best
@@ -249,7 +242,7 @@ class TriageController(QObject):
             return
         self.flush_note()
         self.flush_reads()
-        self._end_index_batch()
+        index_batch.end(self.ctx)
         current = self.queue.current if self.queue else None
         self.stack.setCurrentWidget(self.library_page)
         self.action.setChecked(False)
@@ -267,20 +260,11 @@ class TriageController(QObject):
             self.flush_note()
             self.flush_reads()
             self.save_state()
-            if self.active:
-                self._end_index_batch()  # indexed before the writer is drained
         if watched is self.ctx.window and event.type() == QEvent.Type.Close:
             self._closed = True  # the window's runner shuts down next: nothing more is queued
             for timer in self._timers.values():
                 timer.stop()
         return False
-
-    def _end_index_batch(self) -> None:
-        """Each commit indexed at once again; what the batch held back is indexed on the
-        writer, after the decisions queued there."""
-        lib = self.library
-        lib.batch_index_syncs(0)
-        self.ctx.runner.write(lib.settle_index, None, self.ctx.on_error)
 
     # ------------------------------------------------------------------ showing
     def _hit_style(self) -> str:
