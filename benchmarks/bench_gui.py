@@ -9,6 +9,9 @@ how many papers the library holds, and CPU seconds and the load beside the wall 
 opens and ends them after the last figure: a laptop compiling or in a video call beside Reader.
 A 5 ms QTimer heartbeat runs from the first paint to the end (J/K, typing, triage): the longest
 gap between its beats past its interval is the longest GUI stall, per phase.
+--stalls also prints, for each stall over 100 ms (10 per phase at most), where the GUI thread
+and every worker running Python were while it lasted (a watchdog thread samples them once the
+gap passes 100 ms): the stack to fix.
 The library is imported once from ../shared/corpora/ml_conference_corpus/papers.jsonl into
 /tmp/reader-bench-gui or $READER_BENCH_DIR (reused afterwards; delete the folder to rebuild it).
 GUI-thread CPU (time.thread_time on the GUI thread) is printed beside the wall times: on a
@@ -37,7 +40,7 @@ if {"-h", "--help"} & set(sys.argv[1:]):  # before anything opens or builds a li
     print(__doc__)
     sys.exit(0)
 _UNKNOWN = [a for a in sys.argv[1:] if a.startswith("-")
-            and not a.startswith(("--size=", "--replicas=", "--busy=", "--phases="))]
+            and a != "--stalls" and not a.startswith(("--size=", "--replicas=", "--busy=", "--phases="))]
 if _UNKNOWN:
     sys.exit(f"bench_gui.py: unknown option {_UNKNOWN[0]} (--help lists them)")
 CACHE = Path(os.environ.get("READER_BENCH_DIR", "/tmp/reader-bench-gui"))
@@ -52,6 +55,8 @@ BUSY = next((int(a.split("=", 1)[1]) for a in sys.argv[1:] if a.startswith("--bu
 # phases asked for (the start is always measured).
 PHASES = next((set(a.split("=", 1)[1].split(",")) for a in sys.argv[1:] if a.startswith("--phases=")),
               {"jk", "triage", "scroll", "typing", "keys", "big"})
+STALLS = "--stalls" in sys.argv[1:]
+STALL_MS = 100  # a stall this long is sampled (--stalls)
 BIG_QUERY = "learning"  # matches most of the library: the first paint of a big result list
 
 
@@ -129,11 +134,48 @@ class Heartbeat:
         self.timer.setInterval(5)
         self.timer.timeout.connect(self.beat)
         self.timer.start()
+        self.beaten = time.perf_counter()  # for the stall watchdog (--stalls)
+        self.stacks: dict[str, list[str]] = {}
+        self.watching = STALLS
+        if STALLS:
+            threading.Thread(target=self._watch, name="bench-stall-watchdog", daemon=True).start()
 
     def beat(self) -> None:
         now = self.clock.nsecsElapsed()
         self.gaps.setdefault(self.phase, []).append((now - self.last) / 1e6 - 5)
         self.last = now
+        self.beaten = time.perf_counter()
+
+    def _watch(self) -> None:
+        """--stalls: once a gap passes STALL_MS, the stacks of the GUI thread and of the workers
+        running Python (not waiting for a job) at that moment, one sample per stall."""
+        import traceback
+
+        sampled = 0.0
+        main = threading.main_thread().ident
+        while self.watching:
+            time.sleep(0.01)
+            beaten = self.beaten
+            if time.perf_counter() - beaten < STALL_MS / 1000 or beaten == sampled:
+                continue
+            sampled = beaten
+            found = self.stacks.setdefault(self.phase, [])
+            if len(found) >= 10:
+                continue
+            names = {t.ident: t.name for t in threading.enumerate()}
+            lines = [f"stall past {STALL_MS} ms in {self.phase}:"]
+            for ident, frame in sys._current_frames().items():
+                if ident == threading.get_ident():
+                    continue
+                stack = traceback.extract_stack(frame)
+                top = stack[-1] if stack else None
+                idle = top is not None and (top.name in {"wait", "_worker", "get", "_wait_for_tstate_lock"}
+                                            or "time.sleep" in (top.line or ""))
+                if ident != main and idle:
+                    continue
+                shown = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(stack[-12:]))
+                lines.append(f"  {names.get(ident, ident)}: {shown}")
+            found.append("\n".join(lines))
 
     def enter(self, phase: str) -> None:
         self.beat()
@@ -141,6 +183,9 @@ class Heartbeat:
 
     def longest(self, phase: str) -> float:
         return max(self.gaps.get(phase) or [0.0])
+
+    def stall_stacks(self) -> str:
+        return "\n".join(stack for found in self.stacks.values() for stack in found)
 
     def report(self) -> str:
         return "; ".join(f"{phase} {max(g):.0f} ms ({sum(x > 100 for x in g)} over 100 ms)"
@@ -199,7 +244,10 @@ def measure() -> int:
     if "big" in PHASES:
         big_phase(app, window, beat)
     beat.timer.stop()
+    beat.watching = False
     print(f"longest GUI stall by phase (5 ms heartbeat; target none over 100 ms): {beat.report()}")
+    if STALLS:
+        print(beat.stall_stacks() or "no stall over 100 ms was sampled")
     print(f"whole run: {clock}; load {load()}")
     window.close()
     lib.close()

@@ -172,11 +172,21 @@ class LibraryBase:
     def _index_changes(self) -> None:
         self.upkeep.after_commit()
 
+    def batch_index_syncs(self, decisions: int) -> None:
+        """While the user decides (triage): flag, tag and note commits are indexed `decisions`
+        at a time (IndexUpkeep.batch); 0 ends it. Searches settle the rest first."""
+        self.upkeep.batch(decisions)
+
+    def settle_index(self) -> None:
+        """Index what a batch of decisions still holds back (off the GUI thread)."""
+        self.upkeep.settle()
+
     # ------------------------------------------------------------------ change events
     def _committed(self, kinds: Change | Iterable[Change], ids: Iterable[str] = (), *, index: bool = True) -> None:
         """After a commit: the index catches up (unless the write changed nothing it holds),
         then subscribers hear what changed, so a subscriber's search already sees the write."""
-        if index:
+        kinds = (kinds,) if isinstance(kinds, Change) else tuple(kinds)
+        if index and not self.upkeep.defers(kinds):  # a batch of decisions: indexed with its last
             self._index_changes()
         self.changes.publish(Changes.of(kinds, ids, self._origin()))
 
@@ -326,6 +336,7 @@ class LibraryBase:
                as_you_type: bool = False) -> SearchResults:
         """Search results; `as_you_type`: the unfinished last word is a prefix, no "did you
         mean"; `results.page(start, n)` fetches later pages lazily."""
+        self.upkeep.settle()  # a batch's decisions are searchable at once
         restrict = None
         if view is not None and view.kind != ViewKind.ALL:
             restrict = set(self.paper_ids(view))
@@ -359,6 +370,7 @@ class LibraryBase:
         """"Did you mean": the query with every typo'd word corrected at once and the
         corrected query's hit count (None if no word needs it or it finds nothing either).
         Cheap enough to call as the user types (tens of ms at 50k); off the GUI thread."""
+        self.upkeep.settle()
         return self.index.suggestion(query)
 
     def warm_search(self) -> None:

@@ -37,6 +37,7 @@ from .abstract_html import HIGHLIGHT_COLOURS, RenderedAbstracts, paper_highlight
 from .citekey_edit import CitationKeyEdit
 from .group_marks import GroupView
 from .highlights_page import HighlightsPage
+from .steady import AbstractWrap, SteadyHeights
 from .tag_editor import TagEditor
 from .title_edit import TitleEdit
 
@@ -119,6 +120,7 @@ class PaperPane(QWidget):
         self._retry_timer.setSingleShot(True)
         self._retry_timer.setInterval(NOTE_RETRY_MS)
         self._retry_timer.timeout.connect(self.flush_note)
+        self.steady = SteadyHeights(self.titleEdit, self.metaLabel)  # J/K: rows below stay put (steady.py)
         self.set_paper(None)
 
     # -- construction (split by page: the paper above, the tabs below) ------------------------
@@ -189,6 +191,7 @@ class PaperPane(QWidget):
         self.abstractView.anchorClicked.connect(self.linkActivated)
         self.abstractView.copyAvailable.connect(self.highlightButton.setEnabled)
         self.abstractView.document().setDocumentMargin(8)
+        self.abstractWrap = AbstractWrap(self.abstractView)  # laid out at one width (steady.py)
 
         self.codeLinks = QLabel(self)
         self.codeLinks.setObjectName("codeLinks")
@@ -296,6 +299,7 @@ class PaperPane(QWidget):
         same = bool(paper and self.paper and paper.id == self.paper.id)
         if not same:
             self.flush_note()
+            self.steady.paper_changed(paper is not None and self.paper is not None)
         self.paper = paper
         if terms is not None:
             self.terms = terms

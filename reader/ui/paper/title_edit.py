@@ -40,6 +40,7 @@ class TitleEdit(QPlainTextEdit):
         self.document().documentLayout().documentSizeChanged.connect(lambda _: self._fit())
         self._raw = ""  # the stored title
         self._editing = False  # the stored text is shown (the field has the focus)
+        self._floor = 0  # hold_height: no lower than this (a run of J/K steps)
         self._fit()
 
     def text(self) -> str:
@@ -66,7 +67,16 @@ class TitleEdit(QPlainTextEdit):
         lines = max(1, min(MAX_LINES, self.document().lineCount() if self.document().blockCount() > 1 else
                            self._visual_lines()))
         height = lines * self.fontMetrics().lineSpacing() + 2 * int(self.document().documentMargin()) + 6
-        self.setFixedHeight(height)
+        height = max(height, self._floor)
+        if height != self.height() or height != self.minimumHeight() or height != self.maximumHeight():
+            self.setFixedHeight(height)
+
+    def hold_height(self, floor: int) -> None:
+        """No shorter than `floor` (0: as tall as the title): the paper pane holds the tallest
+        title of a run of J/K steps, so that a shorter one does not move everything below it."""
+        if floor != self._floor:
+            self._floor = floor
+            self._fit()
 
     def _visual_lines(self) -> int:
         layout = self.document().firstBlock().layout()

@@ -23,7 +23,7 @@ from ..operations import papers, scope
 from ..pages import PageContext, add_view_action, page_stack
 from ..paper.abstract_html import HIT_STYLES, highlight_css
 from ..widgets.timers import single_shot
-from . import summary
+from . import index_batch, summary
 from .fetched import Fetched, Opened
 from .rank import TriageRanking
 from .refetch import RefetchGate
@@ -159,10 +159,7 @@ class TriageController(QObject):
 
     # ------------------------------------------------------------------ open / close
     def toggle(self) -> None:
-        if self.active:
-            self.close()
-        else:
-            self.open()
+        self.close() if self.active else self.open()
 
     def open(self, ids: Sequence[str] | None = None) -> None:
         """Show triage on the window's current list (or on exactly `ids`: a map selection),
@@ -186,6 +183,7 @@ class TriageController(QObject):
         self.view.set_queue(spec.describe(), order, self.mark_read)
         self.view.focus_keys()
         self._dark = is_dark(self.view)
+        index_batch.begin(self.ctx)
         lib, recent, style, css = self.library, list(self.recent_seeds), self._hit_style(), self._css()
         shown_terms = list(w.pane.terms)
         best = self.ranking.best
@@ -244,6 +242,7 @@ class TriageController(QObject):
             return
         self.flush_note()
         self.flush_reads()
+        index_batch.end(self.ctx)
         current = self.queue.current if self.queue else None
         self.stack.setCurrentWidget(self.library_page)
         self.action.setChecked(False)
