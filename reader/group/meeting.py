@@ -177,11 +177,14 @@ def _decoded(line: bytes) -> str:
 
 
 _FLAGS: dict[Any, int] = {"0": 0, "1": 1, 0: 0}  # 0: a field the line does not set
-_SEQ = r"([1-9][0-9]{0,17})"  # a sequence number >= 1 (a longer one: the JSON path, as before)
+_SEQ = r"([1-9][0-9]{0,17}+)"  # a sequence number >= 1 (a longer one: the JSON path, as before)
+# Every repeat is possessive (`{m,n}+`, `?+`, `*+`): what follows each can't start with what it
+# repeats, so giving back a character could never make a line match, and the matcher keeps no
+# state to try (about 0.4 of the time a full merge's lines took with the plain repeats).
 _RECORD: Callable[[str], Any] = re.compile(  # a re.Match or None (Any: groups(0) gives str or 0)
-    r'\{"k":\["([0-9a-f]{1,64})((?:","[0-9a-f]{1,64}){0,' + str(MAX_KEYS - 1) + r'})"\]'
-    + "".join(r'(?:,"' + name + r'":\[' + _SEQ + r',([01])\])?' for name in ("star", "skip", "read"))
-    + r'(?:,"tags":\[' + _SEQ + r',(\[(?:"[^"\\\x00-\x1f]*"(?:,"[^"\\\x00-\x1f]*")*)?\])\])?\}'
+    r'\{"k":\["([0-9a-f]{1,64}+)((?:","[0-9a-f]{1,64}+){0,' + str(MAX_KEYS - 1) + r'}+)"\]'
+    + "".join(r'(?:,"' + name + r'":\[' + _SEQ + r',([01])\])?+' for name in ("star", "skip", "read"))
+    + r'(?:,"tags":\[' + _SEQ + r',(\[(?:"[^"\\\x00-\x1f]*+"(?:,"[^"\\\x00-\x1f]*+")*+)?+\])\])?+\}'
 ).fullmatch  # the common record line as record_line() writes it: every part of it checked by its shape
 
 
