@@ -24,6 +24,7 @@ import os
 import signal
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -472,13 +473,22 @@ class Group:
         if not rows and not deleted:
             return False
         pairs: list[tuple[str, str]] = []
-        before = gs.keys_of(conn, [r["id"] for r in rows]) if since >= 0 else {}
         moved = list(deleted)
-        for r in rows:
-            keys = self._keys[r["id"]] = keys_of_row(r)
-            if set(keys) != before.get(r["id"]):  # a star or a note moves no key: nothing to meet again
-                moved.append(r["id"])
-                pairs.extend((k, r["id"]) for k in keys)
+        computed = self._keys
+        if since < 0:  # a first sync: every paper's keys are new
+            for r in rows:
+                pid = r["id"]
+                keys = computed[pid] = keys_of_row(r)
+                pairs += zip(keys, repeat(pid))
+            moved += computed
+        else:
+            before = gs.keys_of(conn, [r["id"] for r in rows])
+            for r in rows:
+                pid = r["id"]
+                keys = computed[pid] = keys_of_row(r)
+                if set(keys) != before.get(pid):  # a star or a note moves no key: nothing to meet again
+                    moved.append(pid)
+                    pairs += zip(keys, repeat(pid))
         if not moved:
             return False
         gs.replace_keys(conn, moved, pairs)
