@@ -363,7 +363,7 @@ class Group:
     def _queue(self, member: str, merged: dict[str, list[Any]], meet: Meeting, touched: set[str]) -> None:
         """A member's folded records, met with the local papers, for the sync's one merge."""
         if merged:
-            self._pending[member] = meet.rows(member, merged)  # in key order
+            self._pending[member] = meet.rows(member, merged)
             touched.add(member)
 
     def _read_member(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,

@@ -309,3 +309,29 @@ def test_the_record_pattern_never_backtracks_and_matches_as_the_plain_one():
             assert a.groups(0) == b.groups(0)
             checked += 1
     assert checked > 1000
+
+
+def test_rows_keep_the_fold_order_and_a_big_upsert_writes_them_in_key_order(make_lib, monkeypatch):
+    """Meeting.rows() gives a member's rows in the order they were folded (a sort of thousands
+    of keys there cost four times the meeting); merge_records() sorts a big batch by key itself
+    where the order matters, writing into a table that holds records already (the records then
+    come in the unique index's order: new ones get rowids in key order)."""
+    from reader.group.meeting import Meeting, fold_lines
+
+    keys = sorted((key_hash(f"p{i}") for i in range(300)), reverse=True)
+    lines = [(i, record_line([k], {"star": (i + 1, 1)}).rstrip(b"\n")) for i, k in enumerate(keys)]
+    merged: dict = {}
+    assert fold_lines(merged, lines) == []
+    rows = Meeting(None, {keys[0]: "paper0"}).rows("ann", merged)  # type: ignore[arg-type]
+    assert [r[11] for r in rows] == keys != sorted(keys)
+    assert rows[0][12] == "paper0" and {r[13] for r in rows} == {"ann"}
+    lib = make_lib("order")
+    monkeypatch.setattr(gs, "BULK_ROWS", 10)
+    with lib.write_transaction() as (conn, _seq):
+        gs.merge_records(conn, {"ben": [["k0", 1, 1, 0, 0, 0, 0, "[]", 0, "", 0, "k0", None, "ben"]]})
+    with lib.write_transaction() as (conn, _seq):
+        gs.merge_records(conn, {"ann": rows})  # upserts: the table holds a record
+    conn = lib.read_connection()
+    written = [r[0] for r in conn.execute("SELECT pkey FROM group_state WHERE member = 'ann' ORDER BY rowid")]
+    assert written == sorted(keys)
+    assert conn.execute("SELECT count(*) FROM group_state WHERE member = 'ann' AND star = 1").fetchone()[0] == 300
