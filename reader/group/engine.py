@@ -61,6 +61,10 @@ STOP_ENV = "READER_GROUP_TEST_STOP"  # tests: SIGKILL this process at the named 
 MAX_PROBLEMS_PER_FILE = 3
 
 
+def _first_key(record: Record) -> str:
+    return record[0][0]
+
+
 def _stop_at(step: str) -> None:
     if os.environ.get(STOP_ENV) == step:
         os.kill(os.getpid(), signal.SIGKILL)
@@ -350,8 +354,8 @@ class Group:
         """After an export onto files read whole: the records it wrote merged as read (what a
         new snapshot repeats of the merged state changes nothing), its files marked read."""
         merged: dict[str, list[Any]] = {}
-        for keys, fields in self._exported:
-            fold(merged, keys, fields)
+        for keys, fields in sorted(self._exported, key=_first_key):  # in key order, as its snapshot: the rows
+            fold(merged, keys, fields)  # keep it into group_state, where this member's rows are walked by max_seq()
         self._queue(me, merged, meet, touched)
         names = []
         for fname, st in found.current():
