@@ -335,3 +335,21 @@ def test_rows_keep_the_fold_order_and_a_big_upsert_writes_them_in_key_order(make
     written = [r[0] for r in conn.execute("SELECT pkey FROM group_state WHERE member = 'ann' ORDER BY rowid")]
     assert written == sorted(keys)
     assert conn.execute("SELECT count(*) FROM group_state WHERE member = 'ann' AND star = 1").fetchone()[0] == 300
+
+
+def test_a_first_sync_writes_this_members_rows_in_key_order(make_lib, tmp_path):
+    """The records this library's first export wrote go into group_state in key order (as its
+    snapshot has them), not in the order of its papers: each later export's max_seq() walks
+    this member's rows, near each other that way."""
+    lib = make_lib("own-order")
+    ids = lib.paper_ids()
+    lib.set_starred(ids[: len(ids) // 2], True)
+    lib.set_skipped(ids[len(ids) // 2:], True)
+    folder = tmp_path / "group"
+    folder.mkdir()
+    group = Group(lib)
+    group.join(folder, "me")
+    assert group.sync().written == len(ids) > 20
+    by_rowid = [r[0] for r in lib.read_connection().execute(
+        "SELECT pkey FROM group_state WHERE member = 'me' ORDER BY rowid")]
+    assert len(by_rowid) == len(ids) and by_rowid == sorted(by_rowid)
