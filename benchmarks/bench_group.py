@@ -4,9 +4,12 @@ sync with nothing new, a sync after one new decision, each member's files on dis
 export and after a long day of decisions with compaction), and the same-run reference: reading
 the same records with the json module alone (json.loads of every line, nothing merged or stored).
 
-    python benchmarks/bench_group.py [--papers 6300] [--members 10] [--runs 7] [--day 20000]
+    python benchmarks/bench_group.py [--papers 6300] [--members 10] [--runs 7] [--day 20000] [--merges 1]
 
-Wall and CPU seconds are both printed: the machine may be shared (load average shown)."""
+Wall and CPU seconds are both printed: the machine may be shared (load average shown). With
+--merges N, the full merge is timed N times, each on a copy of the library as it joined the
+group (its own folder empty again), and the median, smallest and largest are printed beside the
+first: one figure on a busy machine says little."""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ import argparse
 import json
 import os
 import random
+import shutil
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -91,6 +96,7 @@ def main() -> None:
     ap.add_argument("--members", type=int, default=10)
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--day", type=int, default=20000, help="decisions of one member's long day (compaction)")
+    ap.add_argument("--merges", type=int, default=1, help="full merges timed, each on a copy of the library")
     args = ap.parse_args()
     rnd = random.Random(29)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
@@ -109,7 +115,9 @@ def main() -> None:
             _member_files(folder, f"member{i:02d}", keys, rnd)
         group = Group(lib)
         group.join(folder, "member00")
+        template = _template(lib, root / "lib", root / "template") if args.merges > 1 else None
         report, wall, cpu = _timed(group.sync)
+        first = (cpu, _timed.thread)  # type: ignore[attr-defined]
         print(f"full merge ({args.members} members x {len(keys)} papers, this member's first export of "
               f"{report.written} records included): {wall:.3f} s wall, {cpu:.3f} s CPU "
               f"({_timed.thread:.3f} s in the syncing thread) "
@@ -161,8 +169,51 @@ def main() -> None:
         print(f"a day of {args.day} decisions (a sync every 50): this member's files at most "
               f"{biggest / 1e6:.3f} MB, now {_size(own) / 1e6:.3f} MB "
               f"({sorted(p.name for p in own.iterdir())}); {time.perf_counter() - t0:.1f} s")
+        if template is not None:
+            _merges(template, folder, "member00", args.merges - 1, first)
         lib.close()
     print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+def _template(lib: Library, data_dir: Path, to: Path) -> Path:
+    """A copy of the library as it is (joined, not synced yet): its database through SQLite's
+    backup, its index folder as is."""
+    shutil.copytree(data_dir, to, ignore=shutil.ignore_patterns("library.sqlite3*", "backups", "logs"))
+    copy = sqlite3.connect(to / "library.sqlite3")
+    try:
+        lib.read_connection().backup(copy)
+    finally:
+        copy.close()
+    return to
+
+
+def _merges(template: Path, folder: Path, me: str, n: int, first: tuple[float, float]) -> None:
+    """The full merge again, n times, each on a fresh copy of `template` with this member's own
+    folder empty, as at the first (the folder the first one wrote is kept aside meanwhile)."""
+    cpus, threads, walls = [first[0]], [first[1]], []
+    own, aside = folder / me, folder.parent / f"{me}.aside"
+    for i in range(n):
+        data = template.parent / f"merge-{i}"
+        shutil.copytree(template, data)
+        own.rename(aside)
+        own.mkdir()
+        lib = Library.open(data, seed_if_empty=False, daily=False)  # no day's check or backup on a thread
+        try:
+            report, wall, cpu = _timed(Group(lib).sync)
+            assert report.changed and report.written, report
+            print(f"  copy {i + 1}: {cpu:.3f} s CPU, {report.read} records read, {report.written} written", flush=True)
+        finally:
+            lib.close()
+            shutil.rmtree(own)
+            aside.rename(own)
+            shutil.rmtree(data)
+        cpus.append(cpu)
+        threads.append(_timed.thread)  # type: ignore[attr-defined]
+        walls.append(wall)
+    print(f"full merge, {n + 1} times (the first above, then on copies of the library as it joined): CPU median "
+          f"{statistics.median(cpus):.3f} s, smallest {min(cpus):.3f} s, largest {max(cpus):.3f} s; syncing "
+          f"thread median {statistics.median(threads):.3f} s; wall median of the copies "
+          f"{statistics.median(walls):.3f} s (load average now {os.getloadavg()[0]:.2f})")
 
 
 if __name__ == "__main__":

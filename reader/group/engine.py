@@ -24,6 +24,7 @@ import os
 import signal
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,10 @@ DIVIDE_CAP = 4 << 20
 TAG_MODES = ("group", "all")
 STOP_ENV = "READER_GROUP_TEST_STOP"  # tests: SIGKILL this process at the named step of a sync
 MAX_PROBLEMS_PER_FILE = 3
+
+
+def _first_key(record: Record) -> str:
+    return record[0][0]
 
 
 def _stop_at(step: str) -> None:
@@ -349,8 +354,8 @@ class Group:
         """After an export onto files read whole: the records it wrote merged as read (what a
         new snapshot repeats of the merged state changes nothing), its files marked read."""
         merged: dict[str, list[Any]] = {}
-        for keys, fields in self._exported:
-            fold(merged, keys, fields)
+        for keys, fields in sorted(self._exported, key=_first_key):  # in key order, as its snapshot: the rows
+            fold(merged, keys, fields)  # keep it into group_state, where this member's rows are walked by max_seq()
         self._queue(me, merged, meet, touched)
         names = []
         for fname, st in found.current():
@@ -362,7 +367,7 @@ class Group:
     def _queue(self, member: str, merged: dict[str, list[Any]], meet: Meeting, touched: set[str]) -> None:
         """A member's folded records, met with the local papers, for the sync's one merge."""
         if merged:
-            self._pending[member] = meet.rows(member, merged)  # in key order
+            self._pending[member] = meet.rows(member, merged)
             touched.add(member)
 
     def _read_member(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,
@@ -472,13 +477,22 @@ class Group:
         if not rows and not deleted:
             return False
         pairs: list[tuple[str, str]] = []
-        before = gs.keys_of(conn, [r["id"] for r in rows]) if since >= 0 else {}
         moved = list(deleted)
-        for r in rows:
-            keys = self._keys[r["id"]] = keys_of_row(r)
-            if set(keys) != before.get(r["id"]):  # a star or a note moves no key: nothing to meet again
-                moved.append(r["id"])
-                pairs.extend((k, r["id"]) for k in keys)
+        computed = self._keys
+        if since < 0:  # a first sync: every paper's keys are new
+            for r in rows:
+                pid = r["id"]
+                keys = computed[pid] = keys_of_row(r)
+                pairs += zip(keys, repeat(pid))
+            moved += computed
+        else:
+            before = gs.keys_of(conn, [r["id"] for r in rows])
+            for r in rows:
+                pid = r["id"]
+                keys = computed[pid] = keys_of_row(r)
+                if set(keys) != before.get(pid):  # a star or a note moves no key: nothing to meet again
+                    moved.append(pid)
+                    pairs += zip(keys, repeat(pid))
         if not moved:
             return False
         gs.replace_keys(conn, moved, pairs)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import json
 import sqlite3
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from .records import GroupSyncReport
 
 GROUP_TAG_PREFIX = "group/"  # --tags group: only tags named group/… are shared (default: all)
 Record = tuple[list[str], dict[str, tuple[int, Any]]]  # a paper's keys and its fields' (seq, value)
+_DECISIONS = itemgetter("id", "starred", "skipped", "read", "tags", "note")  # of a gs.papers_since() row
 
 
 def export(conn: sqlite3.Connection, root: Path, cfg: sqlite3.Row, found: fs.MemberFiles | None,
@@ -48,23 +50,37 @@ def export(conn: sqlite3.Connection, root: Path, cfg: sqlite3.Row, found: fs.Mem
     own_keys = gs.own_keys(conn, [r["id"] for r in papers])
     new_keys = []
     for r in papers:
-        if r["id"] not in own_keys:
-            keys = computed.get(r["id"]) or keys_of_row(r)  # computed a moment ago by the sync, mostly
-            own_keys[r["id"]] = (keys[0], " ".join(keys))
-            new_keys.append((r["id"], *own_keys[r["id"]]))
+        pid = r["id"]
+        if pid not in own_keys:
+            keys = computed.get(pid) or keys_of_row(r)  # computed a moment ago by the sync, mostly
+            entry = own_keys[pid] = (keys[0], " ".join(keys))
+            new_keys.append((pid, *entry))
     published = gs.member_state(conn, me, [k for k, _ in own_keys.values()])
     records: list[bytes] = []
     fresh: list[Record] = []
-    for r in papers:
-        tags = [] if r["tags"] == "[]" else sorted(
-            t for t in json.loads(r["tags"] or "[]") if all_tags or t.startswith(GROUP_TAG_PREFIX))
-        note = (r["note"] or "") if share_notes else ""
+    for pid, starred, skipped, read, tags_json, note in map(_DECISIONS, papers):
+        tags = [] if tags_json == "[]" else sorted(
+            t for t in json.loads(tags_json or "[]") if all_tags or t.startswith(GROUP_TAG_PREFIX))
+        note = (note or "") if share_notes else ""
         if len(note) > MAX_NOTE:
             note = note[:MAX_NOTE - 1] + "…"
-        now = {"star": int(r["starred"]), "skip": int(r["skipped"]), "read": int(r["read"]),
-               "tags": tags, "note": note}
-        pkey, keys_json = own_keys[r["id"]]
+        pkey, keys_json = own_keys[pid]
         prev = published.get(pkey)
+        if prev is None and not note:  # the common record: a paper not written before, its flags set
+            if starred or skipped or read or tags:
+                seq += 1
+                fields: dict[str, tuple[int, Any]] = {}
+                if starred:
+                    fields["star"] = (seq, int(starred))
+                if skipped:
+                    fields["skip"] = (seq, int(skipped))
+                if read:
+                    fields["read"] = (seq, int(read))
+                if tags:
+                    fields["tags"] = (seq, tags)
+                fresh.append((keys_json.split(), fields))
+            continue
+        now = {"star": int(starred), "skip": int(skipped), "read": int(read), "tags": tags, "note": note}
         before = DEFAULTS if prev is None else {f: json.loads(prev[f]) if f == "tags" else prev[f] for f in FIELDS}
         diff = [f for f in FIELDS if now[f] != before[f]]
         if not diff:

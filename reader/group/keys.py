@@ -42,18 +42,21 @@ def paper_keys(doi: str, arxiv: str, links_json: str, title_key: str, year: int 
         raw.append("doi:" + doi)
     if arxiv:
         raw.append("arxiv:" + arxiv)
-    openreview = openreview_key([x for x in links if isinstance(x, str)])
+    openreview = openreview_key([x for x in links if isinstance(x, str)]) if links else ""
     if openreview:
         raw.append("openreview:" + openreview)
     if title_key:
         raw.append(f"title:{title_key}|{year or ''}")
     if abstract_key:
         raw.append("abstract:" + abstract_key)
-    return [key_hash(k) for k in raw]
+    return [_sha1(k.encode("utf-8")).hexdigest()[:16] for k in raw]  # key_hash() of each
+
+
+_sha1 = hashlib.sha1
 
 
 def key_hash(key: str) -> str:
-    return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
+    return _sha1(key.encode("utf-8")).hexdigest()[:16]
 
 
 def keys_of_row(r: sqlite3.Row) -> list[str]:

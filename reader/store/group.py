@@ -7,6 +7,7 @@ import itertools
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from .papers import TITLE_KEY_SQL, title_key_sql
@@ -131,21 +132,23 @@ BULK_VALUES = 64  # rows per INSERT statement of a bulk load (a statement run pe
 
 
 ROW_COLUMNS = "keys, " + STATE_COLUMNS + ", pkey, paper_id, member"  # a merged row's order (the fold's)
+_PKEY = itemgetter(11)  # a merged row's pkey (ROW_COLUMNS)
 
 
 def merge_records(conn: sqlite3.Connection, batches: Mapping[str, Sequence[Sequence[Any]]]) -> None:
     """Fold records into the merged state: per (member, paper key) and field, the value with the
-    highest sequence number wins (member -> its rows in key order, each in ROW_COLUMNS order:
+    highest sequence number wins (member -> its rows in any order, each in ROW_COLUMNS order:
     the keys space-separated, value and seq per field, pkey, the local paper id, the member;
-    each pkey at most once). Written in key order, member after member; into an empty table (a
-    first sync) many records are inserted before its two indexes (the key's, unique, and the
-    paper ids') are built, which is about half the cost of keeping them up one record at a time,
-    BULK_VALUES records a statement."""
+    each pkey at most once). Into an empty table (a first sync) many records are inserted as
+    they come, member after member, before its two indexes (the key's, unique, and the paper
+    ids') are built by sorting, which is about half the cost of keeping them up one record at a
+    time, BULK_VALUES records a statement; into a table holding records, many are written in
+    key order (each member's sorted here), the order of its unique index."""
     count = sum(map(len, batches.values()))
     if not count:
         return
-    ordered = itertools.chain.from_iterable(batches[member] for member in sorted(batches))  # no 63k-row list
     many = count >= BULK_ROWS
+    ordered = itertools.chain.from_iterable(batches[member] for member in sorted(batches))  # no 63k-row list
     cache = conn.execute("PRAGMA cache_size").fetchone()[0] if many else None
     if many:
         conn.execute(f"PRAGMA cache_size = -{MERGE_CACHE_KB}")
@@ -158,6 +161,8 @@ def merge_records(conn: sqlite3.Connection, batches: Mapping[str, Sequence[Seque
             conn.execute(KEY_INDEX)
             conn.execute(PAPER_INDEX)
         else:
+            if many:  # in the unique index's order: each record's look-up near the last one's
+                ordered = itertools.chain.from_iterable(sorted(batches[member], key=_PKEY) for member in sorted(batches))
             conn.executemany(insert + " ON CONFLICT (member, pkey) DO UPDATE SET paper_id = excluded.paper_id, "
                              + _MERGE, ordered)
     finally:

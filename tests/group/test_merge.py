@@ -260,3 +260,96 @@ def test_a_bulk_load_inserts_many_rows_a_statement_with_the_same_state(make_lib,
     assert len(inserts) == total // gs.BULK_VALUES + 1  # 5 statements for 261 rows, not 261
     state = gs.state(libs[0].read_connection())
     assert len(state) == total and [tuple(r) for r in state] == [tuple(r) for r in gs.state(libs[1].read_connection())]
+
+
+def _repeats(parsed) -> list[str]:
+    """The kinds of repeat in a parsed regular expression, nested ones too."""
+    import re._constants as c
+
+    found = []
+    for op, arg in parsed:
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            found.append(str(op))
+            found += _repeats(arg[2])
+        elif op in (c.SUBPATTERN, c.ATOMIC_GROUP):
+            found += _repeats(arg[-1])
+        elif op == c.BRANCH:
+            for branch in arg[1]:
+                found += _repeats(branch)
+    return found
+
+
+def test_the_record_pattern_never_backtracks_and_matches_as_the_plain_one():
+    """Every repeat of the record lines' pattern is possessive (a plain one keeps a state per
+    character to give back, ~0.4 of the time a full merge's lines took), and it accepts exactly
+    the lines, with the same parts, that the same pattern with plain repeats accepts."""
+    import re
+    import re._parser
+
+    from reader.group import meeting
+
+    pattern = meeting._RECORD.__self__.pattern  # type: ignore[attr-defined]
+    kinds = _repeats(re._parser.parse(pattern))
+    assert kinds and set(kinds) == {"POSSESSIVE_REPEAT"}
+    plain = re.compile(pattern.replace("}+", "}").replace("?+", "?").replace("*+", "*")).fullmatch
+    rnd = random.Random(29)
+    pool = [[key_hash(f"p{i}"), key_hash(f"q{i}")] for i in range(20)] + [["a" * 64], ["b" * 65, "c"]]
+    good, _seq = _records(rnd, pool, 200, 0)
+    good += [b'{"k":["aa"],"star":[1234567890123456789,1]}', b'{"k":["aa"],"tags":[3,["x","y\\"z"]]}']
+    alphabet = '{}[]",:0123456789abcdef stariedkpg\\\x01é'
+    checked = 0
+    for _ in range(20000):
+        text = rnd.choice(good).decode().rstrip("\n")
+        for _edit in range(rnd.randint(0, 3)):
+            at = rnd.randrange(len(text) + 1)
+            text = text[:at] + rnd.choice(alphabet) + text[at + rnd.randint(0, 1):]
+        a, b = plain(text), meeting._RECORD(text)
+        assert (a is None) == (b is None), text
+        if a is not None:
+            assert a.groups(0) == b.groups(0)
+            checked += 1
+    assert checked > 1000
+
+
+def test_rows_keep_the_fold_order_and_a_big_upsert_writes_them_in_key_order(make_lib, monkeypatch):
+    """Meeting.rows() gives a member's rows in the order they were folded (a sort of thousands
+    of keys there cost four times the meeting); merge_records() sorts a big batch by key itself
+    where the order matters, writing into a table that holds records already (the records then
+    come in the unique index's order: new ones get rowids in key order)."""
+    from reader.group.meeting import Meeting, fold_lines
+
+    keys = sorted((key_hash(f"p{i}") for i in range(300)), reverse=True)
+    lines = [(i, record_line([k], {"star": (i + 1, 1)}).rstrip(b"\n")) for i, k in enumerate(keys)]
+    merged: dict = {}
+    assert fold_lines(merged, lines) == []
+    rows = Meeting(None, {keys[0]: "paper0"}).rows("ann", merged)  # type: ignore[arg-type]
+    assert [r[11] for r in rows] == keys != sorted(keys)
+    assert rows[0][12] == "paper0" and {r[13] for r in rows} == {"ann"}
+    lib = make_lib("order")
+    monkeypatch.setattr(gs, "BULK_ROWS", 10)
+    with lib.write_transaction() as (conn, _seq):
+        gs.merge_records(conn, {"ben": [["k0", 1, 1, 0, 0, 0, 0, "[]", 0, "", 0, "k0", None, "ben"]]})
+    with lib.write_transaction() as (conn, _seq):
+        gs.merge_records(conn, {"ann": rows})  # upserts: the table holds a record
+    conn = lib.read_connection()
+    written = [r[0] for r in conn.execute("SELECT pkey FROM group_state WHERE member = 'ann' ORDER BY rowid")]
+    assert written == sorted(keys)
+    assert conn.execute("SELECT count(*) FROM group_state WHERE member = 'ann' AND star = 1").fetchone()[0] == 300
+
+
+def test_a_first_sync_writes_this_members_rows_in_key_order(make_lib, tmp_path):
+    """The records this library's first export wrote go into group_state in key order (as its
+    snapshot has them), not in the order of its papers: each later export's max_seq() walks
+    this member's rows, near each other that way."""
+    lib = make_lib("own-order")
+    ids = lib.paper_ids()
+    lib.set_starred(ids[: len(ids) // 2], True)
+    lib.set_skipped(ids[len(ids) // 2:], True)
+    folder = tmp_path / "group"
+    folder.mkdir()
+    group = Group(lib)
+    group.join(folder, "me")
+    assert group.sync().written == len(ids) > 20
+    by_rowid = [r[0] for r in lib.read_connection().execute(
+        "SELECT pkey FROM group_state WHERE member = 'me' ORDER BY rowid")]
+    assert len(by_rowid) == len(ids) and by_rowid == sorted(by_rowid)
