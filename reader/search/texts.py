@@ -1,0 +1,82 @@
+"""A paper's indexed title and abstract, read back for snippets, phrase checks and similarity.
+
+An index opened by a library keeps no copy of them (the database has them: ~60 MB of a 100k
+index): its searchers read them through the library's `TextSource`, by paper id, on the
+calling thread. An index opened on its own (tests, benchmarks) stores them as before. Which
+of the two an index is shows in its schema (`abstract` stored or not), so an index is never
+read the other way: SearchIndex.open resets one built the other way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from reader.search.fields import FIELDS
+from reader.search.paper_ids import _seg_ids
+
+# Paper ids -> {id: (title, abstract)}, as they were indexed: the real title ('' for a
+# title derived from the abstract), the abstract's plain text; ids it lacks read as ('', '').
+TextSource = Callable[[Sequence[str]], Mapping[str, tuple[str, str]]]
+# The fields whose text can be read back (the table's `stored` text fields).
+TEXT_FIELDS: tuple[str, ...] = tuple(f.name for f in FIELDS if f.stored and f.kind == "text")
+_EMPTY = ("", "")
+
+
+def attach(ix, source: TextSource | None) -> None:
+    """Let every searcher of the Whoosh index `ix` read its texts from `source`."""
+    ix.reader_texts = source
+
+
+def source_of(searcher) -> TextSource | None:
+    """The text source of a searcher (or of one of its segments' sub-searchers), if any."""
+    while searcher.parent is not None:
+        parent = searcher.parent()
+        if parent is None:
+            break
+        searcher = parent
+    return getattr(getattr(searcher, "_ix", None), "reader_texts", None)
+
+
+def _paper_id(searcher, docnum: int) -> str:
+    """A document's paper id: from its segment's memoised id list when read, else stored."""
+    reader = searcher.reader()
+    for leaf, base in reader.leaf_readers():
+        if base <= docnum < base + leaf.doc_count_all():
+            seg = leaf.segment() if hasattr(leaf, "segment") else None
+            ids = _seg_ids.get(seg.segment_id()) if seg is not None else None
+            if ids is not None:
+                return ids[docnum - base]
+            break
+    return searcher.stored_fields(docnum).get("id", "")
+
+
+def doc_texts(searcher, docnums: Iterable[int]) -> dict[int, tuple[str, str]]:
+    """Each document's (title, abstract), in one read of the library for them all."""
+    docnums = list(dict.fromkeys(docnums))
+    source = source_of(searcher)
+    if source is None:
+        out = {}
+        for dn in docnums:
+            stored = searcher.stored_fields(dn)
+            out[dn] = (stored.get("title", ""), stored.get("abstract", ""))
+        return out
+    pids = {dn: _paper_id(searcher, dn) for dn in docnums}
+    return id_texts(source, pids.values(), pids)
+
+
+def id_texts(source: TextSource, ids: Iterable[str], keys: Mapping | None = None) -> dict:
+    """Texts by paper id from `source` (or by the `keys` mapping each key to its id)."""
+    got = source(list(dict.fromkeys(ids)))
+    if keys is None:
+        return {pid: got.get(pid, _EMPTY) for pid in dict.fromkeys(ids)}
+    return {k: got.get(pid, _EMPTY) for k, pid in keys.items()}
+
+
+def field_text(texts: tuple[str, str], fieldname: str) -> str:
+    """The text of one of TEXT_FIELDS."""
+    return texts[TEXT_FIELDS.index(fieldname)]
+
+
+def stores_texts(ix) -> bool:
+    """Whether the Whoosh index `ix` keeps its own copy of the titles and abstracts."""
+    return bool(ix.schema["abstract"].stored)
