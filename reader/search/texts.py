@@ -37,17 +37,18 @@ def source_of(searcher) -> TextSource | None:
     return getattr(getattr(searcher, "_ix", None), "reader_texts", None)
 
 
-def _paper_id(searcher, docnum: int) -> str:
-    """A document's paper id: from its segment's memoised id list when read, else stored."""
-    reader = searcher.reader()
-    for leaf, base in reader.leaf_readers():
-        if base <= docnum < base + leaf.doc_count_all():
-            seg = leaf.segment() if hasattr(leaf, "segment") else None
-            ids = _seg_ids.get(seg.segment_id()) if seg is not None else None
-            if ids is not None:
-                return ids[docnum - base]
-            break
-    return searcher.stored_fields(docnum).get("id", "")
+def _paper_ids(searcher, docnums: list[int]) -> dict[int, str]:
+    """Documents' paper ids: from their segment's memoised id list when read, else stored."""
+    leaves = []
+    for leaf, base in searcher.reader().leaf_readers():
+        seg = leaf.segment() if hasattr(leaf, "segment") else None
+        ids = _seg_ids.get(seg.segment_id()) if seg is not None else None
+        leaves.append((base, base + leaf.doc_count_all(), ids))
+    out = {}
+    for dn in docnums:
+        pid = next((seg[dn - lo] for lo, hi, seg in leaves if lo <= dn < hi and seg is not None), None)
+        out[dn] = pid if pid is not None else searcher.stored_fields(dn).get("id", "")
+    return out
 
 
 def doc_texts(searcher, docnums: Iterable[int]) -> dict[int, tuple[str, str]]:
@@ -60,7 +61,7 @@ def doc_texts(searcher, docnums: Iterable[int]) -> dict[int, tuple[str, str]]:
             stored = searcher.stored_fields(dn)
             out[dn] = (stored.get("title", ""), stored.get("abstract", ""))
         return out
-    pids = {dn: _paper_id(searcher, dn) for dn in docnums}
+    pids = _paper_ids(searcher, docnums)
     return id_texts(source, pids.values(), pids)
 
 
