@@ -57,7 +57,7 @@ from reader.search.similar import warm as similar_warm
 from reader.search.snippets import make_snippet
 from reader.search.stamp import check, read_meta, write_meta
 from reader.search.terms import BACKSTOP_SECONDS, Backstop, expansion_budget
-from reader.search.texts import TextSource, attach, doc_texts, id_texts, stores_texts
+from reader.search.texts import TextBatch, TextSource, attach, doc_texts, id_texts, stores_texts
 from reader.search.typos import MAX_TYPO_WORDS, corrected, pause, pending_tables
 
 logger = logging.getLogger(__name__)
@@ -385,17 +385,19 @@ class SearchIndex:
         ids = self._id_column(s)
         out = []
         gen = self._generation
+        # From a library: the page's abstracts read together, at the first snippet asked for.
+        batch = None if self._texts is None else TextBatch(self._texts, [ids[dn] for dn, _ in docnums[:snippets]])
         for i, (dn, score) in enumerate(docnums):
             snippet: Any = ""
             pid = ids[dn]
             if i < snippets:  # its abstract is read when first asked for (the window never asks)
-                snippet = functools.partial(self._snippet, s, gen, dn, pid, stems, prefixes)
+                snippet = functools.partial(self._snippet, s, gen, dn, pid, stems, prefixes, batch)
             out.append(Hit(pid, float(score or 0.0), snippet))
         return out
 
     def _snippet(self, s: Searcher, gen: int, dn: int, pid: str, stems: frozenset[str],
-                 prefixes: tuple[str, ...]) -> str:
-        """A hit's snippet: its abstract from the library, or from the searcher that found it,
+                 prefixes: tuple[str, ...], batch: TextBatch | None = None) -> str:
+        """A hit's snippet: its abstract from the library (`batch`), or from the searcher that found it,
         or by its id after a commit (a new searcher), or none once the index is closed."""
         text: str | None = None
         with self._read_lock:
@@ -407,7 +409,7 @@ class SearchIndex:
                 now = document_numbers(self._searcher.reader(), [pid]).get(pid)
                 text = "" if now is None else self._searcher.stored_fields(now).get("abstract", "")
         if text is None and self._texts is not None:  # on the calling thread, outside the lock
-            text = id_texts(self._texts, [pid])[pid][1]
+            text = batch.abstract(pid) if batch is not None else id_texts(self._texts, [pid])[pid][1]
         return make_snippet(text or "", stems, prefixes)
 
     def _ranked(self, query: str, plain: PlainQuery, limit: int | None,

@@ -9,6 +9,7 @@ read the other way: SearchIndex.open resets one built the other way.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from reader.search.fields import FIELDS
@@ -81,3 +82,21 @@ def field_text(texts: tuple[str, str], fieldname: str) -> str:
 def stores_texts(ix) -> bool:
     """Whether the Whoosh index `ix` keeps its own copy of the titles and abstracts."""
     return bool(ix.schema["abstract"].stored)
+
+
+class TextBatch:
+    """The texts of a page of hits, read together when the first of their snippets is asked for
+    (one read of the library for the page instead of one per hit)."""
+
+    def __init__(self, source: TextSource, ids: list[str]) -> None:
+        self._source = source
+        self._ids = ids
+        self._read: dict | None = None
+        self._lock = threading.Lock()
+
+    def abstract(self, pid: str) -> str:
+        with self._lock:
+            if self._read is None:
+                self._read = id_texts(self._source, self._ids)
+            got = self._read.get(pid)
+        return got[1] if got is not None else id_texts(self._source, [pid])[pid][1]

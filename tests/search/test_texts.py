@@ -189,3 +189,17 @@ def test_an_index_built_the_other_way_is_reset(tmp_path: Path, direction: str) -
         assert [(h.id, h.snippet) for h in ix.search(phrase).hits] == some
     finally:
         lib.close()
+
+
+def test_a_page_of_snippets_reads_the_library_once(tmp_path: Path) -> None:
+    source, calls = _source(DOCS)
+    lean = SearchIndex.open(tmp_path / "lean", texts=source)
+    try:
+        lean.rebuild(DOCS, stamp=1)
+        r = lean.search("sparse")
+        calls.clear()
+        snippets = [h.snippet for h in r.hits]
+        assert len(snippets) >= 3 and all("<b>" in s for s in snippets)
+        assert len(calls) == 1 and sorted(calls[0]) == sorted(h.id for h in r.hits)
+    finally:
+        lean.close()
