@@ -1,8 +1,10 @@
 """A library's disk use (database, index by file kind, backups) and its query latency (prints figures).
 
-Usage: python benchmarks/bench_disk.py --library DIR [--build] [--limit N]
+Usage: python benchmarks/bench_disk.py --library DIR [--build] [--backup] [--sizes]
 --build (or a missing DIR) imports the corpus into DIR the way the app does (titles included,
-indexed alongside), so one build serves both the sizes and the latency. Latency is timed on
+indexed alongside), so one build serves both the sizes and the latency. Sizes are of the
+library closed, its WAL checkpointed, against the source file's (--jsonl); --backup first takes
+the daily backup the next command would (when none is there), so the folder counts it. Latency is timed on
 the library's own index, with SQLite FTS5 over the same documents as the same-run
 reference (bench_search.py's queries and snippets); related() and suggest() are timed too.
 """
@@ -10,6 +12,7 @@ reference (bench_search.py's queries and snippets); related() and suggest() are 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import sys
@@ -54,12 +57,40 @@ def _index_parts(folder: Path) -> Counter[str]:
     return kinds
 
 
-def report_sizes(root: Path) -> None:
+def closed_sizes(root: Path, source: Path, backup: bool) -> None:
+    """The sizes of a closed library: its WAL checkpointed into the database first (an open
+    library's WAL, 128 MB after a 50k build, is not what the folder keeps); with `backup`, the
+    daily backup taken first if there is none."""
+    import sqlite3
+
+    from reader.store.backups import daily_backups, take_backup
+
+    conn = sqlite3.connect(root / "library.sqlite3")
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        if backup and not daily_backups(root / "backups"):
+            c, t = time.process_time(), time.perf_counter()
+            made = take_backup(conn, root / "backups")
+            print(f"daily backup {made.name}: {made.stat().st_size / 1e6:.1f} MB in "
+                  f"{time.process_time() - c:.1f} CPU-s, {time.perf_counter() - t:.1f} s wall")
+    finally:
+        conn.close()
+    report_sizes(root, source)
+
+
+def report_sizes(root: Path, source: Path | None = None) -> None:
     db = _size(root / "library.sqlite3")
     ix = _size(root / "index")
-    print(f"folder {_size(root) / 1e6:.1f} MB: database {db / 1e6:.1f} MB (+ WAL "
+    backups = _size(root / "backups")
+    folder = _size(root)
+    print(f"folder {folder / 1e6:.1f} MB: database {db / 1e6:.1f} MB (+ WAL "
           f"{_size(root / 'library.sqlite3-wal') / 1e6:.1f} MB), index {ix / 1e6:.1f} MB "
-          f"({ix / max(db, 1):.2f}x the database), backups {_size(root / 'backups') / 1e6:.1f} MB")
+          f"({ix / max(db, 1):.2f}x the database), backups {backups / 1e6:.1f} MB")
+    if source is not None and source.is_file():
+        src = source.stat().st_size
+        print(f"  against the source {source.name} ({src / 1e6:.1f} MB): folder {folder / src:.2f}x, "
+              f"without the backups {(folder - backups) / src:.2f}x; database {db / src:.2f}x, "
+              f"index {ix / src:.2f}x")
     print("  index by kind: " + ", ".join(
         f"{k} {v / 1e6:.1f} MB" for k, v in _index_parts(root / "index").most_common() if v > 50_000))
 
@@ -77,8 +108,18 @@ def build(root: Path, src: Path) -> Library:
 def _raw_index(folder: Path) -> SearchIndex:
     """An index opened as it is, whatever its format version (reads handle every codec
     setting); for comparisons only, never written to."""
+    import sqlite3
+
+    from reader.search.texts import stores_texts
+    from reader.store.index_docs import paper_texts
+
     storage = SearchIndex._storage(folder)
-    index = SearchIndex(folder, storage.open_index(), stamp=-1)
+    ix = storage.open_index()
+    texts = None
+    if not stores_texts(ix):  # its library's database has the titles and abstracts
+        conn = sqlite3.connect(folder.parent / "library.sqlite3", check_same_thread=False)
+        texts = functools.partial(paper_texts, conn)
+    index = SearchIndex(folder, ix, stamp=-1, texts=texts)
     index.warm()
     return index
 
@@ -119,6 +160,7 @@ def main() -> int:
     ap.add_argument("--build", action="store_true", help="import the corpus into --library first")
     ap.add_argument("--jsonl", type=Path, default=CORPUS)
     ap.add_argument("--sizes", action="store_true", help="sizes only (no latency)")
+    ap.add_argument("--backup", action="store_true", help="take the daily backup first (if none)")
     ap.add_argument("--against", type=Path, help="another library (say, built by an earlier "
                     "version): the same queries on both indexes, interleaved, for a paired ratio")
     args = ap.parse_args()
@@ -130,10 +172,12 @@ def main() -> int:
     else:
         lib = Library.open(args.library, seed_if_empty=False)
         lib.sync_index()  # an index of another format version is rebuilt here
+    lib.close()
+    closed_sizes(args.library, args.jsonl, args.backup)
+    if args.sizes:
+        return 0
+    lib = Library.open(args.library, seed_if_empty=False)
     try:
-        report_sizes(args.library)
-        if args.sizes:
-            return 0
         docs = list(iter_docs(lib._reader()))
         ix = lib.index
         t = time.perf_counter()

@@ -90,8 +90,15 @@ class LibraryBase:
                         raise RuntimeError("the library is closed")
                     from ..search import SearchIndex
 
-                    found = self._index = SearchIndex.open(self.paths.index_dir)
+                    found = self._index = SearchIndex.open(self.paths.index_dir, texts=self._texts)
         return found
+
+    def _texts(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """The index's titles and abstracts, read from the store on the calling thread (the
+        index keeps no copy of them: reader/search/texts.py)."""
+        from ..store.index_docs import paper_texts
+
+        return paper_texts(self._reader(), ids)
 
     @property
     def index_opened(self) -> bool:

@@ -37,7 +37,7 @@ from reader.search.rank import POSTINGS_BUDGET, TYPING_POSTINGS_BUDGET, warm_ste
 from reader.search.rank import warm as warm_lexicons
 from reader.search.rank_arrays import rank
 from reader.search.rebuild import cancel_quietly
-from reader.search.results import Hit, SearchResults, Suggestion
+from reader.search.results import Hit, SearchResults, Suggestion, strict_total
 from reader.search.schema import (
     SCHEMA_VERSION,
     build_schema,
@@ -57,12 +57,12 @@ from reader.search.similar import warm as similar_warm
 from reader.search.snippets import make_snippet
 from reader.search.stamp import check, read_meta, write_meta
 from reader.search.terms import BACKSTOP_SECONDS, Backstop, expansion_budget
+from reader.search.texts import TextBatch, TextSource, attach, doc_texts, id_texts, stores_texts
 from reader.search.typos import MAX_TYPO_WORDS, corrected, pause, pending_tables
 
 logger = logging.getLogger(__name__)
 
 SNIPPETS = 50
-EXACT_TOTAL_UP_TO = 2000  # count matches exactly when Whoosh estimates at most this many
 MERGE_AFTER_SEGMENTS = 10  # maintain() merges small segments once there are this many
 MAX_SMALL_SEGMENTS = 40  # update() merges them itself past this many (rare: bounds searches)
 SMALL_SEGMENT = 2000  # documents; bigger segments (from rebuilds) are never merged by update()
@@ -83,9 +83,11 @@ class SearchIndex:
 
     def __init__(self, index_dir: Path, ix: windex.Index, stamp: int,
                  was_reset: bool = False, reset_reason: str | None = None,
-                 searcher: Searcher | None = None) -> None:
+                 searcher: Searcher | None = None, texts: TextSource | None = None) -> None:
         self.index_dir = Path(index_dir)
         self._ix = ix
+        self._texts = texts  # where titles and abstracts are read (None: stored; texts.py)
+        attach(ix, texts)
         self.stamp = stamp
         self.was_reset = was_reset
         self.reset_reason = reset_reason
@@ -110,8 +112,10 @@ class SearchIndex:
         return FileStorage(str(index_dir), supports_mmap=False)
 
     @classmethod
-    def open(cls, index_dir: Path) -> SearchIndex:
-        """Open (or create) the index; a corrupt or outdated one is wiped and recreated empty."""
+    def open(cls, index_dir: Path, texts: TextSource | None = None) -> SearchIndex:
+        """Open (or create) the index; a corrupt or outdated one is wiped and recreated empty.
+        With `texts` (a library's), it keeps no titles and abstracts but reads them there; an
+        index built the other way is wiped too (texts.py)."""
         index_dir = Path(index_dir)
         reason: str | None = None
         if (index_dir.exists() or index_dir.is_symlink()) and not index_dir.is_dir():
@@ -129,20 +133,25 @@ class SearchIndex:
                     reason = "the index was built by another version of Reader"
                 else:
                     ix = storage.open_index()
-                    return cls(index_dir, ix, int(meta.get("stamp", -1)), searcher=check(ix))
+                    if stores_texts(ix) == (texts is None):
+                        return cls(index_dir, ix, int(meta.get("stamp", -1)), searcher=check(ix),
+                                   texts=texts)
+                    reason = ("the index keeps its own copy of the abstracts" if texts is not None
+                              else "the index reads its abstracts from a library")
             elif any(index_dir.iterdir()):
                 reason = "the index directory holds no usable index"
             else:
-                ix = storage.create_index(build_schema())
+                ix = storage.create_index(build_schema(texts is None))
                 write_meta(index_dir, -1)
-                return cls(index_dir, ix, -1, was_reset=reason is not None, reset_reason=reason)
+                return cls(index_dir, ix, -1, was_reset=reason is not None, reset_reason=reason,
+                           texts=texts)
         except Exception as e:  # any failure to read means: start again
             reason = f"the index could not be read ({type(e).__name__}: {e})"
         shutil.rmtree(index_dir, ignore_errors=True)
         index_dir.mkdir(parents=True, exist_ok=True)
-        ix = cls._storage(index_dir).create_index(build_schema())
+        ix = cls._storage(index_dir).create_index(build_schema(texts is None))
         write_meta(index_dir, -1)
-        return cls(index_dir, ix, -1, was_reset=True, reset_reason=reason)
+        return cls(index_dir, ix, -1, was_reset=True, reset_reason=reason, texts=texts)
 
     # -- writing -------------------------------------------------------------------------
 
@@ -340,7 +349,7 @@ class SearchIndex:
                     docnums = docnums[:limit] if limit is not None else docnums
                 else:
                     docnums = [(hit.docnum, hit.score) for hit in r]
-                    res.total = _total(r, docnums, limit, s.doc_count())
+                    res.total = strict_total(r, docnums, limit, s.doc_count())
                 stems, prefixes = highlight_terms(q, s.reader())
                 res.hits = self._hits(s, docnums, stems, prefixes)
             except Exception as e:  # a damaged segment: report, don't crash the GUI
@@ -376,28 +385,32 @@ class SearchIndex:
         ids = self._id_column(s)
         out = []
         gen = self._generation
+        # From a library: the page's abstracts read together, at the first snippet asked for.
+        batch = None if self._texts is None else TextBatch(self._texts, [ids[dn] for dn, _ in docnums[:snippets]])
         for i, (dn, score) in enumerate(docnums):
             snippet: Any = ""
             pid = ids[dn]
             if i < snippets:  # its abstract is read when first asked for (the window never asks)
-                snippet = functools.partial(self._snippet, s, gen, dn, pid, stems, prefixes)
+                snippet = functools.partial(self._snippet, s, gen, dn, pid, stems, prefixes, batch)
             out.append(Hit(pid, float(score or 0.0), snippet))
         return out
 
     def _snippet(self, s: Searcher, gen: int, dn: int, pid: str, stems: frozenset[str],
-                 prefixes: tuple[str, ...]) -> str:
-        """A hit's snippet: its abstract from the searcher that found it, or by its id after a
-        commit (a new searcher), or none once the index is closed."""
+                 prefixes: tuple[str, ...], batch: TextBatch | None = None) -> str:
+        """A hit's snippet: its abstract from the library (`batch`), or from the searcher that found it,
+        or by its id after a commit (a new searcher), or none once the index is closed."""
+        text: str | None = None
         with self._read_lock:
-            same = self._searcher is s and self._generation == gen
-            if same:
+            if self._searcher is None:
+                text = ""
+            elif self._texts is None and self._searcher is s and self._generation == gen:
                 text = s.stored_fields(dn).get("abstract", "")
-            elif self._searcher is not None:
+            elif self._texts is None:
                 now = document_numbers(self._searcher.reader(), [pid]).get(pid)
                 text = "" if now is None else self._searcher.stored_fields(now).get("abstract", "")
-            else:
-                text = ""
-        return make_snippet(text, stems, prefixes)
+        if text is None and self._texts is not None:  # on the calling thread, outside the lock
+            text = batch.abstract(pid) if batch is not None else id_texts(self._texts, [pid])[pid][1]
+        return make_snippet(text or "", stems, prefixes)
 
     def _ranked(self, query: str, plain: PlainQuery, limit: int | None,
                 restrict: set[str] | None, as_you_type: bool, did_you_mean: bool) -> SearchResults:
@@ -532,19 +545,14 @@ class SearchIndex:
         """
         with self._read_lock:
             s = self._s()
-            given: set[int] = set()
-            texts: list[str] = []
+            paper_ids = list(paper_ids)
             numbers = document_numbers(s.reader(), paper_ids)
-            for pid in dict.fromkeys(paper_ids):
-                dn = numbers.get(pid)
-                if dn is None:
-                    continue
-                given.add(dn)
-                stored = s.stored_fields(dn)
-                texts.append(f"{stored.get('title', '')} {stored.get('abstract', '')}")
+            given = [numbers[pid] for pid in dict.fromkeys(paper_ids) if pid in numbers]
+            read = doc_texts(s, given)
+            texts = [f"{read[dn][0]} {read[dn][1]}" for dn in given]
             if not texts:
                 return []
-            skip = given | self._docnums(s, set(exclude))
+            skip = set(given) | self._docnums(s, set(exclude))
             if not title_only:
                 skip |= self._flag_docs(s, "noabstract")
             found = similar(s, texts, skip=skip, limit=limit)
@@ -588,13 +596,3 @@ class SearchIndex:
                 self._searcher.close()
                 self._searcher = None
             self._ix.close()
-
-
-def _total(r, docnums: list, limit: int | None, doc_count: int) -> int:
-    """The match count of a strict search whose best `limit` are `docnums`."""
-    if limit is None or len(docnums) < limit:
-        return len(docnums)
-    if r.has_exact_length() or r.estimated_length() <= EXACT_TOTAL_UP_TO:
-        return len(r)
-    # Counting every match would re-run the query; an estimate is enough for "200 of about N".
-    return max(len(docnums), min(r.estimated_length(), doc_count))

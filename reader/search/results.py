@@ -5,6 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+EXACT_TOTAL_UP_TO = 2000  # count matches exactly when Whoosh estimates at most this many
+
+
+def strict_total(r, docnums: list, limit: int | None, doc_count: int) -> int:
+    """The match count of a strict search whose best `limit` are `docnums` (Whoosh results `r`)."""
+    if limit is None or len(docnums) < limit:
+        return len(docnums)
+    if r.has_exact_length() or r.estimated_length() <= EXACT_TOTAL_UP_TO:
+        return len(r)
+    # Counting every match would re-run the query; an estimate is enough for "200 of about N".
+    return max(len(docnums), min(r.estimated_length(), doc_count))
+
 
 @dataclass
 class Hit:

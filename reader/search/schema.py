@@ -307,11 +307,12 @@ class FastNamePairs(FastNames):
     pairs = True
 
 
-def build_schema() -> Schema:
+def build_schema(texts_stored: bool = True) -> Schema:
     """The Whoosh schema from the field table (fields.py).
 
     `id` is stored (and a column, for fast hit lists); the abstract and title are stored too
-    so snippets and phrase checks need no round trip. Each word field has a `<name>_bi` twin
+    unless `texts_stored` is False: an index opened by a library reads them from the database
+    instead (texts.py). Each word field has a `<name>_bi` twin
     holding its word pairs: a phrase is then a term lookup instead of a positions check
     (see query.PairPhrase). Ranking weights are applied at query time (rank.py), so the
     index keeps raw frequencies.
@@ -337,7 +338,7 @@ def build_schema() -> Schema:
             fields[sf.name] = FastNames(names, 1.0)
             fields[sf.name + BIGRAM_SUFFIX] = FastNamePairs(names, 1.0)
         else:
-            fields[sf.name] = FastText(stem, 1.0, stored=sf.stored)
+            fields[sf.name] = FastText(stem, 1.0, stored=sf.stored and texts_stored)
             if sf.pairs:
                 fields[sf.name + BIGRAM_SUFFIX] = FastPairs(stem, 1.0)
     return Schema(**fields)

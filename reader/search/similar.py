@@ -14,6 +14,7 @@ from operator import itemgetter, mul
 from reader.search.rank import _segment_lengths
 from reader.search.schema import similarity_words
 from reader.search.segments import byte_length, postings_at, segment_lexicon
+from reader.search.texts import doc_texts
 
 # A paper's vector: the words of its title and abstract together (the `words` field,
 # unstemmed), weight (1 + ln tf) * idf with the smooth idf ln((1 + n) / (1 + df)) + 1,
@@ -259,15 +260,16 @@ def _exact_head(searcher, leaves, head: list[tuple[float, int]], whole: bool, qv
     """The head's documents with their exact scores, best first (see `similar`)."""
     exact = []
     units: dict[int, dict[str, float]] = {}
+    read = _read_texts(searcher, leaves, head)
     for sc, d in head:
         if not sc:
             break  # deleted
         i, dn = _locate(leaves, d)
         if whole:
-            units[d] = unit = _unit(*_doc_tf(searcher, leaves[i][0], d, dn), st)
+            units[d] = unit = _unit(*_doc_tf(searcher, leaves[i][0], d, dn, read), st)
             exact.append((d, _dot(qvec, unit)))
         else:
-            exact.append((d, _cosine(searcher, leaves[i][0], d, dn, st, partial[i][dn])))
+            exact.append((d, _cosine(searcher, leaves[i][0], d, dn, st, partial[i][dn], read)))
     if whole:
         exact = _with_neighbours(exact, units)
     exact.sort(key=_SCORE, reverse=True)
@@ -356,14 +358,28 @@ def _with_neighbours(exact: list[tuple[int, float]],
             for d, c in exact]
 
 
-def _doc_tf(searcher, leaf, docnum: int, local: int) -> tuple[tuple[str, ...], array]:
-    """A document's words and their 1 + ln tf, from its stored title and abstract (memoised
-    per segment and document)."""
+def _read_texts(searcher, leaves, head: list[tuple[float, int]]) -> dict[int, tuple[str, str]]:
+    """The titles and abstracts of the head's documents not memoised yet, in one read."""
+    missing = []
+    for sc, d in head:
+        if not sc:
+            break
+        i, dn = _locate(leaves, d)
+        if (leaves[i][0].segment().segment_id(), dn) not in _tfs:
+            missing.append(d)
+    return doc_texts(searcher, missing) if missing else {}
+
+
+def _doc_tf(searcher, leaf, docnum: int, local: int,
+            read: dict[int, tuple[str, str]] | None = None) -> tuple[tuple[str, ...], array]:
+    """A document's words and their 1 + ln tf, from its title and abstract (`read`, or read
+    now: texts.py; memoised per segment and document)."""
     key = (leaf.segment().segment_id(), local)
     hit = _tfs.get(key)
     if hit is None:
-        stored = searcher.stored_fields(docnum)
-        hit = _text_tf(f"{stored.get('title', '')} {stored.get('abstract', '')}")
+        title, abstract = read[docnum] if read and docnum in read else doc_texts(
+            searcher, [docnum])[docnum]
+        hit = _text_tf(f"{title} {abstract}")
         with _lock:
             if len(_tfs) > TFS_HELD:
                 _tfs.clear()
@@ -371,9 +387,10 @@ def _doc_tf(searcher, leaf, docnum: int, local: int) -> tuple[tuple[str, ...], a
     return hit
 
 
-def _cosine(searcher, leaf, docnum: int, local: int, st: _Stats, dot: float) -> float:
+def _cosine(searcher, leaf, docnum: int, local: int, st: _Stats, dot: float,
+            read: dict[int, tuple[str, str]] | None = None) -> float:
     """`dot` (a document's dot product with a query) over the document's exact norm."""
-    terms, logtf = _doc_tf(searcher, leaf, docnum, local)
+    terms, logtf = _doc_tf(searcher, leaf, docnum, local, read)
     ws = list(map(mul, logtf, map(st.weight.__getitem__, terms)))
     return dot / (math.sqrt(sum(map(mul, ws, ws))) or 1.0)
 

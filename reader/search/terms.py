@@ -9,7 +9,7 @@ import time
 from bisect import bisect_left
 from collections.abc import Iterator
 from contextlib import contextmanager
-from itertools import islice
+from itertools import compress, islice
 from typing import TYPE_CHECKING
 
 from whoosh import fields as wf
@@ -19,6 +19,7 @@ from whoosh.reading import TermNotFound
 
 from reader.search.schema import BIGRAM_SUFFIX, FastText, analyze, pair_bucket
 from reader.search.segments import postings_at, segment_lexicon, sorted_terms
+from reader.search.texts import TEXT_FIELDS, doc_texts, field_text
 
 MAX_FUZZY_LENGTH = 40  # longer "words" get no distance-2 expansion (edit distance is quadratic)
 
@@ -458,18 +459,20 @@ class PairPhrase(wq.Phrase):
         return ListMatcher(ids, weights=scores)
 
     def _checked(self, searcher, context, cand: set[int]) -> tuple[list[int], list[float]]:
-        """Candidates having all the words (scored on them) and, if stored, the phrase."""
+        """Candidates having all the words (scored on them) and, if its text can be read back
+        (stored, or from the library: texts.py), the phrase."""
         m = self._words_query().matcher(searcher, context)
         field = searcher.schema[self.fieldname]
         want = "\x00" + "\x00".join(self.words) + "\x00"
         stemmed = getattr(field, "stemmed", True)
+        check = self.fieldname in TEXT_FIELDS
         ids: list[int] = []
         scores: list[float] = []
         budget = current_budget()
         for dn in sorted(cand):
             if not m.is_active():
                 break
-            if field.stored and not budget.spend(PHRASE_CHECK_UNITS):
+            if check and not budget.spend(PHRASE_CHECK_UNITS):
                 self.truncated = True
                 break
             if m.id() < dn:
@@ -478,13 +481,14 @@ class PairPhrase(wq.Phrase):
                     break
             if m.id() != dn:
                 continue
-            if field.stored:
-                text = searcher.stored_fields(dn).get(self.fieldname) or ""
-                if want not in "\x00" + "\x00".join(analyze(text, stemmed)) + "\x00":
-                    continue
             ids.append(dn)
             scores.append(m.score())
-        return ids, scores
+        if not check or not ids:
+            return ids, scores
+        texts = doc_texts(searcher, ids)  # in one read for all the candidates
+        keep = [want in "\x00" + "\x00".join(analyze(field_text(texts[dn], self.fieldname),
+                                                         stemmed)) + "\x00" for dn in ids]
+        return list(compress(ids, keep)), list(compress(scores, keep))
 
 
 def _collect(m) -> tuple[list[int], list[float]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bz2
 import contextlib
+import filecmp
 import gzip
 import logging
 import os
@@ -190,8 +191,23 @@ def take_backup(source: sqlite3.Connection, backups_dir: Path, *, keep: int = KE
     copies beyond `keep` are dropped."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     final = write_backup(source, backups_dir / f"{DAILY_PREFIX}{stamp}{COMPRESSED}", **stop)
+    _drop_repeat(backups_dir, final)
     rotate(backups_dir, keep)
     return final
+
+
+def _drop_repeat(backups_dir: Path, final: Path) -> None:
+    """Delete the daily backup before `final` when its bytes are the same (nothing changed in
+    between: a copy is made the same way each time), so that a week with no change keeps one
+    copy, not seven; the new one stays, as the day's."""
+    before = [p for p in daily_backups(backups_dir) if p != final]
+    if not before or not before[-1].name.endswith(COMPRESSED):
+        return
+    try:
+        if before[-1].stat().st_size == final.stat().st_size and filecmp.cmp(before[-1], final, shallow=False):
+            before[-1].unlink(missing_ok=True)
+    except OSError:
+        pass  # kept: rotation drops it in time
 
 
 def rotate(backups_dir: Path, keep: int = KEEP_DAILY) -> list[Path]:

@@ -92,3 +92,18 @@ def count_changed(conn: sqlite3.Connection, since_seq: int) -> tuple[int, list[s
     changed = conn.execute("SELECT count(*) FROM papers WHERE seq > ?", [since_seq]).fetchone()[0]
     deleted = [r[0] for r in conn.execute("SELECT paper_id FROM tombstones WHERE seq > ?", [since_seq])]
     return changed, deleted
+
+
+def paper_texts(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """Papers' (title, abstract) as paper_doc indexes them: the real title ('' for one derived
+    from the abstract), the abstract's plain text. The search index reads them here instead of
+    keeping a copy (reader/search/texts.py); ids not in the store are left out."""
+    out: dict[str, tuple[str, str]] = {}
+    for part in chunks(list(ids)):
+        for pid, title, source, plain in conn.execute(
+            f"SELECT id, title, title_source, {PLAIN_SQL} FROM papers WHERE id IN ({marks(len(part))})",
+            part,
+        ):
+            real = title if isinstance(title, str) and source != "derived" else ""
+            out[pid] = (real, plain if isinstance(plain, str) else "")
+    return out

@@ -87,6 +87,24 @@ def test_rotation_keeps_the_last_seven_and_the_pre_migration_copies(tmp_path):
     assert rotate(d) == []
 
 
+def test_a_daily_backup_the_same_as_the_one_before_replaces_it(tmp_path):
+    """Nothing changed since the last daily backup: the new one (the same bytes) stays as the
+    day's and the one before goes; after a change both are kept."""
+    root = tmp_path / "lib"
+    lib = Library.open(root)
+    try:
+        d = root / "backups"
+        first = take_backup(lib._wconn, d)
+        second = take_backup(lib._wconn, d)
+        assert daily_backups(d) == [second] and not first.exists()
+        pid = lib._wconn.execute("SELECT id FROM papers LIMIT 1").fetchone()[0]
+        lib.set_starred([pid], True)
+        third = take_backup(lib._wconn, d)
+        assert daily_backups(d) == [second, third]
+    finally:
+        lib.close()
+
+
 def test_a_failed_backup_leaves_no_partial_file(tmp_path):
     d = tmp_path / "backups"
     d.mkdir()
