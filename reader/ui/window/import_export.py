@@ -13,7 +13,6 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from reader.exporters.cite import EXTENSIONS, LABELS
 from reader.import_report import details_text, has_details
-from reader.importers import file_dialog_filter
 from reader.library import View
 from reader.library.io import ExportCancelled
 from reader.models import ExportKind
@@ -63,6 +62,9 @@ class ImportExport(QObject):
         self.export_options: ExportOptions | None = None
 
     def ask_import(self) -> None:
+        # Here: every parser loads with the first import, not at the window's start.
+        from reader.importers import file_dialog_filter
+
         start = str(self.settings.value("lastImportFolder", str(Path.home())))
         paths, _ = QFileDialog.getOpenFileNames(self.ctx.parent, "Import papers", start, file_dialog_filter(),
                                                 options=file_dialog_options())
