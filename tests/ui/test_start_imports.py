@@ -20,7 +20,7 @@ from reader.library import Library
 DEFERRED = ("whoosh", "numpy", "reader.search.index", "reader.search.schema", "reader.search.typos",
             "reader.map", "reader.map.mapfile", "reader.triage.interests", "reader.triage.best",
             "reader.triage.source", "reader.vault.sync", "yaml", "reader.sources.http", "urllib3",
-            "reader.importers", "bibtexparser")
+            "reader.importers", "bibtexparser", "reader.exporters.markdown", "pathvalidate")
 
 # Opens the window as `reader` does, then reports what was loaded when the first list and its
 # first paper were shown (before the event loop ran once), and again once the index caught up

@@ -11,7 +11,6 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from reader.exporters.cite import EXTENSIONS, LABELS
 from reader.import_report import details_text, has_details
 from reader.library import View
 from reader.library.io import ExportCancelled
@@ -157,6 +156,9 @@ class ImportExport(QObject):
             path = QFileDialog.getExistingDirectory(parent, "Export to folder", folder,
                                                     QFileDialog.Option.ShowDirsOnly | file_dialog_options())
         elif ExportKind(options.kind).citing:
+            # Here: the exporters load with an export, not at the window's start.
+            from reader.exporters.cite import EXTENSIONS, LABELS
+
             suffix = EXTENSIONS[options.kind]
             path, _ = QFileDialog.getSaveFileName(parent, "Export", str(Path(folder) / f"references{suffix}"),
                                                   f"{LABELS[options.kind]} (*{suffix})", options=file_dialog_options())
