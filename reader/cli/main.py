@@ -509,29 +509,6 @@ def gui_request(argv: Sequence[str]) -> GuiRequest | None:
     return GuiRequest(resolve_data_dir(args.data_dir), [str(Path(p).resolve()) for p in open_paths])
 
 
-# Packages sqlite-utils imports at its own import only to map their scalar types to SQL column
-# types when a table is made from values: numpy costs 0.2-0.3 s CPU, a fifth of a command's start.
-# Reader makes its tables from Python types (store/schema.py) and hands sqlite-utils no numpy
-# or pandas values (papers are written with plain SQL), so nothing here needs that mapping.
-_SQLITE_UTILS_EXTRAS = ("numpy", "pandas")
-
-
-def _import_sqlite_utils_lean() -> None:
-    """Import sqlite-utils (the store's migrations and transactions) without numpy or pandas,
-    unless they are loaded already; both stay importable afterwards (`reader map`, triage)."""
-    if "sqlite_utils" in sys.modules:
-        return
-    hidden = [name for name in _SQLITE_UTILS_EXTRAS if name not in sys.modules]
-    for name in hidden:
-        sys.modules[name] = None  # type: ignore[assignment]  # `import name` raises ImportError
-    try:
-        import sqlite_utils  # noqa: F401
-    finally:
-        for name in hidden:
-            if sys.modules.get(name, False) is None:
-                del sys.modules[name]
-
-
 # Commands that bring papers of their own: a new library gets no samples.
 NO_SAMPLES = frozenset({"import", "add", "feed", "venue", "sources"})
 
@@ -543,7 +520,6 @@ def run(argv: Sequence[str]) -> int:
     if args.command is None or args.smoke_test:
         parser.error("no command given (the window opens with `reader` alone)")
     data_dir = resolve_data_dir(args.data_dir)
-    _import_sqlite_utils_lean()
     from ..library import Library
     from ..logs import setup_logging
 

@@ -1,9 +1,31 @@
-"""Full-text search over papers: Whoosh index, query language, snippets."""
+"""Full-text search over papers: Whoosh index, query language, snippets.
 
-from reader.search.documents import doc_fields
-from reader.search.index import IndexLocked, SearchIndex
-from reader.search.results import Hit, SearchResults
-from reader.search.segments import Prepare, SegmentBuilder
+The names below load on first use (PEP 562): importing a submodule that needs no Whoosh
+(`reader.search.results`, `typos`) does not load the index and Whoosh with it (~0.3 s CPU the
+window's start would spend before its first list, which needs SQLite only)."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reader.search.documents import doc_fields
+    from reader.search.index import IndexLocked, SearchIndex
+    from reader.search.results import Hit, SearchResults
+    from reader.search.segments import Prepare, SegmentBuilder
 
 # Prepare and SegmentBuilder: what a big import hands the index (the segment format stays in search/).
 __all__ = ["Hit", "IndexLocked", "Prepare", "SearchIndex", "SearchResults", "SegmentBuilder", "doc_fields"]
+
+_HOMES = {"doc_fields": "documents", "IndexLocked": "index", "SearchIndex": "index", "Hit": "results",
+          "SearchResults": "results", "Prepare": "segments", "SegmentBuilder": "segments"}
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'reader.search' has no attribute {name!r}")
+    value = getattr(import_module(f"reader.search.{home}"), name)
+    globals()[name] = value
+    return value

@@ -3,12 +3,27 @@
 from __future__ import annotations
 
 import sqlite3
+import sys
 import urllib.parse
 from pathlib import Path
 
-import sqlite_utils
-
 from .damage import CheckedConnection
+
+# sqlite-utils imports numpy and pandas at its own import, whenever they are installed, only to
+# map their scalar types to SQL column types when a table is made from values: numpy costs
+# 0.15-0.3 s CPU, a fifth of a command's start and a tenth of the window's. Reader makes its
+# tables from Python types (schema.py) and hands sqlite-utils no numpy or pandas values (papers
+# are written with plain SQL), so it is imported without them, unless they are loaded already;
+# both stay importable afterwards (the map, triage).
+_HIDDEN = [name for name in ("numpy", "pandas") if name not in sys.modules]
+for _name in _HIDDEN:
+    sys.modules[_name] = None  # type: ignore[assignment]  # `import name` raises ImportError
+try:
+    import sqlite_utils
+finally:
+    for _name in _HIDDEN:
+        if sys.modules.get(_name, False) is None:
+            del sys.modules[_name]
 
 BUSY_TIMEOUT_MS = 5000
 # A paper's row (abstract, plain text, keys) is ~2.8 kB: in 4 kB pages one fits and the rest

@@ -7,16 +7,17 @@ import re
 import threading
 import xml.etree.ElementTree as etree
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
-
-import markdown
-from markdown.extensions import Extension
-from markdown.treeprocessors import Treeprocessor
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from reader.models import HighlightColour
 from reader.recent import remember_recent
 from reader.text.latex import latex_to_unicode
 from reader.text.runs import BOLD, CODE, ITALIC, LINK, MATH, SUB, SUP, Run, parse_runs
+
+if TYPE_CHECKING:  # Markdown loads with the first note rendered, not at the window's start
+    import markdown
+    from markdown.extensions import Extension
 
 HIT_STYLE = "background-color:#fff3a0;color:#000"
 DEFAULT_HIGHLIGHT = HighlightColour.YELLOW.hex
@@ -243,29 +244,36 @@ def abstract_markdown(raw: str) -> str:
 _SAFE_SCHEMES = ("http://", "https://", "mailto:")
 
 
-class _SafeLinks(Treeprocessor):
-    """Unlink anything that is not http/https/mailto and replace images by their alt text."""
+@cache
+def _no_raw_html() -> type[Extension]:
+    """The notes' Markdown extension, made once: Markdown is imported with the first note shown."""
+    from markdown.extensions import Extension
+    from markdown.treeprocessors import Treeprocessor
 
-    def run(self, root: etree.Element) -> None:
-        for parent in root.iter():
-            for child in list(parent):
-                if child.tag == "a":
-                    href = (child.get("href") or "").strip()
-                    if not href.lower().startswith(_SAFE_SCHEMES):
+    class _SafeLinks(Treeprocessor):
+        """Unlink anything that is not http/https/mailto and replace images by their alt text."""
+
+        def run(self, root: etree.Element) -> None:
+            for parent in root.iter():
+                for child in list(parent):
+                    if child.tag == "a":
+                        href = (child.get("href") or "").strip()
+                        if not href.lower().startswith(_SAFE_SCHEMES):
+                            child.tag = "span"
+                            child.attrib.clear()
+                    elif child.tag == "img":
+                        alt = child.get("alt") or ""
                         child.tag = "span"
                         child.attrib.clear()
-                elif child.tag == "img":
-                    alt = child.get("alt") or ""
-                    child.tag = "span"
-                    child.attrib.clear()
-                    child.text = alt
+                        child.text = alt
 
+    class _NoRawHtml(Extension):
+        def extendMarkdown(self, md: markdown.Markdown) -> None:  # markdown API
+            md.preprocessors.deregister("html_block")
+            md.inlinePatterns.deregister("html")
+            md.treeprocessors.register(_SafeLinks(md), "safe_links", 0)
 
-class _NoRawHtml(Extension):
-    def extendMarkdown(self, md: markdown.Markdown) -> None:  # markdown API
-        md.preprocessors.deregister("html_block")
-        md.inlinePatterns.deregister("html")
-        md.treeprocessors.register(_SafeLinks(md), "safe_links", 0)
+    return _NoRawHtml
 
 
 _local = threading.local()
@@ -274,8 +282,10 @@ _local = threading.local()
 def _note_md() -> markdown.Markdown:
     md = getattr(_local, "md", None)
     if md is None:
+        import markdown
+
         md = markdown.Markdown(
-            extensions=["fenced_code", "tables", "sane_lists", "nl2br", _NoRawHtml()],
+            extensions=["fenced_code", "tables", "sane_lists", "nl2br", _no_raw_html()()],
             output_format="html",
         )
         _local.md = md

@@ -10,6 +10,7 @@ from PySide6.QtGui import QImage
 
 from reader.library import Library
 from reader.map import mapfile
+from reader.map.marks import UNREAD
 from reader.ui.map import render as mr
 from reader.ui.map.page import MapCanvas
 from reader.ui.window.main_window import MainWindow
@@ -148,7 +149,7 @@ def test_reader_map_png(tmp_path: Path, library: Library):
     assert (image.width(), image.height()) == (400, 300)
     argb = image.convertToFormat(QImage.Format.Format_ARGB32)  # kept: constBits points into it
     pixels = set(np.frombuffer(argb.constBits(), dtype=np.uint32).tolist())
-    assert mr.palette(False).states[mr.UNREAD] in pixels  # the unread seeds' points
+    assert mr.palette(False).states[UNREAD] in pixels  # the unread seeds' points
 
 
 def test_papers_of_later_years_show_when_no_range_was_chosen(qtbot, window: MainWindow):

@@ -7,7 +7,7 @@ import numpy as np
 from PySide6.QtGui import QImage
 
 from reader.map.view import MapView
-from reader.store.map_rows import MapMarks
+from reader.store.map_rows import READ, UNREAD, MapMarks
 from reader.ui.map import render as mr
 
 W, H = 64, 48
@@ -34,7 +34,7 @@ def _expected(sxy: np.ndarray, selected: np.ndarray, r: int, pal: mr.Palette) ->
     back = pal.background & 0xFFFFFF
     want = np.full((H, W), back, dtype=np.uint32)
     for colour, offsets, who in ((pal.selected, mr._RINGS[r + 3], inside & selected),  # under the points
-                                 (pal.states[mr.UNREAD], mr._MARKS[r], inside)):
+                                 (pal.states[UNREAD], mr._MARKS[r], inside)):
         layer = _reference(sxy[who], colour, offsets, pal.background)
         want = np.where(layer != back, layer, want)
     return want
@@ -79,4 +79,4 @@ def test_unlit_points_are_seen_in_both_themes_but_stay_under_the_lit_ones():
         pal = mr.palette(dark)
         dim = contrast(pal.dim, pal.background)
         assert dim >= 1.8, (dark, round(dim, 2))
-        assert dim < contrast(pal.states[mr.READ], pal.background) < contrast(pal.states[mr.UNREAD], pal.background)
+        assert dim < contrast(pal.states[READ], pal.background) < contrast(pal.states[UNREAD], pal.background)

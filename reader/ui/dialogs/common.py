@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -25,10 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader.exporters.markdown import GroupBy
 from reader.import_report import file_lines
 from reader.models import ExportKind, ImportSummary
 from reader.plural import count_noun
+
+if TYPE_CHECKING:  # the exporters load with an export, not at the window's start
+    from reader.exporters.markdown import GroupBy
 
 SCOPES = (("selection", "Selected papers"), ("view", "Current list (search / filter)"),
           ("starred", "Starred papers"), ("tag", "Papers with the tag"))

@@ -15,24 +15,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog
 
 from reader.events import Change, Changes
 from reader.listing import list_papers
-from reader.map import mapfile, subset, view
-from reader.map import marks as map_marks
-from reader.map.features import LayoutCancelled
 from reader.plural import count_noun
 
 from ..operations import papers
 from ..pages import PageContext, TriageOpener, add_view_action, page_stack
 from . import render as mr
 from .page import MapPage
+
+# reader.map (numpy, and Whoosh's analyser for the map's words) loads when the map is first
+# opened, on the layout's worker: the window's start, whose first screen is the list, never does.
+if TYPE_CHECKING:
+    import numpy as np
+
+    from reader.map import mapfile, subset
+else:
+    from ..widgets.lazy import numpy as np
 
 REFRESH_MS = 400  # a burst of changes (an import, J-J-J) redraws once
 HITS_LIMIT = 20_000
@@ -66,7 +71,7 @@ class MapController(QObject):
         self.layout_task: Any = None
         self.pending = False  # a refresh asked for while a layout runs
         self.generation = 0  # bumped with each picture shown (tests wait on it)
-        self.refits = subset.RefitCache()
+        self._refits: subset.RefitCache | None = None  # made with the map's first refit
         self._fit_next = False  # the places change (refit on or off): fit the camera to them
         self._list_at_open: tuple = ()  # the list's query and view when the map opened
 
@@ -100,6 +105,15 @@ class MapController(QObject):
         lst.model.listingReplaced.connect(lambda _rows: self._list_changed())  # a typed key's, no reset
         ctx.changes.changed.connect(self._changed)
         triage.action.toggled.connect(self._triage_toggled)
+
+    @property
+    def refits(self) -> subset.RefitCache:
+        """The refit subsets laid out so far (reader.map.subset), kept while the window lives."""
+        if self._refits is None:
+            from reader.map import subset
+
+            self._refits = subset.RefitCache()
+        return self._refits
 
     # ------------------------------------------------------------------ open / close
     @property
@@ -158,15 +172,19 @@ class MapController(QObject):
             return  # (a redraw due after the window closed: its runner is shut down)
         lib, root, ctx = self.library, self.library.paths.root, self.ctx
         key, ids = self._base()
-        view_, known, refit, refits = ctx.list.view(), self.data, self.refitting, self.refits
+        view_, known = ctx.list.view(), self.data
+        refits = self.refits if self.refitting else None
 
         def job(task: Any) -> MapLoaded:
+            from reader.map import mapfile, view
+            from reader.map import marks as map_marks
+
             data = mapfile.current(lib, root, full=full, known=known, progress=task.progress,
                                  cancelled=task.cancelled)
             shown_ids = ids if ids is not None else lib.paper_ids(view_)
             conn = lib.read_connection()
             shown = (refits.get(data, conn, shown_ids, progress=task.progress, cancelled=task.cancelled)
-                     if refit else view.subset(data, shown_ids))
+                     if refits is not None else view.subset(data, shown_ids))
             return MapLoaded(data, mr.MapPicture(shown, map_marks.current(conn, root)))
 
         def done(out: MapLoaded) -> None:
@@ -181,6 +199,8 @@ class MapController(QObject):
                 self._again()
 
         def failed(exc: BaseException) -> None:
+            from reader.map.features import LayoutCancelled
+
             self.layout_task = None
             if self.pending and not isinstance(exc, LayoutCancelled):
                 self._again()

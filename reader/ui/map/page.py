@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import numpy as np
 from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
@@ -40,6 +40,11 @@ from reader.plural import count_noun
 
 from . import render as mr
 from .tools import MapToolbar
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..widgets.lazy import numpy as np
 
 PAN_STEP = 60  # pixels per arrow key
 ZOOM_STEP = 1.25

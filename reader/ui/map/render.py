@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
@@ -24,8 +24,13 @@ from PySide6.QtGui import (
     QPainter,
 )
 
-from reader.map.marks import READ, SKIPPED, STARRED, TAGGED, UNREAD, MapMarks
-from reader.map.view import MapView
+if TYPE_CHECKING:
+    import numpy as np
+
+    from reader.map.marks import MapMarks
+    from reader.map.view import MapView
+else:
+    from ..widgets.lazy import numpy as np
 
 STATE_NAMES = ("unread", "read", "starred", "tagged", "skipped")
 FINE_ZOOM = 1.6  # the fine clusters' labels join in past this zoom (1 = the whole map fits)
@@ -85,6 +90,8 @@ class MapPicture:
     """The shown papers' places and states as arrays (built off the GUI thread)."""
 
     def __init__(self, shown: MapView, marks: MapMarks) -> None:
+        from reader.map.marks import TAGGED, UNREAD  # here: the map's modules load with the map
+
         self.view = shown
         self.ids = shown.ids
         self.xy = shown.xy.astype(np.float64)
@@ -191,11 +198,11 @@ class Canvas:
     need no clipping."""
 
     def __init__(self) -> None:
-        self.buf = np.zeros((0, 0), dtype=np.uint32)
+        self.buf: np.ndarray | None = None  # none before the first frame (numpy loads with the map)
 
     def take(self, width: int, height: int, background: int) -> np.ndarray:
         shape = (height + 2 * PAD, width + 2 * PAD)
-        if self.buf.shape != shape:
+        if self.buf is None or self.buf.shape != shape:
             self.buf = np.empty(shape, dtype=np.uint32)
         self.buf.fill(background)
         return self.buf
@@ -206,6 +213,8 @@ def raster(pic: MapPicture, cam: Camera, width: int, height: int, pal: Palette, 
     """The points as one image (over the returned buffer: keep it while the image is used),
     drawn back to front: the selection's rings, dimmed, skipped, read, unread, tagged, starred,
     then the hits' rings. Opaque RGB32: blitted as is, no alpha conversion."""
+    from reader.map.marks import READ, SKIPPED, STARRED, TAGGED, UNREAD
+
     buf = (canvas or Canvas()).take(width, height, pal.background)
     stride = width + 2 * PAD
     flat = buf.reshape(-1)

@@ -14,9 +14,6 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from reader.vault.document import normalize_note
-from reader.vault.merge import conflict_note, retype_reader_side
-
 OUTSIDE_HEAD = ("⚠️ **Note changed elsewhere**: another program changed this note while you typed. "
                 "Keep what you want, then delete the three lines that start with ⚠️.")
 _TYPED_LINE = "⚠️ **Typed here**"
@@ -39,6 +36,9 @@ def outside_conflict(typed: str, outside: str, typed_when: str, outside_when: st
 
 def retype_typed_side(note: str, old: str, new: str) -> str | None:
     """An outside-conflict note whose typed text is `old`, with `new` in its place; else None."""
+    # Here, as below: the vault's modules (YAML) load with a note's first merge, not at the start.
+    from reader.vault.document import normalize_note
+
     m = _OUTSIDE_SECTIONS.match(note)
     if m is None or normalize_note(m.group(1)) != normalize_note(old):
         return None
@@ -63,6 +63,8 @@ def merge_outside(typed_from: str, stored: str, typed: str, when: datetime) -> s
 
 
 def merge_vault(typed_from: str, stored: str, typed: str, when: datetime) -> str:
+    from reader.vault.merge import conflict_note, retype_reader_side
+
     merged = retype_reader_side(stored, typed_from, typed)
     if merged is None:
         merged = conflict_note(typed, stored, utc_when(datetime.now(UTC)), utc_when(when))
@@ -123,6 +125,8 @@ class NoteMerges:
         A note changed elsewhere since `base` (before the window even noticed) is merged. With a
         record, when the note changed again since it (an undo, another save), the typed text is
         the newer and is stored as typed."""
+        from reader.vault.document import normalize_note
+
         with self._lock:
             record = self._records.get(pid)
         if record is None and base is not None and current is not None and current != base \

@@ -15,14 +15,16 @@ from PySide6.QtWidgets import QInputDialog
 
 from reader.errors import ReaderError
 from reader.library import FeedRow
-from reader.sources import Client, FetchCancelled
-from reader.sources.feeds import FeedFetch, fetch_new, parse_spec
 
 from ..pages import PageContext, add_window_action, menu_named
 from ..tasks import Task
-from .add_by_id import AddByIdDialog
 
+# reader.sources (urllib3, and every importer the feeds parse with) loads with a fetch or a
+# dialog, on first use: the window's start never needs it.
 if TYPE_CHECKING:
+    from reader.sources.feeds import FeedFetch
+
+    from .add_by_id import AddByIdDialog
     from .add_venue import AddVenueDialog
 
 UPDATE_AFTER = timedelta(days=1)  # the window updates the feeds when it opens after this long
@@ -83,6 +85,8 @@ class SourcesController(QObject):
 
     # ------------------------------------------------------------------ add by identifier
     def ask_add(self) -> AddByIdDialog:
+        from .add_by_id import AddByIdDialog
+
         if self.dialog is None or not self.dialog.isVisible():
             self.dialog = AddByIdDialog(self.ctx.window, self.library, self.runner, on_added=self._added,
                                         on_error=self.ctx.on_error)
@@ -100,6 +104,8 @@ class SourcesController(QObject):
                                         "come to the New view:")
         if not ok or not text.strip():
             return
+        from reader.sources.feeds import parse_spec
+
         try:
             source, category = parse_spec(text if text.strip().lower().startswith("arxiv:") else f"arxiv:{text}")
         except ReaderError as exc:
@@ -122,6 +128,9 @@ class SourcesController(QObject):
         root = lib.paths.root
 
         def fetch(task: Task) -> list[tuple[FeedRow, FeedFetch]]:
+            from reader.sources import Client
+            from reader.sources.feeds import fetch_new
+
             out = []
             with Client(root, cancelled=task.cancelled) as client:
                 for f in lib.feeds():
@@ -146,6 +155,8 @@ class SourcesController(QObject):
         self.ctx.notify(f"arXiv feeds: {new} new {'paper' if new == 1 else 'papers'}", 6000)
 
     def _failed(self, exc: BaseException) -> None:
+        from reader.sources import FetchCancelled
+
         self.update_task = None
         if isinstance(exc, FetchCancelled):
             return

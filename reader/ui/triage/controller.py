@@ -11,9 +11,7 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from reader.library import View
 from reader.plural import count_noun
-from reader.triage import source
 from reader.triage.cards import Card, build_cards
-from reader.triage.interests import Decisions
 from reader.triage.pace import Pace, progress_text
 from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue
 from reader.triage.state import QueueSpec, ResumeState, resume_ids
@@ -25,7 +23,7 @@ from ..paper.abstract_html import HIT_STYLES, highlight_css
 from ..widgets.timers import single_shot
 from . import index_batch, summary
 from .fetched import Fetched, Opened
-from .rank import TriageRanking
+from .rank import TriageRanking, source  # reader.triage.source, loaded on first use
 from .refetch import RefetchGate
 from .view import TriageView, is_dark
 
@@ -524,7 +522,7 @@ class TriageController(QObject):
         # Re-rank once the restore is stored (it is queued on the writer), from the stored decisions.
         best = self.ranking.best
 
-        def restored(decisions: Decisions) -> None:
+        def restored(decisions: source.Decisions) -> None:
             self.ranking.stored(decisions)
             self._timers["rank"].start()
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from reader.triage.cards import Card
-from reader.triage.interests import Decisions
 from reader.triage.queue import TriageQueue
+
+if TYPE_CHECKING:  # numpy: loaded with triage's learning, not at the window's start
+    from reader.triage.interests import Decisions
 
 
 @dataclass(frozen=True)

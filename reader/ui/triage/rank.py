@@ -6,25 +6,34 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QSettings
 
 from reader.library import Library
-from reader.triage import source
-from reader.triage.best import BestFirst
-from reader.triage.interests import ASK_EVERY, Decisions
 from reader.triage.queue import BEST_FIRST, LISTED, TriageQueue, full_tail
 from reader.triage.ranking import rank_like
 
 from ..pages import PageContext
 from .view import TriageView
 
+# reader.triage's learning (numpy, Whoosh's analyser) loads when triage first needs it: the
+# window's start, whose first screen is the list, never does.
+if TYPE_CHECKING:
+    from reader.triage import source as source  # the controller's too
+    from reader.triage.best import BestFirst
+    from reader.triage.interests import Decisions
+else:
+    from ..widgets.lazy import LazyModule
+
+    source = LazyModule("reader.triage.source")
+
 ASK_EVERY_KEY = "triage/askEvery"  # every how many papers best first asks where unsure (0: never)
 
 
 def ask_every(app_settings: QSettings) -> int:
     """The setting: every how many papers best first asks where it is unsure (0: never)."""
+    from reader.triage.interests import ASK_EVERY
     value = app_settings.value(ASK_EVERY_KEY, ASK_EVERY)
     try:
         return max(0, int(value)) if isinstance(value, int | float | str) else ASK_EVERY
@@ -73,7 +82,7 @@ class TriageRanking:
     def __init__(self, ctx: PageContext, controller: RankingHost) -> None:
         self.ctx = ctx
         self.c = controller
-        self.best = BestFirst(controller.library, controller.library.paths.root)
+        self._best: BestFirst | None = None  # made when triage first needs it
         self.decisions: Decisions | None = None  # the store's, with this session's decisions on top
         self.why: dict[str, str] = {}  # paper -> its why-line, from the ranking that placed it
         self.interest: dict[str, str] = {}
@@ -81,6 +90,16 @@ class TriageRanking:
         self.learned_ranks = 0
         self._building = False
         self._decided_at: float | None = None
+
+    @property
+    def best(self) -> BestFirst:
+        """The library's learner between decisions (reader.triage.best), made on first use."""
+        if self._best is None:
+            from reader.triage.best import BestFirst
+
+            lib = self.c.library
+            self._best = BestFirst(lib, lib.paths.root)
+        return self._best
 
     # -- decisions, at once in memory (the write follows on the writer) ---------------------
     def _decided(self) -> Decisions | None:
@@ -212,5 +231,5 @@ class TriageRanking:
 
 def _copy(d: Decisions) -> Decisions:
     """A snapshot for the worker: the GUI thread goes on deciding meanwhile."""
-    return Decisions(set(d.starred), set(d.skipped), {t: list(ids) for t, ids in d.tags.items()}, set(d.noted),
+    return type(d)(set(d.starred), set(d.skipped), {t: list(ids) for t, ids in d.tags.items()}, set(d.noted),
                      set(d.moved_on), list(d.recent_tags))

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtWidgets import QFileDialog
 
 from reader.library import Library, View
-from reader.triage import source
 from reader.triage.queue import TriageQueue
 from reader.triage.state import QueueSpec
 
 from ..pages import PageContext
 from ..widgets.theme import file_dialog_options
 from .view import TriageView
+
+if TYPE_CHECKING:  # numpy and Whoosh's analyser: loaded with triage, not at the window's start
+    from reader.triage import source
+else:
+    from ..widgets.lazy import LazyModule
+
+    source = LazyModule("reader.triage.source")
 
 
 class SummaryHost(Protocol):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -16,10 +17,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader import vault
-
 from ..widgets.folder_sync import FolderPicker
 from ..widgets.plain import plain_label
+
+if TYPE_CHECKING:
+    from reader import vault
+else:  # the vault's modules (YAML) load when its dialog opens, not at the window's start
+    from ..widgets.lazy import LazyModule
+
+    vault = LazyModule("reader.vault")
 
 INTRO = ("Reader keeps one Markdown file per paper in this folder (an Obsidian vault works) and syncs "
          "both ways while it runs: notes, tags, star and read edited on either side reach the other. "

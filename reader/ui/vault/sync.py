@@ -10,17 +10,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QDesktopServices
 
-from reader import vault
 from reader.errors import ReaderError
 from reader.events import Change, Changes
 from reader.models import Paper
-from reader.vault.membership import needs_index
-from reader.vault.sync import written_stamps
-from reader.vault.watch import VaultWatcher
 
 from ..context import OpContext
 from ..operations import restore_snapshots
@@ -30,6 +27,13 @@ from ..tasks import Task
 from ..undo import SnapshotCommand, push_change
 from ..widgets.folder_sync import FolderSync
 from .dialogs import VaultDialog, VaultReportDialog
+
+if TYPE_CHECKING:
+    from reader import vault
+else:  # the vault's modules (YAML) load when a vault is set or its dialog opens, not at the start
+    from ..widgets.lazy import LazyModule
+
+    vault = LazyModule("reader.vault")
 
 WRITE_DELAY_MS = 800  # Reader's own changes go out this long after the last write (≈ 2 s after typing stops)
 FOLDER_KEY, QUERY_KEY = "vault/folder", "vault/query"
@@ -180,6 +184,8 @@ class VaultSync(FolderSync):
         if not folder.is_dir():
             self._failed(ReaderError(f"{folder}: the vault folder is missing"))
             return
+        from reader.vault.membership import needs_index
+
         if needs_index(self.query) and not self._index_ready():
             self._timer.start()  # its query searches the index: wait until it is built
             return
@@ -205,6 +211,8 @@ class VaultSync(FolderSync):
     # ------------------------------------------------------------------ results
     def _remember(self, report: vault.SyncReport, before: list[Paper], after: list[Paper]) -> None:
         """On the writer: the files this sync wrote (their events are ours) and the notes it changed."""
+        from reader.vault.sync import written_stamps
+
         own = written_stamps(self.ctx.library, report)
         notes_after = {p.id: p.note for p in after}
         with self._lock:
@@ -274,5 +282,7 @@ class VaultSync(FolderSync):
             ctx.runner.write(self._job(folder, self.query), None, _report_at_exit, with_task=True)
 
     def _watch_if_set(self) -> None:
+        from reader.vault.watch import VaultWatcher
+
         self._watch(self.folder, lambda folder: VaultWatcher(folder, lambda: None,
                                                              on_paths=self._paths_changed).start())

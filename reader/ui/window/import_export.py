@@ -11,9 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from reader.exporters.cite import EXTENSIONS, LABELS
 from reader.import_report import details_text, has_details
-from reader.importers import file_dialog_filter
 from reader.library import View
 from reader.library.io import ExportCancelled
 from reader.models import ExportKind
@@ -63,6 +61,9 @@ class ImportExport(QObject):
         self.export_options: ExportOptions | None = None
 
     def ask_import(self) -> None:
+        # Here: every parser loads with the first import, not at the window's start.
+        from reader.importers import file_dialog_filter
+
         start = str(self.settings.value("lastImportFolder", str(Path.home())))
         paths, _ = QFileDialog.getOpenFileNames(self.ctx.parent, "Import papers", start, file_dialog_filter(),
                                                 options=file_dialog_options())
@@ -155,6 +156,9 @@ class ImportExport(QObject):
             path = QFileDialog.getExistingDirectory(parent, "Export to folder", folder,
                                                     QFileDialog.Option.ShowDirsOnly | file_dialog_options())
         elif ExportKind(options.kind).citing:
+            # Here: the exporters load with an export, not at the window's start.
+            from reader.exporters.cite import EXTENSIONS, LABELS
+
             suffix = EXTENSIONS[options.kind]
             path, _ = QFileDialog.getSaveFileName(parent, "Export", str(Path(folder) / f"references{suffix}"),
                                                   f"{LABELS[options.kind]} (*{suffix})", options=file_dialog_options())

@@ -37,7 +37,16 @@ class IndexSync(QObject):
         if self.ctx.is_closing():
             return
         # Asked on the index's worker: the question opens the index (0.6 s of the GUI thread at
-        # 100k on a busy machine, right after the first paint).
+        # 100k on a busy machine, right after the first paint), and Whoosh is first imported
+        # there, never before the first list. The warm-up's steps wait while the user steps or
+        # types (typos.pause, reader/search/index.py's warm).
+        lib, hook = self.ctx.library, self.ctx.runner.input_watch.wait_for_idle
+
+        def needs_sync() -> bool:
+            from reader.search import typos
+
+            typos.set_pause(hook)
+            return lib.index_needs_sync()
 
         def checked(needed: bool) -> None:
             if self.ctx.is_closing():
@@ -47,7 +56,7 @@ class IndexSync(QObject):
             else:
                 self._synced(None)
 
-        self.ctx.runner.background(self.ctx.library.index_needs_sync, checked, self.ctx.on_error)
+        self.ctx.runner.background(needs_sync, checked, self.ctx.on_error)
 
     def sync_in_background(self) -> Task | None:
         ctx = self.ctx

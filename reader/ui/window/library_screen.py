@@ -24,7 +24,6 @@ from reader.events import OUTSIDE, Change, Changes
 from reader.library import Library, View
 from reader.listing import Listing
 from reader.models import Paper, ViewKind
-from reader.search import typos
 from reader.search.results import SearchResults
 
 from ..change_bridge import ChangeBridge
@@ -90,9 +89,9 @@ class LibraryScreen(QMainWindow):
         settings.remember_library(self.app_settings, library.paths.root)
         self.messages = Messages(self, lambda: self.closing, self._notify)
         self.runner = TaskRunner(self)
-        # The index's warm-up (a worker, at start) waits while the user steps or types.
+        # The index's warm-up (a worker, at start) waits while the user steps or types: its
+        # hook is set by IndexSync.start, on the worker that loads the index.
         self.input_watch = self.runner.input_watch
-        typos.set_pause(self.input_watch.wait_for_idle)
         self.runner.error.connect(self.handle_error)
         self.undo_stack = QUndoStack(self)
         self.ops = OpContext(library, self.runner, self.undo_stack, self, self.handle_error, self._notify,
