@@ -538,7 +538,7 @@ def run(argv: Sequence[str]) -> int:
         # The day's check and backup never run before or beside a command (see the end).
         kind = Library.upgrade_kind(data_dir)  # a minute at 100k papers, once: not a silent wait
         if kind is not None:
-            from ..store.health import UPGRADE_SAYS
+            from ..library.facade import UPGRADE_SAYS
 
             print(f"reader: {UPGRADE_SAYS[kind].format(folder=data_dir)}…", file=sys.stderr, flush=True)
         lib = Library.open(data_dir, seed_if_empty=args.command not in NO_SAMPLES, daily=False)

@@ -597,5 +597,3 @@ class Group:
         keys = json.loads(found[0]["shares"]).get(member, [])
         papers = gs.key_papers(conn, keys)
         return list(dict.fromkeys(papers[k] for k in keys if k in papers))
-
-

@@ -27,6 +27,14 @@ from .sources import FetchedPapers
 __all__ = ["KEEP_DAILY", "Counts", "FeedRow", "ImportCancelled", "Library", "PaperRow", "SORT_KEYS", "View", "summarize"]
 
 
+# What the first open after an upgrade, a new text version or a restore says before it waits.
+UPGRADE_SAYS = {
+    "schema": "upgrading the library in {folder} to this version of Reader (once; a backup is taken first)",
+    "texts": "upgrading the library in {folder} to this version of Reader (its abstracts' plain texts, once)",
+    "restored": "preparing the restored library in {folder} (its abstracts' plain texts, once)",
+}
+
+
 class Library(Edits, LibraryIO, FetchedPapers):
     """One library folder: the SQLite store (source of truth) and its derived Whoosh index."""
 

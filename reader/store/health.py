@@ -164,14 +164,6 @@ def open_store(paths: LibraryPaths, *, start_daily: bool = True) -> OpenedStore:
     return OpenedStore(conn, read_only, maintenance, due)
 
 
-# What the first open after an upgrade, a new text version or a restore says before it waits.
-UPGRADE_SAYS = {
-    "schema": "upgrading the library in {folder} to this version of Reader (once; a backup is taken first)",
-    "texts": "upgrading the library in {folder} to this version of Reader (its abstracts' plain texts, once)",
-    "restored": "preparing the restored library in {folder} (its abstracts' plain texts, once)",
-}
-
-
 def upgrade_due(paths: LibraryPaths) -> bool:
     """Will opening this library rewrite its papers for this version of Reader (see upgrade_kind)?"""
     return upgrade_kind(paths) is not None
