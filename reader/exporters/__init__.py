@@ -5,8 +5,9 @@ column) without the Markdown exporters and pathvalidate, which an export needs."
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from reader.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from .filenames import safe_filename
@@ -17,10 +18,4 @@ __all__ = ["reading_list", "safe_filename", "write_per_paper"]
 _HOMES = {"safe_filename": "filenames", "reading_list": "markdown", "write_per_paper": "markdown"}
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'reader.exporters' has no attribute {name!r}")
-    value = getattr(import_module(f"reader.exporters.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES, globals())

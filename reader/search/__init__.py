@@ -6,8 +6,9 @@ window's start would spend before its first list, which needs SQLite only)."""
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from reader.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from reader.search.documents import doc_fields
@@ -22,10 +23,4 @@ _HOMES = {"doc_fields": "documents", "IndexLocked": "index", "SearchIndex": "ind
           "SearchResults": "results", "Prepare": "segments", "SegmentBuilder": "segments"}
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'reader.search' has no attribute {name!r}")
-    value = getattr(import_module(f"reader.search.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES, globals())
