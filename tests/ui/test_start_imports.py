@@ -62,6 +62,8 @@ def until(condition, what):
 
 
 until(lambda: window.index_ready and not window.runner.busy, "the index")
+until(lambda: window.index_sync.warmed, "the warm-up")
+warm = sorted(sys.modules)
 window.map.action.trigger()
 until(lambda: window.map.picture is not None, "the map")
 window.map.action.trigger()
@@ -69,7 +71,7 @@ window.triage.action.trigger()
 until(lambda: window.triage.queue is not None and window.triage.view.isVisible(), "triage")
 found = window.library.search("diffusion").ids
 with open(report, "w", encoding="utf-8") as f:
-    json.dump({"shown": shown, "first_import": first_import, "found": len(found),
+    json.dump({"shown": shown, "first_import": first_import, "found": len(found), "warm": warm,
                "later": sorted(sys.modules)}, f)
 window.close()
 """
@@ -96,6 +98,11 @@ def test_the_first_list_is_shown_before_whoosh_numpy_and_the_other_pages_load(tm
     assert "sqlite_utils" in shown["modules"] and "PySide6.QtWidgets" in shown["modules"]
     # Whoosh loads on the index's worker, never on the GUI thread; the deferred pages still work.
     assert out["first_import"]["whoosh"] != "MainThread"
+    # What the first triage and map open need is imported once the index is warm, on its
+    # worker: the first open does not import numpy and the learner on the GUI thread.
+    pages = ("numpy", "reader.triage.source", "reader.triage.best", "reader.map.mapfile", "reader.map.layout")
+    assert loaded(out["warm"], pages) == list(pages)  # before triage or the map was opened
+    assert [m for m in pages if out["first_import"][m] == "MainThread"] == []
     assert loaded(out["later"], ("whoosh", "numpy", "reader.map.mapfile", "reader.triage.best")) == [
         "whoosh", "numpy", "reader.map.mapfile", "reader.triage.best"]
     assert out["found"] > 0

@@ -12,6 +12,21 @@ from ..tasks import Task
 from ..widgets.status_bar import StatusBar
 
 MAINTAIN_INTERVAL_MS = 60_000
+# Modules the first triage and map open need, left out of the start (tests/ui/test_start_imports):
+# imported on the index's worker once it is warm, so the first open does not import them on
+# the GUI thread (~150 ms of it for triage at 100k: a stall beside busy processes).
+PRELOAD = ("numpy", "reader.store.group_triage", "reader.triage.source", "reader.triage.best",
+           "reader.triage.interests", "reader.triage.learner", "reader.map.view", "reader.map.marks",
+           "reader.map.mapfile", "reader.map.layout")
+
+
+def preload(modules: tuple[str, ...], pause: Callable[[], object]) -> None:
+    """Import `modules` one at a time, each after `pause` (which waits while the user types or steps)."""
+    from importlib import import_module
+
+    for name in modules:
+        pause()
+        import_module(name)
 
 
 class IndexSync(QObject):
@@ -25,6 +40,7 @@ class IndexSync(QObject):
         self.ctx = ctx
         self.status = status
         self.ready = False
+        self.warmed = False  # the index's warm-up and PRELOAD done
         self._on_ready = on_ready
         # Single-paper index updates leave small segments; merge them now and then.
         self._maintain_timer = QTimer(self)
@@ -76,9 +92,17 @@ class IndexSync(QObject):
 
     def _synced(self, _: Any) -> None:
         self.ready = True
-        lib = self.ctx.library
-        self.ctx.runner.read("warm", lib.warm_search, lambda _: None, lambda _: None)
+        lib, hook = self.ctx.library, self.ctx.runner.input_watch.wait_for_idle
+
+        def warm() -> None:
+            lib.warm_search()
+            preload(PRELOAD, hook)
+
+        self.ctx.runner.read("warm", warm, self._warmed, lambda _: None)
         self._on_ready()
+
+    def _warmed(self, _: Any) -> None:
+        self.warmed = True
 
     def _maintain(self) -> None:
         ctx = self.ctx
