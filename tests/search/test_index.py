@@ -656,3 +656,24 @@ def test_close_settles_only_after_this_process_wrote(tmp_path: Path) -> None:
     last = SearchIndex.open(tmp_path / "ix")
     assert len(last._ix._segments()) == 7
     last.close()
+
+
+@pytest.mark.fast_path_only
+def test_a_parallel_rebuild_deals_its_batches_in_turn(tmp_path: Path, small_parallel, monkeypatch) -> None:
+    """Which papers share a segment, and their order in it, never depends on which worker was
+    quicker: with one shared queue two builds of one library differed in their segments, and
+    so in budget-bounded totals and tie order. Batch k goes to worker k % 2, and the index
+    lists the workers' segments in their order."""
+    from reader.search.paper_ids import segment_ids
+    from reader.search.segments import parallel
+
+    monkeypatch.setattr(parallel, "BATCH", 5)
+    docs = synthetic(200)
+    index = SearchIndex.open(tmp_path / "ix")
+    index.rebuild(iter(docs), stamp=1, total=len(docs))
+    batches = [[d["id"] for d in docs[k:k + 5]] for k in range(0, len(docs), 5)]
+    want = [[pid for b in batches[w::2] for pid in b] for w in range(2)]
+    with index._read_lock:
+        got = [segment_ids(leaf) for leaf, _ in index._s().reader().leaf_readers()]
+    index.close()
+    assert got == want

@@ -74,11 +74,14 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
     app must call multiprocessing.freeze_support() at start-up. Raises Cancelled.
     """
     ctx = mp.get_context("spawn")
-    jobs = ctx.Queue(maxsize=procs * 4)
+    # A queue per worker, dealt in turn: which papers share a segment, and in what order, never
+    # depends on which worker was quicker (a shared queue made two builds of one library differ
+    # in their segments, and so in budget-bounded totals and tie order).
+    queues = [ctx.Queue(maxsize=4) for _ in range(procs)]
     results = ctx.Queue()
     index_dir = ix.storage.folder
     w = BulkWriter(ix, **options)  # takes the write lock; its own segment stays empty
-    workers = [ctx.Process(target=_worker, args=(index_dir, options, jobs, results, i, os.getpid()),
+    workers = [ctx.Process(target=_worker, args=(index_dir, options, queues[i], results, i, os.getpid()),
                            daemon=True, name=f"reader-index-{i}") for i in range(procs)]
     started = []
     try:
@@ -86,10 +89,14 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
             p.start()
             started.append(p)
 
-        def put(item) -> None:
+        dealt = [0]
+
+        def put(item, to: int | None = None) -> None:
+            if to is None:
+                to, dealt[0] = dealt[0] % procs, dealt[0] + 1
             while True:
                 try:
-                    jobs.put(item, timeout=0.5)
+                    queues[to].put(item, timeout=0.5)
                     return
                 except queue.Full:
                     _check_alive(workers, results)
@@ -109,17 +116,9 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
                     progress(n, total)
         if batch:
             put(batch)
-        for _ in workers:
-            put(None)
-        segments = []
-        pending = set(range(procs))
-        while pending:
-            i, status, value = _result(workers, pending, results)
-            pending.discard(i)
-            if status != "ok":
-                raise RuntimeError(f"an indexing process failed: {value}")
-            if value is not None:
-                segments.append(value)
+        for i in range(procs):
+            put(None, i)
+        segments = _segments(workers, results)
         if cancelled is not None and cancelled():
             raise Cancelled
         for p in workers:
@@ -144,10 +143,23 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
     finally:
         # After a cancel or a failure the killed workers never read what is still queued; without
         # this the queue's feeder thread blocks the process at exit.
-        jobs.cancel_join_thread()
-        results.cancel_join_thread()
-        jobs.close()
-        results.close()
+        for q in (*queues, results):
+            q.cancel_join_thread()
+            q.close()
+
+
+def _segments(workers, results) -> list:
+    """Each worker's finished segment (None: it got no documents), in the workers' order, not
+    in the order they finished: the index's segments are the same whichever was quicker."""
+    found: dict[int, Any] = {}
+    pending = set(range(len(workers)))
+    while pending:
+        i, status, value = _result(workers, pending, results)
+        pending.discard(i)
+        if status != "ok":
+            raise RuntimeError(f"an indexing process failed: {value}")
+        found[i] = value
+    return [found[i] for i in sorted(found) if found[i] is not None]
 
 
 def _check_alive(workers, results) -> None:
@@ -205,11 +217,13 @@ class ProcessSegmentBuilder(SegmentBuilder):
     def __init__(self, ix, options: dict[str, Any], procs: int, prepare: Prepare) -> None:
         ctx = mp.get_context("spawn")
         self._ix = ix
-        self._jobs = ctx.Queue(maxsize=procs * 2)
+        # A queue per worker, jobs dealt in turn (see parallel_rebuild): the same segments
+        # whichever worker is quicker.
+        self._queues = [ctx.Queue(maxsize=2) for _ in range(procs)]
         self._results = ctx.Queue()
         self._w = BulkWriter(ix, **options)  # takes the write lock; its own segment stays empty
         self._workers = [
-            ctx.Process(target=_worker, args=(ix.storage.folder, options, self._jobs, self._results,
+            ctx.Process(target=_worker, args=(ix.storage.folder, options, self._queues[i], self._results,
                                               i, os.getpid(), prepare),
                         daemon=True, name=f"reader-index-{i}") for i in range(procs)]
         self._started: list = []
@@ -238,7 +252,7 @@ class ProcessSegmentBuilder(SegmentBuilder):
                         exhausted = True
                         break
                 try:
-                    self._jobs.put_nowait(held)
+                    self._queues[sent % len(self._queues)].put_nowait(held)
                 except queue.Full:
                     break
                 held = None
@@ -256,22 +270,14 @@ class ProcessSegmentBuilder(SegmentBuilder):
 
     def commit(self) -> int:
         """Finish the workers' segments and add them to the index; returns the documents added."""
-        for _ in self._workers:
+        for jobs in self._queues:
             while True:
                 try:
-                    self._jobs.put(None, timeout=0.5)
+                    jobs.put(None, timeout=0.5)
                     break
                 except queue.Full:
                     _check_alive(self._workers, self._results)
-        segments = []
-        pending = set(range(len(self._workers)))
-        while pending:
-            i, status, value = _result(self._workers, pending, self._results)
-            pending.discard(i)
-            if status != "ok":
-                raise RuntimeError(f"an indexing process failed: {value}")
-            if value is not None:
-                segments.append(value)
+        segments = _segments(self._workers, self._results)
         for p in self._workers:
             p.join(5)
         w = self._w
@@ -299,6 +305,6 @@ class ProcessSegmentBuilder(SegmentBuilder):
     def _close_queues(self) -> None:
         # Killed workers never read what is still queued; without this the queues' feeder
         # threads block the process at exit.
-        for q in (self._jobs, self._results):
+        for q in (*self._queues, self._results):
             q.cancel_join_thread()
             q.close()
