@@ -4,11 +4,12 @@ first keystroke after a start and after every merge), with the same values."""
 
 from __future__ import annotations
 
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
 from whoosh.filedb.structfile import StructFile
 
 from reader.search import SearchIndex
 from reader.search.paper_ids import _read_id_column
-from reader.search.segments.rawread import length_bytes, length_bytes_slow
+from reader.search.segments.rawread import length_bytes
 
 from .helpers import doc
 
@@ -22,6 +23,13 @@ def _docs(first: int, n: int) -> list[dict]:
                 authors="" if i % 4 == 0 or i >= first + n - 3 else f"Ann Smith; Wei Chen {i}",
                 venue="" if i >= first + n - 5 else "ICML", tags=["RL"] if i % 3 == 0 else [])
             for i in range(first, first + n)]
+
+
+def length_bytes_slow(leaf, fieldname: str) -> bytes:
+    """length_bytes one document at a time, through Whoosh's column reader (the old reads)."""
+    n = leaf.doc_count_all()
+    col = leaf._perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
+    return bytes(n) if col is None else bytes(col[i] for i in range(n))
 
 
 def _counting(monkeypatch) -> list[int]:

@@ -127,12 +127,3 @@ def length_bytes(leaf, fieldname: str) -> bytes:
         stored = min(col._count, n)  # documents past the column's end have the default
         return bytes(col._dbfile.get(col._basepos, stored)) + col._defaultbytes * (n - stored)
     return bytes(col[i] for i in range(n))  # (another column type: one by one)
-
-
-def length_bytes_slow(leaf, fieldname: str) -> bytes:
-    """length_bytes one document at a time, through Whoosh's column reader (tests compare)."""
-    n = leaf.doc_count_all()
-    col = leaf._perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
-    return bytes(n) if col is None else bytes(col[i] for i in range(n))
-
-
