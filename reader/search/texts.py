@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from reader.search.fields import FIELDS
-from reader.search.paper_ids import _seg_ids
+from reader.search.paper_ids import segment_ids
 
 # Paper ids -> {id: (title, abstract)}, as they were indexed: the real title ('' for a
 # title derived from the abstract), the abstract's plain text; ids it lacks read as ('', '').
@@ -39,16 +39,20 @@ def source_of(searcher) -> TextSource | None:
 
 
 def _paper_ids(searcher, docnums: list[int]) -> dict[int, str]:
-    """Documents' paper ids: from their segment's memoised id list when read, else stored."""
-    leaves = []
+    """Documents' paper ids, from their segments' id lists (paper_ids.segment_ids, read once
+    per segment), or stored for a reader without segments."""
+    out: dict[int, str] = {}
     for leaf, base in searcher.reader().leaf_readers():
+        end = base + leaf.doc_count_all()
+        mine = [dn for dn in docnums if base <= dn < end]
+        if not mine:
+            continue
         seg = leaf.segment() if hasattr(leaf, "segment") else None
-        ids = _seg_ids.get(seg.segment_id()) if seg is not None else None
-        leaves.append((base, base + leaf.doc_count_all(), ids))
-    out = {}
-    for dn in docnums:
-        pid = next((seg[dn - lo] for lo, hi, seg in leaves if lo <= dn < hi and seg is not None), None)
-        out[dn] = pid if pid is not None else searcher.stored_fields(dn).get("id", "")
+        if seg is None:
+            out.update((dn, searcher.stored_fields(dn).get("id", "")) for dn in mine)
+            continue
+        ids = segment_ids(leaf)
+        out.update((dn, ids[dn - base]) for dn in mine)
     return out
 
 
