@@ -93,7 +93,8 @@ def _wait_daily(data: Path, timeout: float = 300.0) -> None:
     """A detached daily backup (the working tree's) is left to finish before the next measurement."""
     end = time.time() + timeout
     while time.time() < end:
-        if any(p.name.endswith(".sqlite3.gz") for p in (data / "backups").glob("library-daily-*")):
+        # A finished one: gzip (older checkouts) or bzip2 (since the backups shrank), no partial copy.
+        if any(p.name.endswith((".sqlite3.gz", ".sqlite3.bz2")) for p in (data / "backups").glob("library-daily-*")):
             return
         time.sleep(0.5)
 
