@@ -140,12 +140,34 @@ class Heartbeat:
         self.watching = STALLS
         if STALLS:
             threading.Thread(target=self._watch, name="bench-stall-watchdog", daemon=True).start()
+            # Each cycle collection over 20 ms, by phase: a full one walks every object the
+            # process holds (the index's lexicons included) with the GIL held throughout.
+            import gc
+
+            self.collections: dict[str, list[tuple[int, float, str]]] = {}
+            self._gc_began = 0.0
+            gc.callbacks.append(self._collected)
 
     def beat(self) -> None:
         now = self.clock.nsecsElapsed()
         self.gaps.setdefault(self.phase, []).append((now - self.last) / 1e6 - 5)
         self.last = now
         self.beaten = time.perf_counter()
+
+    def _collected(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._gc_began = time.perf_counter()
+            return
+        took = (time.perf_counter() - self._gc_began) * 1000
+        if took > 20:
+            self.collections.setdefault(self.phase, []).append(
+                (info.get("generation", -1), took, threading.current_thread().name))
+
+    def collection_report(self) -> str:
+        return "; ".join(
+            f"{phase} {len(found)} (longest {max(t for _, t, _ in found):.0f} ms, generations "
+            f"{sorted({g for g, _, _ in found})}, on {sorted({n for _, _, n in found})})"
+            for phase, found in self.collections.items()) or "none"
 
     def _watch(self) -> None:
         """--stalls: once a gap passes STALL_MS, the stacks of the GUI thread and of the workers
@@ -174,7 +196,14 @@ class Heartbeat:
                                             or "time.sleep" in (top.line or ""))
                 if ident != main and idle:
                     continue
-                shown = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(stack[-12:]))
+                # importlib's own frames left out (an import is marked): the module imported and
+                # the Reader line that imports it are what the 12 frames shown should hold.
+                importing = any(f.filename.startswith("<frozen importlib") for f in stack)
+                stack = [f for f in stack if not f.filename.startswith("<frozen importlib")]
+                shown = " < ".join(f"{Path(f.filename).parent.name}/{Path(f.filename).name}:{f.lineno} {f.name}"
+                                   for f in reversed(stack[-12:]))
+                if importing:
+                    shown = "(importing) " + shown
                 lines.append(f"  {names.get(ident, ident)}: {shown}")
             found.append("\n".join(lines))
 
@@ -249,6 +278,7 @@ def measure() -> int:
     print(f"longest GUI stall by phase (5 ms heartbeat; target none over 100 ms): {beat.report()}")
     if STALLS:
         print(beat.stall_stacks() or "no stall over 100 ms was sampled")
+        print(f"cycle collections over 20 ms by phase: {beat.collection_report()}")
     print(f"whole run: {clock}; load {load()}")
     window.close()
     lib.close()

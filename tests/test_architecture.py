@@ -253,7 +253,7 @@ CORE_FLOORS: list[tuple[str, set[str]]] = [
 ]
 UI_FLOORS: list[tuple[str, set[str]]] = [
     ("thread and undo", {"ui.tasks", "ui.crash", "ui.undo"}),
-    ("shared", {"ui.widgets", "ui.context", "ui.change_bridge"}),
+    ("shared", {"ui.widgets", "ui.context", "ui.change_bridge", "ui.idle_gc"}),
     ("operations", {"ui.operations"}),
     ("list and paper", {"ui.list", "ui.paper"}),
     ("page helpers", {"ui.pages"}),  # stacked pages, and what page controllers use of the window

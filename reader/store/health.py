@@ -14,6 +14,7 @@ from pathlib import Path
 from ..derived_files import prune_oldest
 from ..errors import DatabaseDamagedError, LibraryEnvironmentError, classify_sqlite_error
 from ..paths import LibraryPaths
+from ..workers import lower_thread_priority
 from .backups import BackupCancelled, all_backups, daily_due, take_backup
 from .connection import PAGE_SIZE, open_connection, open_database
 from .damage import DAMAGE_MARKER, damaged_error, is_damage_error, reason_of
@@ -266,6 +267,12 @@ class DailyMaintenance(threading.Thread):
                 conn.interrupt()
 
     def run(self) -> None:
+        # The check and the compression (bz2, GIL released) take a core for seconds beside the
+        # window: at 100k papers the backup ran through the user's first triage steps after an
+        # import, and the GUI thread waited for a core (stalls of 100-260 ms). Only on a thread
+        # of its own (run() called directly, as a detached run does, keeps its caller's).
+        if threading.current_thread() is self:
+            lower_thread_priority()
         if self._locked:
             self._run()
             return

@@ -8,6 +8,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from reader.library import Library
 from reader.store.backups import daily_backups, daily_due
 from reader.store.daily import daily_lock
@@ -192,3 +194,30 @@ def test_a_kill_mid_compaction_leaves_the_library_intact(tmp_path):
     with Library.open(root, daily=False) as lib:
         assert len(lib.paper_ids()) == 56
     assert run_detached(root) == 0 and _file_state(db)[0] == 16384
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice value is Linux's")
+def test_the_windows_daily_backup_thread_runs_below_the_users_threads(tmp_path, monkeypatch):
+    """The backup compresses the whole database on a thread of the window's process: it must
+    yield the cores to the GUI thread and the workers (at 100k it ran through the first triage
+    steps after an import, each beside ~20 CPU-s of bz2). The caller's thread keeps its own."""
+    from reader.store import health
+    from reader.workers import BACKGROUND_NICE, thread_nice
+
+    root = tmp_path / "lib"
+    _library(root)
+    seen: list[tuple[str, int | None]] = []
+    real = health.take_backup
+
+    def spy(*args, **kwargs):
+        seen.append((threading.current_thread().name, thread_nice()))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(health, "take_backup", spy)
+    before = thread_nice()
+    lib = Library.open(root)
+    lib.close()  # joins the thread
+    assert seen and seen[0][0] == "reader-daily-backup"
+    assert seen[0][1] is not None and seen[0][1] >= BACKGROUND_NICE
+    assert thread_nice() == before  # only that thread was lowered
+    assert len(daily_backups(root / "backups")) == 1

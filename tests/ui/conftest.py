@@ -20,6 +20,20 @@ def config_dir(tmp_path: Path, monkeypatch) -> Path:
     return folder
 
 
+@pytest.fixture(autouse=True)
+def collector_thresholds() -> Iterator[None]:
+    """A window left open by a test gives Python's collection thresholds back (idle_gc.py)."""
+    import gc
+
+    before = gc.get_threshold()
+    yield
+    from reader.ui.idle_gc import IdleCollector
+
+    if IdleCollector.installed is not None:
+        IdleCollector.installed.uninstall()
+    gc.set_threshold(*before)
+
+
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "library"

@@ -184,9 +184,10 @@ class TriageController(QObject):
         index_batch.begin(self.ctx)
         lib, recent, style, css = self.library, list(self.recent_seeds), self._hit_style(), self._css()
         shown_terms = list(w.pane.terms)
-        best = self.ranking.best
+        ranking = self.ranking
 
         def job() -> Opened:
+            best = ranking.best  # the first open makes it here, off the GUI thread
             listed, terms = source.list_ids(lib, spec) if shown is None else (shown, shown_terms)
             if spec.ids and spec.query and not terms:
                 # Chosen papers (the map's Triage) under a search: its words are highlighted as

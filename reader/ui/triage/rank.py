@@ -4,6 +4,7 @@ the GUI thread; the unseen tail is swapped in whole, so the paper on screen neve
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -83,6 +84,7 @@ class TriageRanking:
         self.ctx = ctx
         self.c = controller
         self._best: BestFirst | None = None  # made when triage first needs it
+        self._best_lock = threading.Lock()  # made on the writer by triage's first open (see best)
         self.decisions: Decisions | None = None  # the store's, with this session's decisions on top
         self.why: dict[str, str] = {}  # paper -> its why-line, from the ranking that placed it
         self.interest: dict[str, str] = {}
@@ -93,13 +95,19 @@ class TriageRanking:
 
     @property
     def best(self) -> BestFirst:
-        """The library's learner between decisions (reader.triage.best), made on first use."""
-        if self._best is None:
-            from reader.triage.best import BestFirst
+        """The library's learner between decisions (reader.triage.best), made on first use:
+        by triage's first open, on the writer (importing it and numpy took 100-150 ms of the GUI
+        thread when triage was opened before the index's worker had preloaded them)."""
+        best = self._best
+        if best is None:
+            with self._best_lock:
+                if self._best is None:
+                    from reader.triage.best import BestFirst
 
-            lib = self.c.library
-            self._best = BestFirst(lib, lib.paths.root)
-        return self._best
+                    lib = self.c.library
+                    self._best = BestFirst(lib, lib.paths.root)
+                best = self._best
+        return best
 
     # -- decisions, at once in memory (the write follows on the writer) ---------------------
     def _decided(self) -> Decisions | None:

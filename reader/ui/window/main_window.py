@@ -27,6 +27,7 @@ from reader.library import Library
 from ..dialogs.about import show_about
 from ..dialogs.common import ask_rebuild
 from ..group.sync import GroupSync
+from ..idle_gc import IdleCollector
 from ..map.controller import MapController
 from ..operations import IdsArg, papers, scope, searches
 from ..pages import ListPieces, PageContext
@@ -77,6 +78,9 @@ class MainWindow(LibraryScreen):
         self.map = MapController(ctx, self.triage, self.transfer.ask_export)  # View → Map, in place of the list
         self.sources = SourcesController(ctx)  # Edit → Add by identifier…, the arXiv feeds
         self.setAcceptDrops(True)
+        # Full cycle collections at idle, on this thread (idle_gc.py), while the window is open.
+        self.idle_gc = IdleCollector(self.input_watch, self)
+        self.idle_gc.install()
         self.apply_theme(self.theme)
         hints = QApplication.styleHints()
         if hasattr(hints, "colorSchemeChanged"):
@@ -227,6 +231,7 @@ class MainWindow(LibraryScreen):
         self.changes.close()
         settings.save_settings(self)
         self.runner.shutdown(wait=True)
+        self.idle_gc.uninstall()
         self.messages.close_all()
         if recovered:
             self.recovered_notes = recovered
