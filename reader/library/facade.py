@@ -7,6 +7,7 @@ the store only through it (tests/test_architecture.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import ReaderError
@@ -130,6 +131,14 @@ class Library(Edits, LibraryIO, FetchedPapers):
         """The library's daily backups, oldest first (the newest KEEP_DAILY are kept)."""
         folder = self.paths.backups_dir
         return backups.daily_backups(folder) if folder.is_dir() else []
+
+    def yield_housekeeping_to(self, pause: Callable[[], object]) -> None:
+        """Have the day's check and backup, if running on this process's thread, call `pause`
+        between its chunks: the window passes a wait that lasts while the user is at the keys
+        (ui/tasks.InputWatch), so a 100k backup's compression gives way to J/K and triage."""
+        job = self._maintenance
+        if job is not None and hasattr(job, "pause"):
+            job.pause = pause
 
     def start_daily_detached(self) -> None:
         """The day's check and backup in a detached process of its own (store/daily.py), for an

@@ -251,6 +251,9 @@ class DailyMaintenance(threading.Thread):
         self._halt = threading.Event()
         self._busy_lock = threading.Lock()
         self._busy: sqlite3.Connection | None = None  # the connection a cancel interrupts
+        # Called between the backup's stages and chunks (Library.yield_housekeeping_to): the
+        # window's wait while the user is at the keys.
+        self.pause: Callable[[], object] | None = None
 
     def cancel(self) -> None:
         """Stop soon (the library is closing): the backup is left for the next open, which still
@@ -259,6 +262,14 @@ class DailyMaintenance(threading.Thread):
         with self._busy_lock:
             if self._busy is not None:
                 self._busy.interrupt()
+
+    def _stopped(self) -> bool:
+        """Between two chunks of the backup: give way while the user is active, then say
+        whether the library is closing."""
+        pause = self.pause
+        if pause is not None and not self._halt.is_set():
+            pause()
+        return self._halt.is_set()
 
     def _set_busy(self, conn: sqlite3.Connection | None) -> None:
         with self._busy_lock:
@@ -304,7 +315,7 @@ class DailyMaintenance(threading.Thread):
                 log.error("%s failed its daily check: %s", self.db_path, "; ".join(self.problems[:5]))
                 write_damage_marker(self.marker, self.problems)
                 return
-            self.backup = take_backup(conn, self.backups_dir, stopped=self._halt.is_set,
+            self.backup = take_backup(conn, self.backups_dir, stopped=self._stopped,
                                       on_target=self._set_busy)
             log.info("daily backup written to %s", self.backup)
             if not self._halt.is_set():

@@ -221,3 +221,36 @@ def test_the_windows_daily_backup_thread_runs_below_the_users_threads(tmp_path, 
     assert seen[0][1] is not None and seen[0][1] >= BACKGROUND_NICE
     assert thread_nice() == before  # only that thread was lowered
     assert len(daily_backups(root / "backups")) == 1
+
+
+def test_the_daily_backup_gives_way_between_its_chunks(tmp_path):
+    """The window's wait (while the user is at the keys) is asked between the backup's stages
+    and chunks; the backup is still written whole."""
+    from reader.store import health
+
+    root = tmp_path / "lib"
+    _library(root)
+    backups = root / "backups"
+    job = health.DailyMaintenance(root / "library.sqlite3", backups, backups / health.DAMAGE_MARKER,
+                                  health.maintenance_connection)
+    paused: list[str] = []
+    job.pause = lambda: paused.append(threading.current_thread().name)
+    job.start()
+    job.join()
+    assert job.backup is not None and job.error is None and not job.cancelled
+    assert len(paused) >= 3 and set(paused) == {"reader-daily-backup"}
+    assert daily_backups(backups) == [job.backup]
+
+
+def test_the_library_hands_the_wait_to_its_running_daily_thread(tmp_path):
+    root = tmp_path / "lib"
+    _library(root)
+    lib = Library.open(root)
+    try:
+        job = lib._maintenance
+        assert job is not None
+        wait = lambda: None  # noqa: E731
+        lib.yield_housekeeping_to(wait)
+        assert job.pause is wait
+    finally:
+        lib.close()

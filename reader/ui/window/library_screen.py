@@ -89,9 +89,10 @@ class LibraryScreen(QMainWindow):
         settings.remember_library(self.app_settings, library.paths.root)
         self.messages = Messages(self, lambda: self.closing, self._notify)
         self.runner = TaskRunner(self)
-        # The index's warm-up (a worker, at start) waits while the user steps or types: its
-        # hook is set by IndexSync.start, on the worker that loads the index.
+        # The index's warm-up (hooked by IndexSync.start) and the day's check and backup (a
+        # thread Library.open started) wait while the user steps or types.
         self.input_watch = self.runner.input_watch
+        library.yield_housekeeping_to(self.input_watch.wait_for_idle)
         self.runner.error.connect(self.handle_error)
         self.undo_stack = QUndoStack(self)
         self.ops = OpContext(library, self.runner, self.undo_stack, self, self.handle_error, self._notify,
