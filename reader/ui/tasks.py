@@ -281,6 +281,10 @@ class InputWatch:
         """On the GUI thread: the user did something."""
         self.last_input = self.clock()
 
+    def idle_for(self) -> float:
+        """Seconds since the user last stepped, decided or typed."""
+        return self.clock() - self.last_input
+
     def wait_for_idle(self) -> int:
         """On a worker, between two steps of idle-time work: the GIL let go, then short naps
         while the user was active in the last QUIET_S (MOST_S at most); says how many naps."""
