@@ -209,7 +209,26 @@ class Heartbeat:
 
     def enter(self, phase: str) -> None:
         self.beat()
+        self._profile(phase)
         self.phase = phase
+
+    _profiler = None
+
+    def _profile(self, phase: str) -> None:
+        """READER_BENCH_PROFILE=PHASE: the GUI thread's Python profile of that phase (cProfile,
+        this thread only), printed when the next phase begins."""
+        import cProfile
+        import pstats
+
+        wanted = os.environ.get("READER_BENCH_PROFILE")
+        if self._profiler is not None:
+            self._profiler.disable()
+            print(f"GUI-thread profile of {self.phase}:")
+            pstats.Stats(self._profiler).sort_stats("cumulative").print_stats(25)
+            self._profiler = None
+        if wanted and phase == wanted:
+            self._profiler = cProfile.Profile()
+            self._profiler.enable()
 
     def longest(self, phase: str) -> float:
         return max(self.gaps.get(phase) or [0.0])
@@ -274,6 +293,7 @@ def measure() -> int:
     if "big" in PHASES:
         big_phase(app, window, beat)
     beat.timer.stop()
+    beat._profile("")  # READER_BENCH_PROFILE's last phase printed
     beat.watching = False
     print(f"longest GUI stall by phase (5 ms heartbeat; target none over 100 ms): {beat.report()}")
     if STALLS:
