@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
 
 from reader.ui import idle_gc
 from reader.ui.idle_gc import IdleCollector
@@ -19,53 +23,53 @@ class Clock:
         return self.now
 
 
-def _collector(qtbot, clock: Clock, watch: InputWatch) -> tuple[IdleCollector, list[int]]:
+@dataclass
+class Installed:
+    clock: Clock
+    watch: InputWatch
+    collector: IdleCollector
+    runs: list[int]
+
+    def hold_keys(self, ticks: int, every: float) -> None:
+        """The user presses a key every `every` seconds, the timer ticking after each."""
+        for _ in range(ticks):
+            self.clock.now += every
+            self.watch.touch()
+            self.collector.tick()
+
+
+@pytest.fixture
+def installed(qtbot) -> Iterator[Installed]:
+    clock = Clock()
     runs: list[int] = []
+    watch = InputWatch(clock=clock)
     c = IdleCollector(watch, clock=clock, collect=runs.append)
-    return c, runs
-
-
-def test_a_full_collection_waits_for_the_user_to_be_idle(qtbot):
-    clock = Clock()
-    watch = InputWatch(clock=clock)
-    c, runs = _collector(qtbot, clock, watch)
     c.install()
-    try:
-        for _ in range(60):  # two minutes of J/K, a key every 2 s
-            clock.now += 2.0
-            watch.touch()
-            c.tick()
-        assert runs == []  # the user was never idle, and LONGEST_S has not passed
-        clock.now += idle_gc.IDLE_S  # the user stops
-        assert c.tick() and runs == [2]
-        clock.now += idle_gc.IDLE_S + 1
-        assert not c.tick()  # at most every EVERY_S
-        clock.now += idle_gc.EVERY_S
-        assert c.tick() and runs == [2, 2]
-    finally:
-        c.uninstall()
+    yield Installed(clock, watch, c, runs)
+    c.uninstall()
 
 
-def test_a_user_never_idle_still_gets_one_every_longest(qtbot):
-    clock = Clock()
-    watch = InputWatch(clock=clock)
-    c, runs = _collector(qtbot, clock, watch)
-    c.install()
-    try:
-        steps = int(idle_gc.LONGEST_S) + 2
-        for _ in range(steps):
-            clock.now += 1.0
-            watch.touch()
-            c.tick()
-        assert runs == [2]  # garbage in cycles is freed even under a held key
-    finally:
-        c.uninstall()
+def test_a_full_collection_waits_for_the_user_to_be_idle(installed: Installed):
+    t, c, runs = installed, installed.collector, installed.runs
+    t.hold_keys(60, 2.0)  # two minutes of J/K, a key every 2 s
+    assert runs == []  # the user was never idle, and LONGEST_S has not passed
+    t.clock.now += idle_gc.IDLE_S  # the user stops
+    assert c.tick() and runs == [2]
+    t.clock.now += idle_gc.IDLE_S + 1
+    assert not c.tick()  # at most every EVERY_S
+    t.clock.now += idle_gc.EVERY_S
+    assert c.tick() and runs == [2, 2]
+
+
+def test_a_user_never_idle_still_gets_one_every_longest(installed: Installed):
+    installed.hold_keys(int(idle_gc.LONGEST_S) + 2, 1.0)
+    assert installed.runs == [2]  # garbage in cycles is freed even under a held key
 
 
 def test_installed_no_automatic_full_collection_and_thresholds_restored(qtbot):
     before = gc.get_threshold()
     clock = Clock()
-    c, _ = _collector(qtbot, clock, InputWatch(clock=clock))
+    c = IdleCollector(InputWatch(clock=clock), clock=clock, collect=lambda _g: None)
     c.install()
     try:
         assert gc.get_threshold()[:2] == before[:2] and gc.get_threshold()[2] == idle_gc.NEVER
