@@ -106,7 +106,7 @@ def segment_lexicon(leaf, fieldname: str) -> dict[str, tuple[int, int, int]]:
                 break
             done = _reading.get(key)
             mine = done is None
-            if mine:
+            if done is None:
                 done = _reading[key] = threading.Event()
         if not mine:
             done.wait()  # then the stored table (or, had its reader failed, read it here)
