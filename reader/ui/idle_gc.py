@@ -44,7 +44,6 @@ class IdleCollector(QObject):
         self._watch, self._clock, self._collect = watch, clock, collect
         self._saved: tuple[int, ...] | None = None
         self.last = clock()
-        self.count = 0  # full collections run (tests)
         self.timer = QTimer(self)
         self.timer.setInterval(CHECK_MS)
         self.timer.timeout.connect(self.tick)
@@ -77,6 +76,5 @@ class IdleCollector(QObject):
         if (idle and since >= EVERY_S) or since >= LONGEST_S:
             self._collect(2)
             self.last = self._clock()
-            self.count += 1
             return True
         return False
