@@ -74,8 +74,9 @@ class LibraryIO(LibraryBase):
                 self._store_parsed(parsed, summary, progress, cancelled)
             except ReaderError as exc:  # a bad file, or the library refusing the write: this file only
                 summary.error = str(exc)
-            except ImportCancelled:
-                summary.error = f"{path}: import cancelled, nothing was added"
+            except ImportCancelled:  # nothing was kept: the counts made before the cancel say no more
+                summary = ImportSummary(path=summary.path, format=summary.format,
+                                        error=f"{path}: import cancelled, nothing was added")
                 summaries.append(summary)
                 break
             except Exception as exc:  # a bug must not cost the other files their import or summary

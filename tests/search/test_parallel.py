@@ -258,3 +258,58 @@ def test_big_import_into_an_empty_library_makes_the_store_indexes_after_the_rows
         [s] = a.import_files([_jsonl(tmp_path / "two.jsonl", 100, 30)], index=False)
         assert s.new == 30 and seen and 0 not in seen and defs(a._reader()) == wanted
         assert len(a.search("paper", limit=None).hits) == 60
+
+
+def _children_gone(seconds: float = 20.0) -> bool:
+    import time
+
+    end = time.monotonic() + seconds
+    while multiprocessing.active_children():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_workers_write_their_segments_while_the_store_finishes(tmp_path, parallel, monkeypatch) -> None:
+    """Issue 31 (import wall time): once every job is dealt the workers are told so and write
+    their segments while the store finishes (its indexes, duplicates, log and commit), instead
+    of waiting for the commit to tell them; the index then holds every paper, as before."""
+    monkeypatch.setattr(SearchIndex, "rebuild_procs", 2)
+    finish = ingest._finish
+    gone: list[bool] = []
+
+    def spy(*a, **k):
+        gone.append(_children_gone())  # the workers finished before the store did
+        return finish(*a, **k)
+
+    monkeypatch.setattr(ingest, "_finish", spy)
+    with Library.open(tmp_path / "a", seed_if_empty=False) as a:
+        [s] = a.import_files([_jsonl(tmp_path / "papers.jsonl", 0, 80)], index=False)
+        assert gone == [True]
+        assert s.new == 80 and _indexed_by_import(a) and a.index.doc_count == 80
+        assert len(_hits(a, "paper")) == 80
+
+
+def test_cancel_after_the_last_job_drops_the_finished_segments(tmp_path, parallel, monkeypatch) -> None:
+    """Cancel pressed once the workers have written their segments: none of them is kept."""
+    monkeypatch.setattr(library_io, "_IMPORT_PROGRESS_EVERY", 0)
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        lib.import_files([_jsonl(tmp_path / "one.jsonl", 0, 5)])
+        files = sorted(f.name for f in lib.paths.index_dir.iterdir())
+        stored = [0]
+
+        def cancelled() -> bool:  # true once every row is stored and the workers are done
+            return stored[0] >= 40 and _children_gone()
+
+        def progress(done: int, total: int, what: str) -> None:
+            if what.startswith("Importing"):
+                stored[0] = done
+
+        [s] = lib.import_files([_jsonl(tmp_path / "two.jsonl", 100, 40)], index=False,
+                               cancelled=cancelled, progress=progress)
+        assert stored[0] == 40 and s.error and "cancelled" in s.error and s.new == 0
+        assert lib.counts().total == 5 and lib.index.doc_count == 5
+        assert sorted(f.name for f in lib.paths.index_dir.iterdir()) == files
+        assert not lib.index_needs_sync()
+    assert not multiprocessing.active_children()

@@ -99,7 +99,7 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
                     queues[to].put(item, timeout=0.5)
                     return
                 except queue.Full:
-                    _check_alive(workers, results)
+                    _check_alive(workers, results, [to])
 
         n = 0
         batch: list[dict] = []
@@ -148,11 +148,12 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
             q.close()
 
 
-def _segments(workers, results) -> list:
+def _segments(workers, results, found: dict[int, Any] | None = None) -> list:
     """Each worker's finished segment (None: it got no documents), in the workers' order, not
-    in the order they finished: the index's segments are the same whichever was quicker."""
-    found: dict[int, Any] = {}
-    pending = set(range(len(workers)))
+    in the order they finished: the index's segments are the same whichever was quicker.
+    `found`: the segments already reported (by worker)."""
+    found = dict(found or {})
+    pending = set(range(len(workers))) - set(found)
     while pending:
         i, status, value = _result(workers, pending, results)
         pending.discard(i)
@@ -162,8 +163,10 @@ def _segments(workers, results) -> list:
     return [found[i] for i in sorted(found) if found[i] is not None]
 
 
-def _check_alive(workers, results) -> None:
-    for p in workers:
+def _check_alive(workers, results, which: Iterable[int] | None = None) -> None:
+    """Raise if a worker (of `which`: those still to take a job or None) has died."""
+    for i in range(len(workers)) if which is None else which:
+        p = workers[i]
         if not p.is_alive():
             try:
                 _, _, value = results.get_nowait()
@@ -227,6 +230,10 @@ class ProcessSegmentBuilder(SegmentBuilder):
                                               i, os.getpid(), prepare),
                         daemon=True, name=f"reader-index-{i}") for i in range(procs)]
         self._started: list = []
+        # Workers told that no more jobs come (they finish their segment meanwhile), and the
+        # segments that came back before commit().
+        self._stopped: set[int] = set()
+        self._finished: dict[int, Any] = {}
         try:
             for p in self._workers:
                 p.start()
@@ -236,13 +243,16 @@ class ProcessSegmentBuilder(SegmentBuilder):
             raise
 
     def map(self, payloads: Iterable[Any]) -> Iterator[Any]:
-        """Each payload's prepared `out`, in order, as the workers deliver them."""
+        """Each payload's prepared `out`, in order, as the workers deliver them.
+
+        Once every payload is dealt, each worker is told so and writes its segment while the
+        caller finishes (stores the last rows, builds its tables' indexes, commits): at 100k
+        papers that is a few seconds the workers used to spend waiting for commit()."""
         items = iter(payloads)
         ready: dict[int, Any] = {}
         held: tuple[int, Any] | None = None
         sent = got = 0
         exhausted = False
-        everyone = set(range(len(self._workers)))
         while True:
             while not exhausted:  # keep the workers fed
                 if held is None:
@@ -257,27 +267,43 @@ class ProcessSegmentBuilder(SegmentBuilder):
                     break
                 held = None
                 sent += 1
+            if exhausted:
+                self._stop(wait=False)
             if got in ready:
                 yield ready.pop(got)
                 got += 1
                 continue
             if exhausted and got == sent:
+                self._stop(wait=True)
                 return
-            i, status, value = _result(self._workers, everyone, self._results)
-            if status != "out":
+            pending = set(range(len(self._workers))) - set(self._finished)
+            i, status, value = _result(self._workers, pending, self._results)
+            if status == "ok":  # a worker that had its last job: its segment, for commit()
+                self._finished[i] = value
+            elif status != "out":
                 raise RuntimeError(f"an indexing process failed: {value}")
-            ready[value[0]] = value[1]
+            else:
+                ready[value[0]] = value[1]
+
+    def _stop(self, *, wait: bool) -> None:
+        """Tell each worker that no more jobs come (wait: until every queue took it)."""
+        for i, jobs in enumerate(self._queues):
+            while i not in self._stopped:
+                try:
+                    if wait:
+                        jobs.put(None, timeout=0.5)
+                    else:
+                        jobs.put_nowait(None)
+                    self._stopped.add(i)
+                except queue.Full:
+                    if not wait:
+                        break
+                    _check_alive(self._workers, self._results, [i])
 
     def commit(self) -> int:
         """Finish the workers' segments and add them to the index; returns the documents added."""
-        for jobs in self._queues:
-            while True:
-                try:
-                    jobs.put(None, timeout=0.5)
-                    break
-                except queue.Full:
-                    _check_alive(self._workers, self._results)
-        segments = _segments(self._workers, self._results)
+        self._stop(wait=True)
+        segments = _segments(self._workers, self._results, self._finished)
         for p in self._workers:
             p.join(5)
         w = self._w
