@@ -24,7 +24,8 @@ def add_parsers(sub: Any) -> None:
     _settings(j, joining=True)
     st = gsub.add_parser("set", help="change what you share (notes, tags) or whether best first learns from the group")
     _settings(st, joining=False)
-    gsub.add_parser("leave", help="stop taking part (your folder stays: the others keep your decisions)")
+    gsub.add_parser("leave", help="stop taking part (your folder stays, marked as left: the others keep your "
+                                  "decisions and give you no share of the work)")
     gsub.add_parser("sync", help="read the members' decisions and write yours")
     sh = gsub.add_parser("show", help="the group: members, last sync, counts")
     sh.add_argument("--json", action="store_true")
@@ -75,9 +76,11 @@ def _group(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
         print(f"{'; '.join(said) if said else 'nothing changed'}: {_settings_line(group)}", file=out)
         return _sync(group, out) if said else 0
     if action == "leave":
-        path = group.leave()
-        print(f"left the group; your folder {path} stays for the others", file=out)
-        return 0
+        left = group.leave()
+        print(f"left the group; your folder {left.folder} stays for the others", file=out)
+        if left.problem:
+            print(f"reader: {left.problem}", file=sys.stderr)
+        return 1 if left.problem else 0
     if action == "sync":
         return _sync(group, out)
     if action == "show":
@@ -93,6 +96,7 @@ def _group(args: argparse.Namespace, lib: Library, out: TextIO) -> int:
             c = m.counts
             line = (f"  {m.name}{' (you)' if m.me else ''}: {c['starred']} starred, {c['skipped']} skipped, "
                     f"{c['read']} read, {c['tagged']} tagged, {c['notes']} notes")
+            line += f"  (left {m.left_at}: no share of the work)" if m.left_at else ""
             print(line + (f"  ⚠ {m.problem}" if m.problem else ""), file=out)
         return 0
     return _divide(args, lib, group, out)

@@ -1,9 +1,10 @@
 """Dividing the undecided papers of a list among the members: topics kept together (the map's
 regions when a layout is stored, else papers grouped by a title word they share), shares even
-(no member gets more than one paper above another)."""
+(no member gets more than one paper above another); and reading a member's published division."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections import Counter
@@ -12,6 +13,11 @@ from pathlib import Path
 
 from ..identity import fold
 from ..store import group as gs
+from . import folder as fs
+from .format import FORMAT
+from .records import GroupSyncReport
+
+DIVIDE_CAP = 4 << 20  # bytes of a member's division read at most
 
 _STOP = frozenset("""a an and are as at by for from in into is its of on or the to via with without we our
 towards toward using based learning new approach method methods model models deep neural network networks
@@ -90,3 +96,32 @@ def split_even(ids: Sequence[str], topic_of: dict[str, tuple[int, ...]], members
             shares[member].extend(rest[:room])
             rest = rest[room:]
     return shares
+
+
+def read_division(conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,
+                  stored: dict[tuple[str, str], tuple[int, int, int]], library: str,
+                  report: GroupSyncReport) -> None:
+    """A member's division of the work (its `divide.json`), read when it changed."""
+    st = found.divide
+    if st is None:
+        return
+    seen = stored.get((member, fs.DIVIDE_FILE))
+    if seen is not None and seen[0] == st.st_size and seen[1] == st.st_mtime_ns:
+        return
+    path = root / member / fs.DIVIDE_FILE
+    try:
+        obj = json.loads(fs.read_small(path, DIVIDE_CAP))
+        if not isinstance(obj, dict) or obj.get("reader-group", 0) > FORMAT:
+            raise ValueError("from a newer Reader" if isinstance(obj, dict) else "not a division")
+        shares = obj["shares"]
+        if obj.get("name") != member or (library and obj.get("library") != library):
+            raise ValueError("written by another member or library")
+        if not isinstance(shares, dict) or not all(
+                isinstance(k, str) and isinstance(v, list) and all(isinstance(x, str) for x in v)
+                for k, v in shares.items()):
+            raise ValueError("its shares are not lists of paper keys")
+        gs.put_division(conn, member, int(obj["seq"]), str(obj["made_at"]), str(obj.get("query", "")), shares)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        text = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        report.problems.append(f"{path}: {text}: ignored")
+    gs.put_file(conn, member, fs.DIVIDE_FILE, st.st_size, st.st_mtime_ns, st.st_size)

@@ -19,6 +19,7 @@ don't; sequence numbers continue above the highest the files hold."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -32,9 +33,11 @@ from ..events import Change, Changes
 from ..store import changes as store_changes
 from ..store import group as gs
 from . import folder as fs
+from .divide import read_division
 from .export import Record, export
 from .format import FORMAT, BadLine, parse_header
 from .keys import keys_of_row
+from .leaving import clear_mark, folder_library, mark_of, member_left, passed_on, write_mark
 from .meeting import (
     Meeting,
     Unwritten,
@@ -50,12 +53,12 @@ from .records import (
     GroupLibrary,
     GroupStatus,
     GroupSyncReport,
+    Left,
     Mark,
     MemberInfo,
 )
 
 COMPACT_AT = 192 * 1024  # a log past this is folded into a new snapshot (files stay ≤ 1 MB at 6,300 papers)
-DIVIDE_CAP = 4 << 20
 TAG_MODES = ("group", "all")
 STOP_ENV = "READER_GROUP_TEST_STOP"  # tests: SIGKILL this process at the named step of a sync
 MAX_PROBLEMS_PER_FILE = 3
@@ -121,16 +124,19 @@ class Group:
         own = path / name
         if own.exists() and not own.is_dir():
             raise GroupError(f"{own} is not a folder")
-        if own.is_dir():
-            other = self._folder_library(own)
-            if other and other != mine:
-                raise GroupError(f"the name {name!r} is taken in {path} by another library ({other[:8]}): "
-                                 "join under another name")
+        other, gen = folder_library(own) if own.is_dir() else ("", 0)
+        mark = mark_of(own)  # the name's library left: it may join again, or another take the name
+        taking = bool(other) and other != mine
+        if taking and (mark is None or mark.library != other):
+            raise GroupError(f"the name {name!r} is taken in {path} by another library ({other[:8]}): "
+                             "join under another name")
         try:
             own.mkdir(exist_ok=True)
             probe = own / f"{fs.TEMP_PREFIX}probe-{os.getpid()}"
             probe.write_bytes(b"")
             probe.unlink()
+            if mark is not None and not taking:  # joining again: the others count it again
+                clear_mark(own)
         except OSError as exc:
             raise GroupError(f"can't write to {own}: {exc.strerror or exc}") from None
         with self.lib.write_transaction() as (conn, _seq):
@@ -138,32 +144,28 @@ class Group:
                 raise GroupError("this library joined a group meanwhile")
             gs.leave(conn)  # no state of an earlier group is kept
             gs.join(conn, str(path), name, bool(share_notes), tags or "all")
+            if taking:  # its files replace those of the library that left (unread) at its first sync
+                gs.set_options(conn, gen=gen + 1, purge=1)
         self._publish(())
         return True
 
-    @staticmethod
-    def _folder_library(path: Path) -> str:
-        """The library that writes a member folder, from its newest file's header ('' if none)."""
-        try:
-            found = fs.scan(path)
-        except OSError:
-            return ""
-        for fname, _st in found.current():
-            try:
-                chunk = fs.read_lines(path / fname, 0, limit=fs.READ_CHUNK)
-                if chunk.lines:
-                    return parse_header(chunk.lines[0][1]).library
-            except (OSError, BadLine):
-                continue
-        return ""
-
-    def leave(self) -> str:
-        """Stop taking part; the member's folder stays (the others keep its decisions)."""
+    def leave(self) -> Left:
+        """Stop taking part: first a mark in the member's folder (the others give it no share of
+        the work), which stays with its decisions (the others keep them). The mark not written
+        (the folder missing, or its path no regular file) is said in `problem`: left all the same."""
         cfg = self._need()
-        with self.lib.write_transaction() as (conn, _seq):
-            gs.leave(conn)
+        own = Path(cfg["folder"]) / cfg["name"]
+        problem = write_mark(own, cfg["name"], gs.library_id(self.lib.read_connection()))
+        try:
+            with self.lib.write_transaction() as (wconn, _seq):
+                gs.leave(wconn)
+        except BaseException:
+            if not problem:  # still in the group: not marked as left
+                with contextlib.suppress(OSError):
+                    clear_mark(own)
+            raise
         self._publish(())
-        return str(Path(cfg["folder"]) / cfg["name"])
+        return Left(str(own), problem)
 
     def set_options(self, *, share_notes: bool | None = None, tags: str | None = None,
                     best_first_group: bool | None = None) -> list[str]:
@@ -329,6 +331,10 @@ class Group:
             named = list(found.current())
             if found.divide is not None:
                 named.append((fs.DIVIDE_FILE, found.divide))
+            if found.left is not None:
+                named.append((fs.LEFT_FILE, found.left))
+            elif (member, fs.LEFT_FILE) in stored:  # the member joined again
+                todo.append((member, fs.LEFT_FILE))
             for fname, st in named:
                 seen = stored.get((member, fname))
                 if seen is None or seen[0] != st.st_size or seen[1] != st.st_mtime_ns:
@@ -361,7 +367,7 @@ class Group:
         for fname, st in found.current():
             gs.put_file(conn, me, fname, st.st_size, st.st_mtime_ns, st.st_size)
             names.append(fname)
-        gs.drop_files(conn, me, [*names, fs.DIVIDE_FILE])
+        gs.drop_files(conn, me, [*names, fs.DIVIDE_FILE, fs.LEFT_FILE])
         gs.put_member(conn, me, gs.library_id(conn), found.gen, "")
 
     def _queue(self, member: str, merged: dict[str, list[Any]], meet: Meeting, touched: set[str]) -> None:
@@ -413,6 +419,15 @@ class Group:
                     report.problems.append(f"{path}: its header names {header.name!r}, generation {header.gen}: "
                                            "ignored")
                     continue
+                if me and header.library != library and header.gen < cfg["gen"]:
+                    continue  # the files of the library that left the name this one took: replaced by its export
+                if library and header.library != library and not me \
+                        and passed_on(known, root / member, found, library):
+                    # The library that wrote this name left and another took it: from now on its files.
+                    report.papers |= gs.forget_member(conn, member)
+                    touched.add(member)
+                    fresh = {k: v for k, v in stored.items() if k[0] != member}
+                    return self._read_member(conn, root, member, found, fresh, report, touched, meet)
                 if library and header.library != library:
                     problem = (f"the name {member!r} is used from two libraries ({library[:8]}, "
                                f"{header.library[:8]}): not merged; one of them must leave and join under "
@@ -439,35 +454,9 @@ class Group:
         for fname, size, mtime, offset in file_states:
             gs.put_file(conn, member, fname, size, mtime, offset)
         gs.drop_files(conn, member, [f for f, *_ in file_states] + [fs.DIVIDE_FILE])
-        self._read_division(conn, root, member, found, stored, library, report)
-        gs.put_member(conn, member, library, gen, "")
-
-    def _read_division(self, conn: sqlite3.Connection, root: Path, member: str, found: fs.MemberFiles,
-                       stored: dict[tuple[str, str], tuple[int, int, int]], library: str,
-                       report: GroupSyncReport) -> None:
-        st = found.divide
-        if st is None:
-            return
-        seen = stored.get((member, fs.DIVIDE_FILE))
-        if seen is not None and seen[0] == st.st_size and seen[1] == st.st_mtime_ns:
-            return
-        path = root / member / fs.DIVIDE_FILE
-        try:
-            obj = json.loads(fs.read_small(path, DIVIDE_CAP))
-            if not isinstance(obj, dict) or obj.get("reader-group", 0) > FORMAT:
-                raise ValueError("from a newer Reader" if isinstance(obj, dict) else "not a division")
-            shares = obj["shares"]
-            if obj.get("name") != member or (library and obj.get("library") != library):
-                raise ValueError("written by another member or library")
-            if not isinstance(shares, dict) or not all(
-                    isinstance(k, str) and isinstance(v, list) and all(isinstance(x, str) for x in v)
-                    for k, v in shares.items()):
-                raise ValueError("its shares are not lists of paper keys")
-            gs.put_division(conn, member, int(obj["seq"]), str(obj["made_at"]), str(obj.get("query", "")), shares)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            text = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            report.problems.append(f"{path}: {text}: ignored")
-        gs.put_file(conn, member, fs.DIVIDE_FILE, st.st_size, st.st_mtime_ns, st.st_size)
+        read_division(conn, root, member, found, stored, library, report)
+        left_at = member_left(conn, root / member, found, stored, known, library, report)
+        gs.put_member(conn, member, library, gen, "", None if me else left_at)
 
     # ------------------------------------------------------------------ meeting the local papers
     def _update_keys(self, conn: sqlite3.Connection, since: int) -> bool:
@@ -536,16 +525,17 @@ class Group:
         zero = {"starred": 0, "skipped": 0, "read": 0, "tagged": 0, "notes": 0, "in_library": 0}
         members = [MemberInfo(n, n == cfg["name"], rows[n]["library"] if n in rows else "",
                               rows[n]["seen_at"] if n in rows else None, rows[n]["problem"] if n in rows else "",
-                              counts.get(n, zero)) for n in names]
+                              counts.get(n, zero), rows[n]["left_at"] if n in rows else None) for n in names]
         return GroupStatus(cfg["folder"], cfg["name"], bool(cfg["share_notes"]), cfg["tags"],
                            bool(cfg["best_first_group"]), cfg["joined_at"], cfg["last_sync_at"], members)
 
     def members(self) -> list[str]:
         """The members to share work with: every member folder seen, this library's name too
-        (members with a conflict left out)."""
+        (members with a conflict, and those that left, left out)."""
         cfg = self._need()
         rows = gs.member_rows(self.lib.read_connection())
-        names = {n for n, r in rows.items() if not r["problem"] or "gone" in r["problem"] or "missing" in r["problem"]}
+        names = {n for n, r in rows.items() if not r["left_at"] and (
+            not r["problem"] or "gone" in r["problem"] or "missing" in r["problem"])}
         return sorted(names | {cfg["name"]})
 
     def marks(self, ids: Sequence[str]) -> dict[str, list[Mark]]:

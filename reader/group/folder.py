@@ -1,7 +1,8 @@
 """The shared folder's files: each member's folder holds `snapshot-<gen>.jsonl` (its state when
-it last compacted), `log-<gen>.jsonl` (appended since) and `divide.json` (its latest division of
-the work). Only regular files are read or written; writes are atomic (unique temporary names,
-then a rename) except the log's appends, which a reader takes up to its last complete line."""
+it last compacted), `log-<gen>.jsonl` (appended since), `divide.json` (its latest division of
+the work) and, once it left the group, `left.json` (leaving.py). Only regular files are read or
+written; writes are atomic (unique temporary names, then a rename) except the log's appends,
+which a reader takes up to its last complete line."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from .format import MAX_LINE
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,39}$")
 _FILE = re.compile(r"^(snapshot|log)-(\d{1,9})\.jsonl$")
 DIVIDE_FILE = "divide.json"
+LEFT_FILE = "left.json"  # the member left the group (leaving.py)
 TEMP_PREFIX = ".reader-tmp-"
 READ_CHUNK = 1 << 20
 
@@ -40,6 +42,7 @@ class MemberFiles:
     logs: dict[int, os.stat_result] = field(default_factory=dict)
     snapshots: dict[int, os.stat_result] = field(default_factory=dict)
     divide: os.stat_result | None = None
+    left: os.stat_result | None = None
     odd: list[str] = field(default_factory=list)  # names that are no regular file
 
     @property
@@ -70,13 +73,15 @@ def scan(path: Path) -> MemberFiles:
     with os.scandir(path) as it:
         for entry in it:
             m = _FILE.match(entry.name)
-            if not m and entry.name != DIVIDE_FILE:
+            if not m and entry.name not in (DIVIDE_FILE, LEFT_FILE):
                 continue
             st = entry.stat(follow_symlinks=False)
             if not stat.S_ISREG(st.st_mode):
                 found.odd.append(entry.name)
                 continue
-            if m is None:
+            if entry.name == LEFT_FILE:
+                found.left = st
+            elif m is None:
                 found.divide = st
             elif m.group(1) == "log":
                 found.logs[int(m.group(2))] = st

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..errors import ReaderError
 from ..events import ChangeBus
@@ -40,6 +40,14 @@ class GroupSyncReport:
         return f"read {self.read} record{'s' * (self.read != 1)}, wrote {self.written}"
 
 
+class Left(NamedTuple):
+    """What leaving did: the member's folder (it stays), and why it holds no mark of leaving
+    ('' when it does: the others give that member no share of the work)."""
+
+    folder: str
+    problem: str
+
+
 @dataclass
 class MemberInfo:
     name: str
@@ -48,6 +56,7 @@ class MemberInfo:
     seen_at: str | None
     problem: str
     counts: dict[str, int]
+    left_at: str | None = None  # when it left the group (its decisions kept, no share of the work)
 
 
 @dataclass
@@ -71,7 +80,8 @@ class GroupStatus:
                 "best_first_group": self.best_first_group, "joined_at": self.joined_at,
                 "last_sync_at": self.last_sync_at,
                 "members": [{"name": m.name, "me": m.me, "library": m.library, "seen_at": m.seen_at,
-                             "problem": m.problem or None, **m.counts} for m in self.members]}
+                             "problem": m.problem or None, **m.counts, "left": m.left_at is not None,
+                             "left_at": m.left_at} for m in self.members]}
 
 
 @dataclass

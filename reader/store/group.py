@@ -107,11 +107,22 @@ def member_rows(conn: sqlite3.Connection) -> dict[str, sqlite3.Row]:
     return {r["name"]: r for r in conn.execute("SELECT * FROM group_members")}
 
 
-def put_member(conn: sqlite3.Connection, name: str, library: str, gen: int, problem: str) -> None:
-    conn.execute("INSERT INTO group_members (name, library, gen, seen_at, problem) VALUES (?, ?, ?, ?, ?) "
+def put_member(conn: sqlite3.Connection, name: str, library: str, gen: int, problem: str,
+               left_at: str | None = None) -> None:
+    conn.execute("INSERT INTO group_members (name, library, gen, seen_at, problem, left_at) VALUES (?, ?, ?, ?, ?, ?) "
                  "ON CONFLICT (name) DO UPDATE SET library = excluded.library, gen = excluded.gen, "
-                 "seen_at = excluded.seen_at, problem = excluded.problem",
-                 [name, library, gen, now_iso(), problem])
+                 "seen_at = excluded.seen_at, problem = excluded.problem, left_at = excluded.left_at",
+                 [name, library, gen, now_iso(), problem, left_at])
+
+
+def forget_member(conn: sqlite3.Connection, name: str) -> set[str]:
+    """Everything merged from a member (its name passed to another library after it left): the
+    local papers its decisions were on."""
+    ids = _ids(conn, "SELECT paper_id FROM group_state WHERE member = ?", [name])
+    for table, column in (("group_state", "member"), ("group_files", "member"), ("group_divisions", "member"),
+                          ("group_members", "name")):
+        conn.execute(f"DELETE FROM {table} WHERE {column} = ?", [name])
+    return ids
 
 
 def set_problem(conn: sqlite3.Connection, name: str, problem: str) -> None:

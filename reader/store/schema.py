@@ -456,3 +456,12 @@ def m0021_group_state_key_index(db: sqlite_utils.Database) -> None:
         CREATE INDEX group_state_paper ON group_state (paper_id, member);
         """
     )
+
+
+@SCHEMA_MIGRATIONS()
+def m0022_group_member_left(db: sqlite_utils.Database) -> None:
+    """Issue 29: a member that left the group (its folder holds `left.json`) is marked with when it
+    left (NULL while it takes part): it gets no share of a division, its decisions are kept. Run
+    again (a migration whose record was lost), it adds nothing."""
+    if "left_at" not in db["group_members"].columns_dict:
+        db.execute("ALTER TABLE group_members ADD COLUMN left_at TEXT")

@@ -140,6 +140,7 @@ def test_the_dialog_joins_and_leaves(qtbot, window, tmp_path):
     dialog.leaveButton.click()
     qtbot.waitUntil(lambda: not window.group_sync.joined())
     assert not window.group_sync.button.isVisible()
+    assert (shared / "ada" / "left.json").is_file()  # the others give a member that left no share of the work
 
 
 def test_the_dialog_saves_changed_settings_and_taking_notes_back_rewrites_ones_files(qtbot, window, tmp_path):

@@ -136,7 +136,9 @@ class GroupSync(FolderSync):
         self.sync_now()
 
     def leave(self) -> None:
-        self.group.leave()
+        left = self.group.leave()
+        if left.problem:
+            self.ctx.notify(left.problem, 8000)
         self._stop_watcher()
         self.report, self.synced_at, self.error = None, None, None
         self._show_status()
