@@ -155,6 +155,10 @@ class Group:
         (the folder missing, or its path no regular file) is said in `problem`: left all the same."""
         cfg = self._need()
         own = Path(cfg["folder"]) / cfg["name"]
+        # The decisions made since the last sync go out first: the others keep what was decided.
+        # (What a sync says of the others' files is not this leave's business.)
+        with contextlib.suppress(GroupError, OSError):
+            self.sync()
         problem = write_mark(own, cfg["name"], gs.library_id(self.lib.read_connection()))
         try:
             with self.lib.write_transaction() as (wconn, _seq):

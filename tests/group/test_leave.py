@@ -225,3 +225,14 @@ def test_divide_gives_a_member_that_left_nothing_and_show_says_it_left(tmp_path,
     assert [line for line in text.splitlines() if line.strip().startswith("eve:")][0].count("(left ") == 1
     code, out, _ = _cli(capsys, dirs["bob"], "search", "starred-by:eve", "--json")
     assert {item["id"] for item in json.loads(out)} == set(starred)
+
+
+def test_leaving_first_writes_the_decisions_made_since_the_last_sync(make_lib, tmp_path):
+    shared, libs, groups = _three(make_lib, tmp_path)
+    for g in groups.values():
+        assert g.sync().problems == []
+    late = libs["eve"].paper_ids()[:2]
+    libs["eve"].set_starred(late, True)  # after eve's last sync
+    assert groups["eve"].leave().problem == ""
+    assert groups["bob"].sync().problems == []
+    assert set(_filter(libs["bob"], "starred-by:eve")) == set(late)
