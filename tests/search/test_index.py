@@ -112,6 +112,22 @@ def test_stemming(ix: SearchIndex) -> None:
     assert num(5) in ids(ix.search("gradient controlling"))
 
 
+def test_stems_keep_apart_words_porter2_keeps_apart(tmp_path: Path) -> None:
+    """Snowball's own stemmer (PyStemmer), not Whoosh's port, which made lateral and later one
+    word (also adding/ad, organic/organ, university/universal): a strict query found both."""
+    index = SearchIndex.open(tmp_path / "ix")
+    docs = [doc(1, "Lateral inhibition in cortex", "Lateral connections."),
+            doc(2, "Later is better", "We defer the decision later."),
+            doc(3, "Organic chemistry", "Organic molecules."),
+            doc(4, "Organ transplants", "An organ is grown."),
+            doc(5, "Adding noise", "Adding noise regularises.")]
+    index.rebuild(docs, stamp=1, total=len(docs))
+    assert ids(index.search("title:lateral")) == [num(1)]
+    assert ids(index.search("title:organic")) == [num(3)]
+    assert ids(index.search("title:add")) == [num(5)]  # "adding" stems to add, not ad
+    index.close()
+
+
 def test_fuzzy(ix: SearchIndex) -> None:
     assert ids(ix.search("atention~"))[0] == num(1)
     assert num(5) in ids(ix.search("reinforcment~2"))
