@@ -17,7 +17,7 @@ from .store import papers as q
 from .store.index_docs import count_changed, docs_for_ids, iter_docs
 
 if TYPE_CHECKING:
-    from .search import Prepare, SearchIndex, SegmentBuilder
+    from .search import Prepare, SearchIndex, SegmentBuilder, Standby
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,7 @@ class IndexUpkeep:
         self._reader = reader
         self._read_only = read_only
         self._lock = threading.Lock()
+        self._standby: Standby | None = None  # prestart_bulk()'s workers, until start_bulk takes them
         self._batch = 0  # batch(): deferrable commits indexed together, this many at a time
         self._deferred = 0  # deferrable commits since the last catch-up, not indexed yet
 
@@ -209,6 +210,21 @@ class IndexUpkeep:
         except Exception as exc:
             log.warning("search index not updated (it catches up later): %s: %s", type(exc).__name__, exc)
 
+    def prestart_bulk(self, prepare: Prepare) -> None:
+        """Start a coming import's index workers while its file is parsed (start_bulk takes
+        them; drop_standby() ends those it did not). Nothing for a read-only index."""
+        if self._standby is not None or self._read_only():
+            return
+        try:
+            self._standby = self.index.standby_builder(prepare)
+        except Exception as exc:  # no processes: start_bulk starts them (or imports without)
+            log.warning("index workers not started ahead: %s: %s", type(exc).__name__, exc)
+
+    def drop_standby(self) -> None:
+        standby, self._standby = self._standby, None
+        if standby is not None:
+            standby.close()
+
     def start_bulk(self, seq: int, prepare: Prepare, store_empty: bool) -> BulkIndex | None:
         """Worker processes indexing an import's new papers while the store transaction that
         bumped the change sequence to `seq` writes them (see ingest.store_parsed); None when
@@ -221,7 +237,8 @@ class IndexUpkeep:
             if self.index.stamp != seq - 1 and not (store_empty and self.index.doc_count == 0):
                 self._lock.release()
                 return None
-            builder = self.index.segment_builder(prepare)
+            builder = self.index.segment_builder(prepare, self._standby)
+            self._standby = None  # adopted (or ended, if they did not fit)
         except Exception as exc:  # another process holds the index, no processes: import as usual
             log.warning("indexing alongside the import not possible: %s: %s", type(exc).__name__, exc)
             self._lock.release()

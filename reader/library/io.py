@@ -29,6 +29,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _IMPORT_PROGRESS_EVERY = 1000
+# A file this big almost surely holds ingest.PARALLEL_MIN papers (1,000: ~1 MB of abstracts):
+# its index workers are started before it is parsed (~1 s of their start-up overlaps the parse).
+STANDBY_BYTES = 2_000_000
+
+
+def _big_file(path: Path) -> bool:
+    try:
+        return path.stat().st_size >= STANDBY_BYTES
+    except OSError:
+        return False
 _EXPORT_BATCH = 500  # papers read at a time by the citation exports
 
 
@@ -69,6 +79,10 @@ class LibraryIO(LibraryBase):
                 progress(n, len(files), f"Reading {path.name}")
             summary = ImportSummary(path=display_name(path))
             try:
+                if _big_file(path):  # its index workers start while it is parsed
+                    from ..ingest import prepare_new
+
+                    self.upkeep.prestart_bulk(prepare_new)
                 parsed = parse_file(path)
                 summary.format = parsed.format
                 self._store_parsed(parsed, summary, progress, cancelled)
@@ -83,6 +97,8 @@ class LibraryIO(LibraryBase):
                 log.exception("import of %s failed", summary.path)
                 summary.error = (f"{summary.path}: internal error ({type(exc).__name__}); "
                                  "nothing from this file was added")
+            finally:
+                self.upkeep.drop_standby()  # workers the file did not need (too few new papers)
             summaries.append(summary)
         if not (cancelled and cancelled()):
             summaries.extend(note for notes in folder_notes.values() for note in notes)  # folders at the end

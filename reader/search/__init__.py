@@ -14,13 +14,15 @@ if TYPE_CHECKING:
     from reader.search.documents import doc_fields
     from reader.search.index import IndexLocked, SearchIndex
     from reader.search.results import Hit, SearchResults
-    from reader.search.segments import Prepare, SegmentBuilder
+    from reader.search.segments import Prepare, SegmentBuilder, Standby
 
 # Prepare and SegmentBuilder: what a big import hands the index (the segment format stays in search/).
-__all__ = ["Hit", "IndexLocked", "Prepare", "SearchIndex", "SearchResults", "SegmentBuilder", "doc_fields"]
+__all__ = ["Hit", "IndexLocked", "Prepare", "SearchIndex", "SearchResults", "SegmentBuilder", "Standby",
+           "doc_fields"]
 
 _HOMES = {"doc_fields": "documents", "IndexLocked": "index", "SearchIndex": "index", "Hit": "results",
-          "SearchResults": "results", "Prepare": "segments", "SegmentBuilder": "segments"}
+          "SearchResults": "results", "Prepare": "segments", "SegmentBuilder": "segments",
+          "Standby": "segments"}
 
 
 __getattr__ = lazy_names(__name__, _HOMES, globals())

@@ -46,6 +46,7 @@ from reader.search.schema import (
 from reader.search.segments import (
     Prepare,
     SegmentBuilder,
+    Standby,
     bulk_codec,
     merge_small_by_whoosh,
     merge_small_segments,
@@ -75,8 +76,8 @@ TYPING_TYPO_WORDS = 3  # words looked up as typos per keystroke (a finished quer
 class SearchIndex:
     """Whoosh index in one directory. Writes from one thread; searches from any thread."""
 
-    # Writer options for rebuild() (benchmarks/bench_search.py): compressed posting blocks and
-    # stored fields (writer.bulk_codec) keep it smaller than the database (bench_disk.py).
+    # Writer options for rebuild() (bench_search.py): compressed posting blocks and stored fields
+    # (writer.bulk_codec) keep it smaller than the database (bench_disk.py).
     rebuild_options: dict[str, Any] = {"codec": bulk_codec(), "timeout": LOCK_WAIT}
     # Worker processes for large rebuilds (1: always in-process).
     rebuild_procs: int = min(2, os.cpu_count() or 1)
@@ -160,11 +161,8 @@ class SearchIndex:
                 cancelled: Callable[[], bool] | None = None) -> None:
         """Replace the whole index with `docs` in one commit; if cancelled, nothing changes."""
         with self._write_lock:
-            opts = dict(self.rebuild_options)
-            procs = opts.pop("procs", self.rebuild_procs)
-            size = total if total is not None else (
-                len(docs) if hasattr(docs, "__len__") else 0)  # type: ignore[arg-type]
-            n = build.rebuild(self._ix, opts, procs, docs, total=size, progress=progress,
+            size = total if total is not None else len(docs) if hasattr(docs, "__len__") else 0  # type: ignore[arg-type]
+            n = build.rebuild(self._ix, *self._builder_options(), docs, total=size, progress=progress,
                               cancelled=cancelled)
             if n is None:
                 return
@@ -172,18 +170,22 @@ class SearchIndex:
             if progress is not None:
                 progress(n, total or n)
 
-    def segment_builder(self, prepare: Prepare) -> SegmentBuilder:
-        """Worker processes that prepare jobs and index the store documents each job gives
-        (see SegmentBuilder); end with commit_builder() or cancel_builder(). Holds the write
-        lock until then; raises IndexLocked if another process holds the index's."""
+    def segment_builder(self, prepare: Prepare, standby: Standby | None = None) -> SegmentBuilder:
+        """Workers (standby_builder()'s if given) preparing jobs and indexing their documents (see
+        SegmentBuilder) until commit_builder() or cancel_builder(), holding the write lock till
+        then; raises IndexLocked if another process holds the index's."""
         self._write_lock.acquire()
         try:
-            opts = dict(self.rebuild_options)
-            procs = max(1, opts.pop("procs", self.rebuild_procs))
-            return build.segment_builder(self._ix, opts, procs, prepare)
+            return build.segment_builder(self._ix, *self._builder_options(), prepare, standby)
         except BaseException:
             self._write_lock.release()
             raise
+
+    def standby_builder(self, prepare: Prepare) -> Standby | None:  # lock-free: see parallel.Standby
+        return build.standby(self._ix, *self._builder_options(), prepare)
+
+    def _builder_options(self) -> tuple[dict[str, Any], int]:  # the writer's options, the workers
+        return (opts := dict(self.rebuild_options)), max(1, opts.pop("procs", self.rebuild_procs))
 
     def commit_builder(self, builder: SegmentBuilder, stamp: int) -> None:
         """Add the builder's segments to the index, stamped `stamp`."""

@@ -27,6 +27,7 @@ from reader.search.segments import (
     Prepare,
     ProcessSegmentBuilder,
     SegmentBuilder,
+    Standby,
     parallel_rebuild,
 )
 from reader.search.segments import fast_path_enabled as fast
@@ -94,12 +95,21 @@ def _write_all(w, docs: Iterable[dict], total: int, progress: Progress, cancelle
     return n
 
 
-def segment_builder(ix, options: dict[str, Any], procs: int, prepare: Prepare) -> SegmentBuilder:
+def segment_builder(ix, options: dict[str, Any], procs: int, prepare: Prepare,
+                    standby: Standby | None = None) -> SegmentBuilder:
     """Worker processes preparing an import's jobs and indexing their documents (parallel.
-    SegmentBuilder); with the fast path off, the same done here by Whoosh's writer."""
+    SegmentBuilder), `standby`'s if they fit; with the fast path off, the same done here by
+    Whoosh's writer."""
     if fast():
-        return ProcessSegmentBuilder(ix, options, procs, prepare)
+        return ProcessSegmentBuilder(ix, options, procs, prepare, standby)
+    if standby is not None:
+        standby.close()
     return PublicSegmentBuilder(ix, options, prepare)
+
+
+def standby(ix, options: dict[str, Any], procs: int, prepare: Prepare) -> Standby | None:
+    """segment_builder()'s workers started ahead (None with the fast path off)."""
+    return Standby(ix.storage.folder, options, procs, prepare) if fast() else None
 
 
 class PublicSegmentBuilder(SegmentBuilder):

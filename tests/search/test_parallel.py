@@ -313,3 +313,41 @@ def test_cancel_after_the_last_job_drops_the_finished_segments(tmp_path, paralle
         assert sorted(f.name for f in lib.paths.index_dir.iterdir()) == files
         assert not lib.index_needs_sync()
     assert not multiprocessing.active_children()
+
+
+@pytest.mark.fast_path_only
+def test_index_workers_start_while_a_big_file_is_parsed(tmp_path, parallel, monkeypatch) -> None:
+    """Issue 31 (import wall time): a big file's index workers are spawned before it is parsed
+    (their start-up overlaps the parse) and the import adopts them; a file that turns out to
+    need none ends them. Nothing is left running either way."""
+    import reader.importers as importers
+
+    monkeypatch.setattr(library_io, "STANDBY_BYTES", 0)
+    monkeypatch.setattr(SearchIndex, "rebuild_procs", 2)
+    real = importers.parse_file
+    during: list[int] = []
+
+    def spy(path):
+        during.append(len(multiprocessing.active_children()))
+        return real(path)
+
+    monkeypatch.setattr(importers, "parse_file", spy)
+    spawned: list[int] = []
+    from reader.search.segments import parallel as par
+
+    start = par.Standby.__init__
+
+    def counting(self, *a, **k):
+        start(self, *a, **k)
+        spawned.append(len(self.started))
+
+    monkeypatch.setattr(par.Standby, "__init__", counting)
+    with Library.open(tmp_path / "a", seed_if_empty=False) as a:
+        [s] = a.import_files([_jsonl(tmp_path / "big.jsonl", 0, 60)], index=False)
+        assert during == [2] and spawned == [2]  # only the standby's: the import started none
+        assert s.new == 60 and _indexed_by_import(a) and a.index.doc_count == 60
+        assert not multiprocessing.active_children()
+        [s] = a.import_files([_jsonl(tmp_path / "few.jsonl", 100, 3)], index=False)  # too few
+        assert during == [2, 2] and s.new == 3 and not multiprocessing.active_children()
+        a.sync_index()
+        assert a.index.doc_count == 63

@@ -37,12 +37,13 @@ from reader.search.segments.parallel import (
     Prepare,
     ProcessSegmentBuilder,
     SegmentBuilder,
+    Standby,
     parallel_rebuild,
 )
 from reader.search.segments.writer import BulkWriter, bulk_codec
 
 __all__ = [
-    "BulkWriter", "Cancelled", "Prepare", "ProcessSegmentBuilder", "SegmentBuilder", "bulk_codec", "byte_length",
+    "BulkWriter", "Cancelled", "Prepare", "ProcessSegmentBuilder", "Standby", "SegmentBuilder", "bulk_codec", "byte_length",
     "cached_lexicon", "doc_frequency", "fast_path_enabled", "length_bytes", "merge_small_by_whoosh",
     "merge_small_segments", "parallel_rebuild", "postings", "postings_at", "segment_lexicon", "sorted_terms",
     "whoosh_merges",

@@ -39,24 +39,27 @@ def _worker(index_dir: str, options: dict[str, Any], jobs, results, me: int,
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)
     try:
-        ix = FileStorage(index_dir, supports_mmap=False).open_index()
-        # _lk=False: the parent holds the index's write lock and commits our segment.
-        w = BulkWriter(ix, _lk=False, **options)
-        add = w.add_document
+        w = None
         while True:
             batch = jobs.get()
             if batch is None:
                 break
+            if w is None:  # at the first job: a Standby's worker starts before the lock is held
+                ix = FileStorage(index_dir, supports_mmap=False).open_index()
+                # _lk=False: the parent holds the index's write lock and commits our segment.
+                w = BulkWriter(ix, _lk=False, **options)
+                add = w.add_document
             if prepare is not None:
                 number, payload = batch
                 out, batch = prepare(payload)
                 results.put((me, "out", (number, out)))
             for doc in batch:
                 add(**doc_fields(doc))
-        if w._added:
+        if w is not None and w._added:
             results.put((me, "ok", w._finalize_segment()))
         else:
-            w._close_segment()
+            if w is not None:
+                w._close_segment()
             results.put((me, "ok", None))
     except BaseException as e:  # report, don't hang the parent
         results.put((me, "error", f"{type(e).__name__}: {e}"))
@@ -217,27 +220,28 @@ class ProcessSegmentBuilder(SegmentBuilder):
     parent stores them meanwhile) and indexes their documents, so nothing is analysed,
     pickled or read back twice. Holds the index's write lock until commit() or cancel()."""
 
-    def __init__(self, ix, options: dict[str, Any], procs: int, prepare: Prepare) -> None:
-        ctx = mp.get_context("spawn")
+    def __init__(self, ix, options: dict[str, Any], procs: int, prepare: Prepare,
+                 standby: Standby | None = None) -> None:
         self._ix = ix
+        self._w = BulkWriter(ix, **options)  # takes the write lock; its own segment stays empty
+        if standby is None or not standby.fits(ix.storage.folder, procs, prepare):
+            if standby is not None:
+                standby.close()
+            standby = Standby(ix.storage.folder, options, procs, prepare, start=False)
         # A queue per worker, jobs dealt in turn (see parallel_rebuild): the same segments
         # whichever worker is quicker.
-        self._queues = [ctx.Queue(maxsize=2) for _ in range(procs)]
-        self._results = ctx.Queue()
-        self._w = BulkWriter(ix, **options)  # takes the write lock; its own segment stays empty
-        self._workers = [
-            ctx.Process(target=_worker, args=(ix.storage.folder, options, self._queues[i], self._results,
-                                              i, os.getpid(), prepare),
-                        daemon=True, name=f"reader-index-{i}") for i in range(procs)]
-        self._started: list = []
+        self._queues, self._results = standby.queues, standby.results
+        self._workers = standby.workers
+        self._started: list = list(standby.started)
         # Workers told that no more jobs come (they finish their segment meanwhile), and the
         # segments that came back before commit().
         self._stopped: set[int] = set()
         self._finished: dict[int, Any] = {}
         try:
             for p in self._workers:
-                p.start()
-                self._started.append(p)
+                if p not in self._started:
+                    p.start()
+                    self._started.append(p)
         except BaseException:
             self.cancel()
             raise
@@ -332,5 +336,48 @@ class ProcessSegmentBuilder(SegmentBuilder):
         # Killed workers never read what is still queued; without this the queues' feeder
         # threads block the process at exit.
         for q in (*self._queues, self._results):
+            q.cancel_join_thread()
+            q.close()
+
+
+class Standby:
+    """An import's index workers started ahead, while its file is parsed: spawning them and
+    importing their modules (~1 s) then overlaps the parse instead of following it. They open
+    the index only at their first job, so they may start before the write lock is taken. A
+    ProcessSegmentBuilder adopts them; close() ends those never adopted."""
+
+    def __init__(self, index_dir: str, options: dict[str, Any], procs: int, prepare: Prepare, *,
+                 start: bool = True) -> None:
+        ctx = mp.get_context("spawn")
+        self._key = (str(index_dir), procs, prepare)
+        self.queues = [ctx.Queue(maxsize=2) for _ in range(procs)]
+        self.results = ctx.Queue()
+        self.workers = [
+            ctx.Process(target=_worker, args=(str(index_dir), options, self.queues[i], self.results,
+                                              i, os.getpid(), prepare),
+                        daemon=True, name=f"reader-index-{i}") for i in range(procs)]
+        self.started: list = []
+        if start:
+            try:
+                for p in self.workers:
+                    p.start()
+                    self.started.append(p)
+            except BaseException:
+                self.close()
+                raise
+
+    def fits(self, index_dir: str, procs: int, prepare: Prepare) -> bool:
+        """Started for this index, with this many workers and this job, and all still running."""
+        return self._key == (str(index_dir), procs, prepare) and len(self.started) == procs \
+            and all(p.is_alive() for p in self.started)
+
+    def close(self) -> None:
+        """End workers never adopted (they hold nothing yet: no index open, no segment)."""
+        for p in self.started:
+            if p.is_alive():
+                p.terminate()
+        for p in self.started:
+            p.join(5)
+        for q in (*self.queues, self.results):
             q.cancel_join_thread()
             q.close()
