@@ -37,6 +37,8 @@ _SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 
 def fold_ascii(text: str) -> str:
     """ASCII letters for accented ones (é → e, ß → ss); anything without an ASCII form dropped."""
+    if text.isascii():  # most titles and names: nothing to fold
+        return text
     text = unicodedata.normalize("NFKD", text.translate(_FOLD))
     return text.encode("ascii", "ignore").decode("ascii")
 
