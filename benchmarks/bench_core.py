@@ -57,9 +57,10 @@ def _import_once(src: Path, workdir: Path):
 
 
 def _sqlite_reference(src: Path, tmp: Path) -> float:
-    """Seconds to insert the file's abstracts into a bare SQLite table in one transaction."""
+    """Seconds to insert the file's abstracts into a bare SQLite table in one transaction.
+    JSON Lines end at LF only (str.splitlines also splits at a raw U+2028 inside a string)."""
     rows = [(str(i), json.loads(line)["abstract"])
-            for i, line in enumerate(src.read_text("utf-8").splitlines()) if line.strip()]
+            for i, line in enumerate(src.read_text("utf-8").split("\n")) if line.strip()]
     db = sqlite3.connect(tmp / "ref.sqlite3")
     t = time.perf_counter()
     with db:
@@ -73,7 +74,7 @@ def _fts5_reference(src: Path, tmp: Path) -> tuple[int, float]:
     """(papers, CPU seconds) to index the file's titles and abstracts with SQLite FTS5
     (unicode61, porter) in one transaction: what an FTS5 store would pay for the same texts."""
     rows = []
-    for line in src.read_text("utf-8").splitlines():
+    for line in src.read_text("utf-8").split("\n"):
         if line.strip():
             rec = json.loads(line)
             rows.append((rec.get("title") or "", rec.get("abstract") or ""))
