@@ -13,10 +13,11 @@ import uuid
 
 import pytest
 
-from reader.cli import run
 from reader.group import Group, GroupError
 from reader.store import group as gs
 from reader.store.group_filters import select, split_filters
+
+from .helpers import cli as _cli
 
 
 def _three(make_lib, tmp_path):
@@ -191,12 +192,6 @@ def _data_dir(tmp_path, template, name):
     with contextlib.closing(sqlite3.connect(path / "library.sqlite3")) as conn, conn:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'library_id'", [uuid.uuid4().hex])
     return path
-
-
-def _cli(capsys, data_dir, *args):
-    code = run(["--data-dir", str(data_dir), *args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_divide_gives_a_member_that_left_nothing_and_show_says_it_left(tmp_path, seeded_template, capsys):

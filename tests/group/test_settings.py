@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from reader.cli import run
 from reader.group import Group, GroupError
 from reader.group import folder as fs
 from reader.store import group as gs
+
+from .helpers import cli as _cli
 
 
 def _written(folder: Path) -> str:
@@ -135,12 +136,6 @@ def test_join_again_changes_the_settings_given_and_refuses_another_folder_or_nam
             assert "already in the group" in str(exc) and "reader group set" in str(exc)
         else:
             raise AssertionError("joined twice")
-
-
-def _cli(capsys, data_dir: Path, *args: str) -> tuple[int, str, str]:
-    code = run(["--data-dir", str(data_dir), *args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_the_cli_sets_what_is_shared_after_joining(make_lib, tmp_path, capsys):

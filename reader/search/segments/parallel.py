@@ -131,11 +131,7 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
         w._finish()
         return n
     except BaseException:
-        for p in started:
-            if p.is_alive():
-                p.terminate()
-        for p in started:
-            p.join(5)
+        _end(started)
         try:
             w.cancel()
         finally:
@@ -144,11 +140,7 @@ def parallel_rebuild(ix, options: dict[str, Any], docs: Iterable[dict], procs: i
             clean_files(ix.storage, ix.indexname, toc.generation, toc.segments)
         raise
     finally:
-        # After a cancel or a failure the killed workers never read what is still queued; without
-        # this the queue's feeder thread blocks the process at exit.
-        for q in (*queues, results):
-            q.cancel_join_thread()
-            q.close()
+        _close_queues(*queues, results)
 
 
 def _segments(workers, results, found: dict[int, Any] | None = None) -> list:
@@ -319,11 +311,7 @@ class ProcessSegmentBuilder(SegmentBuilder):
 
     def cancel(self) -> None:
         """Stop the workers and remove their half-written segments; the index is unchanged."""
-        for p in self._started:
-            if p.is_alive():
-                p.terminate()
-        for p in self._started:
-            p.join(5)
+        _end(self._started)
         try:
             if not self._w.is_closed:
                 self._w.cancel()
@@ -333,11 +321,7 @@ class ProcessSegmentBuilder(SegmentBuilder):
             self._close_queues()
 
     def _close_queues(self) -> None:
-        # Killed workers never read what is still queued; without this the queues' feeder
-        # threads block the process at exit.
-        for q in (*self._queues, self._results):
-            q.cancel_join_thread()
-            q.close()
+        _close_queues(*self._queues, self._results)
 
 
 class Standby:
@@ -373,11 +357,22 @@ class Standby:
 
     def close(self) -> None:
         """End workers never adopted (they hold nothing yet: no index open, no segment)."""
-        for p in self.started:
-            if p.is_alive():
-                p.terminate()
-        for p in self.started:
-            p.join(5)
-        for q in (*self.queues, self.results):
-            q.cancel_join_thread()
-            q.close()
+        _end(self.started)
+        _close_queues(*self.queues, self.results)
+
+
+def _end(processes: list) -> None:
+    """Terminate the processes still running and reap them all."""
+    for p in processes:
+        if p.is_alive():
+            p.terminate()
+    for p in processes:
+        p.join(5)
+
+
+def _close_queues(*queues) -> None:
+    # Killed workers never read what is still queued; without this the queues' feeder threads
+    # block the process at exit.
+    for q in queues:
+        q.cancel_join_thread()
+        q.close()
