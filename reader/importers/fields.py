@@ -118,6 +118,8 @@ def split_authors(value: Any) -> list[str]:
         items = list(value)
     else:
         items = _AUTHOR_SPLIT.split(str(value))
+    if set(map(type, items)) <= {str}:  # most files: collapse() of each, at C level
+        return list(filter(None, map(" ".join, map(str.split, items))))
     names: list[str] = []
     for item in items:
         if isinstance(item, Mapping):  # CSL-JSON: {"given": ..., "family": ...}; text parts only
@@ -152,7 +154,8 @@ def _names_ok(value: Any) -> bool:
     if value is None or isinstance(value, str):
         return True
     if isinstance(value, list | tuple):
-        return all(item is None or isinstance(item, str | Mapping) for item in value)
+        return set(map(type, value)) <= {str} or \
+            all(item is None or isinstance(item, str | Mapping) for item in value)
     return False
 
 
