@@ -14,6 +14,7 @@ import uuid
 import pytest
 
 from reader.group import Group, GroupError
+from reader.group.views import sidebar_views
 from reader.store import group as gs
 from reader.store.group_filters import select, split_filters
 
@@ -67,6 +68,8 @@ def test_leaving_marks_the_folder_and_the_others_keep_the_stars_but_count_the_me
     assert not shown["ada"]["left"] and shown["ada"]["left_at"] is None and not shown["bob"]["left"]
     assert not gb.sync().changed  # the mark read once: the next sync is a cheap one
     assert groups["ada"].sync().problems == [] and groups["ada"].members() == ["ada", "bob"]
+    labels = [label for label, _n, _q in sidebar_views(libs["bob"].read_connection())]
+    assert labels[-3:] == ["★ by ada", "★ by bob (you)", "★ by eve (left)"]  # the window's sidebar
 
 
 def test_joining_again_from_the_same_library_takes_the_mark_away(make_lib, tmp_path):
