@@ -122,6 +122,5 @@ def read_division(conn: sqlite3.Connection, root: Path, member: str, found: fs.M
             raise ValueError("its shares are not lists of paper keys")
         gs.put_division(conn, member, int(obj["seq"]), str(obj["made_at"]), str(obj.get("query", "")), shares)
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        text = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        report.problems.append(f"{path}: {text}: ignored")
+        report.problems.append(f"{path}: {fs.reason(exc)}: ignored")
     gs.put_file(conn, member, fs.DIVIDE_FILE, st.st_size, st.st_mtime_ns, st.st_size)

@@ -30,6 +30,11 @@ READ_CHUNK = 1 << 20
 Checkpoint = Callable[[str], None]
 
 
+def reason(exc: Exception) -> str:
+    """What went wrong, in words: an OS error's message without its errno, else the error's text."""
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
 def valid_name(name: str) -> bool:
     return bool(NAME.match(name)) and not name.endswith((".", " ")) and not name.startswith(TEMP_PREFIX)
 

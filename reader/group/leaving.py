@@ -90,10 +90,7 @@ def clear_mark(own: Path) -> None:
     except FileNotFoundError:
         return
     if stat.S_ISREG(st.st_mode):
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            pass
+        path.unlink(missing_ok=True)
 
 
 def folder_library(path: Path) -> tuple[str, int]:
@@ -143,8 +140,7 @@ def member_left(conn: sqlite3.Connection, own: Path, found: fs.MemberFiles,
         if mark.name != member:
             raise ValueError(f"written for {mark.name!r}")
     except (OSError, ValueError) as exc:
-        text = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        report.problems.append(f"{path}: {text}: ignored ({member} counts as a member)")
+        report.problems.append(f"{path}: {fs.reason(exc)}: ignored ({member} counts as a member)")
         return None
     if library and mark.library != library:
         return None  # the mark of the library that left the name before this one took it

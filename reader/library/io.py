@@ -32,6 +32,7 @@ _IMPORT_PROGRESS_EVERY = 1000
 # A file this big almost surely holds ingest.PARALLEL_MIN papers (1,000: ~1 MB of abstracts):
 # its index workers are started before it is parsed (~1 s of their start-up overlaps the parse).
 STANDBY_BYTES = 2_000_000
+_EXPORT_BATCH = 500  # papers read at a time by the citation exports
 
 
 def _big_file(path: Path) -> bool:
@@ -39,7 +40,6 @@ def _big_file(path: Path) -> bool:
         return path.stat().st_size >= STANDBY_BYTES
     except OSError:
         return False
-_EXPORT_BATCH = 500  # papers read at a time by the citation exports
 
 
 EXPORT_PROGRESS_EVERY = 500  # papers between two progress reports of an export

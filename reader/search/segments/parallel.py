@@ -216,27 +216,22 @@ class ProcessSegmentBuilder(SegmentBuilder):
                  standby: Standby | None = None) -> None:
         self._ix = ix
         self._w = BulkWriter(ix, **options)  # takes the write lock; its own segment stays empty
-        if standby is None or not standby.fits(ix.storage.folder, procs, prepare):
-            if standby is not None:
-                standby.close()
-            standby = Standby(ix.storage.folder, options, procs, prepare, start=False)
+        try:
+            if standby is None or not standby.fits(ix.storage.folder, procs, prepare):
+                if standby is not None:
+                    standby.close()
+                standby = Standby(ix.storage.folder, options, procs, prepare)
+        except BaseException:
+            self._w.cancel()
+            raise
         # A queue per worker, jobs dealt in turn (see parallel_rebuild): the same segments
         # whichever worker is quicker.
         self._queues, self._results = standby.queues, standby.results
-        self._workers = standby.workers
-        self._started: list = list(standby.started)
+        self._workers = self._started = standby.workers
         # Workers told that no more jobs come (they finish their segment meanwhile), and the
         # segments that came back before commit().
         self._stopped: set[int] = set()
         self._finished: dict[int, Any] = {}
-        try:
-            for p in self._workers:
-                if p not in self._started:
-                    p.start()
-                    self._started.append(p)
-        except BaseException:
-            self.cancel()
-            raise
 
     def map(self, payloads: Iterable[Any]) -> Iterator[Any]:
         """Each payload's prepared `out`, in order, as the workers deliver them.
@@ -330,8 +325,7 @@ class Standby:
     the index only at their first job, so they may start before the write lock is taken. A
     ProcessSegmentBuilder adopts them; close() ends those never adopted."""
 
-    def __init__(self, index_dir: str, options: dict[str, Any], procs: int, prepare: Prepare, *,
-                 start: bool = True) -> None:
+    def __init__(self, index_dir: str, options: dict[str, Any], procs: int, prepare: Prepare) -> None:
         ctx = mp.get_context("spawn")
         self._key = (str(index_dir), procs, prepare)
         self.queues = [ctx.Queue(maxsize=2) for _ in range(procs)]
@@ -341,14 +335,13 @@ class Standby:
                                               i, os.getpid(), prepare),
                         daemon=True, name=f"reader-index-{i}") for i in range(procs)]
         self.started: list = []
-        if start:
-            try:
-                for p in self.workers:
-                    p.start()
-                    self.started.append(p)
-            except BaseException:
-                self.close()
-                raise
+        try:
+            for p in self.workers:
+                p.start()
+                self.started.append(p)
+        except BaseException:
+            self.close()
+            raise
 
     def fits(self, index_dir: str, procs: int, prepare: Prepare) -> bool:
         """Started for this index, with this many workers and this job, and all still running."""
