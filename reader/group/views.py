@@ -21,11 +21,11 @@ def sidebar_views(conn: sqlite3.Connection) -> list[tuple[str, int, str]] | None
     rows = gs.member_rows(conn)
     members = sorted({*rows, cfg["name"]}, key=str.casefold)
 
-    def label(m: str) -> str:
+    def title(m: str) -> str:
         said = " (you)" if m == cfg["name"] else " (left)" if m in rows and rows[m]["left_at"] else ""
         return f"★ by {m}{said}"
 
-    queries = [*VIEWS, *((label(m), f'starred-by:"{m}"' if " " in m else f"starred-by:{m}") for m in members)]
+    queries = [*VIEWS, *((title(m), f'starred-by:"{m}"' if " " in m else f"starred-by:{m}") for m in members)]
     for label, query in queries:
         problems: list[str] = []
         out.append((label, len(select(conn, split_filters(query)[1], problems)), query))
