@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.parsing import parse_source
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parse_source(path.read_text(encoding="utf-8"))
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -44,7 +46,7 @@ def test_every_module_has_a_docstring():
     missing = [
         str(p.relative_to(ROOT))
         for p in (ROOT / "reader").rglob("*.py")
-        if not ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))
+        if not ast.get_docstring(parse_source(p.read_text(encoding="utf-8")))
     ]
     assert missing == []
 
@@ -121,7 +123,7 @@ def _edges() -> list[tuple[str, str, str]]:
                 walk(module, children, kind)
 
     for module, path in MODULES.items():
-        walk(module, ast.parse(path.read_text(encoding="utf-8")).body, "top")
+        walk(module, parse_source(path.read_text(encoding="utf-8")).body, "top")
     return edges
 
 
@@ -217,7 +219,7 @@ def _private_library_access() -> list[str]:
     for module, path in MODULES.items():
         if module in PRIVATE_ACCESS_ALLOWED:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse_source(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Attribute) and node.attr.startswith("_")
                     and not node.attr.startswith("__")):
                 continue
@@ -377,7 +379,7 @@ def test_no_class_name_used_twice():
     # reader open both (issue 32). Private helpers (`_Parser`) may repeat.
     seen: dict[str, list[str]] = {}
     for module, path in MODULES.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse_source(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
                 seen.setdefault(node.name, []).append(module)
     assert {name: found for name, found in seen.items() if len(found) > 1} == {}
@@ -408,7 +410,7 @@ PAGE_CONTROLLERS = {
 
 def _first_parameter(module: str, cls: str, method: str = "__init__") -> str:
     """The annotation of the first parameter after self of `cls.method`, as written."""
-    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+    for node in ast.walk(parse_source(MODULES[module].read_text(encoding="utf-8"))):
         if isinstance(node, ast.ClassDef) and node.name == cls:
             for item in node.body:
                 if isinstance(item, ast.FunctionDef) and item.name == method:
@@ -424,7 +426,7 @@ def test_page_controllers_are_built_from_the_page_context():
 
 
 def test_no_window_protocol_for_pages():
-    tree = ast.parse(MODULES["reader.ui.pages"].read_text(encoding="utf-8"))
+    tree = parse_source(MODULES["reader.ui.pages"].read_text(encoding="utf-8"))
     protocols = [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)
                  and any(ast.unparse(b) == "Protocol" for b in n.bases)]
     assert [name for name in protocols if name.endswith("Window")] == []
@@ -433,7 +435,7 @@ def test_no_window_protocol_for_pages():
 def test_triage_ranking_is_typed():
     # No `Any` in the ranking's interface: what it reads of the controller is a Protocol.
     text = MODULES["reader.ui.triage.rank"].read_text(encoding="utf-8")
-    assert "Any" not in {n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}
+    assert "Any" not in {n.id for n in ast.walk(parse_source(text)) if isinstance(n, ast.Name)}
 
 
 MAIN_WINDOW_LINES = 400

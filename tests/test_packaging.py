@@ -196,9 +196,11 @@ def test_app_code_imports_no_excluded_module(rules):
     """The bundle leaves these out, so the app must not import them (directly)."""
     import ast
 
+    from tests.parsing import parse_source
+
     offenders = []
     for path in (ROOT / "reader").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse_source(path.read_text(encoding="utf-8"))):
             names = []
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]

@@ -16,6 +16,12 @@ path-only route (`add_any(path, body)`); an unknown request gets 404. Faults are
   Fault.slow(seconds)     wait before answering (the recorded body then follows)
   Fault.drop()            close the connection without answering
 `closed_port()` gives a port with nothing listening (connection refused).
+`stop()` wakes any slow fault still waiting and joins every request thread, so no thread of a
+finished test is left writing; a client that hung up is not an error (the fault tests do that on
+purpose), and any other error a request thread meets is kept in `server.errors` rather than
+printed with a traceback (CPython 3.11 formats tracebacks with `ast.parse`, which is not thread
+safe: gh-106905 made another test's `ast.parse` fail with "AST constructor recursion depth
+mismatch").
 `load_arxiv_recordings(server)` serves the real arXiv API recordings of
 ../shared/corpora/sources/arxiv_api/ (each JSON's own URL, status and body)."""
 
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 import threading
 import time
 from collections import defaultdict, deque
@@ -87,7 +94,10 @@ class ReplayServer:
         self.any_query: dict[str, Reply] = {}
         self.faults: dict[str, deque[Fault]] = defaultdict(deque)
         self.requests: list[Request] = []
+        self.errors: list[str] = []
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._open: set[socket.socket] = set()  # connections a request thread still serves
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self.port = 0
@@ -116,15 +126,37 @@ class ReplayServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            timeout = 20  # bounds a read on a connection that raced stop()
 
             def log_message(self, *args: object) -> None:  # quiet
                 pass
 
+            def setup(self) -> None:
+                super().setup()
+                with server._lock:
+                    server._open.add(self.connection)
+
+            def finish(self) -> None:
+                with server._lock:
+                    server._open.discard(self.connection)
+                super().finish()
+
             def do_GET(self) -> None:
                 server._handle(self)
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
+        class Server(ThreadingHTTPServer):
+            daemon_threads = False  # server_close() joins the request threads
+            block_on_close = True
+
+            def handle_error(self, request: object, client_address: object) -> None:
+                exc = sys.exc_info()[1]
+                if isinstance(exc, (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)):
+                    return  # the client hung up: a timeout or cancel under test
+                with server._lock:
+                    server.errors.append(f"{type(exc).__name__}: {exc}")
+
+        self._stopping.clear()
+        self._httpd = Server(("127.0.0.1", 0), Handler)
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="replay", daemon=True)
         self._thread.start()
@@ -132,9 +164,20 @@ class ReplayServer:
 
     def stop(self) -> None:
         if self._httpd is not None:
+            self._stopping.set()
             self._httpd.shutdown()
+            with self._lock:
+                still_open = list(self._open)
+            for conn in still_open:  # a kept-alive connection would hold its thread in a read
+                try:
+                    conn.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
             self._httpd.server_close()
             self._httpd = None
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
 
     def __enter__(self) -> ReplayServer:
         return self.start()
@@ -163,7 +206,9 @@ class ReplayServer:
                 h.connection.shutdown(socket.SHUT_RDWR)
                 return
             if fault.kind == "slow":
-                time.sleep(fault.seconds)
+                if self._stopping.wait(fault.seconds):
+                    h.close_connection = True
+                    return
             elif fault.kind == "status":
                 extra = (("Retry-After", fault.retry_after),) if fault.retry_after is not None else ()
                 reply = Reply(fault.status, fault.body, extra)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.parsing import parse_source
+
 READER = Path(__file__).resolve().parents[2] / "reader"
 _EXECUTE = {"execute", "executemany", "executescript"}
 
 
 def _execute_calls(path: Path) -> list[int]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parse_source(path.read_text(encoding="utf-8"))
     return [
         node.lineno
         for node in ast.walk(tree)

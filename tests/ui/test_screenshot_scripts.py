@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.parsing import parse_source
+
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 SHOT_SCRIPTS = sorted(p for p in SCRIPTS.glob("*.py")
                       if p.name == "shots.py" or p.name.startswith("shots_") or p.name.endswith("screenshots.py")
@@ -95,7 +97,7 @@ def test_the_screenshot_scripts_are_found() -> None:
 
 @pytest.mark.parametrize("script", SHOT_SCRIPTS, ids=lambda p: p.stem)
 def test_screenshot_script_imports_exist(script: Path) -> None:
-    tree = ast.parse(script.read_text("utf-8"), str(script))
+    tree = parse_source(script.read_text("utf-8"), str(script))
     for module, name in sorted(reader_imports(tree)):
         mod = importlib.import_module(module)
         assert hasattr(mod, name) or importlib.util.find_spec(f"{module}.{name}") is not None, \
@@ -105,7 +107,7 @@ def test_screenshot_script_imports_exist(script: Path) -> None:
 def test_screenshot_scripts_read_only_what_the_window_has(window) -> None:
     problems = []
     for script in SHOT_SCRIPTS:
-        tree = ast.parse(script.read_text("utf-8"), str(script))
+        tree = parse_source(script.read_text("utf-8"), str(script))
         for chain in sorted(window_chains(tree)):
             where = missing_on(window, chain)
             if where is not None:
@@ -115,7 +117,7 @@ def test_screenshot_scripts_read_only_what_the_window_has(window) -> None:
 
 def test_a_moved_method_is_caught(window) -> None:
     """The check itself fails on the old spelling of shots_sources.py (the method moved)."""
-    tree = ast.parse("ctl = window.sources\nwindow.ask_add_venue()\nctl.no_such_method()\n")
+    tree = parse_source("ctl = window.sources\nwindow.ask_add_venue()\nctl.no_such_method()\n")
     chains = window_chains(tree)
     assert missing_on(window, ("ask_add_venue",)) == "window.ask_add_venue"
     assert [missing_on(window, c) for c in sorted(chains)] == ["window.ask_add_venue", "window.sources.no_such_method"]
