@@ -102,3 +102,31 @@ def test_a_change_after_a_refetch_started_is_refetched(qtbot, window: MainWindow
     settle(qtbot, window)
     qtbot.waitUntil(lambda: ctl.view.starLabel.text() == "★")
     assert len(calls) == 2 and ctl.cards[current].starred
+
+
+def test_leaving_triage_skips_a_refetch_not_yet_started(qtbot, window: MainWindow, library: Library,
+                                                        monkeypatch) -> None:
+    """Esc right after a decision: the refetch queued for it (behind other writes) does not
+    read the library for a page no longer shown (at 100k beside two busy processes, it stalled
+    the way back 105-162 ms); opening triage again reads it all afresh."""
+    ctl = open_triage(qtbot, window)
+    settle(qtbot, window)
+    q = ctl.queue
+    assert q is not None
+    calls = _count_refetches(monkeypatch)
+    release = threading.Event()
+    decided = q.current
+    assert decided is not None
+    before = ctl.refetches.queued
+    press(qtbot, ctl, K.Key_X)
+    window.runner.write(lambda: release.wait(10))  # the writer is busy past the X's write
+    qtbot.waitUntil(lambda: ctl.refetches.queued > before)  # its change is in: a refetch waits
+    press(qtbot, ctl, K.Key_Escape)
+    assert not ctl.active
+    release.set()
+    settle(qtbot, window)
+    assert calls == [] and ctl.refetches.skipped == 1
+    assert library.paper(decided).skipped
+    ctl = open_triage(qtbot, window)
+    settle(qtbot, window)
+    assert calls == ["refetch"]  # the opening's own read

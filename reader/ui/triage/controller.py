@@ -241,6 +241,7 @@ class TriageController(QObject):
             return
         self.flush_note()
         self.flush_reads()
+        self.refetches.left()
         index_batch.end(self.ctx)
         current = self.queue.current if self.queue else None
         self.stack.setCurrentWidget(self.library_page)
@@ -545,16 +546,17 @@ class TriageController(QObject):
         terms, style, css, queue_ids = list(self.terms), self._hit_style(), self._css(), list(q.ids)
         best = self.ranking.best
 
-        def job() -> Fetched:
+        def job() -> Fetched | None:
+            if gate.stale(mark):  # back in the library meanwhile: opening again reads afresh
+                return None
             gate.start(mark)
             starred, seeds = source.interest(lib, queue_ids)
             return Fetched(build_cards(lib, ids, terms, style, css), starred, seeds, source.top_tags(lib),
                            [n for n, _ in lib.tags()], best.decisions())
 
-        def done(out: Fetched) -> None:
-            if gen != self._edit_gen or self.queue is not q:
-                # The user decided again meanwhile: that write's refetch follows (and the
-                # changes this one took in are asked for again).
+        def done(out: Fetched | None) -> None:
+            if out is None or gen != self._edit_gen or self.queue is not q:
+                # Left, or decided again (that write's refetch follows): changes taken in are asked again.
                 if gate.dropped(mark) and self.queue is not None:
                     self._history_changed()
                 return
