@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from reader.library import View
 from reader.models import ViewKind
 from reader.venues import fold_keys, group_venues, venue_name
@@ -69,3 +71,51 @@ def test_an_undone_delete_puts_the_paper_back_in_its_folded_venue(bare_lib, tmp_
     bare_lib.restore([snapshot])  # what Ctrl+Z does
     assert sorted(bare_lib.paper_ids(uist)) == sorted(summary.new_ids)
     assert [(v.key, v.count) for v in bare_lib.venues()] == [("uist", 2)]
+
+
+def _uist_library(bare_lib, tmp_path) -> list[str]:
+    abstract = "An abstract long enough to be kept, about pointing with pens on tablets, number {}."
+    entries = [f"@inproceedings{{k{i},\n  title = {{Paper {i}}},\n  abstract = {{{abstract.format(i)}}},\n"
+               f"  booktitle = {{{venue}}},\n  year = {{2017}}\n}}\n" for i, venue in enumerate([UIST_SHORT, UIST_LONG])]
+    path = tmp_path / "uist.bib"
+    path.write_text("".join(entries), encoding="utf-8")
+    [summary] = bare_lib.import_files([path], index=False)
+    return summary.new_ids
+
+
+def test_an_undone_star_keeps_the_folded_venue_without_a_refold(bare_lib, tmp_path, monkeypatch):
+    """Undoing a star (or a tag, a read mark, a "not for me") rewrites the paper's row with its
+    venue unchanged: it keeps the key the library folded that spelling into, and the whole
+    library's venues are not read again (a refold at 100k papers, beside the window's reads)."""
+    from reader.store import venues as venue_store
+
+    ids = _uist_library(bare_lib, tmp_path)
+    long_id = next(p.id for p in bare_lib.papers(ids) if p.venue == UIST_LONG)
+    refolds: list[int] = []
+    real = venue_store.refold
+    monkeypatch.setattr(venue_store, "refold", lambda conn: refolds.append(1) or real(conn))
+    [snapshot] = bare_lib.snapshot([long_id])
+    bare_lib.set_starred([long_id], True)
+    bare_lib.restore([snapshot])  # Ctrl+Z
+    assert refolds == []
+    assert not bare_lib.paper(long_id).starred
+    uist = View(ViewKind.VENUE, "uist")
+    assert sorted(bare_lib.paper_ids(uist)) == sorted(ids)
+    assert [(v.key, v.count) for v in bare_lib.venues()] == [("uist", 2)]
+    # A restore that changes a venue still folds: with no "UIST '13" spelling left, neither
+    # paper is under "uist" any more; both are one venue under the long name.
+    other = next(pid for pid in ids if pid != long_id)
+    [short] = bare_lib.snapshot([other])
+    bare_lib.restore([dataclasses.replace(short, venue=UIST_LONG)])
+    assert refolds == [1]
+    assert bare_lib.paper_ids(uist) == []
+    assert [(v.key, v.count) for v in bare_lib.venues()] == [(_key(UIST_LONG), 2)]
+
+
+def test_the_venues_list_counts_from_the_index_alone(bare_lib, tmp_path):
+    _uist_library(bare_lib, tmp_path)
+    conn = bare_lib.read_connection()
+    plan = " ".join(str(r[-1]) for r in conn.execute(
+        "EXPLAIN QUERY PLAN SELECT venue_key, venue, count(*) FROM papers WHERE venue != '' "
+        "GROUP BY venue_key, venue"))
+    assert "COVERING INDEX papers_venue_key" in plan, plan

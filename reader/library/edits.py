@@ -221,16 +221,23 @@ class Edits(LibraryBase):
         remove_ids = list(remove_ids)
         texts = [abstract_plain(snap.abstract) for snap in snapshots]
         with self._write() as seq:
+            before = venue_store.stored(self._wconn, [snap.id for snap in snapshots])
             for snap, text in zip(snapshots, texts, strict=True):
                 q.write_paper_state(self._wconn, snap, seq, text)
             present = q.existing_ids(self._wconn, remove_ids)
+            gone = venue_store.stored(self._wconn, list(present))
             if present:
                 q.delete_papers(self._wconn, [i for i in remove_ids if i in present], seq)
             tg.drop_unused(self._wconn)
-            if any(snap.venue for snap in snapshots):
-                # A row is written with its spelling's own venue key; the key the library folds
-                # that spelling into (an acronym, a full name) depends on the other papers.
+            # A row is written with its spelling's own venue key; the key the library folds that
+            # spelling into (an acronym, a full name) depends on the other papers. An undo of a
+            # star, a tag or a "not for me" leaves every venue as it was: the rows keep their keys
+            # (a refold reads the whole library's venues: at 100k, beside the window's own reads).
+            if any(before.get(snap.id, ("", ""))[0] != snap.venue for snap in snapshots) or any(
+                    venue for venue, _ in gone.values()):
                 venue_store.refold(self._wconn)
+            else:
+                venue_store.keep_keys(self._wconn, {pid: key for pid, (venue, key) in before.items() if venue})
         self._committed(_RESTORED, [snap.id for snap in snapshots] + list(present))
 
     def save_search(self, name: str, query: str) -> int:

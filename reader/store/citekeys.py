@@ -16,8 +16,13 @@ def taken_keys(conn: sqlite3.Connection) -> set[str]:
 
 
 def owner(conn: sqlite3.Connection, key: str) -> str | None:
-    """The id of the paper holding `key` (any case), or None."""
-    r = conn.execute("SELECT id FROM papers WHERE citation_key = ? COLLATE NOCASE", [key]).fetchone()
+    """The id of the paper holding `key` (any case), or None. The condition repeats the unique
+    index's own (`citation_key != ''`), so SQLite searches that partial index: without it, each
+    undo's restore scanned the papers table (61 ms at 100k papers, against 0.1 ms)."""
+    if not key:
+        return None
+    r = conn.execute("SELECT id FROM papers WHERE citation_key = ? COLLATE NOCASE AND citation_key != ''",
+                     [key]).fetchone()
     return r[0] if r else None
 
 

@@ -126,3 +126,27 @@ def test_an_export_is_one_read_of_the_library(tmp_path: Path, monkeypatch: pytes
         monkeypatch.setattr(bibtex, "entry", entry_then_delete)
         assert lib.export_citations(tmp_path / "a.bib", None, ExportKind.BIBTEX) == len(ids)
         assert lib.counts().total == len(ids) - 1
+
+
+def test_finding_a_keys_owner_searches_the_unique_index(tmp_path: Path) -> None:
+    """Each undo's restore asks who holds the paper's key: a search of the partial unique index,
+    not a scan of the papers table (61 ms at 100k papers, on the writer, at every Ctrl+Z)."""
+    from reader.store import citekeys
+
+    src = tmp_path / "refs.bib"
+    src.write_text(BIB, encoding="utf-8")
+    with Library.open(tmp_path / "lib", seed_if_empty=False) as lib:
+        lib.import_files([src], index=False)
+        conn = lib.read_connection()
+        statements: list[str] = []
+        conn.set_trace_callback(statements.append)
+        try:
+            assert citekeys.owner(conn, "VASWANI:2017") is not None
+            assert citekeys.owner(conn, "nobody1999") is None
+            assert citekeys.owner(conn, "") is None
+        finally:
+            conn.set_trace_callback(None)
+        assert len(statements) == 2
+        for sql in statements:
+            plan = " ".join(str(r[-1]) for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+            assert "USING INDEX papers_citation_key" in plan and "SCAN" not in plan, plan
