@@ -111,11 +111,3 @@ def test_an_undone_star_keeps_the_folded_venue_without_a_refold(bare_lib, tmp_pa
     assert bare_lib.paper_ids(uist) == []
     assert [(v.key, v.count) for v in bare_lib.venues()] == [(_key(UIST_LONG), 2)]
 
-
-def test_the_venues_list_counts_from_the_index_alone(bare_lib, tmp_path):
-    _uist_library(bare_lib, tmp_path)
-    conn = bare_lib.read_connection()
-    plan = " ".join(str(r[-1]) for r in conn.execute(
-        "EXPLAIN QUERY PLAN SELECT venue_key, venue, count(*) FROM papers WHERE venue != '' "
-        "GROUP BY venue_key, venue"))
-    assert "COVERING INDEX papers_venue_key" in plan, plan

@@ -536,8 +536,11 @@ def signals(conn: sqlite3.Connection) -> TriageSignals:
     starred: list[str] = []
     skipped: list[str] = []
     read: list[str] = []
-    for pid, star, skip in conn.execute(
-            "SELECT id, starred, skipped FROM papers WHERE starred = 1 OR skipped = 1 OR read = 1"):
+    # From the partial index of the decided papers (m0024: at 100k papers 1.4 ms, against 57 ms
+    # for a scan of the table, at every re-rank's and undo's read), then in the store's order.
+    decided = sorted(tuple(r) for r in conn.execute(
+        "SELECT rowid, id, starred, skipped FROM papers WHERE starred = 1 OR skipped = 1 OR read = 1"))
+    for _, pid, star, skip in decided:
         (starred if star else skipped if skip else read).append(pid)
     tagged: dict[str, list[str]] = {}
     for pid, name in conn.execute(
