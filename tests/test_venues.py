@@ -55,24 +55,6 @@ UIST_SHORT = "UIST '13: Proceedings of the 26th Annual ACM Symposium on User Int
 UIST_LONG = "Proceedings of the 30th Annual ACM Symposium on User Interface Software and Technology"
 
 
-def test_an_undone_delete_puts_the_paper_back_in_its_folded_venue(bare_lib, tmp_path):
-    # The long spelling has its own key; it joins "uist" only through the library's other entries.
-    abstract = "An abstract long enough to be kept, about pointing with pens on tablets, number {}."
-    entries = [f"@inproceedings{{k{i},\n  title = {{Paper {i}}},\n  abstract = {{{abstract.format(i)}}},\n"
-               f"  booktitle = {{{venue}}},\n  year = {{2017}}\n}}\n" for i, venue in enumerate([UIST_SHORT, UIST_LONG])]
-    path = tmp_path / "uist.bib"
-    path.write_text("".join(entries), encoding="utf-8")
-    [summary] = bare_lib.import_files([path], index=False)
-    uist = View(ViewKind.VENUE, "uist")
-    assert sorted(bare_lib.paper_ids(uist)) == sorted(summary.new_ids)
-    long_id = next(p.id for p in bare_lib.papers(summary.new_ids) if p.venue == UIST_LONG)
-    [snapshot] = bare_lib.snapshot([long_id])
-    bare_lib.delete_papers([long_id])
-    bare_lib.restore([snapshot])  # what Ctrl+Z does
-    assert sorted(bare_lib.paper_ids(uist)) == sorted(summary.new_ids)
-    assert [(v.key, v.count) for v in bare_lib.venues()] == [("uist", 2)]
-
-
 def _uist_library(bare_lib, tmp_path) -> list[str]:
     abstract = "An abstract long enough to be kept, about pointing with pens on tablets, number {}."
     entries = [f"@inproceedings{{k{i},\n  title = {{Paper {i}}},\n  abstract = {{{abstract.format(i)}}},\n"
@@ -81,6 +63,19 @@ def _uist_library(bare_lib, tmp_path) -> list[str]:
     path.write_text("".join(entries), encoding="utf-8")
     [summary] = bare_lib.import_files([path], index=False)
     return summary.new_ids
+
+
+def test_an_undone_delete_puts_the_paper_back_in_its_folded_venue(bare_lib, tmp_path):
+    # The long spelling has its own key; it joins "uist" only through the library's other entries.
+    ids = _uist_library(bare_lib, tmp_path)
+    uist = View(ViewKind.VENUE, "uist")
+    assert sorted(bare_lib.paper_ids(uist)) == sorted(ids)
+    long_id = next(p.id for p in bare_lib.papers(ids) if p.venue == UIST_LONG)
+    [snapshot] = bare_lib.snapshot([long_id])
+    bare_lib.delete_papers([long_id])
+    bare_lib.restore([snapshot])  # what Ctrl+Z does
+    assert sorted(bare_lib.paper_ids(uist)) == sorted(ids)
+    assert [(v.key, v.count) for v in bare_lib.venues()] == [("uist", 2)]
 
 
 def test_an_undone_star_keeps_the_folded_venue_without_a_refold(bare_lib, tmp_path, monkeypatch):
