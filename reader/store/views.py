@@ -92,6 +92,4 @@ def paper_ids(conn: sqlite3.Connection, view: View, sort: str = "added", descend
     sql = f"SELECT p.id FROM papers p {where} ORDER BY {order}, p.rowid {direction}"
     if limit is not None:
         sql = f"{sql} LIMIT {max(0, int(limit))}"
-    # fetchall: the rows in one C loop, not one Python-level __next__ per row (damage.py's
-    # cursor) holding the GIL 100k times beside the window's thread.
-    return [r[0] for r in conn.execute(sql, params).fetchall()]
+    return [r[0] for r in conn.execute(sql, params)]
