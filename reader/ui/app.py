@@ -14,6 +14,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reader.errors import ReaderError
+from reader.ui import pyside_imports
 
 if TYPE_CHECKING:
     from .window.main_window import MainWindow
@@ -57,6 +58,7 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     # Workers run pure-Python Whoosh/SQLite code; a short GIL switch interval lets the GUI thread
     # (which needs the GIL for every model data() call) in quickly, so typing never stalls.
     sys.setswitchinterval(0.001)
+    pyside_imports.install()  # the modules workers import later are checked from their bytes
     app.setApplicationName("Reader")
     app.setOrganizationName("Reader")
     app.setDesktopFileName("reader")
