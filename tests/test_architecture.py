@@ -255,7 +255,7 @@ CORE_FLOORS: list[tuple[str, set[str]]] = [
 ]
 UI_FLOORS: list[tuple[str, set[str]]] = [
     ("thread and undo", {"ui.tasks", "ui.crash", "ui.undo"}),
-    ("shared", {"ui.widgets", "ui.context", "ui.change_bridge", "ui.idle_gc"}),
+    ("shared", {"ui.widgets", "ui.context", "ui.change_bridge", "ui.idle_gc", "ui.pyside_imports"}),
     ("operations", {"ui.operations"}),
     ("list and paper", {"ui.list", "ui.paper"}),
     ("page helpers", {"ui.pages"}),  # stacked pages, and what page controllers use of the window
