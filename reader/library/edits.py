@@ -233,8 +233,8 @@ class Edits(LibraryBase):
             # spelling into (an acronym, a full name) depends on the other papers. An undo of a
             # star, a tag or a "not for me" leaves every venue as it was: the rows keep their keys
             # (a refold reads the whole library's venues: at 100k, beside the window's own reads).
-            if any(before.get(snap.id, ("", ""))[0] != snap.venue for snap in snapshots) or any(
-                    venue for venue, _ in gone.values()):
+            moved = [snap for snap in snapshots if before.get(snap.id, ("", ""))[0] != snap.venue]
+            if moved or any(venue for venue, _ in gone.values()):
                 venue_store.refold(self._wconn)
             else:
                 venue_store.keep_keys(self._wconn, {pid: key for pid, (venue, key) in before.items() if venue})

@@ -102,12 +102,12 @@ def ids_in_order(conn: sqlite3.Connection, sql: str, params: list | tuple = ()) 
     """The first column of `sql` (an ordered SELECT of paper ids), in its order, read as one
     string in one step of SQLite and split in C. Row by row, the whole list at 100k papers held
     the GIL for most of 130-140 ms (a Python-level cursor step per row, damage.py) beside the
-    window's thread; this way 91 ms of CPU, nearly all inside SQLite with the GIL let go.
+    window's thread; this way 88-102 ms of CPU, nearly all inside SQLite with the GIL let go.
 
     An aggregate consumes an ORDER BY subquery in its order (SQLite does not flatten such a
     subquery into an aggregate); the count read beside it checks that no id held the separator,
     and a mismatch falls back to reading row by row."""
-    row = conn.execute(f"SELECT count(*), group_concat(o.id, char(31)) FROM ({sql}) o", params).fetchone()
+    row = conn.execute(f"SELECT count(*), group_concat(o.id, char({ord(_SEP)})) FROM ({sql}) o", params).fetchone()
     count, joined = row[0], row[1]
     ids = joined.split(_SEP) if joined else []
     if len(ids) != count:
