@@ -321,6 +321,7 @@ def jk_phase(app, window, beat: Heartbeat) -> None:
     spin(app, 0.3)
     steps: list[float] = []
     step_cpu: list[float] = []  # the GUI thread's own CPU per step: what load does not inflate
+    late: list[float] = []  # steps whose paper was not read ahead: key -> the paper shown
     for i in range(200):
         k = Qt.Key.Key_J if (i // 50) % 2 == 0 else Qt.Key.Key_K
         s, c = time.perf_counter(), time.thread_time()
@@ -328,6 +329,9 @@ def jk_phase(app, window, beat: Heartbeat) -> None:
         app.processEvents()
         steps.append((time.perf_counter() - s) * 1000)
         step_cpu.append((time.thread_time() - c) * 1000)
+        if window.pane.paper_id != window.current_id():  # not read ahead: read on a worker
+            wait(app, lambda: window.pane.paper_id == window.current_id())
+            late.append((time.perf_counter() - s) * 1000)
         spin(app, 0.01)  # let the related-papers worker deliver, as between real key presses
 
     print(f"J/K step, GUI thread: median {statistics.median(steps):.1f} ms, "
@@ -336,6 +340,9 @@ def jk_phase(app, window, beat: Heartbeat) -> None:
           f"load {load()}", flush=True)
     print(f"J/K step, GUI-thread CPU: median {statistics.median(step_cpu):.1f} ms, "
           f"p95 {pct(step_cpu, 0.95):.1f} ms", flush=True)
+    print(f"J/K steps whose paper was shown within the step: {len(steps) - len(late)} of {len(steps)}"
+          + (f"; the others shown after median {statistics.median(late):.1f} ms, max {max(late):.1f} ms "
+             "(read on a worker)" if late else ""), flush=True)
 
 
 

@@ -69,6 +69,7 @@ class ListPieces:
     scope: Callable[[], ListScope]  # the selection, the shown paper, the query
     select_paper: Callable[[str, bool], None]  # (paper id, scroll): the whole library if hidden
     load_paper: Callable[[str | None], None]  # show a paper in the pane (the list's selection unchanged)
+    paper_on: Callable[[], str | None]  # the paper the pane shows or is reading (pane_reads.current)
     save_note: Callable[[str, str], None]  # (paper id, text): written, merged with outside changes
     index_ready: Callable[[], bool]  # the search index is in step with the store
 

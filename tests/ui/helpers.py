@@ -50,3 +50,13 @@ def import_in_window(qtbot, window: MainWindow, path) -> None:
     """Import `path` through the window (on the runner) and wait for its summaries."""
     window.transfer.import_paths([path])
     qtbot.waitUntil(lambda: window.last_import_summaries != [])
+
+
+def shown(qtbot, window: MainWindow, pid: str | None = None) -> str | None:
+    """Wait until the pane shows `pid` (else whichever paper it was asked for): a paper not read
+    ahead is read on a worker (window/pane_reads.py). Returns the paper shown."""
+    if pid is None:
+        qtbot.waitUntil(lambda: window.reads.waiting is None and window.pane.paper_id is not None)
+    else:
+        qtbot.waitUntil(lambda: window.pane.paper_id == pid)
+    return window.pane.paper_id

@@ -22,7 +22,7 @@ from reader.ui.list.model import (
 from reader.ui.paper.pane import TitleEdit
 from reader.ui.window.main_window import MainWindow
 
-from .helpers import import_in_window, search_now
+from .helpers import import_in_window, search_now, shown
 
 
 def _title_share(window: MainWindow) -> float:
@@ -151,7 +151,7 @@ def test_home_end_page_keys_move_in_the_list(qtbot, window: MainWindow) -> None:
     window.focus_table()
     table.go_to_row(10)
     qtbot.keyClick(table, Qt.Key.Key_End)
-    assert table.currentIndex().row() == 55 and window.pane.paper_id == window.model.id_at(55)
+    assert table.currentIndex().row() == 55 and shown(qtbot, window) == window.model.id_at(55)
     qtbot.keyClick(table, Qt.Key.Key_Home)
     assert table.currentIndex().row() == 0
     qtbot.keyClick(table, Qt.Key.Key_PageDown)

@@ -18,7 +18,7 @@ from reader.library import Library, View
 from reader.ui.paper.abstract_html import HIT_STYLES
 from reader.ui.window.main_window import MainWindow
 
-from .helpers import key, release_modifiers
+from .helpers import key, release_modifiers, shown
 from .test_map import open_map, screen_pos
 
 TAG = re.compile(r"<\s*/?\s*[a-zA-Z][^>]*>")
@@ -212,7 +212,7 @@ def test_after_map_and_triage_the_list_starts_at_the_top_of_the_search(qtbot, wi
     deep = ctl.queue.current
     ctl.run_command("back")
     qtbot.waitUntil(lambda: controller.active and not ctl.active)
-    assert window.pane.paper_id == deep  # the paper triage ended on is shown…
+    assert window.reads.current == deep and shown(qtbot, window) == deep  # the paper triage ended on is shown…
     controller.close()
     assert window.table.verticalScrollBar().value() == 0 and window.table.rowAt(0) == 0  # …the list at its top
 
@@ -231,7 +231,7 @@ def test_j_after_leaving_triage_stays_in_the_lasso(qtbot, window: MainWindow) ->
     qtbot.waitUntil(lambda: controller.canvas.hasFocus())
     for _ in range(3):
         key(qtbot, controller.canvas, Qt.Key.Key_J)
-        assert window.pane.paper_id in chosen, "J left the lasso"
+        assert window.reads.current in chosen, "J left the lasso"
     assert set(controller.selected_ids()) == set(chosen)
 
 

@@ -14,6 +14,8 @@ from reader.ui.list.model import COL_GROUP
 from reader.ui.list.sidebar import GROUP_SECTION
 from reader.ui.paper.pane import GROUP_TAB
 
+from .helpers import shown
+
 
 @pytest.fixture
 def bob(tmp_path):
@@ -53,6 +55,7 @@ def test_the_column_shows_who_starred_and_the_pane_their_notes(qtbot, window, bo
         == "Starred by the group"
     qtbot.waitUntil(lambda: not window.table.horizontalHeader().isSectionHidden(COL_GROUP))  # content brings it in
     window.load_paper(pid)
+    shown(qtbot, window, pid)
     pane = window.pane
     assert pane.tabs.isTabVisible(GROUP_TAB) and pane.tabs.tabText(GROUP_TAB) == "Group ★1"
     text = pane.groupView.toPlainText()

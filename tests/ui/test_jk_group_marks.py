@@ -35,7 +35,7 @@ def _read_around(qtbot, window: MainWindow) -> None:
     """As between key presses: the read-ahead's papers on both sides of the open one arrived."""
     row, ids = window.model.row_of(window.pane.paper_id or ""), window.model.ids()
     near = [ids[r] for r in (row - 1, row + 1) if 0 <= r < len(ids)]
-    qtbot.waitUntil(lambda: all(p in window._ahead for p in near))
+    qtbot.waitUntil(lambda: all(p in window.reads.ahead for p in near))
 
 
 def _step(qtbot, window: MainWindow, k: Qt.Key) -> tuple[str | None, str, bool]:

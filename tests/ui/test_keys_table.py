@@ -131,16 +131,17 @@ def test_typing_into_the_window_resets_the_table_never_and_repaints_unchanged_li
     cell (a reset repainted every shown row at each key: ~900 data() calls, ~12 ms of the GUI
     thread at 100k); a first hit the pane shows already is not read and rendered again on the
     list's worker."""
-    from reader.ui.window import library_screen
+    from reader.ui.window import listing_work, pane_reads
 
     read: list[list[str]] = []
-    real_read_ahead = library_screen.read_ahead
+    real_read_ahead = listing_work.read_ahead
 
     def read_ahead(lib, ids, *args):
         read.append(list(ids))
         return real_read_ahead(lib, ids, *args)
 
-    monkeypatch.setattr(library_screen, "read_ahead", read_ahead)
+    monkeypatch.setattr(listing_work, "read_ahead", read_ahead)  # the list's first hit
+    monkeypatch.setattr(pane_reads, "read_ahead", read_ahead)  # J/K's and the pane's own reads
     seen = Painted(window.model)
     window.searchBox.setFocus()
     unchanged = same_first = 0

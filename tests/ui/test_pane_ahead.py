@@ -12,12 +12,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from reader.library import Library
+from reader.text import title_plain
 from reader.ui.list import model as model_module
 from reader.ui.list.model import COL_TITLE
 from reader.ui.paper import abstract_html as abstract_module
 from reader.ui.window.main_window import MainWindow
 
-from .helpers import key, search_now
+from .helpers import key, search_now, shown
 
 
 class OnGui:
@@ -73,18 +74,94 @@ def test_j_and_k_show_papers_read_and_rendered_on_a_worker(qtbot, window: MainWi
     assert pane.titleEdit.text() == pane.paper.title and pane.abstractView.toPlainText().strip()
 
 
-def test_a_change_is_read_again_not_taken_from_the_read_ahead(qtbot, window: MainWindow, library: Library) -> None:
-    """A paper read ahead, then starred: J shows it starred (read anew, on the GUI thread)."""
+def test_a_change_is_read_again_not_taken_from_the_read_ahead(qtbot, window: MainWindow, library: Library,
+                                                              monkeypatch) -> None:
+    """A paper read ahead, then starred: J shows it starred, read anew on a worker (the GUI
+    thread read it itself, before); the papers the change did not touch are kept."""
     from reader.ui.operations import papers
 
     ids = list(window.model.ids())
     window.table.setFocus()
     window.select_paper(ids[0])
     _idle(qtbot, window)
+    qtbot.waitUntil(lambda: all(p in window.reads.ahead for p in ids[1:4]))
+    kept = window.reads.ahead[ids[2]]
+    seen = _counting(monkeypatch, library)
     papers.set_starred(window.ops, [ids[1]], True)
     _idle(qtbot, window)
+    assert window.reads.ahead.get(ids[2]) is kept  # untouched by the change: not read again
     key(qtbot, window.table, Qt.Key.Key_J)
-    assert window.pane.paper_id == ids[1] and window.pane.starButton.isChecked()
+    assert shown(qtbot, window) == ids[1] and window.pane.starButton.isChecked()
+    assert seen["paper"] == 0, seen.calls
+
+
+def _holding(monkeypatch, held_id: str) -> threading.Event:
+    """The pane's reads of `held_id` wait on the returned event (a slow disk, a busy core)."""
+    from reader.ui.window import pane_reads
+
+    gate, real = threading.Event(), pane_reads.read_ahead
+
+    def read_ahead(lib, ids, *args):
+        if held_id in ids:
+            gate.wait(10)
+        return real(lib, ids, *args)
+
+    monkeypatch.setattr(pane_reads, "read_ahead", read_ahead)
+    return gate
+
+
+def test_a_paper_not_read_ahead_is_read_on_a_worker_its_title_shown_at_once(
+        qtbot, window: MainWindow, library: Library, monkeypatch) -> None:
+    """A click far from the open paper: the GUI thread does not read it (the old code read it
+    there: 300-770 ms on a row not in the file cache). The pane shows the list's title at once,
+    nothing to edit, then the paper as stored."""
+    ids = list(window.model.ids())
+    window.table.setFocus()
+    window.select_paper(ids[0])
+    _idle(qtbot, window)
+    far = ids[30]
+    stored = library.paper(far)
+    assert stored is not None and far not in window.reads.ahead
+    gate = _holding(monkeypatch, far)
+    seen = _counting(monkeypatch, library)
+    window.table.go_to_row(30)
+    pane = window.pane
+    assert window.reads.current == far and pane.paper is None
+    assert pane.titleEdit.text() == title_plain(stored.title) and not pane.titleEdit.isEnabled()
+    assert not pane.tabs.isEnabled() and not pane.starButton.isEnabled()  # no note typed into nothing
+    gate.set()
+    assert shown(qtbot, window) == far and pane.paper == stored
+    assert pane.titleEdit.isEnabled() and pane.abstractView.toPlainText().strip()
+    assert seen["paper"] == 0 and seen["render"] == 0, seen.calls
+
+
+def test_a_read_overtaken_or_changed_meanwhile_is_not_shown(qtbot, window: MainWindow, library: Library,
+                                                            monkeypatch) -> None:
+    """While a paper is read, the user moves on: the late read is not shown. A paper starred
+    while it is read is shown starred (read again: the first read may predate the star)."""
+    from reader.ui.operations import papers
+
+    ids = list(window.model.ids())
+    window.table.setFocus()
+    window.select_paper(ids[0])
+    _idle(qtbot, window)
+    first, second = ids[30], ids[40]
+    gate = _holding(monkeypatch, first)
+    window.table.go_to_row(30)
+    window.table.go_to_row(40)
+    assert window.reads.current == second
+    gate.set()
+    assert shown(qtbot, window) == second
+    qtbot.wait(100)
+    assert window.pane.paper_id == second  # the first read, landing late, was dropped
+
+    third = ids[50]
+    gate = _holding(monkeypatch, third)
+    window.table.go_to_row(50)
+    papers.set_starred(window.ops, [third], True)
+    _idle(qtbot, window)
+    gate.set()
+    assert shown(qtbot, window) == third and window.pane.starButton.isChecked()
 
 
 def test_a_new_lists_first_hit_is_read_and_rendered_by_its_worker(qtbot, window: MainWindow, library: Library,

@@ -158,7 +158,7 @@ def test_triage_by_keyboard_undo_resume_and_back(qtbot, window: MainWindow, libr
         press(qtbot, ctl2, K.Key_Escape)  # back to the library, on the paper that was on screen
         assert not ctl2.active
         qtbot.waitUntil(lambda: w2.current_id() == listed[8])
-        assert w2.pane.paper_id == listed[8]
+        qtbot.waitUntil(lambda: w2.pane.paper_id == listed[8])  # read on a worker (pane_reads)
         assert w2.selected_ids() == [listed[8]]
 
         key(qtbot, w2.table, K.Key_T, Qt.KeyboardModifier.ControlModifier)  # same list: resumes

@@ -357,14 +357,14 @@ class MapController(QObject):
         rows = {pid: w.model.row_of(pid) for pid in chosen}
         order = [pid for _, pid in sorted((r, pid) for pid, r in rows.items() if r >= 0)]
         order += [pid for pid in chosen if rows[pid] < 0]
-        here = w.pane.paper_id
+        here = w.paper_on()  # (the paper being read for the pane, after a quick J)
         if here in order:
             target = order[min(max(order.index(here) + step, 0), len(order) - 1)]
         else:
             target = order[0 if step > 0 else -1]
         if rows[target] >= 0:
             w.table.reselect(target, [pid for pid in order if rows[pid] >= 0], rows[target])
-        if w.pane.paper_id != target:
+        if here != target:
             w.load_paper(target)
         return True
 

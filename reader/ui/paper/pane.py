@@ -309,6 +309,17 @@ class PaperPane(QWidget):
         finally:
             self._loading = False
 
+    def show_pending(self, title: str) -> None:
+        """A paper being read on a worker (window.pane_reads): its title from the list, nothing
+        to edit until the paper is shown."""
+        self.set_paper(None)
+        self._loading = True
+        try:
+            self.titleEdit.setText(title)
+            self._set_abstract_html("")
+        finally:
+            self._loading = False
+
     def _fill(self, paper: Paper | None, same: bool, marks: list[Any] | None | Literal[False] = False) -> None:
         enabled = paper is not None
         for w in (self.titleEdit, self.starButton, self.readButton, self.tagEditor, self.tabs, self.highlightComment,

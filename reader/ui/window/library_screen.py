@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QVBoxLayout, QWidget
 from reader.events import OUTSIDE, Change, Changes
 from reader.library import Library, View
 from reader.listing import Listing
-from reader.models import Paper, ViewKind
+from reader.models import ViewKind
 from reader.search.results import SearchResults
 
 from ..change_bridge import ChangeBridge
@@ -47,7 +47,7 @@ from ..list.sidebar import Sidebar, view_key
 from ..list.table import PaperTable
 from ..operations import IdsArg, papers, scope, searches, tags
 from ..paper import notes
-from ..paper.abstract_html import ReadAhead, read_ahead
+from ..paper.abstract_html import ReadAhead
 from ..paper.edits import connect_edits
 from ..paper.note_merge import MERGE_OUTSIDE, NoteMerges
 from ..paper.pane import PaperPane
@@ -58,13 +58,13 @@ from .actions import Menus
 from .index_sync import IndexSync
 from .listing_work import ListingWork, screen_pages
 from .messages import Messages
+from .pane_reads import PaneReads
 from .splitter import SIZES as SPLITTER_SIZES
 from .splitter import MainSplitter
 
 RELATED_DELAY_MS = 250
 TERMS_DELAY_MS = 120
 MAX_WANTED = 1000  # selected papers whose rows the list worker finds (more: looked up here)
-READ_AHEAD = 3  # papers read and rendered on a worker on each side of the open one (J/K)
 
 
 class LibraryScreen(QMainWindow):
@@ -119,10 +119,7 @@ class LibraryScreen(QMainWindow):
         self._relist_asked = 0  # the listing that brings a stale list up to date
         self._relist_again = False  # changes stored while that listing was read: one more for them all
         self._select_after_relist: tuple[str, bool] | None = None
-        self._ahead: dict[str, Paper] = {}  # read ahead on a worker; emptied by each change seen
-        self._ahead_marks: dict[str, Any] = {}  # their group marks (ReadAhead.marks), likewise
-        self._ahead_epoch = 0  # changes seen (that may touch papers): a read asked before one is dropped
-        self.papers_read_here = 0  # papers the pane read on the GUI thread (tests count them)
+        self.reads = PaneReads(self)  # the papers the pane shows, read on workers
         self.list_rows = RowCache()  # rows the list's worker read, kept until a change is seen
         self._build_widgets()
         self.splitter.installEventFilter(self)  # the library page shown again: a stale list re-lists
@@ -135,6 +132,18 @@ class LibraryScreen(QMainWindow):
         # A "more like these" view ranks the library: too slow for the GUI thread. A plain
         # view's first page only (200 ids: 1 ms), the whole list after it from a worker (at
         # 100k its 0.3 s of SQLite held the first paint back).
+        self.reads.at_start = True
+        try:
+            self._first_fill()
+        finally:
+            self.reads.at_start = False
+        self.sidebar.summaryChanged.connect(self._summary_changed)
+        self.sidebar.follow(self.library, self.runner, self.changes.changed, self.handle_error)
+        self.changes.changed.connect(self._changes_seen)
+        self.changes.outsideIndexed.connect(self._outside_indexed)
+        QTimer.singleShot(0, self.index_sync.start)
+
+    def _first_fill(self) -> None:
         if self.view.ranked:
             self.refresh_list()
         elif self.searchBar.query() or self.view.kind == ViewKind.NEW:
@@ -149,11 +158,6 @@ class LibraryScreen(QMainWindow):
                 lib = self.library
                 self.runner.read("list", lambda: prepare_listing(lib, whole()),
                                  lambda found: self._list_ready(found, key), self.handle_error)
-        self.sidebar.summaryChanged.connect(self._summary_changed)
-        self.sidebar.follow(self.library, self.runner, self.changes.changed, self.handle_error)
-        self.changes.changed.connect(self._changes_seen)
-        self.changes.outsideIndexed.connect(self._outside_indexed)
-        QTimer.singleShot(0, self.index_sync.start)
 
     @property
     def relevanceAction(self) -> QAction:  # the search bar enables it while a search is listed
@@ -245,7 +249,7 @@ class LibraryScreen(QMainWindow):
         # Catching up after triage: the rows on screen are read with the list (see screen_pages).
         catching_up = built and (self._list_stale or self._relist_asked) and self.model.rowCount()
         work = ListingWork(
-            lib, job, lambda: asked == self._lists_asked, wanted, self.list_rows, self._ahead_epoch,
+            lib, job, lambda: asked == self._lists_asked, wanted, self.list_rows, self.reads.epoch,
             screen_pages(self.table, self.model.rowCount()) if catching_up else [], first,
             self._pending_select, self.pane.paper_id if built else None, self.pane.dark if built else False,
             self.pane.abstracts if built else None, self.pane.group_marks if built else None)
@@ -253,7 +257,7 @@ class LibraryScreen(QMainWindow):
         def ready(out: tuple[PreparedListing, ReadAhead | None] | None) -> None:
             if out is not None:
                 if out[1] is not None:
-                    self._took_ahead(out[1], work.epoch, keep=False)
+                    self.reads.took(out[1], work.epoch, keep=False)
                 self._list_ready(out[0], key, asked)
 
         self.runner.read("list", work, ready, self._list_failed)
@@ -375,8 +379,7 @@ class LibraryScreen(QMainWindow):
         if self.closing or changes.kinds == {Change.INDEX}:
             return
         outside = changes.origin == OUTSIDE or Change.OUTSIDE in changes.kinds
-        self._ahead, self._ahead_marks = {}, {}  # read before this change: perhaps not as stored now
-        self._ahead_epoch += 1
+        self.reads.changed(changes.ids)  # read before this change: perhaps not as stored now
         # Catching up after triage (the writer may still be storing its decisions, one change a
         # second at 100k), the rows on screen are kept as they are: the listing under way lands,
         # then one more for every change meanwhile, and those workers read the rows on screen
@@ -397,6 +400,8 @@ class LibraryScreen(QMainWindow):
         if catching_up:
             self._relist_again = True  # (one 100k re-list per change, each dropping the last, before)
             return
+        if pid:
+            self.reads.read_around(pid)  # J/K's next papers that this change touched, read again
         self.refresh_list()
 
     def page_hidden(self) -> bool:
@@ -482,52 +487,17 @@ class LibraryScreen(QMainWindow):
     def _current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.input_watch.touch()
         pid = self.model.id_at(current.row()) if current.isValid() else None
-        if pid != self.pane.paper_id:
+        if pid != self.reads.current:
             self.load_paper(pid)
 
     def load_paper(self, pid: str | None) -> None:
-        paper = self._ahead.get(pid) if pid else None
-        if paper is None and pid:
-            paper = self.library.paper(pid)  # by id: well under a millisecond (ARCHITECTURE.md)
-            self.papers_read_here += 1
-        if paper is not None and paper.id in self._ahead_marks:
-            self.pane.set_paper(paper, marks=self._ahead_marks[paper.id])  # no group query here
-        else:
-            self.pane.set_paper(paper)
-        if paper:
-            # Related papers wait until J/K stops: a Whoosh query per step would compete for the GIL.
-            self._related_timer.start()
-            self._read_ahead(paper.id)
+        """Show `pid` in the pane (read on a worker unless it was read ahead: pane_reads)."""
+        self.reads.show(pid)
 
-    def _read_ahead(self, pid: str) -> None:
-        """The papers J/K reaches next (READ_AHEAD on each side of `pid`), read and their
-        abstracts rendered on a worker while the user reads this one."""
-        row = self.model.row_of(pid)
-        if row < 0:
-            return
-        ids = self.model.ids()
-        near = ids[max(row - READ_AHEAD, 0):row] + ids[row + 1:row + 1 + READ_AHEAD]
-        if all(p in self._ahead for p in near):
-            return
-        # Twice as far as needed: a job every few steps of a held key, not one per step.
-        wide = ids[max(row - 2 * READ_AHEAD, 0):row] + ids[row + 1:row + 1 + 2 * READ_AHEAD]
-        missing = [p for p in wide if p not in self._ahead]
-        lib, terms, dark, epoch = self.library, list(self.pane.terms), self.pane.dark, self._ahead_epoch
-        cache, marks = self.pane.abstracts, self.pane.group_marks
-        self.runner.read("ahead", lambda: read_ahead(lib, missing, terms, dark, cache, marks),
-                         lambda out: self._took_ahead(out, epoch, keep=True, around=pid), self.handle_error)
-
-    def _took_ahead(self, out: ReadAhead, epoch: int, *, keep: bool, around: str | None = None) -> None:
-        if epoch != self._ahead_epoch:
-            return  # a change was seen since they were asked for: the pane reads them itself
-        held = self._ahead if keep else {}
-        if around is not None and len(held) > 6 * READ_AHEAD:
-            row, ids = self.model.row_of(around), self.model.ids()
-            window = set(ids[max(row - 3 * READ_AHEAD, 0):row + 3 * READ_AHEAD + 1]) if row >= 0 else set()
-            held = {p: v for p, v in held.items() if p in window}
-        self._ahead = {**held, **out.papers}
-        marks = {**self._ahead_marks, **out.marks} if keep else out.marks
-        self._ahead_marks = {p: m for p, m in marks.items() if p in self._ahead}
+    def paper_shown(self, pid: str) -> None:
+        """The pane shows `pid`: related papers once J/K stops (a Whoosh query per step would
+        compete for the GIL)."""
+        self._related_timer.start()
 
     def _related_due(self) -> None:
         if self.pane.paper_id:

@@ -60,7 +60,8 @@ class MainWindow(LibraryScreen):
             self.model, self.table, self.searchBar, self.pane, self.status, view=lambda: self.view,
             sort=lambda: (self.sort_column, self.sort_order), scope=lambda: self.list_scope(),
             select_paper=lambda pid, scroll: self.select_paper(pid, scroll=scroll),
-            load_paper=lambda pid: self.load_paper(pid), save_note=lambda pid, text: self.save_note(pid, text),
+            load_paper=lambda pid: self.load_paper(pid), paper_on=lambda: self.reads.current,
+            save_note=lambda pid, text: self.save_note(pid, text),
             index_ready=lambda: self.index_ready), lambda url: self.open_link(url))
         # Live sync with a Markdown vault (File → Markdown vault…)
         self.vault_sync = VaultSync(ctx, self.note_merges)
