@@ -241,7 +241,8 @@ def test_no_private_library_access_outside_services():
 # (sources/, group/, ui/sources/, ui/group/) have their floor already.
 CORE_FLOORS: list[tuple[str, set[str]]] = [
     ("package", {"reader"}),  # reader/__init__.py: the app's name and version
-    ("foundation", {"errors", "events", "plural", "bundled", "logs", "paths", "recent", "workers", "lazy_names"}),
+    ("foundation", {"errors", "events", "plural", "bundled", "logs", "paths", "recent", "workers", "lazy_names",
+                    "preread"}),
     ("files", {"derived_files", "output_files"}),  # derived and exported files: regular files only
     ("model", {"models"}),
     ("identity", {"identity", "import_report"}),

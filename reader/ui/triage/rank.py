@@ -102,6 +102,9 @@ class TriageRanking:
         if best is None:
             with self._best_lock:
                 if self._best is None:
+                    from reader.preread import preread
+
+                    preread("numpy")  # its libraries read first, letting the GIL go (reader/preread.py)
                     from reader.triage.best import BestFirst
 
                     lib = self.c.library

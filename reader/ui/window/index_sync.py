@@ -26,8 +26,11 @@ def preload(modules: tuple[str, ...], pause: Callable[[], object]) -> None:
     """Import `modules` one at a time, each after `pause` (which waits while the user types or steps)."""
     from importlib import import_module
 
+    from reader.preread import preread
+
     for name in modules:
         pause()
+        preread(name.partition(".")[0])  # its libraries read first, letting the GIL go
         import_module(name)
 
 
