@@ -344,6 +344,24 @@ def jk_phase(app, window, beat: Heartbeat) -> None:
           + (f"; the others shown after median {statistics.median(late):.1f} ms, max {max(late):.1f} ms "
              "(read on a worker)" if late else ""), flush=True)
 
+    # Jumps: a click far down the list (the map, End, a scrolled-to row): papers not read ahead.
+    jumps: list[float] = []
+    shown_after: list[float] = []
+    rows = window.model.rowCount()
+    for i in range(30):
+        row = (i * 7919 + 4111) % rows
+        s = time.perf_counter()
+        window.table.go_to_row(row)
+        app.processEvents()
+        jumps.append((time.perf_counter() - s) * 1000)
+        wait(app, lambda: window.pane.paper_id == window.current_id())
+        shown_after.append((time.perf_counter() - s) * 1000)
+        spin(app, 0.05)
+    print(f"jump to a far row (30, not read ahead), GUI thread: median {statistics.median(jumps):.1f} ms, "
+          f"p95 {pct(jumps, 0.95):.1f} ms, max {max(jumps):.1f} ms; the paper shown after median "
+          f"{statistics.median(shown_after):.1f} ms, max {max(shown_after):.1f} ms; "
+          f"longest stall {beat.longest('J/K'):.0f} ms", flush=True)
+
 
 
 def triage_phase(app, window, beat: Heartbeat) -> None:
