@@ -36,6 +36,7 @@ from reader.search.query import (
 from reader.search.rank import POSTINGS_BUDGET, TYPING_POSTINGS_BUDGET, warm_steps
 from reader.search.rank import warm as warm_lexicons
 from reader.search.rank_arrays import rank
+from reader.search.readers import open_latest, writer_documents
 from reader.search.rebuild import cancel_quietly
 from reader.search.results import Hit, SearchResults, Suggestion, strict_total
 from reader.search.schema import (
@@ -212,9 +213,9 @@ class SearchIndex:
             if docs or deleted:
                 w = self._ix.writer(timeout=LOCK_WAIT)  # another process may be writing
                 try:
-                    # Old documents found by the id column (bulk-built segments have no id terms).
-                    with w.reader() as r:
-                        old = document_numbers(r, [*deleted, *(doc["id"] for doc in docs)])
+                    # Old documents by id (readers.py; the searcher's readers: under its lock).
+                    with self._read_lock:
+                        old = writer_documents(w, self._searcher, [*deleted, *(doc["id"] for doc in docs)])
                     for dn in sorted(old.values()):
                         w.delete_document(dn)
                     for doc in docs:
@@ -269,17 +270,16 @@ class SearchIndex:
         write_meta(self.index_dir, stamp)
         self.stamp = stamp
         self._wrote = True
-        # A new searcher, not Searcher.refresh(): whoosh-reloaded 2.7.5's refresh keeps the
-        # readers of segments that a merge or CLEAR removed (duplicate or stale hits).
-        new = self._ix.searcher()
+        # A new searcher with the readers of segments left as they were (readers.py).
+        opened = open_latest(self._ix, self._searcher)
         with self._read_lock:
-            old, self._searcher = self._searcher, new
+            self._searcher = Searcher(opened.reader, fromindex=self._ix)
             self._generation += 1
             self._filters = {}
             self._ids = None
             self._idcol = None
-        if old is not None:
-            old.close()
+        for leaf in opened.dropped:  # the old searcher's other readers: its segments are gone
+            leaf.close()
 
     # -- reading -------------------------------------------------------------------------
 
