@@ -66,14 +66,18 @@ def open_segments(storage: Any, schema: Any, segments: Sequence[Any], generation
                     reusable[key] = leaf
     out = SegmentReaders(EmptyReader(schema))
     readers: list[IndexReader] = []
-    for seg in segments:
-        leaf = reusable.pop(segment_key(seg), None)
-        if leaf is None:
-            leaf = SegmentReader(storage, schema, seg, generation=generation)
-            out.fresh.append(leaf)
-        else:
-            out.kept.append(leaf)
-        readers.append(leaf)
+    try:
+        for seg in segments:
+            leaf = reusable.pop(segment_key(seg), None)
+            if leaf is None:
+                leaf = SegmentReader(storage, schema, seg, generation=generation)
+                out.fresh.append(leaf)
+            else:
+                out.kept.append(leaf)
+            readers.append(leaf)
+    except BaseException:  # a segment that cannot be opened: nothing opened here stays open
+        out.close_fresh()
+        raise
     out.dropped = [*reusable.values(), *unused]
     if len(readers) == 1:
         out.reader = readers[0]
@@ -82,11 +86,20 @@ def open_segments(storage: Any, schema: Any, segments: Sequence[Any], generation
     return out
 
 
-def open_latest(ix: Any, searcher: Searcher | None) -> SegmentReaders:
-    """A reader of the index's latest commit, keeping `searcher`'s readers of unchanged segments."""
-    toc = TOC.read(ix.storage, ix.indexname)
-    return open_segments(ix.storage, toc.schema, toc.segments, toc.generation,
-                         searcher.reader() if searcher is not None else None)
+def open_latest(ix: Any, searcher: Searcher | None, attempts: int = 10) -> SegmentReaders:
+    """A reader of the index's latest commit, keeping `searcher`'s readers of unchanged segments.
+
+    Another process may commit meanwhile and delete the files of segments it merged away: the
+    latest commit is read again then, as Whoosh's own `reader()` does (up to `attempts` times)."""
+    older = searcher.reader() if searcher is not None else None
+    for attempt in range(attempts):
+        toc = TOC.read(ix.storage, ix.indexname)
+        try:
+            return open_segments(ix.storage, toc.schema, toc.segments, toc.generation, older)
+        except OSError:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def writer_documents(writer: Any, searcher: Searcher | None, ids: list[str]) -> dict[str, int]:

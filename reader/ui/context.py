@@ -49,6 +49,9 @@ class ListScope:
     view: View = field(default_factory=View)
     as_you_type: bool = False  # how the listed query was searched (bulk actions match it)
     results: SearchResults | None = None
+    # (starred, read) of the paper the pane is still reading (window/pane_reads.py), from its
+    # row in the list: what S and R toggle from until it is shown. None: no such paper or row.
+    pending_flags: tuple[bool, bool] | None = None
 
     @property
     def shown_id(self) -> str | None:

@@ -100,3 +100,38 @@ def test_a_change_made_by_another_process_is_seen(tmp_path: Path) -> None:
     assert index.doc_count == fresh.doc_count == len(DOCS) + 3
     fresh.close()
     index.close()
+
+
+def test_a_segment_that_cannot_be_opened_leaves_nothing_open_and_a_vanished_one_is_retried(
+        tmp_path: Path, monkeypatch) -> None:
+    from reader.search import readers
+
+    index = _index_of_segments(tmp_path, 3)
+    made: list[reading.SegmentReader] = []
+    real = readers.SegmentReader
+
+    def failing_third(storage, schema, segment, **kwargs):
+        if len(made) == 2:
+            raise FileNotFoundError(f"{segment.segment_id()}.seg")
+        made.append(real(storage, schema, segment, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(readers, "SegmentReader", failing_third)
+    with pytest.raises(FileNotFoundError):
+        readers.open_latest(index._ix, None, attempts=1)
+    assert len(made) == 2 and all(r.is_closed for r in made)
+
+    calls = []
+    real_open = readers.open_segments
+
+    def vanished_once(*args):
+        calls.append(1)
+        if len(calls) == 1:
+            raise FileNotFoundError("merged away by another process")
+        return real_open(*args)
+
+    monkeypatch.setattr(readers, "SegmentReader", real)
+    monkeypatch.setattr(readers, "open_segments", vanished_once)
+    opened = readers.open_latest(index._ix, index._s())
+    assert len(calls) == 2 and opened.reader.doc_count() == index.doc_count
+    index.close()

@@ -230,8 +230,10 @@ def test_j_after_leaving_triage_stays_in_the_lasso(qtbot, window: MainWindow) ->
     qtbot.waitUntil(lambda: controller.active and not ctl.active)
     qtbot.waitUntil(lambda: controller.canvas.hasFocus())
     for _ in range(3):
+        reads = window.reads.reads_one
         key(qtbot, controller.canvas, Qt.Key.Key_J)
         assert window.reads.current in chosen, "J left the lasso"
+        assert window.reads.reads_one - reads <= 1  # a paper not read ahead is read once, not twice
     assert set(controller.selected_ids()) == set(chosen)
 
 

@@ -95,16 +95,20 @@ def test_a_change_is_read_again_not_taken_from_the_read_ahead(qtbot, window: Mai
     assert seen["paper"] == 0, seen.calls
 
 
-def _holding(monkeypatch, held_id: str) -> threading.Event:
-    """The pane's reads of `held_id` wait on the returned event (a slow disk, a busy core)."""
+def _holding(monkeypatch, held_id: str, *, fail: bool = False) -> threading.Event:
+    """The pane's reads of `held_id` are made, then wait on the returned event before they are
+    delivered (a slow disk, a busy core); with `fail`, they then raise."""
     from reader.ui.window import pane_reads
 
     gate, real = threading.Event(), pane_reads.read_ahead
 
     def read_ahead(lib, ids, *args):
+        out = real(lib, ids, *args)
         if held_id in ids:
             gate.wait(10)
-        return real(lib, ids, *args)
+            if fail:
+                raise RuntimeError("the disk went away")
+        return out
 
     monkeypatch.setattr(pane_reads, "read_ahead", read_ahead)
     return gate
@@ -135,16 +139,19 @@ def test_a_paper_not_read_ahead_is_read_on_a_worker_its_title_shown_at_once(
     assert seen["paper"] == 0 and seen["render"] == 0, seen.calls
 
 
-def test_a_read_overtaken_or_changed_meanwhile_is_not_shown(qtbot, window: MainWindow, library: Library,
-                                                            monkeypatch) -> None:
-    """While a paper is read, the user moves on: the late read is not shown. A paper starred
-    while it is read is shown starred (read again: the first read may predate the star)."""
-    from reader.ui.operations import papers
-
+def _on_first(qtbot, window: MainWindow) -> list[str]:
     ids = list(window.model.ids())
     window.table.setFocus()
     window.select_paper(ids[0])
     _idle(qtbot, window)
+    return ids
+
+
+def test_a_read_overtaken_or_failing_after_the_user_moved_on_is_not_shown(qtbot, window: MainWindow,
+                                                                           monkeypatch) -> None:
+    """While a paper is read, the user moves on: the late read is not shown; a read that fails
+    once the user is on a paper read ahead leaves that paper on screen, without a message."""
+    ids = _on_first(qtbot, window)
     first, second = ids[30], ids[40]
     gate = _holding(monkeypatch, first)
     window.table.go_to_row(30)
@@ -152,16 +159,74 @@ def test_a_read_overtaken_or_changed_meanwhile_is_not_shown(qtbot, window: MainW
     assert window.reads.current == second
     gate.set()
     assert shown(qtbot, window) == second
-    qtbot.wait(100)
-    assert window.pane.paper_id == second  # the first read, landing late, was dropped
+    qtbot.waitUntil(lambda: not window.reads.waiting and ids[41] in window.reads.ahead)
+    assert window.pane.paper_id == second  # the first read, delivered late, was dropped
 
+    errors: list[BaseException] = []
+    monkeypatch.setattr(window, "handle_error", errors.append)
     third = ids[50]
-    gate = _holding(monkeypatch, third)
+    gate = _holding(monkeypatch, third, fail=True)
     window.table.go_to_row(50)
-    papers.set_starred(window.ops, [third], True)
+    assert window.reads.waiting == third
+    window.table.go_to_row(41)  # read ahead around the second: shown at once
+    assert window.pane.paper_id == ids[41]
+    gate.set()
+    qtbot.wait(200)
+    assert window.pane.paper_id == ids[41] and window.pane.titleEdit.isEnabled() and errors == []
+
+
+def test_a_change_meanwhile_reads_the_waiting_paper_again_only_if_it_touched_it(
+        qtbot, window: MainWindow, monkeypatch) -> None:
+    from reader.ui.operations import papers
+
+    ids = _on_first(qtbot, window)
+    target = ids[50]
+    gate = _holding(monkeypatch, target)
+    window.table.go_to_row(50)
+    reads = window.reads.reads_one
+    papers.set_starred(window.ops, [ids[3]], True)  # another paper
     _idle(qtbot, window)
     gate.set()
-    assert shown(qtbot, window) == third and window.pane.starButton.isChecked()
+    assert shown(qtbot, window) == target and window.reads.reads_one == reads  # read once
+
+    target = ids[54]
+    gate = _holding(monkeypatch, target)
+    window.table.go_to_row(54)
+    papers.set_starred(window.ops, [target], True)  # the read was made before the star
+    _idle(qtbot, window)
+    gate.set()
+    assert shown(qtbot, window) == target and window.pane.starButton.isChecked()  # read again
+
+
+def test_while_a_paper_is_read_s_toggles_its_star_and_an_emptied_list_drops_it(
+        qtbot, window: MainWindow, library: Library, monkeypatch) -> None:
+    from reader.ui.operations import papers
+
+    ids = _on_first(qtbot, window)
+    target = ids[30]
+    papers.set_starred(window.ops, [target], True)
+    _idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.model.cached_row(30) is not None and window.model.cached_row(30).starred)
+    window.reads.ahead.pop(target, None)
+    gate = _holding(monkeypatch, target)
+    window.table.go_to_row(30)
+    assert window.pane.paper is None and window.reads.waiting == target
+    papers.toggle_star(window.ops, window.list_scope())  # S: the row says starred, so unstar
+    _idle(qtbot, window)
+    stored = library.paper(target)
+    assert stored is not None and not stored.starred
+    gate.set()
+    assert shown(qtbot, window) == target and not window.pane.starButton.isChecked()
+
+    other = ids[45]
+    gate = _holding(monkeypatch, other)
+    window.table.go_to_row(45)
+    search_now(qtbot, window, "zzqqxnothinglikethis")
+    qtbot.waitUntil(lambda: window.model.rowCount() == 0)
+    assert window.reads.waiting is None
+    gate.set()
+    qtbot.wait(200)
+    assert window.pane.paper is None  # not shown under an empty list
 
 
 def test_a_new_lists_first_hit_is_read_and_rendered_by_its_worker(qtbot, window: MainWindow, library: Library,

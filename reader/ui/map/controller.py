@@ -364,7 +364,7 @@ class MapController(QObject):
             target = order[0 if step > 0 else -1]
         if rows[target] >= 0:
             w.table.reselect(target, [pid for pid in order if rows[pid] >= 0], rows[target])
-        if here != target:
+        if w.paper_on() != target:  # (the reselect may have asked for it already)
             w.load_paper(target)
         return True
 
@@ -391,9 +391,9 @@ class MapController(QObject):
         rows = [r for r in (w.model.row_of(pid) for pid in ids) if r >= 0]
         if rows:
             index = w.table.reselect(ids[0], list(ids), rows[0])
-            if index is not None:
+            if index is not None and w.paper_on() != w.model.id_at(index.row()):
                 w.load_paper(w.model.id_at(index.row()))
-        else:
+        elif w.paper_on() != ids[0]:
             w.load_paper(ids[0])
         n = len(wanted)
         self.ctx.notify(f"{n:,} papers selected on the map" if n > 1 else "", 4000)

@@ -23,19 +23,19 @@ def set_read(ctx: OpContext, ids: IdsArg, value: bool) -> None:
 
 
 def toggle_star(ctx: OpContext, listed: ListScope) -> None:
-    """S: star the papers unless the one shown is starred."""
+    """S: star the papers unless the one shown (or being read for the pane) is starred."""
     ids = scope.bulk_ids(ctx.library, listed)
     if ids:
-        paper = listed.shown
-        set_starred(ctx, ids, not (paper and paper.starred))
+        paper, pending = listed.shown, listed.pending_flags
+        set_starred(ctx, ids, not (paper.starred if paper else bool(pending and pending[0])))
 
 
 def toggle_read(ctx: OpContext, listed: ListScope) -> None:
-    """R: mark the papers read unless the one shown is read."""
+    """R: mark the papers read unless the one shown (or being read for the pane) is read."""
     ids = scope.bulk_ids(ctx.library, listed)
     if ids:
-        paper = listed.shown
-        set_read(ctx, ids, not (paper and paper.read))
+        paper, pending = listed.shown, listed.pending_flags
+        set_read(ctx, ids, not (paper.read if paper else bool(pending and pending[1])))
 
 
 def add_tags(ctx: OpContext, ids: IdsArg, tags: list[str]) -> None:

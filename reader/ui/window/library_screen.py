@@ -251,7 +251,7 @@ class LibraryScreen(QMainWindow):
         work = ListingWork(
             lib, job, lambda: asked == self._lists_asked, wanted, self.list_rows, self.reads.epoch,
             screen_pages(self.table, self.model.rowCount()) if catching_up else [], first,
-            self._pending_select, self.pane.paper_id if built else None, self.pane.dark if built else False,
+            self._pending_select, self.reads.current if built else None, self.pane.dark if built else False,
             self.pane.abstracts if built else None, self.pane.group_marks if built else None)
 
         def ready(out: tuple[PreparedListing, ReadAhead | None] | None) -> None:
@@ -345,7 +345,7 @@ class LibraryScreen(QMainWindow):
         target, self._pending_select = self._pending_select or current_id, None
         index = self.table.reselect(target, selected, current_row)
         if index is None:
-            self.pane.set_paper(None)
+            self.load_paper(None)  # (a read still under way for the pane is dropped too)
         else:
             self._current_row_changed(index, QModelIndex())
 
@@ -445,7 +445,7 @@ class LibraryScreen(QMainWindow):
         """The list as the user sees it now: what an action on "the selection" covers."""
         bar = self.searchBar
         return ListScope(self.selected_ids(), self.pane.paper, list(self.model.ids()), bar.query(), self.view,
-                         bar.listed_as_you_type, self.search_results)
+                         bar.listed_as_you_type, self.search_results, self.reads.pending_flags())
 
     def bulk_ids(self) -> IdsArg:
         return scope.bulk_ids(self.library, self.list_scope())

@@ -52,6 +52,7 @@ class PaneReads:
         self.marks: dict[str, Any] = {}  # their group marks (ReadAhead.marks)
         self.epoch = 0  # changes seen (that may touch papers): a read asked before one is dropped
         self.waiting: str | None = None
+        self._wait_stale = False  # a change touched the waiting paper after its read was asked
         self.reads_one = 0  # papers read on their own (not read ahead); tests count them
         # The window's first fill (LibraryScreen.start_list) reads one page of the list on the
         # GUI thread so that the first paint is a usable list; its first paper is read there too.
@@ -66,6 +67,8 @@ class PaneReads:
     def show(self, pid: str | None) -> None:
         """Show `pid` in the pane: at once when it was read ahead, else when its read lands."""
         screen = self.screen
+        if pid is not None and pid == self.waiting:
+            return  # being read already
         paper = self.ahead.get(pid) if pid else None
         if pid and paper is None:
             if not self.at_start:
@@ -85,14 +88,13 @@ class PaneReads:
 
     def _read_one(self, pid: str) -> None:
         screen = self.screen
-        self.waiting = pid
+        self.waiting, self._wait_stale = pid, False
         self.reads_one += 1
         row = screen.model.row_of(pid)
         cached = screen.model.cached_row(row) if row >= 0 else None
         screen.pane.show_pending(title_plain(getattr(cached, "title", "") or ""))
-        epoch = self.epoch
-        screen.runner.read("pane", self._reader([pid]), lambda out: self._one_read(pid, out, epoch),
-                           self._failed)
+        screen.runner.read("pane", self._reader([pid]), lambda out: self._one_read(pid, out),
+                           lambda exc: self._failed(pid, exc))
 
     def _reader(self, ids: list[str]) -> Callable[[], ReadAhead]:
         """A job reading `ids` and rendering their abstracts as the pane would now."""
@@ -104,25 +106,35 @@ class PaneReads:
     def _read(self, ids: list[str]) -> ReadAhead:
         return self._reader(ids)()
 
-    def _one_read(self, pid: str, out: ReadAhead, epoch: int) -> None:
+    def _one_read(self, pid: str, out: ReadAhead) -> None:
         if self.waiting != pid or self.screen.closing:
             return  # another paper was asked for since
-        if epoch != self.epoch:
-            self._read_one(pid)  # a change was seen meanwhile: read as stored now
+        if self._wait_stale:
+            self._read_one(pid)  # a change to it was seen meanwhile: read as stored now
             return
-        self.took(out, epoch, keep=True)
+        self.took(out, self.epoch, keep=True)  # (no change since touched it: as stored now)
+        self.waiting = None
         if pid in self.ahead:
             self.show(pid)
         else:  # deleted meanwhile
-            self.waiting = None
             self.screen.pane.set_paper(None)
 
-    def _failed(self, exc: BaseException) -> None:
-        if self.screen.closing:
-            return  # the library was closed under the read
+    def _failed(self, pid: str, exc: BaseException) -> None:
+        if self.screen.closing or self.waiting != pid:
+            return  # the library was closed under the read, or the user has moved on
         self.waiting = None
         self.screen.pane.set_paper(None)
         self.screen.handle_error(exc)
+
+    def pending_flags(self) -> tuple[bool, bool] | None:
+        """(starred, read) of the paper being read, from its row in the list (S and R toggle
+        from it until the paper is shown); None when no paper is waiting or its row is not read."""
+        if self.waiting is None:
+            return None
+        model = self.screen.model
+        row = model.row_of(self.waiting)
+        cached = model.cached_row(row) if row >= 0 else None
+        return (bool(cached.starred), bool(cached.read)) if cached is not None else None
 
     # -- reading ahead ---------------------------------------------------------------------
     def read_around(self, pid: str) -> None:
@@ -163,6 +175,8 @@ class PaneReads:
         when next shown; reads asked before it are dropped."""
         self.epoch += 1
         touched = set(ids)
+        if self.waiting is not None and (not touched or self.waiting in touched):
+            self._wait_stale = True
         if touched:
             self.ahead = {p: v for p, v in self.ahead.items() if p not in touched}
             self.marks = {p: m for p, m in self.marks.items() if p in self.ahead}
