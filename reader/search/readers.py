@@ -36,11 +36,10 @@ def segment_key(segment: Any) -> tuple[str, int, frozenset[int]]:
 @dataclass
 class SegmentReaders:
     """A reader over some segments: `reader`, and which of its segment readers were opened
-    for it (`fresh`) rather than taken from an older reader (`kept`)."""
+    for it (`fresh`; the others were taken from an older reader)."""
 
     reader: IndexReader
     fresh: list[IndexReader] = field(default_factory=list)
-    kept: list[IndexReader] = field(default_factory=list)
     dropped: list[IndexReader] = field(default_factory=list)  # the older reader's, not kept
 
     def close_fresh(self) -> None:
@@ -72,8 +71,6 @@ def open_segments(storage: Any, schema: Any, segments: Sequence[Any], generation
             if leaf is None:
                 leaf = SegmentReader(storage, schema, seg, generation=generation)
                 out.fresh.append(leaf)
-            else:
-                out.kept.append(leaf)
             readers.append(leaf)
     except BaseException:  # a segment that cannot be opened: nothing opened here stays open
         out.close_fresh()
@@ -92,14 +89,15 @@ def open_latest(ix: Any, searcher: Searcher | None, attempts: int = 10) -> Segme
     Another process may commit meanwhile and delete the files of segments it merged away: the
     latest commit is read again then, as Whoosh's own `reader()` does (up to `attempts` times)."""
     older = searcher.reader() if searcher is not None else None
-    for attempt in range(attempts):
+    left = attempts
+    while True:
         toc = TOC.read(ix.storage, ix.indexname)
         try:
             return open_segments(ix.storage, toc.schema, toc.segments, toc.generation, older)
         except OSError:
-            if attempt == attempts - 1:
+            left -= 1
+            if left <= 0:
                 raise
-    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def writer_documents(writer: Any, searcher: Searcher | None, ids: list[str]) -> dict[str, int]:

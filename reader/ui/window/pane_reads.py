@@ -74,7 +74,7 @@ class PaneReads:
             if not self.at_start:
                 self._read_one(pid)
                 return
-            self.took(self._read([pid]), self.epoch, keep=True)
+            self.took(self._reader([pid])(), self.epoch, keep=True)
             paper = self.ahead.get(pid)
         self.waiting = None
         pane = screen.pane
@@ -90,9 +90,8 @@ class PaneReads:
         screen = self.screen
         self.waiting, self._wait_stale = pid, False
         self.reads_one += 1
-        row = screen.model.row_of(pid)
-        cached = screen.model.cached_row(row) if row >= 0 else None
-        screen.pane.show_pending(title_plain(getattr(cached, "title", "") or ""))
+        cached = self._row(pid)
+        screen.pane.show_pending(title_plain(cached.title or "") if cached is not None else "")
         screen.runner.read("pane", self._reader([pid]), lambda out: self._one_read(pid, out),
                            lambda exc: self._failed(pid, exc))
 
@@ -102,9 +101,6 @@ class PaneReads:
         lib, terms, dark = screen.library, list(screen.pane.terms), screen.pane.dark
         cache, marks = screen.pane.abstracts, screen.pane.group_marks
         return lambda: read_ahead(lib, ids, terms, dark, cache, marks)
-
-    def _read(self, ids: list[str]) -> ReadAhead:
-        return self._reader(ids)()
 
     def _one_read(self, pid: str, out: ReadAhead) -> None:
         if self.waiting != pid or self.screen.closing:
@@ -129,12 +125,14 @@ class PaneReads:
     def pending_flags(self) -> tuple[bool, bool] | None:
         """(starred, read) of the paper being read, from its row in the list (S and R toggle
         from it until the paper is shown); None when no paper is waiting or its row is not read."""
-        if self.waiting is None:
-            return None
-        model = self.screen.model
-        row = model.row_of(self.waiting)
-        cached = model.cached_row(row) if row >= 0 else None
+        cached = self._row(self.waiting) if self.waiting is not None else None
         return (bool(cached.starred), bool(cached.read)) if cached is not None else None
+
+    def _row(self, pid: str) -> Any:
+        """The list's row of `pid` if its page is read already (never reads), else None."""
+        model = self.screen.model
+        row = model.row_of(pid)
+        return model.cached_row(row) if row >= 0 else None
 
     # -- reading ahead ---------------------------------------------------------------------
     def read_around(self, pid: str) -> None:
